@@ -1,0 +1,114 @@
+//! The feed: every committed event, in one order all readers agree on.
+//!
+//! Positions are drawn at insert time but become visible at commit, so a reader that only
+//! remembers "the last global position I saw" would skip a transaction that commits late.
+//! The feed therefore reads only below the transaction-id horizon: rows whose writing
+//! transaction is older than the oldest transaction still running
+//! (`pg_snapshot_xmin(pg_current_snapshot())`). Anything that could still commit is waited for,
+//! never skipped, and rolled-back rows never appear. See `docs/ARCHITECTURE.md`.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use sqlx::PgExecutor;
+use uuid::Uuid;
+
+/// Where an event sits in the feed: ordered by transaction id, then by global position.
+///
+/// `FeedPosition::default()` is the start of the feed, before any event.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct FeedPosition {
+    /// The writing transaction's id (`xid8`), compared first.
+    pub tx_id: u64,
+    /// The row's global position, which breaks ties inside one transaction.
+    pub global_position: i64,
+}
+
+/// One committed event as read from the log.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StoredEvent {
+    /// Unique event id; the relay publishes it as `Nats-Msg-Id`.
+    pub event_id: Uuid,
+    /// The event's place in the feed.
+    pub position: FeedPosition,
+    /// Aggregate type, e.g. `qrcode`.
+    pub stream_type: String,
+    /// Aggregate instance id.
+    pub stream_id: String,
+    /// 1-based version inside the stream.
+    pub stream_version: i64,
+    /// Event type, past tense, e.g. `QrCodeCreated`.
+    pub event_type: String,
+    /// Schema version of `payload`, for upcasting.
+    pub schema_version: i32,
+    /// The event's data.
+    pub payload: serde_json::Value,
+    /// Correlation id, causation id, actor, idempotency key, request id.
+    pub metadata: serde_json::Value,
+    /// When the event was recorded.
+    pub recorded_at: DateTime<Utc>,
+}
+
+#[derive(sqlx::FromRow)]
+struct EventRow {
+    event_id: Uuid,
+    tx_id: i64,
+    global_position: i64,
+    stream_type: String,
+    stream_id: String,
+    stream_version: i64,
+    event_type: String,
+    schema_version: i32,
+    payload: serde_json::Value,
+    metadata: serde_json::Value,
+    recorded_at: DateTime<Utc>,
+}
+
+impl From<EventRow> for StoredEvent {
+    fn from(row: EventRow) -> Self {
+        StoredEvent {
+            event_id: row.event_id,
+            position: FeedPosition {
+                // xid8 values are 64-bit epoch-qualified ids that start far below i64::MAX.
+                tx_id: u64::try_from(row.tx_id).unwrap_or_default(),
+                global_position: row.global_position,
+            },
+            stream_type: row.stream_type,
+            stream_id: row.stream_id,
+            stream_version: row.stream_version,
+            event_type: row.event_type,
+            schema_version: row.schema_version,
+            payload: row.payload,
+            metadata: row.metadata,
+            recorded_at: row.recorded_at,
+        }
+    }
+}
+
+/// Reads up to `limit` committed events strictly after `after`, below the transaction-id horizon,
+/// in feed order.
+///
+/// Call it again with the last returned position to continue. An empty answer means "nothing
+/// safe to read yet", not "the log ends here": a transaction still running may commit events that
+/// sort before later ones.
+pub async fn read_after<'e>(
+    executor: impl PgExecutor<'e>,
+    after: FeedPosition,
+    limit: i64,
+) -> Result<Vec<StoredEvent>, sqlx::Error> {
+    let after_tx = i64::try_from(after.tx_id).unwrap_or(i64::MAX);
+    let rows: Vec<EventRow> = sqlx::query_as(
+        "select event_id, tx_id::text::bigint as tx_id, global_position, stream_type, stream_id,
+                stream_version, event_type, schema_version, payload, metadata, recorded_at
+           from events
+          where tx_id < pg_snapshot_xmin(pg_current_snapshot())
+            and (tx_id, global_position) > ($1::text::xid8, $2)
+          order by tx_id, global_position
+          limit $3",
+    )
+    .bind(after_tx.to_string())
+    .bind(after.global_position)
+    .bind(limit)
+    .fetch_all(executor)
+    .await?;
+    Ok(rows.into_iter().map(StoredEvent::from).collect())
+}

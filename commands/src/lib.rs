@@ -1,0 +1,3 @@
+//! Command handling: the cqrs-es core over Balcão's own PostgreSQL event store.
+
+pub mod feed;

@@ -1,0 +1,1 @@
+//! Balcão's domain: pure Rust, no I/O, no async, no web or database crates.

@@ -1,0 +1,1 @@
+//! Balcão's HTTP gateway.

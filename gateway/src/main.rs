@@ -1,0 +1,2 @@
+//! The `balcao` binary.
+fn main() {}

@@ -1,0 +1,1 @@
+//! Relay, projector runtime, read models and replay.
