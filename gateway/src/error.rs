@@ -1,0 +1,84 @@
+//! The gateway's one error type and its mapping to HTTP.
+//!
+//! | variant | status | body |
+//! |---|---|---|
+//! | `NotFound` | 404 | the "Page Not Found" page |
+//! | `TooManyRequests` | 429 with `Retry-After` | the error page with a pt-BR explanation |
+//! | `Internal` | 500 | the "Internal Server Error" page; the cause goes to the log only |
+//! | `Unavailable` | 503 | the error page; the cause goes to the log only |
+//!
+//! Nothing internal reaches the client: causes are logged once, here, with the request's span.
+
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+
+use crate::html::ErrorPage;
+
+/// An error a handler returns.
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    /// The path or the resource does not exist.
+    #[error("not found")]
+    NotFound,
+    /// The client sent too many requests; it may retry after the given seconds.
+    #[error("too many requests")]
+    TooManyRequests {
+        /// Seconds until the client may retry.
+        retry_after_secs: u64,
+    },
+    /// A dependency (database, NATS) is not answering.
+    #[error("service unavailable: {0:#}")]
+    Unavailable(anyhow::Error),
+    /// Anything else: a bug or an unexpected failure.
+    #[error("internal error: {0:#}")]
+    Internal(anyhow::Error),
+}
+
+impl AppError {
+    /// The HTTP status this error maps to.
+    pub fn status(&self) -> StatusCode {
+        match self {
+            AppError::NotFound => StatusCode::NOT_FOUND,
+            AppError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
+            AppError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+}
+
+impl From<sqlx::Error> for AppError {
+    fn from(error: sqlx::Error) -> Self {
+        match error {
+            sqlx::Error::PoolTimedOut | sqlx::Error::Io(_) | sqlx::Error::PoolClosed => {
+                AppError::Unavailable(error.into())
+            }
+            other => AppError::Internal(other.into()),
+        }
+    }
+}
+
+impl From<anyhow::Error> for AppError {
+    fn from(error: anyhow::Error) -> Self {
+        AppError::Internal(error)
+    }
+}
+
+impl IntoResponse for AppError {
+    fn into_response(self) -> Response {
+        let status = self.status();
+        match &self {
+            AppError::Internal(cause) | AppError::Unavailable(cause) => {
+                tracing::error!(status = status.as_u16(), error = format!("{cause:#}"), "request failed");
+            }
+            AppError::NotFound | AppError::TooManyRequests { .. } => {}
+        }
+        let mut response = ErrorPage::for_status(status).into_response();
+        *response.status_mut() = status;
+        if let AppError::TooManyRequests { retry_after_secs } = self {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(retry_after_secs));
+        }
+        response
+    }
+}

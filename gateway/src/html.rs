@@ -1,0 +1,167 @@
+//! Rendering askama templates into responses, and what every public page's `<head>` carries.
+
+use askama::Template;
+use axum::http::{StatusCode, header};
+use axum::response::{Html, IntoResponse, Response};
+
+use crate::assets;
+
+/// Wraps a template so a handler can return it; a render failure becomes a plain 500.
+pub struct HtmlTemplate<T>(pub T);
+
+impl<T: Template> IntoResponse for HtmlTemplate<T> {
+    fn into_response(self) -> Response {
+        match self.0.render() {
+            Ok(html) => Html(html).into_response(),
+            Err(error) => {
+                tracing::error!(error = %error, "template failed to render");
+                (
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+                    "Erro interno do servidor.",
+                )
+                    .into_response()
+            }
+        }
+    }
+}
+
+/// What the layout needs to know about the page: title, description, canonical URL, social cards
+/// and structured data.
+#[derive(Debug, Clone)]
+pub struct Meta {
+    /// `<title>`, unique per page.
+    pub title: String,
+    /// `<meta name="description">`, unique per page.
+    pub description: String,
+    /// Absolute canonical URL; `None` for pages that should not be indexed.
+    pub canonical: Option<String>,
+    /// Open Graph type: `website` or `article`.
+    pub og_type: &'static str,
+    /// JSON-LD documents, already serialised.
+    pub json_ld: Vec<String>,
+    /// Asks search engines not to index the page.
+    pub noindex: bool,
+    /// Tag-manager measurement id, when analytics are configured.
+    pub analytics_id: Option<String>,
+    /// Path of the hashed stylesheet.
+    pub css: &'static str,
+    /// Path of the hashed script for the consent banner and analytics.
+    pub analytics_js: &'static str,
+    /// The site's base URL.
+    pub site_url: String,
+}
+
+impl Meta {
+    /// Meta for an indexable page at `path` (which starts with `/`).
+    pub fn page(site: &Site, path: &str, title: impl Into<String>, description: impl Into<String>) -> Self {
+        Meta {
+            title: title.into(),
+            description: description.into(),
+            canonical: Some(format!("{}{}", site.url, path)),
+            og_type: "website",
+            json_ld: Vec::new(),
+            noindex: false,
+            analytics_id: site.analytics_id.clone(),
+            css: assets::stylesheet_path(),
+            analytics_js: assets::analytics_script_path(),
+            site_url: site.url.clone(),
+        }
+    }
+
+    /// Meta for a page search engines should leave out (forms' results, errors, payer pages).
+    pub fn unindexed(site: Option<&Site>, title: impl Into<String>, description: impl Into<String>) -> Self {
+        Meta {
+            title: title.into(),
+            description: description.into(),
+            canonical: None,
+            og_type: "website",
+            json_ld: Vec::new(),
+            noindex: true,
+            analytics_id: site.and_then(|s| s.analytics_id.clone()),
+            css: assets::stylesheet_path(),
+            analytics_js: assets::analytics_script_path(),
+            site_url: site.map(|s| s.url.clone()).unwrap_or_default(),
+        }
+    }
+
+    /// Adds a JSON-LD document, escaped so it cannot close its `<script>` element.
+    pub fn with_json_ld(mut self, document: &serde_json::Value) -> Self {
+        self.json_ld.push(document.to_string().replace("</", "<\\/"));
+        self
+    }
+}
+
+/// Site-wide facts from configuration that pages print.
+#[derive(Debug, Clone)]
+pub struct Site {
+    /// Public base URL without a trailing slash.
+    pub url: String,
+    /// Contact e-mail for the legal pages.
+    pub contact_email: String,
+    /// Tag-manager measurement id, when configured.
+    pub analytics_id: Option<String>,
+}
+
+impl Site {
+    /// The Organization JSON-LD every page of the site shares.
+    pub fn organization_json_ld(&self) -> serde_json::Value {
+        serde_json::json!({
+            "@context": "https://schema.org",
+            "@type": "Organization",
+            "name": "Balcão",
+            "url": self.url,
+            "logo": format!("{}/favicon.svg", self.url),
+            "email": self.contact_email,
+        })
+    }
+}
+
+/// The 404 and 500 pages (and the other error statuses), with a pt-BR body and a way back.
+#[derive(Template)]
+#[template(path = "error.html")]
+pub struct ErrorPage {
+    /// Head data.
+    pub meta: Meta,
+    /// The status code shown.
+    pub status: u16,
+    /// The page heading.
+    pub heading: &'static str,
+    /// The explanation in pt-BR.
+    pub message: &'static str,
+}
+
+impl ErrorPage {
+    /// The page for an error status. 404 is titled "Page Not Found"; anything unexpected
+    /// "Internal Server Error".
+    pub fn for_status(status: StatusCode) -> HtmlTemplate<ErrorPage> {
+        let (title, heading, message) = match status {
+            StatusCode::NOT_FOUND => (
+                "Page Not Found",
+                "Página não encontrada",
+                "O endereço que você abriu não existe ou foi removido. Confira o link ou volte para a página inicial.",
+            ),
+            StatusCode::TOO_MANY_REQUESTS => (
+                "Too Many Requests",
+                "Muitas tentativas seguidas",
+                "Você fez muitos pedidos em pouco tempo. Aguarde um minuto e tente de novo.",
+            ),
+            StatusCode::SERVICE_UNAVAILABLE => (
+                "Service Unavailable",
+                "Serviço temporariamente indisponível",
+                "Estamos com uma instabilidade passageira. Tente de novo em alguns instantes.",
+            ),
+            _ => (
+                "Internal Server Error",
+                "Algo deu errado do nosso lado",
+                "Não foi possível concluir o seu pedido. Nada foi perdido: tente de novo em alguns instantes.",
+            ),
+        };
+        HtmlTemplate(ErrorPage {
+            meta: Meta::unindexed(None, title, message),
+            status: status.as_u16(),
+            heading,
+            message,
+        })
+    }
+}
