@@ -15,7 +15,9 @@ use uuid::Uuid;
 /// Where an event sits in the feed: ordered by transaction id, then by global position.
 ///
 /// `FeedPosition::default()` is the start of the feed, before any event.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
 pub struct FeedPosition {
     /// The writing transaction's id (`xid8`), compared first.
     pub tx_id: u64,
@@ -48,8 +50,10 @@ pub struct StoredEvent {
     pub recorded_at: DateTime<Utc>,
 }
 
+/// One `events` row, with `tx_id` selected as `tx_id::text::bigint as tx_id` (sqlx has no binary
+/// mapping for `xid8`).
 #[derive(sqlx::FromRow)]
-struct EventRow {
+pub(crate) struct EventRow {
     event_id: Uuid,
     tx_id: i64,
     global_position: i64,

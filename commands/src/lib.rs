@@ -1,3 +1,62 @@
 //! Command handling: the cqrs-es core over Balcão's own PostgreSQL event store.
+//!
+//! - [`PgEventStore`] appends and loads events (expected-version concurrency, event ids, metadata,
+//!   read-path [`Upcasters`]) and implements the cqrs-es [`EventStore`](cqrs_es::EventStore) trait.
+//! - [`CommandService`] runs one aggregate's commands: load, decide (`Aggregate::handle`), append,
+//!   with bounded retries on version conflicts and idempotency keys; it answers a
+//!   [`CommandOutcome`] carrying the [`FeedPosition`] for read-your-writes.
+//! - [`feed`] reads every committed event in the one order all readers agree on.
+//! - [`connect`] and [`oldest_transaction_age`] are the guard rails that keep the feed moving.
+//! - [`MIGRATOR`] holds every migration in `migrations/`; all crates use this one.
 
+mod error;
+mod expected_version;
 pub mod feed;
+mod idempotency;
+pub mod instruments;
+mod metadata;
+mod outcome;
+mod pool;
+mod service;
+mod store;
+mod store_cqrs;
+mod upcast;
+
+pub use error::CommandError;
+pub use expected_version::ExpectedVersion;
+pub use feed::{FeedPosition, StoredEvent};
+pub use idempotency::prune_idempotency_keys;
+pub use metadata::{CommandMetadata, IdempotencyKey, InvalidIdempotencyKey};
+pub use outcome::CommandOutcome;
+pub use pool::{
+    PoolSettings, connect, connect_with, observe_oldest_transaction_age, oldest_transaction_age,
+};
+pub use service::{CommandService, DEFAULT_MAX_RETRIES};
+pub use store::{LoadedAggregate, PgEventStore};
+pub use store_cqrs::PgAggregateContext;
+pub use upcast::{UpcastStep, Upcasters, parse_schema_version};
+
+/// The channel the `events` insert trigger notifies (`LISTEN balcao_events`).
+///
+/// Notifications carry no payload, are debounced per connection (at most one per 50 ms, see
+/// `migrations/0002_commands.sql`) and only say "read the feed again soon": a listener must also poll.
+pub const EVENTS_CHANNEL: &str = "balcao_events";
+
+/// Every migration in the workspace's `migrations/` folder, embedded at compile time.
+///
+/// Run it with `MIGRATOR.run(&pool)` or [`migrate`]. Every crate (gateway, projections, tests) uses
+/// this one so the set of applied migrations is the same everywhere.
+pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../migrations");
+
+/// Applies every pending migration in [`MIGRATOR`].
+///
+/// Migrations may take longer than the application's `statement_timeout` on a large database; run
+/// them on a pool made with a [`PoolSettings`] whose `statement_timeout` is zero (off) when that
+/// matters.
+///
+/// # Errors
+///
+/// Fails when a migration fails or an applied migration's file changed since it was applied.
+pub async fn migrate(pool: &sqlx::PgPool) -> Result<(), sqlx::migrate::MigrateError> {
+    MIGRATOR.run(pool).await
+}

@@ -1,1 +1,15 @@
 //! Balcão's domain: pure Rust, no I/O, no async, no web or database crates.
+//!
+//! | module | holds |
+//! |---|---|
+//! | [`brcode`] | the Pix BR Code engine (make, parse, validate, CLI) |
+//! | [`pix_key`] | Pix keys: CPF, CNPJ, e-mail, phone, random key |
+//! | [`money`] | [`money::Centavos`], integer money |
+//! | [`qr`] | QR rendering: SVG and PNG |
+//! | [`qrcode`] | the QR-code aggregate: commands, events, decisions |
+
+pub mod brcode;
+pub mod money;
+pub mod pix_key;
+pub mod qr;
+pub mod qrcode;

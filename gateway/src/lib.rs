@@ -1,1 +1,79 @@
-//! Balcão's HTTP gateway.
+//! Balcão's HTTP gateway (axum) and the roles of the `balcao` binary.
+//!
+//! [`build_router`] lists every route; handlers live in [`pages`] (askama pages) and [`ops`]
+//! (health, readiness, metrics). Errors map to HTTP in one place, [`error::AppError`].
+
+pub mod assets;
+pub mod client_address;
+pub mod config;
+pub mod content;
+pub mod error;
+pub mod html;
+pub mod ops;
+pub mod pages;
+pub mod rate_limit;
+pub mod roles;
+pub mod state;
+pub mod telemetry;
+
+use std::time::Duration;
+
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Redirect};
+use axum::routing::get;
+use tower_http::compression::CompressionLayer;
+use tower_http::timeout::TimeoutLayer;
+use tower_http::trace::TraceLayer;
+
+use crate::error::AppError;
+use crate::pages::{articles, home, institutional, payment, seo, sign_form};
+use crate::state::AppState;
+
+/// Largest request body accepted (forms are small; this bounds abuse).
+const MAX_BODY_BYTES: usize = 64 * 1024;
+/// Longest a request may take before the server answers 408.
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Every route of the gateway.
+pub fn build_router(state: AppState) -> Router {
+    Router::new()
+        // Public pages.
+        .route("/", get(home::home))
+        .route("/blog", get(articles::blog))
+        .route("/privacidade", get(institutional::privacy))
+        .route("/termos-de-uso", get(institutional::terms))
+        .route("/sobre-nos", get(institutional::about))
+        .route("/api-pix", get(institutional::api_pix))
+        .route("/painel/duvidas", get(institutional::faq))
+        .route("/painel/index_old", get(|| async { Redirect::permanent("/painel") }))
+        // The visitor's flow: make a sign, then the payer page.
+        .route("/criar-placa-pix", get(sign_form::show).post(sign_form::submit))
+        .route("/pagamento/{qrcode_id}", get(payment::show))
+        // Findability and assets.
+        .route("/sitemap.xml", get(seo::sitemap))
+        .route("/robots.txt", get(seo::robots))
+        .route("/favicon.svg", get(assets::favicon))
+        .route("/static/{name}", get(assets::serve_static))
+        // Operations.
+        .route("/healthz", get(ops::healthz))
+        .route("/readyz", get(ops::readyz))
+        .route("/metrics", get(ops::metrics))
+        // Articles live at the root: `/{slug}`; anything else there is the 404 page.
+        .route("/{slug}", get(articles::article))
+        .fallback(not_found)
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, REQUEST_TIMEOUT))
+        .layer(CompressionLayer::new())
+        .layer(TraceLayer::new_for_http())
+        .layer(tower_http::set_header::SetResponseHeaderLayer::if_not_present(
+            header::X_CONTENT_TYPE_OPTIONS,
+            header::HeaderValue::from_static("nosniff"),
+        ))
+        .with_state(state)
+}
+
+async fn not_found() -> impl IntoResponse {
+    AppError::NotFound
+}

@@ -1,2 +1,106 @@
-//! The `balcao` binary.
-fn main() {}
+//! `balcao`: one binary, several roles. `balcao --help` lists them; README.md documents each
+//! setting.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use gateway::config::Settings;
+use gateway::roles::{self, Roles};
+
+#[derive(Debug, Parser)]
+#[command(name = "balcao", version, about = "Balcão: QR codes e placas Pix que todo app de banco aceita")]
+struct Cli {
+    #[command(flatten)]
+    settings: Settings,
+    #[command(subcommand)]
+    role: Role,
+}
+
+#[derive(Debug, Subcommand)]
+enum Role {
+    /// Every role in one process: migrate, then serve, relay and project.
+    All,
+    /// The HTTP gateway.
+    Serve,
+    /// The relay from PostgreSQL to NATS JetStream.
+    Relay,
+    /// Projectors: all of them, or the ones named.
+    Project {
+        /// Projection names (e.g. `qrcodes`); none means all.
+        names: Vec<String>,
+    },
+    /// Rebuilds read models from PostgreSQL and switches to them without downtime.
+    Replay {
+        /// Projection names to rebuild.
+        names: Vec<String>,
+        /// Rebuild every projection.
+        #[arg(long)]
+        all: bool,
+        /// Hide the progress bar.
+        #[arg(long)]
+        quiet: bool,
+    },
+    /// Creates the database when missing and applies the migrations.
+    Migrate,
+    /// The BR Code tool: `brcode parse PAYLOAD` or `brcode make --key … --name … --city …`.
+    #[command(disable_help_flag = true)]
+    Brcode {
+        /// Arguments passed to the tool.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    if let Role::Brcode { args } = &cli.role {
+        let output = domain::brcode::cli::run(args);
+        print!("{}", output.stdout);
+        eprint!("{}", output.stderr);
+        return ExitCode::from(output.exit_code);
+    }
+    gateway::telemetry::init(cli.settings.log_format);
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            eprintln!("balcao: could not start the async runtime: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(run(cli)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            tracing::error!(error = format!("{error:#}"), "balcao stopped");
+            eprintln!("balcao: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run(cli: Cli) -> anyhow::Result<()> {
+    let settings = cli.settings;
+    let roles = match cli.role {
+        Role::Migrate => return roles::migrate(&settings).await,
+        Role::Replay { names, all, quiet } => {
+            if names.is_empty() && !all {
+                anyhow::bail!("name the projections to rebuild, or pass --all");
+            }
+            let names = if all { Vec::new() } else { names };
+            return roles::replay(&settings, &names, !quiet).await;
+        }
+        Role::Brcode { .. } => return Ok(()),
+        Role::All => {
+            roles::migrate(&settings).await?;
+            Roles::all()
+        }
+        Role::Serve => Roles { serve: true, ..Roles::default() },
+        Role::Relay => Roles { relay: true, ..Roles::default() },
+        Role::Project { names } => Roles { project: true, projections: names, ..Roles::default() },
+    };
+    let running = roles::start(&settings, roles).await?;
+    if let Some(address) = running.local_addr {
+        tracing::info!("Balcão is up: open http://{address}/ in a browser");
+    }
+    tokio::spawn(roles::cancel_on_signal(running.shutdown_token()));
+    running.wait().await
+}

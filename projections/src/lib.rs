@@ -1,1 +1,49 @@
 //! Relay, projector runtime, read models and replay.
+//!
+//! PostgreSQL's event log is the source of truth; NATS JetStream is the transport:
+//!
+//! - [`relay`] publishes every committed event, in feed order, to a JetStream stream with
+//!   `Nats-Msg-Id` = event id, then stores its checkpoint in PostgreSQL.
+//! - [`projector`] runs each [`Projection`] as a durable pull consumer; the read-model change and
+//!   the projection's checkpoint commit in one database transaction, so redelivery is harmless.
+//! - [`replay`] rebuilds read models straight from PostgreSQL into fresh tables and swaps them in
+//!   without downtime.
+//! - [`qrcodes`] and [`event_counts`] are the read models.
+//!
+//! Every long-running entry point stops when its [`CancellationToken`] is cancelled.
+
+pub mod checkpoint;
+mod error;
+pub mod event_counts;
+pub mod jetstream;
+mod locks;
+mod metric_names;
+mod parking;
+mod projection;
+pub mod projector;
+pub mod qrcodes;
+pub mod relay;
+pub mod replay;
+mod sql;
+mod wakeup;
+
+use std::sync::Arc;
+
+pub use error::Error;
+pub use jetstream::StreamSettings;
+pub use projection::{ApplyError, Projection, TableSet};
+/// The shutdown signal every long-running entry point takes: cancel it to stop them cleanly.
+pub use tokio_util::sync::CancellationToken;
+
+/// Every projection Balcão runs, in a stable order.
+pub fn all() -> Vec<Arc<dyn Projection>> {
+    vec![
+        Arc::new(qrcodes::QrCodes),
+        Arc::new(event_counts::EventCounts),
+    ]
+}
+
+/// The projection registered under `name`, if any.
+pub fn by_name(name: &str) -> Option<Arc<dyn Projection>> {
+    all().into_iter().find(|p| p.name() == name)
+}

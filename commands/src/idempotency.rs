@@ -1,0 +1,98 @@
+//! The `command_idempotency` table: the first outcome of every command that carried a key.
+
+use std::time::Duration;
+
+use sqlx::PgPool;
+
+use crate::metadata::IdempotencyKey;
+use crate::{CommandError, CommandOutcome};
+
+/// Name of the primary key on the idempotency key.
+pub(crate) const KEY_CONSTRAINT: &str = "command_idempotency_pkey";
+
+/// A recorded first outcome.
+#[derive(sqlx::FromRow)]
+pub(crate) struct Recorded {
+    stream_type: String,
+    stream_id: String,
+    result: serde_json::Value,
+}
+
+impl Recorded {
+    /// The recorded outcome, marked as replayed, if the key was recorded for this same stream.
+    pub(crate) fn replay<E: std::error::Error>(
+        self,
+        key: &IdempotencyKey,
+        stream_type: &str,
+        stream_id: &str,
+    ) -> Result<CommandOutcome, CommandError<E>> {
+        if self.stream_type != stream_type || self.stream_id != stream_id {
+            return Err(CommandError::IdempotencyKeyReused {
+                key: key.to_string(),
+                stream_type: self.stream_type,
+                stream_id: self.stream_id,
+            });
+        }
+        let mut outcome: CommandOutcome =
+            serde_json::from_value(self.result).map_err(CommandError::Serialization)?;
+        outcome.replayed = true;
+        Ok(outcome)
+    }
+}
+
+/// The outcome recorded under `key`, if any.
+pub(crate) async fn find(
+    pool: &PgPool,
+    key: &IdempotencyKey,
+) -> Result<Option<Recorded>, sqlx::Error> {
+    sqlx::query_as(
+        "select stream_type, stream_id, result from command_idempotency where idempotency_key = $1",
+    )
+    .bind(key.as_str())
+    .fetch_optional(pool)
+    .await
+}
+
+/// Records the outcome of a command that appended nothing (commands that append record theirs in
+/// the append statement itself).
+pub(crate) async fn record(
+    pool: &PgPool,
+    key: &IdempotencyKey,
+    stream_type: &str,
+    stream_id: &str,
+    result: &serde_json::Value,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "insert into command_idempotency (idempotency_key, stream_type, stream_id, result)
+         values ($1, $2, $3, $4)",
+    )
+    .bind(key.as_str())
+    .bind(stream_type)
+    .bind(stream_id)
+    .bind(result)
+    .execute(pool)
+    .await?;
+    Ok(())
+}
+
+/// Forgets idempotency keys recorded more than `older_than` ago; returns how many.
+///
+/// After this, repeating one of those commands executes it again, so keep keys at least as long
+/// as clients may retry (a day is common).
+///
+/// # Errors
+///
+/// When PostgreSQL fails.
+pub async fn prune_idempotency_keys(
+    pool: &PgPool,
+    older_than: Duration,
+) -> Result<u64, sqlx::Error> {
+    let micros = i64::try_from(older_than.as_micros()).unwrap_or(i64::MAX);
+    let done = sqlx::query(
+        "delete from command_idempotency where recorded_at < now() - $1::bigint * interval '1 microsecond'",
+    )
+    .bind(micros)
+    .execute(pool)
+    .await?;
+    Ok(done.rows_affected())
+}

@@ -1,0 +1,349 @@
+//! The EMV TLV layer: `ID` (2 digits) + `LEN` (2 digits) + `VALUE` (LEN characters), flat or
+//! nested inside templates. Lengths count Unicode scalar values (characters), as Pix practice
+//! does; the engine only ever *writes* ASCII, where characters and bytes agree.
+
+use std::fmt;
+
+/// One data object: a 2-digit ID (`0..=99`) and its raw value. Templates (26–51, 62, 80–99) keep
+/// their raw value here; [`DataObject::children`] reads them as nested TLV.
+///
+/// ```
+/// use domain::brcode::tlv::{self, DataObject};
+///
+/// let objects = tlv::parse("000201540510.00")?;
+/// assert_eq!(objects[1], DataObject::new(54, "10.00"));
+/// assert_eq!(tlv::write(&objects), "000201540510.00");
+/// # Ok::<(), domain::brcode::tlv::TlvError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct DataObject {
+    /// The ID, `0..=99`, written with 2 digits.
+    pub id: u8,
+    /// The raw value as it appeared (or will appear) in the payload.
+    pub value: String,
+}
+
+/// Why a string is not well-formed TLV.
+///
+/// ```
+/// use domain::brcode::tlv::{self, TlvError};
+///
+/// assert_eq!(
+///     tlv::parse("0002010"),
+///     Err(TlvError::NotNumeric { at: 6, found: "0".into() })
+/// );
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TlvError {
+    /// The 4 characters of an ID and length are not all digits (or the string ends inside them).
+    #[error(
+        "O código está malformado: na posição {at} esperávamos um campo (4 dígitos) e achamos “{found}”."
+    )]
+    NotNumeric {
+        /// Character position in the whole payload.
+        at: usize,
+        /// What was there (up to 4 characters).
+        found: String,
+    },
+    /// The declared length runs past the end of the string (or template).
+    #[error(
+        "O código está incompleto: o campo {id} declara {declared} caracteres, mas só há {available}."
+    )]
+    ValueTooShort {
+        /// The field's path, e.g. `26` or `62-05`.
+        id: String,
+        /// The length written in the payload.
+        declared: usize,
+        /// The characters actually left.
+        available: usize,
+    },
+    /// The same ID twice at one level.
+    #[error("O campo {id} aparece duas vezes; cada campo só pode aparecer uma vez.")]
+    DuplicateId {
+        /// The field's path, e.g. `59` or `26-01`.
+        id: String,
+    },
+}
+
+impl TlvError {
+    /// A stable machine-readable code.
+    ///
+    /// ```
+    /// use domain::brcode::tlv::TlvError;
+    /// assert_eq!(TlvError::DuplicateId { id: "59".into() }.code(), "tlv-duplicate-id");
+    /// ```
+    #[must_use]
+    pub fn code(&self) -> &'static str {
+        match self {
+            Self::NotNumeric { .. } => "tlv-not-numeric",
+            Self::ValueTooShort { .. } => "tlv-value-too-short",
+            Self::DuplicateId { .. } => "tlv-duplicate-id",
+        }
+    }
+}
+
+impl DataObject {
+    /// A data object from an ID and a value.
+    ///
+    /// ```
+    /// let object = domain::brcode::tlv::DataObject::new(58, "BR");
+    /// assert_eq!(object.to_string(), "5802BR");
+    /// ```
+    #[must_use]
+    pub fn new(id: u8, value: impl Into<String>) -> Self {
+        Self {
+            id,
+            value: value.into(),
+        }
+    }
+
+    /// Reads the value as nested TLV (for templates).
+    ///
+    /// # Errors
+    /// A [`TlvError`] when the value is not well-formed TLV.
+    ///
+    /// ```
+    /// use domain::brcode::tlv::DataObject;
+    /// let template = DataObject::new(62, "0503***");
+    /// assert_eq!(template.children()?, vec![DataObject::new(5, "***")]);
+    /// # Ok::<(), domain::brcode::tlv::TlvError>(())
+    /// ```
+    pub fn children(&self) -> Result<Vec<Self>, TlvError> {
+        parse_at(&self.value, 0, id_str(self.id))
+    }
+
+    /// The character count of the value (the `LEN` that goes on the wire).
+    ///
+    /// ```
+    /// assert_eq!(domain::brcode::tlv::DataObject::new(60, "Maceió").len(), 6);
+    /// ```
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.value.chars().count()
+    }
+
+    /// True for an empty value (written `LEN = 00`, which EMV forbids).
+    ///
+    /// ```
+    /// assert!(domain::brcode::tlv::DataObject::new(2, "").is_empty());
+    /// ```
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.value.is_empty()
+    }
+}
+
+impl fmt::Display for DataObject {
+    /// The wire form, `IDLLVALUE`. Lengths over 99 cannot be written and are shown as-is, which
+    /// is why the builder checks them before writing.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:02}{:02}{}", self.id, self.len(), self.value)
+    }
+}
+
+/// Parses a flat TLV string (one level).
+///
+/// # Errors
+/// A [`TlvError`] for a non-numeric header, a value running past the end or a duplicate ID.
+///
+/// ```
+/// use domain::brcode::tlv;
+///
+/// let objects = tlv::parse("5802BR5913Fulano de Tal")?;
+/// assert_eq!(objects.len(), 2);
+/// assert_eq!(objects[1].value, "Fulano de Tal");
+/// # Ok::<(), tlv::TlvError>(())
+/// ```
+pub fn parse(s: &str) -> Result<Vec<DataObject>, TlvError> {
+    parse_at(s, 0, "")
+}
+
+/// Parses `s`, which starts at character `base` of the payload, inside the template `path`.
+pub(crate) fn parse_at(s: &str, base: usize, path: &str) -> Result<Vec<DataObject>, TlvError> {
+    let ascii = s.is_ascii();
+    let mut objects = Vec::with_capacity(16);
+    let mut seen: u128 = 0;
+    let mut rest = s;
+    let mut at = base;
+    while !rest.is_empty() {
+        let header = rest
+            .as_bytes()
+            .get(..4)
+            .filter(|h| h.iter().all(u8::is_ascii_digit));
+        let Some(header) = header else {
+            return Err(TlvError::NotNumeric {
+                at,
+                found: rest.chars().take(4).collect(),
+            });
+        };
+        let id = (header[0] - b'0') * 10 + (header[1] - b'0');
+        let len = usize::from((header[2] - b'0') * 10 + (header[3] - b'0'));
+        let child_path = || {
+            if path.is_empty() {
+                format!("{id:02}")
+            } else {
+                format!("{path}-{id:02}")
+            }
+        };
+        let body = &rest[4..];
+        let end = if ascii {
+            (body.len() >= len).then_some(len)
+        } else {
+            match body.char_indices().nth(len) {
+                Some((i, _)) => Some(i),
+                None => (body.chars().count() == len).then_some(body.len()),
+            }
+        };
+        let Some(end) = end else {
+            return Err(TlvError::ValueTooShort {
+                id: child_path(),
+                declared: len,
+                available: body.chars().count(),
+            });
+        };
+        let bit = 1u128 << id;
+        if seen & bit != 0 {
+            return Err(TlvError::DuplicateId { id: child_path() });
+        }
+        seen |= bit;
+        objects.push(DataObject {
+            id,
+            value: body[..end].to_owned(),
+        });
+        rest = &body[end..];
+        at += 4 + len;
+    }
+    Ok(objects)
+}
+
+/// `"00"`, `"01"`, … `"99"`: the 2-digit form of every ID without allocating.
+const ID_DIGITS: &str = "00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+                         40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+                         8081828384858687888990919293949596979899";
+
+/// The 2-digit form of an ID (`0..=99`).
+pub(crate) fn id_str(id: u8) -> &'static str {
+    let at = usize::from(id.min(99)) * 2;
+    &ID_DIGITS[at..at + 2]
+}
+
+/// Writes objects back in the given order, with 2-digit lengths counted in characters.
+///
+/// ```
+/// use domain::brcode::tlv::{self, DataObject};
+/// assert_eq!(tlv::write(&[DataObject::new(0, "01"), DataObject::new(58, "BR")]), "0002015802BR");
+/// ```
+#[must_use]
+pub fn write(objects: &[DataObject]) -> String {
+    let mut out = String::with_capacity(objects.iter().map(|o| o.value.len() + 4).sum());
+    for object in objects {
+        push(&mut out, object.id, &object.value);
+    }
+    out
+}
+
+/// Appends one object (`IDLLVALUE`) to `out`. The caller guarantees `1..=99` characters.
+pub(crate) fn push(out: &mut String, id: u8, value: &str) {
+    let len = value.chars().count();
+    debug_assert!(
+        (1..=99).contains(&len),
+        "field {id:02} has {len} characters"
+    );
+    push_two_digits(out, id);
+    push_two_digits(out, len as u8);
+    out.push_str(value);
+}
+
+fn push_two_digits(out: &mut String, n: u8) {
+    out.push(char::from(b'0' + n / 10));
+    out.push(char::from(b'0' + n % 10));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn writes_every_id_with_two_digits() {
+        for id in 0..=99u8 {
+            assert_eq!(id_str(id), format!("{id:02}"));
+        }
+    }
+
+    #[test]
+    fn walks_a_flat_string_and_writes_it_back_byte_for_byte() {
+        let s = "00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR";
+        let objects = parse(s).unwrap();
+        assert_eq!(
+            objects.iter().map(|o| o.id).collect::<Vec<_>>(),
+            [0, 26, 52, 53, 58]
+        );
+        assert_eq!(write(&objects), s);
+    }
+
+    #[test]
+    fn counts_lengths_in_characters_not_bytes() {
+        let objects = parse("6008BRASÍLIA62070503***").unwrap();
+        assert_eq!(objects[0].value, "BRASÍLIA");
+        assert_eq!(objects[1].value, "0503***");
+    }
+
+    #[test]
+    fn refuses_a_value_that_runs_past_the_end() {
+        assert_eq!(
+            parse("00020126990014br.gov.bcb.pix"),
+            Err(TlvError::ValueTooShort {
+                id: "26".into(),
+                declared: 99,
+                available: 18
+            })
+        );
+    }
+
+    #[test]
+    fn refuses_a_single_digit_length() {
+        // "598RJV SOFT": the R is read as part of the length "8R", which is not numeric.
+        assert!(matches!(
+            parse("000201598RJV SOFT"),
+            Err(TlvError::NotNumeric { at: 6, .. })
+        ));
+    }
+
+    #[test]
+    fn refuses_duplicate_ids_at_one_level() {
+        assert_eq!(
+            parse("5802BR5802BR"),
+            Err(TlvError::DuplicateId { id: "58".into() })
+        );
+    }
+
+    #[test]
+    fn names_nested_fields_by_their_path() {
+        let template = DataObject::new(62, "0510abc");
+        assert_eq!(
+            template.children(),
+            Err(TlvError::ValueTooShort {
+                id: "62-05".into(),
+                declared: 10,
+                available: 3
+            })
+        );
+    }
+
+    #[test]
+    fn tolerates_a_zero_length_value_so_the_validator_can_name_it() {
+        let objects = parse("0200").unwrap();
+        assert_eq!(objects, vec![DataObject::new(2, "")]);
+    }
+
+    #[test]
+    fn reports_non_numeric_headers_with_their_position() {
+        assert_eq!(
+            parse("000201v.bc"),
+            Err(TlvError::NotNumeric {
+                at: 6,
+                found: "v.bc".into()
+            })
+        );
+    }
+}

@@ -1,0 +1,188 @@
+//! The QR-code aggregate: `handle` only decides, `apply` only folds.
+
+use cqrs_es::Aggregate;
+use cqrs_es::event_sink::EventSink;
+use serde::{Deserialize, Serialize};
+
+use super::{QrCodeCommand, QrCodeCreated, QrCodeError, QrCodeEvent, STREAM_TYPE};
+use crate::brcode::make_static;
+use crate::pix_key::PixKeyKind;
+
+/// The state a decision needs: whether the code exists, and its payload.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QrCode {
+    /// The payload, once created.
+    pub payload: Option<String>,
+}
+
+impl QrCode {
+    fn decide(&self, command: QrCodeCommand) -> Result<Vec<QrCodeEvent>, QrCodeError> {
+        match command {
+            QrCodeCommand::CreateQrCode(create) => {
+                if self.payload.is_some() {
+                    return Err(QrCodeError::AlreadyCreated);
+                }
+                let made = make_static(&create.request).map_err(QrCodeError::Invalid)?;
+                Ok(vec![QrCodeEvent::QrCodeCreated(QrCodeCreated {
+                    qrcode_id: create.qrcode_id,
+                    owner_id: create.owner_id,
+                    key_kind: key_kind_name(create.request.key.kind()).to_owned(),
+                    pix_key: create.request.key.as_str().to_owned(),
+                    merchant_name: made.merchant_name,
+                    merchant_city: made.merchant_city,
+                    amount_centavos: made.amount.map(|a| a.get()),
+                    description: made.additional_info,
+                    txid: made.txid,
+                    payload: made.payload,
+                    created_at: create.requested_at,
+                })])
+            }
+        }
+    }
+}
+
+/// The key kind as read models store it.
+fn key_kind_name(kind: PixKeyKind) -> &'static str {
+    match kind {
+        PixKeyKind::Cpf => "cpf",
+        PixKeyKind::Cnpj => "cnpj",
+        PixKeyKind::Email => "email",
+        PixKeyKind::Phone => "phone",
+        PixKeyKind::Evp => "evp",
+    }
+}
+
+impl Aggregate for QrCode {
+    const TYPE: &'static str = STREAM_TYPE;
+    type Command = QrCodeCommand;
+    type Event = QrCodeEvent;
+    type Error = QrCodeError;
+    type Services = ();
+
+    async fn handle(
+        &mut self,
+        command: Self::Command,
+        _services: &Self::Services,
+        sink: &EventSink<Self>,
+    ) -> Result<(), Self::Error> {
+        for event in self.decide(command)? {
+            sink.write(event, self).await;
+        }
+        Ok(())
+    }
+
+    fn apply(&mut self, event: Self::Event) {
+        match event {
+            QrCodeEvent::QrCodeCreated(created) => self.payload = Some(created.payload),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use cqrs_es::DomainEvent;
+    use cqrs_es::test::TestFramework;
+
+    use super::*;
+    use crate::brcode::{StaticCodeRequest, validate_strict};
+    use crate::money::Centavos;
+    use crate::pix_key::PixKey;
+    use crate::qrcode::CreateQrCode;
+
+    type QrCodeTest = TestFramework<QrCode>;
+
+    fn create(name: &str, city: &str, amount: Option<u64>) -> QrCodeCommand {
+        let key = PixKey::detect("loja@example.com").expect("a valid e-mail key");
+        let mut request = StaticCodeRequest::new(key, name, city);
+        request.amount = amount.map(Centavos::new);
+        QrCodeCommand::CreateQrCode(CreateQrCode {
+            qrcode_id: "0a6b5c1e-6a1f-4c55-9d0e-2d3a4b5c6d7e".to_owned(),
+            owner_id: None,
+            request,
+            requested_at: "2026-11-21T10:00:00Z".to_owned(),
+        })
+    }
+
+    fn created_event(command: QrCodeCommand) -> QrCodeEvent {
+        let QrCodeCommand::CreateQrCode(create) = command;
+        let made = make_static(&create.request).expect("valid request");
+        QrCodeEvent::QrCodeCreated(QrCodeCreated {
+            qrcode_id: create.qrcode_id,
+            owner_id: None,
+            key_kind: "email".to_owned(),
+            pix_key: "loja@example.com".to_owned(),
+            merchant_name: made.merchant_name,
+            merchant_city: made.merchant_city,
+            amount_centavos: made.amount.map(|a| a.get()),
+            description: None,
+            txid: "***".to_owned(),
+            payload: made.payload,
+            created_at: create.requested_at,
+        })
+    }
+
+    #[test]
+    fn creating_a_code_records_the_normalised_values_and_a_strictly_valid_payload() {
+        let command = create("Padaria São João", "São Paulo", Some(1250));
+        let events = QrCodeTest::with(())
+            .given_no_previous_events()
+            .when(command)
+            .inspect_result()
+            .expect("the code is created");
+        let [QrCodeEvent::QrCodeCreated(created)] = events.as_slice() else {
+            panic!("exactly one QrCodeCreated, got {events:?}");
+        };
+        assert_eq!(created.merchant_name, "PADARIA SAO JOAO");
+        assert_eq!(created.merchant_city, "SAO PAULO");
+        assert_eq!(created.amount_centavos, Some(1250));
+        assert_eq!(created.key_kind, "email");
+        assert!(
+            validate_strict(&created.payload).is_ok(),
+            "{}",
+            created.payload
+        );
+    }
+
+    #[test]
+    fn the_event_is_exactly_what_the_engine_made() {
+        let command = create("Ana", "Natal", None);
+        QrCodeTest::with(())
+            .given_no_previous_events()
+            .when(command.clone())
+            .then_expect_events(vec![created_event(command)]);
+    }
+
+    #[test]
+    fn a_code_cannot_be_created_twice() {
+        let command = create("Ana", "Natal", None);
+        QrCodeTest::with(())
+            .given(vec![created_event(command.clone())])
+            .when(command)
+            .then_expect_error(QrCodeError::AlreadyCreated);
+    }
+
+    #[test]
+    fn a_name_longer_than_the_pix_limit_is_refused_with_a_portuguese_message() {
+        let command = create("Comercio de Alimentos Naturais Ltda", "Natal", None);
+        let error = QrCodeTest::with(())
+            .given_no_previous_events()
+            .when(command)
+            .inspect_result()
+            .expect_err("too long a name");
+        let QrCodeError::Invalid(errors) = &error else {
+            panic!("expected Invalid, got {error:?}");
+        };
+        assert_eq!(errors.len(), 1);
+        assert!(error.to_string().contains("25"), "{error}");
+    }
+
+    #[test]
+    fn the_stored_form_of_the_event_carries_its_fields_at_the_top_level() {
+        let event = created_event(create("Ana", "Natal", Some(500)));
+        let json = serde_json::to_value(&event).expect("serialisable");
+        assert_eq!(json["type"], "QrCodeCreated");
+        assert_eq!(json["merchant_name"], "ANA");
+        assert_eq!(json["amount_centavos"], 500);
+        assert_eq!(event.event_version(), "1");
+    }
+}

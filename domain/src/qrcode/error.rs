@@ -1,0 +1,24 @@
+//! Why a QR-code command is refused.
+
+use crate::brcode::BrCodeError;
+
+/// A refused QR-code command. Messages are pt-BR, for the person who typed the values.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum QrCodeError {
+    /// The code was already created; a code is made once.
+    #[error("Este QR code já foi criado.")]
+    AlreadyCreated,
+    /// The values break a Pix rule; every problem is listed, each naming its field.
+    #[error("{}", .0.iter().map(ToString::to_string).collect::<Vec<_>>().join(" "))]
+    Invalid(Vec<BrCodeError>),
+}
+
+impl QrCodeError {
+    /// A stable, machine-readable code.
+    pub fn code(&self) -> &'static str {
+        match self {
+            QrCodeError::AlreadyCreated => "qrcode-already-created",
+            QrCodeError::Invalid(_) => "qrcode-invalid",
+        }
+    }
+}

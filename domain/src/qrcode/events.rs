@@ -1,0 +1,55 @@
+//! What happened to a QR code. Past tense, versioned; never changed in place (add a version and
+//! an upcaster instead).
+
+use cqrs_es::DomainEvent;
+use serde::{Deserialize, Serialize};
+
+/// Events of the QR-code aggregate. Stored as an object with a `type` field plus the variant's
+/// fields, so read models can read the fields directly.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type")]
+pub enum QrCodeEvent {
+    /// A static Pix QR code was made.
+    QrCodeCreated(QrCodeCreated),
+}
+
+/// A static Pix QR code was made (schema version 1).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QrCodeCreated {
+    /// The code's id.
+    pub qrcode_id: String,
+    /// The owning account, if any.
+    pub owner_id: Option<String>,
+    /// `cpf`, `cnpj`, `email`, `phone` or `evp`.
+    pub key_kind: String,
+    /// The key in DICT form, as written in the code.
+    pub pix_key: String,
+    /// Field 59 as written (normalised).
+    pub merchant_name: String,
+    /// Field 60 as written (normalised).
+    pub merchant_city: String,
+    /// Field 54 in centavos; `None` lets the payer type the amount.
+    pub amount_centavos: Option<u64>,
+    /// Field 26-02 as written, shown to the payer.
+    pub description: Option<String>,
+    /// Field 62-05 as written (`***` when none).
+    pub txid: String,
+    /// The whole BR Code ("Pix Copia e Cola").
+    pub payload: String,
+    /// When it was made, RFC 3339.
+    pub created_at: String,
+}
+
+impl DomainEvent for QrCodeEvent {
+    fn event_type(&self) -> String {
+        match self {
+            QrCodeEvent::QrCodeCreated(_) => "QrCodeCreated".to_owned(),
+        }
+    }
+
+    fn event_version(&self) -> String {
+        match self {
+            QrCodeEvent::QrCodeCreated(_) => "1".to_owned(),
+        }
+    }
+}

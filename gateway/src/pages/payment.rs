@@ -1,0 +1,98 @@
+//! The payer page, `/pagamento/{qrcode_id}`: who receives, how much, the QR code as inline SVG,
+//! "Pix Copia e Cola" with a copy button, and how to pay.
+
+use std::collections::HashMap;
+
+use askama::Template;
+use axum::extract::{Path, Query, State};
+use commands::FeedPosition;
+use domain::qr::{EcLevel, QrMatrix};
+use projections::qrcodes::{self, QrCodeView};
+use uuid::Uuid;
+
+use crate::assets;
+use crate::error::AppError;
+use crate::html::{HtmlTemplate, Meta};
+use crate::state::AppState;
+
+/// The payer page.
+#[derive(Template)]
+#[template(path = "payment.html")]
+pub struct PaymentPage {
+    /// Head data.
+    pub meta: Meta,
+    /// The QR code's read model.
+    pub view: QrCodeView,
+    /// "R$ 12,50" or "Valor livre".
+    pub amount: String,
+    /// The QR code as an SVG element.
+    pub qr_svg: String,
+    /// Path of the copy-button script.
+    pub copy_js: &'static str,
+}
+
+/// `GET /pagamento/{qrcode_id}`. An id that is not a UUID, or that no code has, is the 404 page.
+///
+/// `?posicao=TX.GP` (set by the sign creator when its own wait ran out) makes the page wait,
+/// bounded, for the read model to reach that feed position before answering 404.
+pub async fn show(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Query(query): Query<HashMap<String, String>>,
+) -> Result<HtmlTemplate<PaymentPage>, AppError> {
+    let qrcode_id = Uuid::parse_str(&id).map_err(|_| AppError::NotFound)?;
+    let mut view = qrcodes::find(&state.pool, qrcode_id).await.map_err(internal)?;
+    if view.is_none()
+        && let Some(position) = query.get("posicao").and_then(|p| parse_position(p))
+    {
+        projections::projector::wait_until(&state.pool, qrcodes::NAME, position, state.read_your_writes)
+            .await
+            .map_err(internal)?;
+        view = qrcodes::find(&state.pool, qrcode_id).await.map_err(internal)?;
+    }
+    let view = view.ok_or(AppError::NotFound)?;
+    let qr_svg = QrMatrix::encode(&view.payload, EcLevel::M)
+        .map_err(|e| AppError::Internal(anyhow::anyhow!("QR code for {qrcode_id}: {e}")))?
+        .to_svg();
+    let amount = match view.amount_centavos.and_then(|c| u64::try_from(c).ok()) {
+        Some(centavos) => domain::money::Centavos::new(centavos).to_string(),
+        None => "Valor livre".to_owned(),
+    };
+    let meta = Meta::unindexed(
+        Some(&state.site),
+        format!("Pagar {} com Pix | Balcão", view.merchant_name),
+        format!("Pague {} com Pix: {amount}. Leia o QR code ou use o Pix Copia e Cola.", view.merchant_name),
+    );
+    Ok(HtmlTemplate(PaymentPage {
+        meta,
+        view,
+        amount,
+        qr_svg,
+        copy_js: assets::copy_script_path(),
+    }))
+}
+
+fn parse_position(text: &str) -> Option<FeedPosition> {
+    let (tx, gp) = text.split_once('.')?;
+    Some(FeedPosition {
+        tx_id: tx.parse().ok()?,
+        global_position: gp.parse().ok()?,
+    })
+}
+
+fn internal(error: projections::Error) -> AppError {
+    AppError::Internal(error.into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_position;
+
+    #[test]
+    fn a_position_is_read_as_transaction_dot_global_position() {
+        let position = parse_position("812.45").expect("valid");
+        assert_eq!((position.tx_id, position.global_position), (812, 45));
+        assert!(parse_position("812").is_none());
+        assert!(parse_position("a.b").is_none());
+    }
+}

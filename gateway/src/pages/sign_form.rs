@@ -1,0 +1,296 @@
+//! The visitor's sign creator, `/criar-placa-pix`: no account needed.
+//!
+//! Two steps, both server-rendered: "Revisar dados" checks every field at once and shows how the
+//! name and city will be written in the code; "Confirmar" sends `CreateQrCode` and, once the
+//! `qrcodes` read model has the code (read-your-writes, bounded), redirects to its payer page.
+
+use std::time::Instant;
+
+use askama::Template;
+use axum::Form;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Redirect, Response};
+use commands::{CommandError, CommandMetadata, IdempotencyKey};
+use domain::brcode::{BrCodeError, Field, FormPreview, StaticCodeForm, StaticCodeRequest, preview_form};
+use domain::qrcode::{CreateQrCode, QrCodeCommand, QrCodeError};
+use serde::Deserialize;
+use uuid::Uuid;
+
+use crate::client_address::ClientAddress;
+use crate::error::AppError;
+use crate::html::{HtmlTemplate, Meta};
+use crate::state::AppState;
+
+/// The key kinds offered, as (form value, label).
+const KEY_KINDS: [(&str, &str); 6] = [
+    ("", "Identificar automaticamente"),
+    ("cpf", "CPF"),
+    ("cnpj", "CNPJ"),
+    ("email", "E-mail"),
+    ("telefone", "Celular"),
+    ("aleatoria", "Chave aleatória"),
+];
+
+/// The form's fields as posted (names in pt-BR, as in the HTML).
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct SignForm {
+    /// Key kind: blank (detect), `cpf`, `cnpj`, `email`, `telefone` or `aleatoria`.
+    #[serde(default)]
+    pub tipo: String,
+    /// The key as typed.
+    #[serde(default)]
+    pub chave: String,
+    /// Recipient name.
+    #[serde(default)]
+    pub nome: String,
+    /// City.
+    #[serde(default)]
+    pub cidade: String,
+    /// Optional amount in pt-BR (`25,90`).
+    #[serde(default)]
+    pub valor: String,
+    /// Optional description shown to the payer.
+    #[serde(default)]
+    pub descricao: String,
+    /// Present (`1`) on the confirmation step.
+    #[serde(default)]
+    pub confirmar: String,
+    /// Idempotency key minted when the review was shown, so a double submit makes one code.
+    #[serde(default)]
+    pub pedido: String,
+}
+
+impl SignForm {
+    fn to_domain(&self) -> StaticCodeForm {
+        StaticCodeForm {
+            key: self.chave.trim().to_owned(),
+            key_kind: self.tipo.clone(),
+            merchant_name: self.nome.clone(),
+            merchant_city: self.cidade.clone(),
+            amount: self.valor.clone(),
+            additional_info: self.descricao.clone(),
+            ..StaticCodeForm::default()
+        }
+    }
+}
+
+/// One pt-BR message per form field (the first problem found in it).
+#[derive(Debug, Clone, Default)]
+pub struct FieldErrors {
+    /// Key kind.
+    pub key_kind: Option<String>,
+    /// Key.
+    pub key: Option<String>,
+    /// Name.
+    pub name: Option<String>,
+    /// City.
+    pub city: Option<String>,
+    /// Amount.
+    pub amount: Option<String>,
+    /// Description.
+    pub description: Option<String>,
+}
+
+impl FieldErrors {
+    fn from_errors(errors: &[BrCodeError]) -> (Self, Option<String>) {
+        let mut out = FieldErrors::default();
+        let mut general = Vec::new();
+        for error in errors {
+            let slot = match error.field() {
+                Field::PixKey => &mut out.key,
+                Field::MerchantName => &mut out.name,
+                Field::MerchantCity => &mut out.city,
+                Field::TransactionAmount => &mut out.amount,
+                Field::AdditionalInfo => &mut out.description,
+                _ => {
+                    general.push(error.to_string());
+                    continue;
+                }
+            };
+            slot.get_or_insert_with(|| error.to_string());
+        }
+        let general = (!general.is_empty()).then(|| general.join(" "));
+        (out, general)
+    }
+}
+
+/// What the review step shows.
+#[derive(Debug, Clone)]
+pub struct Preview {
+    /// The key as it will be written.
+    pub key: String,
+    /// The name as it will be written.
+    pub name: String,
+    /// The city as it will be written.
+    pub city: String,
+    /// The amount in pt-BR, or "Valor livre".
+    pub amount: String,
+    /// The description as it will be written.
+    pub description: Option<String>,
+    /// What was changed, in pt-BR sentences.
+    pub changes: Vec<String>,
+}
+
+/// The form page.
+#[derive(Template)]
+#[template(path = "sign_form.html")]
+pub struct SignFormPage {
+    /// Head data.
+    pub meta: Meta,
+    /// The values typed so far.
+    pub form: SignForm,
+    /// Key kinds for the select.
+    pub key_kinds: &'static [(&'static str, &'static str)],
+    /// Per-field messages.
+    pub errors: FieldErrors,
+    /// A message not tied to one field.
+    pub general_error: Option<String>,
+    /// The review, when every field is valid.
+    pub preview: Option<Preview>,
+}
+
+fn page(state: &AppState, form: SignForm) -> SignFormPage {
+    SignFormPage {
+        meta: Meta::page(
+            &state.site,
+            "/criar-placa-pix",
+            "Criar placa Pix grátis com QR code | Balcão",
+            "Crie grátis uma placa Pix com QR code que todo app de banco aceita: digite a chave, o nome e a cidade e confira antes de imprimir.",
+        ),
+        form,
+        key_kinds: &KEY_KINDS,
+        errors: FieldErrors::default(),
+        general_error: None,
+        preview: None,
+    }
+}
+
+/// `GET /criar-placa-pix`: the empty form.
+pub async fn show(State(state): State<AppState>) -> HtmlTemplate<SignFormPage> {
+    HtmlTemplate(page(&state, SignForm::default()))
+}
+
+/// `POST /criar-placa-pix`: review, or create and redirect to the payer page.
+pub async fn submit(
+    State(state): State<AppState>,
+    client: ClientAddress,
+    Form(mut form): Form<SignForm>,
+) -> Result<Response, AppError> {
+    let preview = preview_form(&form.to_domain());
+    if !preview.errors.is_empty() {
+        let (errors, general_error) = FieldErrors::from_errors(&preview.errors);
+        form.confirmar.clear();
+        let mut view = page(&state, form);
+        view.errors = errors;
+        view.general_error = general_error;
+        return Ok((StatusCode::UNPROCESSABLE_ENTITY, HtmlTemplate(view)).into_response());
+    }
+    if form.confirmar != "1" {
+        if Uuid::parse_str(&form.pedido).is_err() {
+            form.pedido = Uuid::new_v4().to_string();
+        }
+        let mut view = page(&state, form);
+        view.preview = Some(describe(&preview));
+        return Ok(HtmlTemplate(view).into_response());
+    }
+    if let Err(wait) = state.create_limiter.check(client.0, Instant::now()) {
+        return Err(AppError::TooManyRequests {
+            retry_after_secs: wait.as_secs().max(1),
+        });
+    }
+    create(&state, &form, preview).await
+}
+
+async fn create(state: &AppState, form: &SignForm, preview: FormPreview) -> Result<Response, AppError> {
+    let (Some(key), Some(name), Some(city)) = (preview.key, preview.merchant_name, preview.merchant_city) else {
+        return Err(AppError::Internal(anyhow::anyhow!("a valid preview lacks a mandatory value")));
+    };
+    let request = StaticCodeRequest {
+        key,
+        merchant_name: name,
+        merchant_city: city,
+        amount: preview.amount,
+        txid: preview.txid,
+        additional_info: preview.additional_info,
+        postal_code: preview.postal_code,
+        single_use: false,
+    };
+    let qrcode_id = Uuid::new_v4();
+    let mut metadata = CommandMetadata::start().by("visitante");
+    if Uuid::parse_str(&form.pedido).is_ok()
+        && let Ok(key) = IdempotencyKey::parse(&idempotency_key(form, &request))
+    {
+        metadata = metadata.with_idempotency_key(key);
+    }
+    let command = QrCodeCommand::CreateQrCode(CreateQrCode {
+        qrcode_id: qrcode_id.to_string(),
+        owner_id: None,
+        request,
+        requested_at: chrono::Utc::now().to_rfc3339(),
+    });
+    let outcome = match state.qrcodes.execute(&qrcode_id.to_string(), command, metadata).await {
+        Ok(outcome) => outcome,
+        Err(CommandError::Rejected(QrCodeError::Invalid(errors))) => {
+            let (errors, general_error) = FieldErrors::from_errors(&errors);
+            let mut view = page(state, form.clone());
+            view.errors = errors;
+            view.general_error = general_error;
+            return Ok((StatusCode::UNPROCESSABLE_ENTITY, HtmlTemplate(view)).into_response());
+        }
+        Err(error) => return Err(command_failure(error)),
+    };
+    let id = outcome.stream_id;
+    let mut target = format!("/pagamento/{id}");
+    if let Some(position) = outcome.position {
+        let waited = projections::projector::wait_until(
+            &state.pool,
+            projections::qrcodes::NAME,
+            position,
+            state.read_your_writes,
+        )
+        .await
+        .map_err(|e| AppError::Internal(e.into()))?;
+        if !waited.reached() {
+            // Let the payer page wait once more rather than answer 404.
+            target.push_str(&format!("?posicao={}.{}", position.tx_id, position.global_position));
+        }
+    }
+    Ok(Redirect::to(&target).into_response())
+}
+
+/// One confirmation of one set of values: a double submit repeats the key and makes one code,
+/// while going back and changing a value makes a new one.
+fn idempotency_key(form: &SignForm, request: &StaticCodeRequest) -> String {
+    use sha2::{Digest, Sha256};
+    let values = format!(
+        "{}\n{}\n{}\n{:?}\n{:?}",
+        request.key.as_str(),
+        request.merchant_name,
+        request.merchant_city,
+        request.amount.map(|a| a.get()),
+        request.additional_info,
+    );
+    let digest: String = Sha256::digest(values.as_bytes()).iter().take(12).map(|b| format!("{b:02x}")).collect();
+    format!("criar-placa-pix:{}:{digest}", form.pedido)
+}
+
+fn describe(preview: &FormPreview) -> Preview {
+    Preview {
+        key: preview.key.as_ref().map(|k| k.as_str().to_owned()).unwrap_or_default(),
+        name: preview.merchant_name.clone().unwrap_or_default(),
+        city: preview.merchant_city.clone().unwrap_or_default(),
+        amount: preview
+            .amount
+            .map_or_else(|| "Valor livre (quem paga digita)".to_owned(), |a| a.to_string()),
+        description: preview.additional_info.clone(),
+        changes: preview.changes.iter().map(ToString::to_string).collect(),
+    }
+}
+
+fn command_failure(error: CommandError<QrCodeError>) -> AppError {
+    match error.status_code() {
+        409 | 503 => AppError::Unavailable(anyhow::anyhow!("{error}")),
+        _ => AppError::Internal(anyhow::anyhow!("{error}")),
+    }
+}

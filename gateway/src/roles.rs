@@ -1,0 +1,317 @@
+//! The roles the `balcao` binary runs: `serve`, `relay`, `project`, `replay`, `migrate`, and
+//! `all` (every long-running role in one process).
+//!
+//! Long-running roles stop on SIGINT or SIGTERM: the HTTP server finishes the requests in flight,
+//! the relay and projectors finish their current batch (their checkpoints make a stop at any
+//! other point safe too).
+
+use std::net::SocketAddr;
+use std::str::FromStr;
+use std::time::Duration;
+
+use anyhow::Context;
+use commands::{CommandService, PgEventStore, PoolSettings};
+use projections::CancellationToken;
+use projections::projector::ProjectorConfig;
+use projections::relay::RelayConfig;
+use sqlx::postgres::PgConnectOptions;
+use sqlx::{ConnectOptions, PgPool};
+use tokio::net::TcpListener;
+use tokio::task::JoinSet;
+
+use crate::config::Settings;
+use crate::html::Site;
+use crate::rate_limit::RateLimiter;
+use crate::state::{AppState, Inner};
+
+/// Which long-running roles a process runs.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Roles {
+    /// The HTTP gateway.
+    pub serve: bool,
+    /// The relay to NATS.
+    pub relay: bool,
+    /// The projectors.
+    pub project: bool,
+    /// Which projectors, by name; empty means all.
+    pub projections: Vec<String>,
+}
+
+impl Roles {
+    /// Every role: what `balcao all` and `make run` start.
+    pub fn all() -> Roles {
+        Roles {
+            serve: true,
+            relay: true,
+            project: true,
+            projections: Vec::new(),
+        }
+    }
+}
+
+/// A process running some roles.
+pub struct Running {
+    /// Where the HTTP server listens, when `serve` runs.
+    pub local_addr: Option<SocketAddr>,
+    shutdown: CancellationToken,
+    tasks: JoinSet<anyhow::Result<()>>,
+}
+
+impl Running {
+    /// A token that stops every role when cancelled.
+    pub fn shutdown_token(&self) -> CancellationToken {
+        self.shutdown.clone()
+    }
+
+    /// Waits until every role stopped (after the token is cancelled, or one failed).
+    ///
+    /// # Errors
+    ///
+    /// The first role that failed.
+    pub async fn wait(mut self) -> anyhow::Result<()> {
+        let mut first_error = None;
+        while let Some(joined) = self.tasks.join_next().await {
+            let result = joined.map_err(anyhow::Error::from).and_then(|r| r);
+            if let Err(error) = result {
+                tracing::error!(error = format!("{error:#}"), "a role stopped with an error");
+                // One role failing stops the others: a half-running process is worse than none.
+                self.shutdown.cancel();
+                first_error.get_or_insert(error);
+            }
+        }
+        first_error.map_or(Ok(()), Err)
+    }
+
+    /// Cancels every role and waits for them.
+    ///
+    /// # Errors
+    ///
+    /// The first role that failed.
+    pub async fn stop(self) -> anyhow::Result<()> {
+        self.shutdown.cancel();
+        self.wait().await
+    }
+}
+
+fn pool_settings(settings: &Settings, application_name: &str, max_connections: u32) -> PoolSettings {
+    PoolSettings {
+        max_connections,
+        statement_timeout: Duration::from_millis(settings.statement_timeout_ms),
+        idle_in_transaction_session_timeout: Duration::from_millis(settings.idle_in_transaction_timeout_ms),
+        application_name: application_name.to_owned(),
+        ..PoolSettings::default()
+    }
+}
+
+async fn pool(settings: &Settings, application_name: &str, max_connections: u32) -> anyhow::Result<PgPool> {
+    commands::connect(&settings.database_url, &pool_settings(settings, application_name, max_connections))
+        .await
+        .with_context(|| format!("could not connect to PostgreSQL at {}", redact(&settings.database_url)))
+}
+
+async fn nats(settings: &Settings) -> anyhow::Result<async_nats::Client> {
+    async_nats::ConnectOptions::new()
+        .name("balcao")
+        .retry_on_initial_connect()
+        .connect(&settings.nats_url)
+        .await
+        .with_context(|| format!("could not connect to NATS at {}", settings.nats_url))
+}
+
+fn stream_settings(settings: &Settings) -> projections::StreamSettings {
+    projections::StreamSettings {
+        name: settings.nats_stream.clone(),
+        replicas: settings.nats_replicas,
+        duplicate_window: Duration::from_secs(settings.nats_duplicate_window_secs),
+        ..projections::StreamSettings::default()
+    }
+}
+
+/// `balcao migrate`: creates the database when missing, then applies every migration.
+///
+/// # Errors
+///
+/// When the server cannot be reached or a migration fails.
+pub async fn migrate(settings: &Settings) -> anyhow::Result<()> {
+    let options = PgConnectOptions::from_str(&settings.database_url).context("DATABASE_URL is not a PostgreSQL URL")?;
+    let database = options.get_database().unwrap_or("postgres").to_owned();
+    let mut admin = options.clone().database("postgres").connect().await.with_context(|| {
+        format!("could not connect to PostgreSQL at {}", redact(&settings.database_url))
+    })?;
+    let exists: bool = sqlx::query_scalar("select exists (select 1 from pg_database where datname = $1)")
+        .bind(&database)
+        .fetch_one(&mut admin)
+        .await?;
+    if !exists {
+        let quoted = format!("\"{}\"", database.replace('"', "\"\""));
+        // A concurrent creator wins harmlessly: the error is only "already exists".
+        if let Err(error) = sqlx::query(sqlx::AssertSqlSafe(format!("create database {quoted}")))
+            .execute(&mut admin)
+            .await
+        {
+            tracing::warn!(%error, database, "create database failed; assuming another process created it");
+        } else {
+            tracing::info!(database, "created the database");
+        }
+    }
+    // Migrations may outlast the application's statement timeout, so they run without one.
+    let migrations_pool = commands::connect(
+        &settings.database_url,
+        &PoolSettings {
+            max_connections: 1,
+            statement_timeout: Duration::ZERO,
+            ..PoolSettings::default()
+        },
+    )
+    .await?;
+    commands::migrate(&migrations_pool).await.context("migrations failed")?;
+    migrations_pool.close().await;
+    tracing::info!("migrations applied");
+    Ok(())
+}
+
+/// Starts `roles` and returns once the HTTP server (if any) is listening.
+///
+/// # Errors
+///
+/// When PostgreSQL or NATS cannot be reached, or the address cannot be bound.
+pub async fn start(settings: &Settings, roles: Roles) -> anyhow::Result<Running> {
+    let shutdown = CancellationToken::new();
+    let mut tasks = JoinSet::new();
+    let mut local_addr = None;
+    if roles.relay || roles.project || roles.serve {
+        // Fail fast with a clear message when a dependency is missing.
+        let _probe = pool(settings, "balcao-probe", 1).await?;
+    }
+    if roles.relay {
+        let pool = pool(settings, "balcao-relay", 4).await?;
+        let client = nats(settings).await?;
+        let config = RelayConfig {
+            stream: stream_settings(settings),
+            ..RelayConfig::default()
+        };
+        let token = shutdown.clone();
+        tasks.spawn(async move {
+            projections::relay::run(pool, client, config, token).await.context("relay failed")
+        });
+    }
+    if roles.project {
+        let selected = projections::replay::select(&roles.projections)?;
+        let pool = pool(settings, "balcao-projector", 8).await?;
+        let client = nats(settings).await?;
+        let config = ProjectorConfig {
+            stream: stream_settings(settings),
+            ..ProjectorConfig::default()
+        };
+        let token = shutdown.clone();
+        tasks.spawn(async move {
+            projections::projector::run(pool, client, selected, config, token)
+                .await
+                .context("projectors failed")
+        });
+    }
+    if roles.serve {
+        let pool = pool(settings, "balcao-gateway", 20).await?;
+        let client = nats(settings).await?;
+        let state = app_state(settings, pool, Some(client));
+        let listener = TcpListener::bind(settings.listen)
+            .await
+            .with_context(|| format!("could not listen on {}", settings.listen))?;
+        local_addr = Some(listener.local_addr()?);
+        tracing::info!(address = %listener.local_addr()?, "gateway listening");
+        let router = crate::build_router(state);
+        let token = shutdown.clone();
+        tasks.spawn(async move {
+            axum::serve(listener, router.into_make_service_with_connect_info::<SocketAddr>())
+                .with_graceful_shutdown(async move { token.cancelled().await })
+                .await
+                .context("HTTP server failed")
+        });
+    }
+    Ok(Running {
+        local_addr,
+        shutdown,
+        tasks,
+    })
+}
+
+/// The gateway's shared state for `settings`.
+pub fn app_state(settings: &Settings, pool: PgPool, nats: Option<async_nats::Client>) -> AppState {
+    AppState::new(Inner {
+        site: Site {
+            url: settings.site_url.trim_end_matches('/').to_owned(),
+            contact_email: settings.contact_email.clone(),
+            analytics_id: settings.analytics_id.clone().filter(|id| !id.trim().is_empty()),
+        },
+        qrcodes: CommandService::new(PgEventStore::new(pool.clone()), ()),
+        pool,
+        nats,
+        create_limiter: RateLimiter::per_minute(settings.create_per_minute),
+        trust_forwarded_for: settings.trust_forwarded_for,
+        read_your_writes: Duration::from_millis(settings.read_your_writes_ms),
+        metrics: crate::ops::metrics_handle(),
+    })
+}
+
+/// `balcao replay`: rebuilds the named projections (or all) from PostgreSQL and swaps them in.
+///
+/// # Errors
+///
+/// When PostgreSQL fails or a name is unknown.
+pub async fn replay(settings: &Settings, names: &[String], show_progress: bool) -> anyhow::Result<()> {
+    let pool = pool(settings, "balcao-replay", 4).await?;
+    let reports = projections::replay::run(&pool, names, show_progress).await?;
+    for report in reports {
+        tracing::info!(
+            projection = report.projection,
+            events = report.events,
+            generation = report.generation,
+            elapsed_ms = u64::try_from(report.elapsed.as_millis()).unwrap_or(u64::MAX),
+            "replay switched to the rebuilt tables"
+        );
+    }
+    Ok(())
+}
+
+/// Waits for SIGINT or SIGTERM, then cancels `token`.
+pub async fn cancel_on_signal(token: CancellationToken) {
+    let interrupt = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    let terminate = async {
+        if let Ok(mut signal) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            signal.recv().await;
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        _ = interrupt => {},
+        () = terminate => {},
+        () = token.cancelled() => return,
+    }
+    tracing::info!("stopping: finishing work in flight");
+    token.cancel();
+}
+
+/// The URL without its password, for messages.
+fn redact(url: &str) -> String {
+    match url.split_once('@') {
+        Some((credentials, rest)) if credentials.contains(':') && credentials.matches(':').count() > 1 => {
+            let scheme_end = credentials.find("://").map_or(0, |i| i + 3);
+            let user = credentials[scheme_end..].split(':').next().unwrap_or_default();
+            format!("{}{user}:***@{rest}", &credentials[..scheme_end])
+        }
+        _ => url.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::redact;
+
+    #[test]
+    fn passwords_are_hidden_in_messages() {
+        assert_eq!(redact("postgres://app:secret@db:5432/balcao"), "postgres://app:***@db:5432/balcao");
+        assert_eq!(redact("postgres://postgres@127.0.0.1/balcao"), "postgres://postgres@127.0.0.1/balcao");
+    }
+}

@@ -1,0 +1,49 @@
+//! What every handler shares.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use metrics_exporter_prometheus::PrometheusHandle;
+use sqlx::PgPool;
+
+use crate::html::Site;
+use crate::rate_limit::RateLimiter;
+
+/// Shared state; cheap to clone.
+#[derive(Clone)]
+pub struct AppState(Arc<Inner>);
+
+/// The fields behind [`AppState`].
+pub struct Inner {
+    /// Site-wide facts from configuration.
+    pub site: Site,
+    /// The application's PostgreSQL pool.
+    pub pool: PgPool,
+    /// Runs the QR-code aggregate's commands.
+    pub qrcodes: commands::CommandService<domain::qrcode::QrCode>,
+    /// The NATS connection, for `/readyz`.
+    pub nats: Option<async_nats::Client>,
+    /// Limits public QR-code creation per client address.
+    pub create_limiter: RateLimiter,
+    /// Take the client address from `X-Forwarded-For`.
+    pub trust_forwarded_for: bool,
+    /// How long a request waits for a read model to reach its own write.
+    pub read_your_writes: Duration,
+    /// Renders `/metrics`.
+    pub metrics: PrometheusHandle,
+}
+
+impl AppState {
+    /// Wraps the shared fields.
+    pub fn new(inner: Inner) -> Self {
+        AppState(Arc::new(inner))
+    }
+}
+
+impl std::ops::Deref for AppState {
+    type Target = Inner;
+
+    fn deref(&self) -> &Inner {
+        &self.0
+    }
+}

@@ -1,0 +1,178 @@
+//! One round of a projector: a batch of messages into the read model, exactly once.
+//!
+//! Inside one transaction, under the projection's write lock: read the checkpoint, drop the
+//! events at or before it (redeliveries, republished duplicates), check that the rest are
+//! exactly the feed's events between the checkpoint and the newest message (if not, part of the
+//! stream is missing or out of order: take those events from PostgreSQL instead), apply, park
+//! poison events, move the checkpoint. Acks go out only after the commit.
+
+use std::collections::HashSet;
+
+use async_nats::jetstream::{AckKind, Message};
+use chrono::Utc;
+use commands::feed::{self, FeedPosition, StoredEvent};
+use sqlx::{PgConnection, PgPool};
+use uuid::Uuid;
+
+use crate::locks::lock_projection_writes;
+use crate::metric_names::{PROJECTION_APPLIED, PROJECTION_GAP_REPAIRS, PROJECTION_LAG_SECONDS};
+use crate::parking::{Parked, apply_with_parking};
+use crate::sql::count_between;
+use crate::{Projection, TableSet, checkpoint};
+
+/// What one round did, for the caller's logs.
+#[derive(Debug, Default)]
+pub(crate) struct Round {
+    pub(crate) applied: usize,
+    pub(crate) skipped: usize,
+    pub(crate) parked: Vec<Parked>,
+    pub(crate) repaired_from_feed: bool,
+}
+
+/// Applies `messages` to `projection`'s live tables and acknowledges them.
+///
+/// An `Err` is a database failure: nothing was committed or acknowledged, and the caller
+/// retries the same messages.
+pub(crate) async fn apply_messages(
+    pool: &PgPool,
+    projection: &dyn Projection,
+    feed_page_size: i64,
+    messages: &[Message],
+) -> Result<Round, sqlx::Error> {
+    let name = projection.name();
+    let mut readable: Vec<StoredEvent> = Vec::with_capacity(messages.len());
+    // The event id of each message, `None` for unreadable ones.
+    let mut ids: Vec<Option<Uuid>> = Vec::with_capacity(messages.len());
+    for message in messages {
+        match serde_json::from_slice::<StoredEvent>(&message.payload) {
+            Ok(event) => {
+                ids.push(Some(event.event_id));
+                readable.push(event);
+            }
+            Err(error) => {
+                // Not an event the relay wrote. If it stood for a real event, that event is in
+                // PostgreSQL and the gap check below applies it from there.
+                tracing::error!(
+                    projection = name,
+                    msg_id = ?message.headers.as_ref().and_then(|h| h.get("Nats-Msg-Id")).map(|v| v.as_str().to_owned()),
+                    %error,
+                    "unreadable message terminated"
+                );
+                ids.push(None);
+            }
+        }
+    }
+
+    let mut tx = pool.begin().await?;
+    lock_projection_writes(&mut tx, name).await?;
+    let start = checkpoint::read_for_update(&mut tx, name).await?;
+    let mut fresh: Vec<StoredEvent> = readable
+        .into_iter()
+        .filter(|e| e.position > start)
+        .collect();
+    fresh.sort_by_key(|e| e.position);
+    fresh.dedup_by_key(|e| e.position);
+    let mut round = Round {
+        skipped: ids.iter().flatten().count() - fresh.len(),
+        ..Round::default()
+    };
+
+    if let Some(until) = fresh.last().map(|e| e.position) {
+        let in_feed = count_between(&mut *tx, start, until).await?;
+        let last_recorded_at;
+        if usize::try_from(in_feed).ok() == Some(fresh.len()) {
+            round.parked =
+                apply_with_parking(&mut tx, projection, &TableSet::live(), &fresh).await?;
+            round.applied = fresh.len() - round.parked.len();
+            last_recorded_at = fresh.last().map(|e| e.recorded_at);
+        } else {
+            // The stream lacks events the feed has (aged out, lost, or published out of order
+            // by a relay retry): PostgreSQL is the source of truth, take them from there.
+            tracing::info!(
+                projection = name,
+                messages = fresh.len(),
+                in_feed,
+                "gap in the stream; filling it from PostgreSQL"
+            );
+            metrics::counter!(PROJECTION_GAP_REPAIRS, "projection" => name.to_owned()).increment(1);
+            round.repaired_from_feed = true;
+            let filled = fill_from_feed(&mut tx, projection, start, until, feed_page_size).await?;
+            round.applied = filled.applied;
+            round.parked = filled.parked;
+            last_recorded_at = filled.last_recorded_at;
+        }
+        checkpoint::store(&mut tx, name, until, last_recorded_at).await?;
+        tx.commit().await?;
+        if let Some(recorded_at) = last_recorded_at {
+            report_lag(name, recorded_at);
+        }
+    } else {
+        tx.rollback().await?;
+    }
+
+    for parked in &round.parked {
+        parked.report(name);
+    }
+    metrics::counter!(PROJECTION_APPLIED, "projection" => name.to_owned())
+        .increment(round.applied as u64);
+    acknowledge(name, messages, &ids, &round.parked).await;
+    Ok(round)
+}
+
+struct Filled {
+    applied: usize,
+    parked: Vec<Parked>,
+    last_recorded_at: Option<chrono::DateTime<Utc>>,
+}
+
+/// Applies the feed's events after `after` up to and including `until`, page by page.
+async fn fill_from_feed(
+    conn: &mut PgConnection,
+    projection: &dyn Projection,
+    after: FeedPosition,
+    until: FeedPosition,
+    page_size: i64,
+) -> Result<Filled, sqlx::Error> {
+    let mut filled = Filled {
+        applied: 0,
+        parked: Vec::new(),
+        last_recorded_at: None,
+    };
+    let mut position = after;
+    while position < until {
+        let mut page = feed::read_after(&mut *conn, position, page_size).await?;
+        page.retain(|e| e.position <= until);
+        let Some(last) = page.last() else { break };
+        position = last.position;
+        filled.last_recorded_at = Some(last.recorded_at);
+        let parked = apply_with_parking(&mut *conn, projection, &TableSet::live(), &page).await?;
+        filled.applied += page.len() - parked.len();
+        filled.parked.extend(parked);
+    }
+    Ok(filled)
+}
+
+fn report_lag(projection: &str, recorded_at: chrono::DateTime<Utc>) {
+    let lag = (Utc::now() - recorded_at).to_std().unwrap_or_default();
+    metrics::gauge!(PROJECTION_LAG_SECONDS, "projection" => projection.to_owned())
+        .set(lag.as_secs_f64());
+}
+
+/// Acks every message once its effect (or its skipping) is committed; parked and unreadable
+/// ones are terminated so JetStream never redelivers them.
+async fn acknowledge(
+    projection: &str,
+    messages: &[Message],
+    ids: &[Option<Uuid>],
+    parked: &[Parked],
+) {
+    let parked_ids: HashSet<Uuid> = parked.iter().map(|p| p.event_id).collect();
+    for (message, id) in messages.iter().zip(ids) {
+        let poison = id.is_none_or(|id| parked_ids.contains(&id));
+        let kind = if poison { AckKind::Term } else { AckKind::Ack };
+        if let Err(error) = message.ack_with(kind).await {
+            // The message comes back after ack_wait and is skipped by the checkpoint then.
+            tracing::warn!(projection, %error, "ack failed");
+        }
+    }
+}

@@ -1,0 +1,43 @@
+//! Projector settings.
+
+use std::time::Duration;
+
+use crate::StreamSettings;
+
+/// How projectors run. `ProjectorConfig::default()` matches `RelayConfig::default()`'s stream.
+#[derive(Debug, Clone)]
+pub struct ProjectorConfig {
+    /// The stream to consume (only `name` and `subject_prefix` are used; the relay owns the
+    /// stream's settings).
+    pub stream: StreamSettings,
+    /// Most messages applied in one database transaction.
+    pub max_batch: usize,
+    /// How long JetStream waits for an ack before redelivering.
+    pub ack_wait: Duration,
+    /// Most unacknowledged messages JetStream lets the consumer hold.
+    pub max_ack_pending: i64,
+    /// Page size when a gap in the stream is filled from PostgreSQL.
+    pub feed_page_size: i64,
+    /// How often a standby projector tries to take its projection's lock, and how often an
+    /// active one checks it still holds it.
+    pub lock_retry_interval: Duration,
+    /// Longest pause between retries after a failure (database or NATS down).
+    pub max_backoff: Duration,
+    /// Names this instance in `pg_stat_activity` (`balcao-projector <name> <instance>`).
+    pub instance: String,
+}
+
+impl Default for ProjectorConfig {
+    fn default() -> ProjectorConfig {
+        ProjectorConfig {
+            stream: StreamSettings::default(),
+            max_batch: 1_000,
+            ack_wait: Duration::from_secs(30),
+            max_ack_pending: 20_000,
+            feed_page_size: 5_000,
+            lock_retry_interval: Duration::from_secs(2),
+            max_backoff: Duration::from_secs(5),
+            instance: format!("pid {}", std::process::id()),
+        }
+    }
+}

@@ -1,0 +1,353 @@
+//! Read model `qrcodes`: the QR codes made by `CreateQrCode`, one row each.
+//!
+//! Built from `QrCodeCreated` events (stream type `qrcode`, schema version 1). The gateway reads
+//! it with [`find`] and [`list_by_owner`].
+
+use async_trait::async_trait;
+use chrono::{DateTime, Utc};
+use commands::feed::{FeedPosition, StoredEvent};
+use serde::Deserialize;
+use sqlx::{PgConnection, PgExecutor};
+use uuid::Uuid;
+
+use crate::sql::{execute_trusted, position_from};
+use crate::{ApplyError, Error, Projection, TableSet};
+
+/// The projection's name (durable consumer, checkpoint key).
+pub const NAME: &str = "qrcodes";
+/// The live table.
+pub const TABLE: &str = "qrcodes";
+/// Stream type of the QR code aggregate.
+pub const STREAM_TYPE: &str = "qrcode";
+/// The event this read model is built from.
+pub const CREATED: &str = "QrCodeCreated";
+
+/// Which kind of Pix key a QR code pays to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum KeyKind {
+    /// Individual taxpayer number (11 digits).
+    Cpf,
+    /// Company taxpayer number (14 digits).
+    Cnpj,
+    /// E-mail address.
+    Email,
+    /// Phone number, `+55…`.
+    Phone,
+    /// Random key (UUID) issued by the payment institution.
+    Evp,
+}
+
+impl KeyKind {
+    /// The stored spelling (`cpf`, `cnpj`, `email`, `phone`, `evp`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            KeyKind::Cpf => "cpf",
+            KeyKind::Cnpj => "cnpj",
+            KeyKind::Email => "email",
+            KeyKind::Phone => "phone",
+            KeyKind::Evp => "evp",
+        }
+    }
+
+    fn parse(text: &str) -> Option<KeyKind> {
+        [
+            KeyKind::Cpf,
+            KeyKind::Cnpj,
+            KeyKind::Email,
+            KeyKind::Phone,
+            KeyKind::Evp,
+        ]
+        .into_iter()
+        .find(|k| k.as_str() == text)
+    }
+}
+
+/// One QR code as the gateway shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QrCodeView {
+    /// The QR code's id (also its aggregate id).
+    pub qrcode_id: Uuid,
+    /// The account that made it; `None` for QR codes made without an account.
+    pub owner_id: Option<Uuid>,
+    /// Kind of Pix key.
+    pub key_kind: KeyKind,
+    /// The normalised Pix key.
+    pub pix_key: String,
+    /// Merchant name as encoded in the BR Code.
+    pub merchant_name: String,
+    /// Merchant city as encoded in the BR Code.
+    pub merchant_city: String,
+    /// Fixed amount in centavos; `None` when the payer types it.
+    pub amount_centavos: Option<i64>,
+    /// Free text shown to the payer.
+    pub description: Option<String>,
+    /// Transaction id field of the BR Code (`***` when none).
+    pub txid: String,
+    /// The BR Code itself (copy-and-paste string).
+    pub payload: String,
+    /// When the QR code was made.
+    pub created_at: DateTime<Utc>,
+    /// The event this row came from.
+    pub event_id: Uuid,
+    /// Feed position of that event.
+    pub position: FeedPosition,
+}
+
+#[derive(sqlx::FromRow)]
+struct Row {
+    qrcode_id: Uuid,
+    owner_id: Option<Uuid>,
+    key_kind: String,
+    pix_key: String,
+    merchant_name: String,
+    merchant_city: String,
+    amount_centavos: Option<i64>,
+    description: Option<String>,
+    txid: String,
+    payload: String,
+    created_at: DateTime<Utc>,
+    event_id: Uuid,
+    tx_id: i64,
+    global_position: i64,
+}
+
+impl TryFrom<Row> for QrCodeView {
+    type Error = Error;
+
+    fn try_from(row: Row) -> Result<QrCodeView, Error> {
+        // The table's check constraint admits only the five kinds.
+        let key_kind = KeyKind::parse(&row.key_kind).ok_or_else(|| {
+            Error::Database(sqlx::Error::Decode(
+                format!("unknown key_kind {:?}", row.key_kind).into(),
+            ))
+        })?;
+        Ok(QrCodeView {
+            qrcode_id: row.qrcode_id,
+            owner_id: row.owner_id,
+            key_kind,
+            pix_key: row.pix_key,
+            merchant_name: row.merchant_name,
+            merchant_city: row.merchant_city,
+            amount_centavos: row.amount_centavos,
+            description: row.description,
+            txid: row.txid,
+            payload: row.payload,
+            created_at: row.created_at,
+            event_id: row.event_id,
+            position: position_from(row.tx_id, row.global_position),
+        })
+    }
+}
+
+const SELECT: &str = "select qrcode_id, owner_id, key_kind, pix_key, merchant_name, merchant_city,
+                             amount_centavos, description, txid, payload, created_at, event_id,
+                             tx_id::text::bigint as tx_id, global_position
+                        from qrcodes";
+
+/// The QR code with this id, if the read model has it yet.
+///
+/// Right after `CreateQrCode`, call [`crate::projector::wait_until`] with the command's feed
+/// position first, or this may not see it.
+pub async fn find<'e>(
+    executor: impl PgExecutor<'e>,
+    qrcode_id: Uuid,
+) -> Result<Option<QrCodeView>, Error> {
+    let row: Option<Row> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "{SELECT} where qrcode_id = $1"
+    )))
+    .bind(qrcode_id)
+    .fetch_optional(executor)
+    .await?;
+    row.map(QrCodeView::try_from).transpose()
+}
+
+/// The newest `limit` QR codes an account made, newest first.
+pub async fn list_by_owner<'e>(
+    executor: impl PgExecutor<'e>,
+    owner_id: Uuid,
+    limit: i64,
+) -> Result<Vec<QrCodeView>, Error> {
+    let rows: Vec<Row> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "{SELECT} where owner_id = $1 order by created_at desc, qrcode_id limit $2"
+    )))
+    .bind(owner_id)
+    .bind(limit)
+    .fetch_all(executor)
+    .await?;
+    rows.into_iter().map(QrCodeView::try_from).collect()
+}
+
+/// Payload of `QrCodeCreated`, schema version 1.
+#[derive(Debug, Deserialize)]
+struct QrCodeCreatedV1 {
+    qrcode_id: Uuid,
+    owner_id: Option<Uuid>,
+    key_kind: KeyKind,
+    pix_key: String,
+    merchant_name: String,
+    merchant_city: String,
+    amount_centavos: Option<i64>,
+    description: Option<String>,
+    txid: String,
+    payload: String,
+    created_at: DateTime<Utc>,
+}
+
+/// Column-wise batch for one `insert … select * from unnest(…)`.
+#[derive(Default)]
+struct Columns {
+    qrcode_id: Vec<Uuid>,
+    owner_id: Vec<Option<Uuid>>,
+    key_kind: Vec<&'static str>,
+    pix_key: Vec<String>,
+    merchant_name: Vec<String>,
+    merchant_city: Vec<String>,
+    amount_centavos: Vec<Option<i64>>,
+    description: Vec<Option<String>>,
+    txid: Vec<String>,
+    payload: Vec<String>,
+    created_at: Vec<DateTime<Utc>>,
+    event_id: Vec<Uuid>,
+    tx_id: Vec<String>,
+    global_position: Vec<i64>,
+}
+
+impl Columns {
+    fn push(&mut self, event: &StoredEvent, created: QrCodeCreatedV1) {
+        self.qrcode_id.push(created.qrcode_id);
+        self.owner_id.push(created.owner_id);
+        self.key_kind.push(created.key_kind.as_str());
+        self.pix_key.push(created.pix_key);
+        self.merchant_name.push(created.merchant_name);
+        self.merchant_city.push(created.merchant_city);
+        self.amount_centavos.push(created.amount_centavos);
+        self.description.push(created.description);
+        self.txid.push(created.txid);
+        self.payload.push(created.payload);
+        self.created_at.push(created.created_at);
+        self.event_id.push(event.event_id);
+        self.tx_id.push(event.position.tx_id.to_string());
+        self.global_position.push(event.position.global_position);
+    }
+}
+
+/// The `qrcodes` projection.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct QrCodes;
+
+#[async_trait]
+impl Projection for QrCodes {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn tables(&self) -> &'static [&'static str] {
+        &[TABLE]
+    }
+
+    async fn create_tables(
+        &self,
+        conn: &mut PgConnection,
+        target: &TableSet,
+    ) -> Result<(), sqlx::Error> {
+        let t = target.table(TABLE);
+        // Same shape as migrations/0003_projections.sql (a test compares them).
+        execute_trusted(
+            &mut *conn,
+            format!(
+                "create table {t} (
+                    qrcode_id       uuid        primary key,
+                    owner_id        uuid,
+                    key_kind        text        not null check (key_kind in ('cpf', 'cnpj', 'email', 'phone', 'evp')),
+                    pix_key         text        not null,
+                    merchant_name   text        not null,
+                    merchant_city   text        not null,
+                    amount_centavos bigint,
+                    description     text,
+                    txid            text        not null,
+                    payload         text        not null,
+                    created_at      timestamptz not null,
+                    event_id        uuid        not null,
+                    tx_id           xid8        not null,
+                    global_position bigint      not null
+                )"
+            ),
+        )
+        .await?;
+        execute_trusted(
+            &mut *conn,
+            format!(
+                "create index {t}_owner_id_idx on {t} (owner_id, created_at desc)
+                  where owner_id is not null"
+            ),
+        )
+        .await?;
+        Ok(())
+    }
+
+    async fn apply_batch(
+        &self,
+        conn: &mut PgConnection,
+        target: &TableSet,
+        events: &[StoredEvent],
+    ) -> Result<(), ApplyError> {
+        let mut columns = Columns::default();
+        for event in events {
+            if event.stream_type != STREAM_TYPE || event.event_type != CREATED {
+                continue;
+            }
+            if event.schema_version != 1 {
+                return Err(ApplyError::Rejected {
+                    event_id: event.event_id,
+                    reason: format!(
+                        "unknown schema version {} of {CREATED}",
+                        event.schema_version
+                    ),
+                });
+            }
+            let created = QrCodeCreatedV1::deserialize(&event.payload).map_err(|error| {
+                ApplyError::Rejected {
+                    event_id: event.event_id,
+                    reason: format!("payload of {CREATED} v1 does not deserialise: {error}"),
+                }
+            })?;
+            columns.push(event, created);
+        }
+        if columns.qrcode_id.is_empty() {
+            return Ok(());
+        }
+        let t = target.table(TABLE);
+        sqlx::query(sqlx::AssertSqlSafe(format!(
+            "insert into {t} (qrcode_id, owner_id, key_kind, pix_key, merchant_name, merchant_city,
+                              amount_centavos, description, txid, payload, created_at, event_id,
+                              tx_id, global_position)
+             select q.qrcode_id, q.owner_id, q.key_kind, q.pix_key, q.merchant_name,
+                    q.merchant_city, q.amount_centavos, q.description, q.txid, q.payload,
+                    q.created_at, q.event_id, q.tx_id::xid8, q.global_position
+               from unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[],
+                           $7::bigint[], $8::text[], $9::text[], $10::text[], $11::timestamptz[],
+                           $12::uuid[], $13::text[], $14::bigint[])
+                 as q(qrcode_id, owner_id, key_kind, pix_key, merchant_name, merchant_city,
+                      amount_centavos, description, txid, payload, created_at, event_id, tx_id,
+                      global_position)"
+        )))
+        .bind(&columns.qrcode_id)
+        .bind(&columns.owner_id)
+        .bind(&columns.key_kind)
+        .bind(&columns.pix_key)
+        .bind(&columns.merchant_name)
+        .bind(&columns.merchant_city)
+        .bind(&columns.amount_centavos)
+        .bind(&columns.description)
+        .bind(&columns.txid)
+        .bind(&columns.payload)
+        .bind(&columns.created_at)
+        .bind(&columns.event_id)
+        .bind(&columns.tx_id)
+        .bind(&columns.global_position)
+        .execute(&mut *conn)
+        .await?;
+        Ok(())
+    }
+}

@@ -1,0 +1,252 @@
+//! The relay: committed events from PostgreSQL to JetStream, in feed order, at least once.
+//!
+//! One instance is active per stream (a PostgreSQL session advisory lock; standbys retry and
+//! take over when the holder's connection closes). The active one reads the feed after its
+//! checkpoint, publishes the batch pipelined with `Nats-Msg-Id` = event id, awaits every ack in
+//! order, and only then stores the checkpoint. A crash between publish and checkpoint means the
+//! batch is published again: JetStream drops the repeats inside its duplicate window, and the
+//! projectors skip anything at or before their own checkpoints in any case.
+//!
+//! It wakes on `NOTIFY balcao_events` (sent when events are inserted; debounced, so it also
+//! looks again shortly after each one) and polls every `poll_interval` as a fallback.
+
+mod config;
+
+use std::time::{Duration, Instant};
+
+use async_nats::jetstream::{self, message::PublishMessage};
+use commands::EVENTS_CHANNEL;
+use commands::feed::{self, FeedPosition, StoredEvent};
+use sqlx::{PgConnection, PgPool};
+use tokio_util::sync::CancellationToken;
+
+pub use config::{Fault, RelayConfig};
+
+use crate::jetstream::ensure_stream;
+use crate::locks::{LockRole, SessionLock};
+use crate::metric_names::{RELAY_DUPLICATES, RELAY_LAG_CAP, RELAY_LAG_EVENTS, RELAY_PUBLISHED};
+use crate::sql::{count_after, tx_text};
+use crate::wakeup::Wakeup;
+use crate::{Error, checkpoint};
+
+/// First wait when events exist past the checkpoint but are not below the horizon yet (a
+/// transaction still running); doubles up to `poll_interval`.
+const HORIZON_RETRY: Duration = Duration::from_millis(2);
+
+/// Look again this long after a notification even if no other comes: the insert trigger
+/// notifies at most once per 50 ms per connection (migrations/0002), so events committed in
+/// that window send none of their own.
+const FOLLOW_UP: Duration = Duration::from_millis(60);
+
+/// Runs the relay until `shutdown` is cancelled.
+///
+/// Creates or updates the stream first, then waits for the relay lock and publishes. Loss of
+/// the database connection sends it back to waiting for the lock; a batch JetStream will not
+/// acknowledge within `retry_window` ends it with an error (let the supervisor restart it).
+/// `pool` needs at least two connections: one for the `LISTEN`, one spare; the lock, the reads
+/// and the checkpoint use a dedicated connection of their own.
+pub async fn run(
+    pool: PgPool,
+    client: async_nats::Client,
+    config: RelayConfig,
+    shutdown: CancellationToken,
+) -> Result<(), Error> {
+    config.validate()?;
+    let context = jetstream::ContextBuilder::new()
+        .timeout(config.nats_timeout)
+        .build(client);
+    ensure_stream(&context, &config.stream).await?;
+    let application_name = format!("balcao-relay {}", config.instance);
+    loop {
+        let Some(lock) = SessionLock::acquire(
+            &pool,
+            LockRole::Relay,
+            &config.stream.name,
+            &application_name,
+            config.lock_retry_interval,
+            &shutdown,
+        )
+        .await?
+        else {
+            return Ok(());
+        };
+        tracing::info!(stream = %config.stream.name, instance = %config.instance, "relay active");
+        match lead(&pool, &context, &config, lock, &shutdown).await {
+            Ok(()) => return Ok(()),
+            Err(Error::Database(error)) => {
+                tracing::warn!(%error, "relay lost its database connection; waiting for the lock again");
+                tokio::select! {
+                    () = shutdown.cancelled() => return Ok(()),
+                    () = tokio::time::sleep(config.lock_retry_interval) => {}
+                }
+            }
+            Err(error) => return Err(error),
+        }
+    }
+}
+
+/// Publishes while holding the lock. Returns `Ok` on shutdown.
+async fn lead(
+    pool: &PgPool,
+    context: &jetstream::Context,
+    config: &RelayConfig,
+    mut lock: SessionLock,
+    shutdown: &CancellationToken,
+) -> Result<(), Error> {
+    let wakeup = Wakeup::listen(pool.clone(), EVENTS_CHANNEL.to_owned());
+    let mut position = checkpoint::relay_position(lock.conn(), &config.stream.name).await?;
+    let mut horizon_retry = HORIZON_RETRY;
+    let mut lag_reported = Instant::now();
+    let mut follow_up = false;
+    loop {
+        if shutdown.is_cancelled() {
+            lock.release().await;
+            return Ok(());
+        }
+        let batch = feed::read_after(lock.conn(), position, config.batch_size).await?;
+        if batch.is_empty() {
+            // Events committed past the checkpoint but not readable yet wait for an older
+            // transaction to end; that end sends no NOTIFY, so look again soon.
+            let pending = count_after(lock.conn(), position, RELAY_LAG_CAP).await?;
+            report_lag(pending);
+            let wait = if pending > 0 {
+                let wait = horizon_retry;
+                horizon_retry = (horizon_retry * 2).min(config.poll_interval);
+                wait
+            } else if follow_up {
+                FOLLOW_UP.min(config.poll_interval)
+            } else {
+                config.poll_interval
+            };
+            follow_up = tokio::select! {
+                () = shutdown.cancelled() => false,
+                notified = wakeup.wait(wait) => notified,
+            };
+            continue;
+        }
+        horizon_retry = HORIZON_RETRY;
+        let Some(duplicates) = publish_with_retries(context, config, &batch, shutdown).await?
+        else {
+            lock.release().await;
+            return Ok(());
+        };
+        metrics::counter!(RELAY_PUBLISHED).increment(batch.len() as u64);
+        metrics::counter!(RELAY_DUPLICATES).increment(duplicates);
+        if config.fault == Some(Fault::CrashAfterPublish) {
+            return Err(Error::InjectedFault(
+                "relay stopped after publishing, before its checkpoint",
+            ));
+        }
+        let last = batch.last().map_or(position, |e| e.position);
+        store_checkpoint(lock.conn(), &config.stream.name, last).await?;
+        position = last;
+        let full = i64::try_from(batch.len()).unwrap_or(i64::MAX) >= config.batch_size;
+        if !full || lag_reported.elapsed() >= Duration::from_secs(1) {
+            report_lag(count_after(lock.conn(), position, RELAY_LAG_CAP).await?);
+            lag_reported = Instant::now();
+        }
+    }
+}
+
+fn report_lag(pending: i64) {
+    // The count is capped at RELAY_LAG_CAP, far inside u32.
+    metrics::gauge!(RELAY_LAG_EVENTS).set(f64::from(u32::try_from(pending).unwrap_or(u32::MAX)));
+}
+
+/// Publishes `batch` until JetStream acknowledges all of it, for at most the retry window.
+/// Returns the number of duplicates, or `None` if `shutdown` fired while retrying.
+async fn publish_with_retries(
+    context: &jetstream::Context,
+    config: &RelayConfig,
+    batch: &[StoredEvent],
+    shutdown: &CancellationToken,
+) -> Result<Option<u64>, Error> {
+    let started = Instant::now();
+    let mut backoff = Duration::from_millis(100);
+    loop {
+        let error = match publish_batch(context, config, batch).await {
+            Ok(duplicates) => return Ok(Some(duplicates)),
+            Err(error @ (Error::Encode { .. } | Error::Config(_))) => return Err(error),
+            Err(error) => error,
+        };
+        if started.elapsed() + backoff > config.retry_window {
+            return Err(Error::PublishRetriesExhausted {
+                window: config.retry_window,
+                last_error: error.to_string(),
+            });
+        }
+        tracing::warn!(%error, retry_in = ?backoff, "publishing a batch failed; retrying it whole");
+        tokio::select! {
+            () = shutdown.cancelled() => return Ok(None),
+            () = tokio::time::sleep(backoff) => {}
+        }
+        backoff = (backoff * 2).min(Duration::from_secs(5));
+    }
+}
+
+/// Sends every event of the batch without waiting, then awaits the acks in order.
+async fn publish_batch(
+    context: &jetstream::Context,
+    config: &RelayConfig,
+    batch: &[StoredEvent],
+) -> Result<u64, Error> {
+    let mut acks = Vec::with_capacity(batch.len());
+    for event in batch {
+        let body = serde_json::to_vec(event).map_err(|source| Error::Encode {
+            event_id: event.event_id,
+            source,
+        })?;
+        let ack = context
+            .send_publish(
+                config.stream.subject_for(&event.stream_type),
+                PublishMessage::build()
+                    .payload(body.into())
+                    .message_id(event.event_id.to_string()),
+            )
+            .await
+            .map_err(|e| Error::nats("publishing an event", e))?;
+        acks.push(ack);
+    }
+    let mut duplicates = 0;
+    for ack in acks {
+        let ack = ack
+            .await
+            .map_err(|e| Error::nats("awaiting a publish acknowledgement", e))?;
+        if ack.stream != config.stream.name {
+            return Err(Error::Config(format!(
+                "subject of stream {} is captured by stream {}",
+                config.stream.name, ack.stream
+            )));
+        }
+        if ack.duplicate {
+            duplicates += 1;
+        }
+    }
+    Ok(duplicates)
+}
+
+/// Stores the relay checkpoint on the lock's own connection: if that connection died (and the
+/// lock with it), the write fails instead of racing the relay that took over. The checkpoint
+/// only moves forward.
+async fn store_checkpoint(
+    conn: &mut PgConnection,
+    stream_name: &str,
+    position: FeedPosition,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "insert into relay_checkpoints (stream_name, tx_id, global_position, updated_at)
+         values ($1, $2::text::xid8, $3, now())
+         on conflict (stream_name) do update
+            set tx_id = excluded.tx_id,
+                global_position = excluded.global_position,
+                updated_at = now()
+          where (relay_checkpoints.tx_id, relay_checkpoints.global_position)
+              < (excluded.tx_id, excluded.global_position)",
+    )
+    .bind(stream_name)
+    .bind(tx_text(position))
+    .bind(position.global_position)
+    .execute(conn)
+    .await?;
+    Ok(())
+}

@@ -1,0 +1,317 @@
+//! Replay: rebuild read models from PostgreSQL into fresh tables and swap them in live.
+//!
+//! 1. Take the projection's replay lock (one replay per projection at a time) and drop tables
+//!    left by a crashed replay.
+//! 2. Create a fresh table set (`<table>__rebuild_<n>`) and fill it from the feed in big pages,
+//!    reading the next page while the current one is written (multi-row `unnest` inserts).
+//! 3. Switch in one short transaction under the projection's write lock (the live projector
+//!    pauses): catch the new tables up to the live checkpoint, drop the old tables, rename the
+//!    new ones (and their constraints and indexes) to the live names, set the checkpoint.
+//!    The gateway reads the old tables until that commit and the new ones after it.
+//! 4. The live projector carries on from the new checkpoint, skipping what replay included.
+
+mod switch;
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use chrono::Utc;
+use commands::feed::{self, FeedPosition, StoredEvent};
+use indicatif::{ProgressBar, ProgressStyle};
+use sqlx::PgPool;
+use tokio::sync::mpsc;
+
+use crate::locks::{LockRole, SessionLock};
+use crate::parking::apply_with_parking;
+use crate::projection::REBUILD_MARKER;
+use crate::sql::execute_trusted;
+use crate::{Error, Projection, TableSet};
+
+/// How a replay runs.
+#[derive(Debug, Clone)]
+pub struct ReplayOptions {
+    /// Events read from the feed per page (and applied per transaction).
+    pub page_size: i64,
+    /// Draw a progress bar on stderr (events/s, time left).
+    pub show_progress: bool,
+    /// How long the switch waits for the live projector and for readers of the old tables.
+    pub switch_lock_timeout: Duration,
+    /// Switch attempts before giving up (each one waits at most `switch_lock_timeout`).
+    pub switch_attempts: u32,
+}
+
+impl Default for ReplayOptions {
+    fn default() -> ReplayOptions {
+        ReplayOptions {
+            page_size: 10_000,
+            show_progress: false,
+            switch_lock_timeout: Duration::from_secs(5),
+            switch_attempts: 5,
+        }
+    }
+}
+
+/// What a replay did for one projection.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReplayReport {
+    /// The projection.
+    pub projection: String,
+    /// Generation of the table set that is now live.
+    pub generation: i64,
+    /// Events read from the log (the whole feed up to where replay stopped reading).
+    pub events: u64,
+    /// Events caught up inside the switch (committed while replay was reading).
+    pub caught_up_at_switch: u64,
+    /// Events parked (again) as poison.
+    pub parked: usize,
+    /// The checkpoint the new tables went live with.
+    pub position: FeedPosition,
+    /// Time from start to switch.
+    pub elapsed: Duration,
+}
+
+/// Rebuilds the named projections (`"all"` or no name: every one) and swaps them in.
+///
+/// The entry point of `balcao replay`.
+pub async fn run(
+    pool: &PgPool,
+    names: &[String],
+    show_progress: bool,
+) -> Result<Vec<ReplayReport>, Error> {
+    let projections = select(names)?;
+    let options = ReplayOptions {
+        show_progress,
+        ..ReplayOptions::default()
+    };
+    replay(pool, &projections, &options).await
+}
+
+/// The registered projections named in `names`; every one for no name or `"all"`.
+pub fn select(names: &[String]) -> Result<Vec<Arc<dyn Projection>>, Error> {
+    if names.is_empty() || names.iter().any(|n| n == "all") {
+        return Ok(crate::all());
+    }
+    names
+        .iter()
+        .map(|name| crate::by_name(name).ok_or_else(|| Error::UnknownProjection(name.clone())))
+        .collect()
+}
+
+/// Rebuilds `projections` from the feed (read once for all of them) and swaps each in.
+pub async fn replay(
+    pool: &PgPool,
+    projections: &[Arc<dyn Projection>],
+    options: &ReplayOptions,
+) -> Result<Vec<ReplayReport>, Error> {
+    let mut locks = Vec::with_capacity(projections.len());
+    for projection in projections {
+        match SessionLock::try_acquire(pool, LockRole::Replay, projection.name(), "balcao-replay")
+            .await?
+        {
+            Some(lock) => locks.push(lock),
+            None => {
+                for lock in locks {
+                    lock.release().await;
+                }
+                return Err(Error::ReplayInProgress(projection.name().to_owned()));
+            }
+        }
+    }
+    let outcome = replay_locked(pool, projections, options).await;
+    for lock in locks {
+        lock.release().await;
+    }
+    outcome
+}
+
+/// One projection's fresh table set being filled.
+struct Build {
+    projection: Arc<dyn Projection>,
+    generation: i64,
+    target: TableSet,
+    parked: usize,
+}
+
+async fn replay_locked(
+    pool: &PgPool,
+    projections: &[Arc<dyn Projection>],
+    options: &ReplayOptions,
+) -> Result<Vec<ReplayReport>, Error> {
+    let started = Instant::now();
+    let started_at = Utc::now();
+    let mut builds = Vec::with_capacity(projections.len());
+    for projection in projections {
+        drop_rebuild_tables(pool, &**projection).await?;
+        let generation: i64 = sqlx::query_scalar("select nextval('projection_rebuild_generation')")
+            .fetch_one(pool)
+            .await?;
+        let target = TableSet::rebuild(generation);
+        let mut tx = pool.begin().await?;
+        projection.create_tables(&mut tx, &target).await?;
+        tx.commit().await?;
+        builds.push(Build {
+            projection: Arc::clone(projection),
+            generation,
+            target,
+            parked: 0,
+        });
+    }
+    let outcome = fill_and_switch(pool, &mut builds, options, started, started_at).await;
+    if outcome.is_err() {
+        for build in &builds {
+            // Best effort: the next replay drops leftovers anyway.
+            if let Err(error) = drop_rebuild_tables(pool, &*build.projection).await {
+                tracing::warn!(projection = build.projection.name(), %error, "cannot drop rebuild tables");
+            }
+        }
+    }
+    outcome
+}
+
+async fn fill_and_switch(
+    pool: &PgPool,
+    builds: &mut [Build],
+    options: &ReplayOptions,
+    started: Instant,
+    started_at: chrono::DateTime<Utc>,
+) -> Result<Vec<ReplayReport>, Error> {
+    let total: i64 = sqlx::query_scalar(
+        "select count(*) from events where tx_id < pg_snapshot_xmin(pg_current_snapshot())",
+    )
+    .fetch_one(pool)
+    .await?;
+    let bar = progress_bar(
+        u64::try_from(total).unwrap_or_default(),
+        options.show_progress,
+    );
+    let names: Vec<&str> = builds.iter().map(|b| b.projection.name()).collect();
+    bar.set_message(format!("replay {}", names.join(", ")));
+
+    // Read the next page while the current one is applied.
+    let (pages_tx, mut pages_rx) = mpsc::channel::<Vec<StoredEvent>>(2);
+    let reader = tokio::spawn(read_pages(pool.clone(), options.page_size, pages_tx));
+    let mut position = FeedPosition::default();
+    let mut events: u64 = 0;
+    while let Some(page) = pages_rx.recv().await {
+        futures::future::try_join_all(
+            builds
+                .iter_mut()
+                .map(|build| apply_page(pool, build, &page)),
+        )
+        .await?;
+        position = page.last().map_or(position, |e| e.position);
+        events += page.len() as u64;
+        if events > bar.length().unwrap_or_default() {
+            bar.set_length(events);
+        }
+        bar.inc(page.len() as u64);
+    }
+    reader
+        .await
+        .map_err(|_| Error::Interrupted("the replay's feed reader panicked"))??;
+    bar.finish();
+
+    let mut reports = Vec::with_capacity(builds.len());
+    for build in builds.iter() {
+        let switched = switch::switch(pool, build, position, options).await?;
+        sqlx::query(
+            "insert into projection_rebuilds
+                 (projection, generation, events, tx_id, global_position, started_at)
+             values ($1, $2, $3, $4::text::xid8, $5, $6)",
+        )
+        .bind(build.projection.name())
+        .bind(build.generation)
+        .bind(i64::try_from(events).unwrap_or(i64::MAX))
+        .bind(switched.position.tx_id.to_string())
+        .bind(switched.position.global_position)
+        .bind(started_at)
+        .execute(pool)
+        .await?;
+        tracing::info!(
+            projection = build.projection.name(),
+            generation = build.generation,
+            events,
+            caught_up = switched.caught_up,
+            "replayed tables are live"
+        );
+        reports.push(ReplayReport {
+            projection: build.projection.name().to_owned(),
+            generation: build.generation,
+            events,
+            caught_up_at_switch: switched.caught_up,
+            parked: build.parked + switched.parked,
+            position: switched.position,
+            elapsed: started.elapsed(),
+        });
+    }
+    Ok(reports)
+}
+
+async fn read_pages(
+    pool: PgPool,
+    page_size: i64,
+    pages: mpsc::Sender<Vec<StoredEvent>>,
+) -> Result<(), Error> {
+    let mut position = FeedPosition::default();
+    loop {
+        let page = feed::read_after(&pool, position, page_size).await?;
+        let Some(last) = page.last() else {
+            return Ok(());
+        };
+        position = last.position;
+        if pages.send(page).await.is_err() {
+            // The applier stopped (and reports why).
+            return Ok(());
+        }
+    }
+}
+
+async fn apply_page(pool: &PgPool, build: &mut Build, page: &[StoredEvent]) -> Result<(), Error> {
+    let mut tx = pool.begin().await?;
+    let parked = apply_with_parking(&mut tx, &*build.projection, &build.target, page).await?;
+    tx.commit().await?;
+    for event in &parked {
+        event.report(build.projection.name());
+    }
+    build.parked += parked.len();
+    Ok(())
+}
+
+fn progress_bar(total: u64, visible: bool) -> ProgressBar {
+    if !visible {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(total);
+    // pt-BR: operators read it.
+    if let Ok(style) = ProgressStyle::with_template(
+        "{msg} {wide_bar} {human_pos}/{human_len} eventos · {per_sec:.0} · restam {eta_precise}",
+    ) {
+        bar.set_style(style);
+    }
+    bar
+}
+
+/// Drops every `<table>__rebuild_<n>` of this projection (left by a replay that died).
+/// Only call it while holding the projection's replay lock.
+async fn drop_rebuild_tables(pool: &PgPool, projection: &dyn Projection) -> Result<(), Error> {
+    for table in projection.tables() {
+        let pattern = format!("{table}{REBUILD_MARKER}").replace('_', "\\_") + "%";
+        let leftovers: Vec<String> = sqlx::query_scalar(
+            "select tablename::text from pg_tables
+              where schemaname = current_schema() and tablename like $1",
+        )
+        .bind(&pattern)
+        .fetch_all(pool)
+        .await?;
+        for leftover in leftovers {
+            tracing::info!(table = %leftover, "dropping a rebuild table left by an earlier replay");
+            execute_trusted(pool, format!("drop table if exists {}", quote(&leftover))).await?;
+        }
+    }
+    Ok(())
+}
+
+/// Quotes an identifier read from the catalog.
+fn quote(identifier: &str) -> String {
+    format!("\"{}\"", identifier.replace('"', "\"\""))
+}

@@ -1,0 +1,289 @@
+//! Replay rebuilds read models from PostgreSQL and swaps them in under a running projector.
+
+mod support;
+
+use std::time::Duration;
+
+use projections::replay::{self, ReplayOptions};
+use projections::{CancellationToken, event_counts, qrcodes};
+use sqlx::{AssertSqlSafe, PgPool};
+use support::{TestEnv, event_count_rows, qrcode_rows};
+
+/// Inserts `n` mixed events in one statement: a quarter payments, a quarter `QrCodeArchived`
+/// (which `qrcodes` ignores), half `QrCodeCreated` with varied nulls, and every 997th event
+/// poison (a key kind nobody knows).
+async fn insert_mixed(pool: &PgPool, n: i64, salt: &str) {
+    sqlx::query(
+        "insert into events (event_id, stream_type, stream_id, stream_version, event_type,
+                             schema_version, payload)
+         select gen_random_uuid(),
+                case when g % 4 = 0 then 'payment' else 'qrcode' end,
+                case when g % 4 = 0 then 'payment-' || $2 || g
+                     when g % 4 = 1 then md5('archived' || $2 || g)::uuid::text
+                     else md5('created' || $2 || g)::uuid::text end,
+                1,
+                case when g % 4 = 0 then 'PaymentConfirmed'
+                     when g % 4 = 1 then 'QrCodeArchived'
+                     else 'QrCodeCreated' end,
+                1,
+                case when g % 4 < 2 then jsonb_build_object('n', g)
+                     else jsonb_build_object(
+                        'qrcode_id', md5('created' || $2 || g)::uuid,
+                        'owner_id', case when g % 3 = 0 then md5('owner' || (g % 50))::uuid end,
+                        'key_kind', case when g % 997 = 2 then 'fax'
+                                         else (array['cpf','cnpj','email','phone','evp'])[1 + g % 5] end,
+                        'pix_key', 'chave-' || g,
+                        'merchant_name', 'LOJA ' || g,
+                        'merchant_city', 'SAO PAULO',
+                        'amount_centavos', case when g % 5 = 0 then null else g * 10 end,
+                        'description', case when g % 7 = 0 then null else 'Pedido ' || g end,
+                        'txid', '***',
+                        'payload', '000201' || g || '6304ABCD',
+                        'created_at', '2026-11-20T00:00:00Z'::timestamptz + g * interval '1 second')
+                end
+           from generate_series(1, $1) as g",
+    )
+    .bind(n)
+    .bind(salt)
+    .execute(pool)
+    .await
+    .expect("insert mixed events");
+}
+
+async fn scalar(pool: &PgPool, sql: &str) -> i64 {
+    sqlx::query_scalar(AssertSqlSafe(sql.to_owned()))
+        .fetch_one(pool)
+        .await
+        .unwrap_or_else(|e| panic!("{sql}: {e}"))
+}
+
+/// Columns, constraints and indexes of a table, as comparable text.
+async fn shape(pool: &PgPool, table: &str) -> Vec<String> {
+    let mut shape: Vec<String> = sqlx::query_scalar(
+        "select 'column ' || ordinal_position || ' ' || column_name || ' ' || data_type
+                || ' ' || is_nullable
+                || ' ' || coalesce(column_default, '')
+           from information_schema.columns
+          where table_schema = current_schema() and table_name = $1
+         union all
+         select 'constraint ' || conname || ' ' || pg_get_constraintdef(oid)
+           from pg_constraint where conrelid = to_regclass($1)
+         union all
+         select 'index ' || indexdef
+           from pg_indexes where schemaname = current_schema() and tablename = $1",
+    )
+    .bind(table)
+    .fetch_all(pool)
+    .await
+    .unwrap();
+    shape.sort();
+    shape
+}
+
+fn options() -> ReplayOptions {
+    ReplayOptions {
+        page_size: 1_000,
+        ..ReplayOptions::default()
+    }
+}
+
+#[tokio::test]
+async fn replay_equals_live_row_by_row_after_10000_mixed_events() {
+    let env = TestEnv::start().await;
+    insert_mixed(&env.pool, 10_000, "a").await;
+    let shutdown = CancellationToken::new();
+    let relay = env.spawn_relay(env.relay_config("a"), &shutdown);
+    let projector = env.spawn_projector(projections::all(), &shutdown);
+    let last = env.last_position().await;
+    env.wait_for_projection(qrcodes::NAME, last).await;
+    env.wait_for_projection(event_counts::NAME, last).await;
+
+    let live_qrcodes = qrcode_rows(&env.pool, "qrcodes").await;
+    let live_counts = event_count_rows(&env.pool, "event_counts").await;
+    let parked_live = scalar(&env.pool, "select count(*) from parked_events").await;
+    // Sanity of the mix itself: 5,000 created, of which the poison ones were parked.
+    let poison = scalar(
+        &env.pool,
+        "select count(*) from events where payload->>'key_kind' = 'fax'",
+    )
+    .await;
+    assert!(poison > 0);
+    assert_eq!(parked_live, poison);
+    assert_eq!(live_qrcodes.len(), usize::try_from(5_000 - poison).unwrap());
+    sqlx::query("create table qrcodes_live as table qrcodes")
+        .execute(&env.pool)
+        .await
+        .unwrap();
+    sqlx::query("create table event_counts_live as table event_counts")
+        .execute(&env.pool)
+        .await
+        .unwrap();
+
+    // The projector keeps running while replay rebuilds and switches.
+    let reports = replay::replay(&env.pool, &projections::all(), &options())
+        .await
+        .expect("replay succeeds");
+    assert_eq!(reports.len(), 2);
+    for report in &reports {
+        assert_eq!(report.events, 10_000);
+        assert_eq!(report.position, last);
+    }
+    assert_eq!(reports[0].projection, "qrcodes");
+    assert_eq!(reports[0].parked, usize::try_from(poison).unwrap());
+
+    // Row by row, in order, and as sets both ways.
+    assert_eq!(qrcode_rows(&env.pool, "qrcodes").await, live_qrcodes);
+    assert_eq!(
+        event_count_rows(&env.pool, "event_counts").await,
+        live_counts
+    );
+    for (a, b) in [
+        ("qrcodes", "qrcodes_live"),
+        ("qrcodes_live", "qrcodes"),
+        ("event_counts", "event_counts_live"),
+        ("event_counts_live", "event_counts"),
+    ] {
+        let extra = scalar(
+            &env.pool,
+            &format!("select count(*) from (table {a} except table {b}) d"),
+        )
+        .await;
+        assert_eq!(extra, 0, "{a} has rows {b} lacks");
+    }
+    assert_eq!(
+        scalar(&env.pool, "select count(*) from parked_events").await,
+        parked_live
+    );
+    assert_eq!(
+        scalar(
+            &env.pool,
+            "select count(*) from pg_tables where tablename like '%\\_\\_rebuild\\_%'"
+        )
+        .await,
+        0,
+        "no rebuild tables left over"
+    );
+
+    shutdown.cancel();
+    relay.await.unwrap().unwrap();
+    projector.await.unwrap().unwrap();
+}
+
+#[tokio::test]
+async fn a_replay_under_live_traffic_ends_with_each_event_exactly_once() {
+    let env = TestEnv::start().await;
+    insert_mixed(&env.pool, 3_000, "before").await;
+    let shutdown = CancellationToken::new();
+    let relay = env.spawn_relay(env.relay_config("a"), &shutdown);
+    let projector = env.spawn_projector(projections::all(), &shutdown);
+
+    // Writers keep appending while replay runs and switches.
+    let pool = env.pool.clone();
+    let writer = tokio::spawn(async move {
+        for round in 0..30 {
+            insert_mixed(&pool, 20, &format!("during{round}")).await;
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    });
+    let reports = replay::replay(&env.pool, &projections::all(), &options())
+        .await
+        .expect("replay succeeds");
+    assert!(reports.iter().all(|r| r.events >= 3_000));
+    writer.await.unwrap();
+    let last = env.last_position().await;
+    env.wait_for_projection(qrcodes::NAME, last).await;
+    env.wait_for_projection(event_counts::NAME, last).await;
+
+    // What the log says the read models must hold, computed independently.
+    let expected_qrcodes = "select event_id from events
+                             where event_type = 'QrCodeCreated' and payload->>'key_kind' <> 'fax'";
+    for sql in [
+        format!("select count(*) from (select event_id from qrcodes except {expected_qrcodes}) d"),
+        format!("select count(*) from ({expected_qrcodes} except select event_id from qrcodes) d"),
+        "select count(*) from (select stream_type, event_type, events from event_counts
+                               except select stream_type, event_type, count(*) from events group by 1, 2) d"
+            .to_owned(),
+        "select count(*) from (select stream_type, event_type, count(*) from events group by 1, 2
+                               except select stream_type, event_type, events from event_counts) d"
+            .to_owned(),
+    ] {
+        assert_eq!(scalar(&env.pool, &sql).await, 0, "{sql}");
+    }
+    let rows = scalar(&env.pool, "select count(*) from qrcodes").await;
+    let expected = scalar(
+        &env.pool,
+        &format!("select count(*) from ({expected_qrcodes}) e"),
+    )
+    .await;
+    assert_eq!(rows, expected, "no duplicates");
+
+    shutdown.cancel();
+    relay.await.unwrap().unwrap();
+    projector.await.unwrap().unwrap();
+}
+
+#[tokio::test]
+async fn rebuilt_tables_have_the_shape_the_migration_gives_the_live_ones() {
+    let env = TestEnv::start().await;
+    let migrated_qrcodes = shape(&env.pool, "qrcodes").await;
+    let migrated_counts = shape(&env.pool, "event_counts").await;
+    assert!(
+        migrated_qrcodes
+            .iter()
+            .any(|s| s.starts_with("index CREATE INDEX qrcodes_owner_id_idx"))
+    );
+
+    // Twice: the second rebuild starts from tables the first one renamed.
+    for _ in 0..2 {
+        replay::replay(&env.pool, &projections::all(), &options())
+            .await
+            .expect("replay of an empty log succeeds");
+        assert_eq!(shape(&env.pool, "qrcodes").await, migrated_qrcodes);
+        assert_eq!(shape(&env.pool, "event_counts").await, migrated_counts);
+    }
+}
+
+#[tokio::test]
+async fn tables_left_by_a_crashed_replay_are_dropped_by_the_next() {
+    let env = TestEnv::start().await;
+    sqlx::query("create table qrcodes__rebuild_999 (x int)")
+        .execute(&env.pool)
+        .await
+        .unwrap();
+    replay::replay(
+        &env.pool,
+        &[std::sync::Arc::new(qrcodes::QrCodes)],
+        &options(),
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        scalar(
+            &env.pool,
+            "select count(*) from pg_tables where tablename like 'qrcodes\\_\\_rebuild\\_%'"
+        )
+        .await,
+        0
+    );
+}
+
+#[test]
+fn selecting_all_or_nothing_means_every_projection_and_unknown_names_are_refused() {
+    let names = |selection: Vec<String>| -> Vec<&'static str> {
+        replay::select(&selection)
+            .unwrap()
+            .iter()
+            .map(|p| p.name())
+            .collect()
+    };
+    assert_eq!(names(vec![]), vec!["qrcodes", "event_counts"]);
+    assert_eq!(
+        names(vec!["all".to_owned()]),
+        vec!["qrcodes", "event_counts"]
+    );
+    assert_eq!(names(vec!["event_counts".to_owned()]), vec!["event_counts"]);
+    assert!(matches!(
+        replay::select(&["nope".to_owned()]),
+        Err(projections::Error::UnknownProjection(name)) if name == "nope"
+    ));
+}

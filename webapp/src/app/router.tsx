@@ -1,0 +1,49 @@
+import { Navigate, type RouteObject } from 'react-router';
+
+import { PageStatus } from '@/components/page-status';
+import { UnderConstruction } from '@/components/under-construction';
+import { paths } from '@/config/paths';
+
+import { RootError } from './routes/root-error';
+import { RootLayout } from './routes/root-layout';
+
+/**
+ * Every client route. Screens are loaded on demand (`lazy`), so the first visit on a slow network
+ * downloads only the page it opens; the loading bar runs while a screen's code arrives.
+ */
+export function createAppRoutes(): RouteObject[] {
+  return [
+    {
+      element: <RootLayout />,
+      errorElement: <RootError />,
+      hydrateFallbackElement: <PageStatus>Carregando…</PageStatus>,
+      children: [
+        { path: paths.auth.logIn.path, lazy: () => import('./routes/auth/log-in') },
+        { path: paths.auth.signUp.path, lazy: () => import('./routes/auth/sign-up') },
+        { path: paths.auth.recover.path, lazy: () => import('./routes/auth/recover-password') },
+        { path: paths.auth.reset.path, lazy: () => import('./routes/auth/reset-password') },
+        { path: paths.auth.verifyEmail.path, lazy: () => import('./routes/auth/verify-email') },
+        // The old dashboard address; the server answers it with a 301 too.
+        { path: paths.panel.oldIndex, element: <Navigate to={paths.panel.home} replace /> },
+        {
+          path: paths.panel.home,
+          lazy: () => import('./routes/panel/panel-layout'),
+          children: [
+            { index: true, lazy: () => import('./routes/panel/home') },
+            { path: 'boas-vindas', lazy: () => import('./routes/panel/welcome') },
+            { path: 'chaves', element: <UnderConstruction title="Chaves Pix" /> },
+            { path: 'qrcodes', element: <UnderConstruction title="QR codes" /> },
+            { path: 'transacoes', element: <UnderConstruction title="Transações" /> },
+            { path: 'plano', element: <UnderConstruction title="Plano" /> },
+            { path: 'contas-extras', element: <UnderConstruction title="Contas extras" /> },
+            { path: 'criar-conta-extra', element: <UnderConstruction title="Criar conta extra" /> },
+            { path: 'configuracoes', lazy: () => import('./routes/panel/settings') },
+            { path: 'duvidas', lazy: () => import('./routes/panel/faq') },
+            { path: '*', lazy: () => import('./routes/panel/panel-not-found') },
+          ],
+        },
+        { path: '*', lazy: () => import('./routes/not-found-page') },
+      ],
+    },
+  ];
+}

@@ -1,0 +1,156 @@
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+
+import { giveBrowserSessionTo, seedUser } from '@/testing/mocks/db';
+import { callTimes } from '@/testing/mocks/server';
+import { renderApp } from '@/testing/test-utils';
+
+function signedInBrowser() {
+  const user = seedUser({ email: 'ana@exemplo.com', displayName: 'Ana Souza' });
+  giveBrowserSessionTo(user);
+  return user;
+}
+
+describe('signed-out visitors', () => {
+  it('go from a dashboard screen to /entrar and come back to it after signing in', async () => {
+    const user = seedUser({ email: 'ana@exemplo.com' });
+    const app = renderApp('/painel/chaves');
+
+    expect(await screen.findByRole('heading', { name: 'Entrar' })).toBeInTheDocument();
+    expect(app.location()).toBe('/entrar?continuar=%2Fpainel%2Fchaves');
+
+    await app.user.type(screen.getByLabelText('E-mail'), user.email);
+    await app.user.type(screen.getByLabelText('Senha'), user.password);
+    await app.user.click(screen.getByRole('button', { name: 'Entrar' }));
+
+    expect(await screen.findByRole('heading', { name: 'Chaves Pix' })).toBeInTheDocument();
+    expect(app.location()).toBe('/painel/chaves');
+  });
+
+  it('go to plain /entrar from /painel itself', async () => {
+    const app = renderApp('/painel');
+    await screen.findByRole('heading', { name: 'Entrar' });
+    expect(app.location()).toBe('/entrar');
+  });
+
+  it('are never sent outside the dashboard by ?continuar=', async () => {
+    const user = seedUser({ email: 'ana@exemplo.com' });
+    const app = renderApp('/entrar?continuar=https%3A%2F%2Fgolpe.example%2Fpainel');
+    await app.user.type(await screen.findByLabelText('E-mail'), user.email);
+    await app.user.type(screen.getByLabelText('Senha'), user.password);
+    await app.user.click(screen.getByRole('button', { name: 'Entrar' }));
+    await screen.findByRole('heading', { name: 'Olá, Ana' });
+    expect(app.location()).toBe('/painel');
+  });
+});
+
+describe('signed-in visitors', () => {
+  it('of /entrar go to /painel', async () => {
+    signedInBrowser();
+    const app = renderApp('/entrar');
+    expect(await screen.findByRole('heading', { name: 'Olá, Ana' })).toBeInTheDocument();
+    expect(app.location()).toBe('/painel');
+  });
+
+  it('of /entrar?continuar= go where they were going', async () => {
+    signedInBrowser();
+    const app = renderApp('/entrar?continuar=%2Fpainel%2Fplano');
+    expect(await screen.findByRole('heading', { name: 'Plano' })).toBeInTheDocument();
+    expect(app.location()).toBe('/painel/plano');
+  });
+
+  it('of /criar-conta go to /painel', async () => {
+    signedInBrowser();
+    const app = renderApp('/criar-conta');
+    await screen.findByRole('heading', { name: 'Olá, Ana' });
+    expect(app.location()).toBe('/painel');
+  });
+
+  it('restore their session with a single refresh when the app loads', async () => {
+    signedInBrowser();
+    renderApp('/painel');
+    await screen.findByRole('heading', { name: 'Olá, Ana' });
+    expect(callTimes('POST /api/auth/token')).toHaveLength(1);
+  });
+});
+
+describe('dashboard routes', () => {
+  it('replace /painel/index_old with /painel', async () => {
+    signedInBrowser();
+    const app = renderApp('/painel/index_old');
+    await screen.findByRole('heading', { name: 'Olá, Ana' });
+    expect(app.location()).toBe('/painel');
+    expect(app.router.state.historyAction).toBe('REPLACE');
+  });
+
+  it('show a 404 inside the dashboard layout for an unknown /painel path', async () => {
+    signedInBrowser();
+    renderApp('/painel/nao-existe');
+    expect(await screen.findByRole('heading', { name: 'Página não encontrada' })).toBeInTheDocument();
+    expect(screen.getByRole('navigation', { name: 'Painel' })).toBeInTheDocument();
+    expect(screen.getByRole('main')).toHaveTextContent('404');
+  });
+
+  it('show a 404 page for an unknown path outside the dashboard', async () => {
+    renderApp('/pagina-inventada');
+    expect(await screen.findByRole('heading', { name: 'Página não encontrada' })).toBeInTheDocument();
+    expect(screen.queryByRole('navigation', { name: 'Painel' })).not.toBeInTheDocument();
+  });
+
+  it.each([
+    ['/painel/chaves', 'Chaves Pix'],
+    ['/painel/qrcodes', 'QR codes'],
+    ['/painel/transacoes', 'Transações'],
+    ['/painel/plano', 'Plano'],
+    ['/painel/contas-extras', 'Contas extras'],
+    ['/painel/criar-conta-extra', 'Criar conta extra'],
+    ['/painel/configuracoes', 'Configurações'],
+  ])('say plainly that %s is still under construction', async (path, title) => {
+    signedInBrowser();
+    renderApp(path);
+    expect(await screen.findByRole('heading', { name: title })).toBeInTheDocument();
+    expect(screen.getByText('Esta tela ainda está em construção.')).toBeInTheDocument();
+  });
+
+  it('link every dashboard screen from the menu and mark the current one', async () => {
+    signedInBrowser();
+    const app = renderApp('/painel');
+    const nav = await screen.findByRole('navigation', { name: 'Painel' });
+    const links = within(nav).getAllByRole('link');
+    expect(links.map((link) => link.getAttribute('href'))).toEqual([
+      '/painel',
+      '/painel/chaves',
+      '/painel/qrcodes',
+      '/painel/transacoes',
+      '/painel/contas-extras',
+      '/painel/plano',
+      '/painel/configuracoes',
+      '/painel/duvidas',
+      '/criar-placa-pix',
+    ]);
+    expect(within(nav).getByRole('link', { name: 'Início' })).toHaveAttribute('aria-current', 'page');
+
+    await app.user.click(within(nav).getByRole('link', { name: 'Transações' }));
+    const heading = await screen.findByRole('heading', { name: 'Transações' });
+    expect(within(nav).getByRole('link', { name: 'Transações' })).toHaveAttribute('aria-current', 'page');
+    // Focus follows the navigation, so screen readers announce the new screen.
+    expect(heading).toHaveFocus();
+  });
+
+  it('offer a skip link to the main content', async () => {
+    signedInBrowser();
+    renderApp('/painel');
+    await screen.findByRole('heading', { name: 'Olá, Ana' });
+    expect(screen.getByRole('link', { name: 'Pular para o conteúdo' })).toHaveAttribute('href', '#conteudo');
+    expect(screen.getByRole('main')).toHaveAttribute('id', 'conteudo');
+  });
+
+  it('guide a new account from the welcome screen to its first key, QR code and sign', async () => {
+    signedInBrowser();
+    renderApp('/painel/boas-vindas');
+    expect(await screen.findByRole('heading', { name: 'Boas-vindas ao Balcão' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Ir para Chaves Pix' })).toHaveAttribute('href', '/painel/chaves');
+    expect(screen.getByRole('link', { name: 'Ir para QR codes' })).toHaveAttribute('href', '/painel/qrcodes');
+    expect(screen.getAllByRole('link', { name: 'Criar placa Pix' })[0]).toHaveAttribute('href', '/criar-placa-pix');
+  });
+});

@@ -1,0 +1,72 @@
+import { screen } from '@testing-library/react';
+import { HttpResponse, http } from 'msw';
+import { describe, expect, it } from 'vitest';
+
+import { createActionCode, seedUser } from '@/testing/mocks/db';
+import { apiError } from '@/testing/mocks/handlers/api-error';
+import { callTimes, server } from '@/testing/mocks/server';
+import { renderApp } from '@/testing/test-utils';
+
+async function chooseNewPassword(oobCode: string, password = 'NovaSenha9') {
+  const app = renderApp(`/redefinir-senha?oobCode=${oobCode}`);
+  await app.user.type(await screen.findByLabelText('Senha nova'), password);
+  await app.user.click(screen.getByRole('button', { name: 'Salvar senha nova' }));
+  return app;
+}
+
+describe('/redefinir-senha', () => {
+  it('saves the new password, which then signs in', async () => {
+    const user = seedUser({ email: 'ana@exemplo.com', password: 'Antiga123' });
+    const app = await chooseNewPassword(createActionCode(user, 'reset'));
+    expect(await screen.findByText('Senha alterada. Agora é só entrar com a senha nova.')).toBeInTheDocument();
+    expect(user.password).toBe('NovaSenha9');
+
+    await app.user.click(screen.getByRole('link', { name: 'Entrar' }));
+    await app.user.type(await screen.findByLabelText('E-mail'), 'ana@exemplo.com');
+    await app.user.type(screen.getByLabelText('Senha'), 'NovaSenha9');
+    await app.user.click(screen.getByRole('button', { name: 'Entrar' }));
+    expect(await screen.findByRole('heading', { name: 'Olá, Ana' })).toBeInTheDocument();
+  });
+
+  it('says the link expired and offers a new one', async () => {
+    const user = seedUser({ email: 'ana@exemplo.com' });
+    const code = createActionCode(user, 'reset');
+    await chooseNewPassword(code);
+    await screen.findByText(/Senha alterada/);
+
+    // The same link a second time.
+    await chooseNewPassword(code, 'OutraSenha1');
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Este link expirou ou já foi usado.');
+    expect(screen.getByRole('link', { name: 'Pedir um novo link' })).toHaveAttribute('href', '/recuperar-senha');
+  });
+
+  it('explains an incomplete link instead of showing a form', async () => {
+    renderApp('/redefinir-senha');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Este link está incompleto. Abra de novo o link do e-mail ou peça um novo.',
+    );
+    expect(screen.queryByLabelText('Senha nova')).not.toBeInTheDocument();
+  });
+
+  it('checks the new password against the policy before sending it', async () => {
+    const user = seedUser({ email: 'ana@exemplo.com' });
+    await chooseNewPassword(createActionCode(user, 'reset'), 'curta');
+    expect(screen.getByLabelText('Senha nova')).toHaveAccessibleDescription(/A senha ainda não atende/);
+    expect(callTimes('POST /api/auth/reset')).toEqual([]);
+  });
+
+  it('says how long to wait after too many attempts', async () => {
+    server.use(http.post('/api/auth/reset', () => apiError(429, 'too-many-requests', 'Calma.', { 'Retry-After': '90' })));
+    await chooseNewPassword('qualquer');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Muitas tentativas seguidas. Tente de novo em 2 minutos.');
+  });
+
+  it('says the internet is down', async () => {
+    server.use(http.post('/api/auth/reset', () => HttpResponse.error()));
+    await chooseNewPassword('qualquer');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Não foi possível conectar. Verifique sua internet e tente novamente.',
+    );
+  });
+});

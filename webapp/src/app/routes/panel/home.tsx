@@ -1,0 +1,38 @@
+import { Link } from 'react-router';
+
+import { PageTitle } from '@/components/page-title';
+import { paths } from '@/config/paths';
+import { EmailVerificationNotice } from '@/features/session/components/email-verification-notice';
+import { Greeting } from '@/features/session/components/greeting';
+
+/** /painel */
+export function Component() {
+  return (
+    <section aria-labelledby="titulo-tela">
+      <PageTitle>Painel</PageTitle>
+      <Greeting />
+      <EmailVerificationNotice />
+      <h2>Por onde começar</h2>
+      <ul className="cards">
+        <li className="card">
+          <h3>
+            <a href={paths.server.signMaker}>Criar placa Pix</a>
+          </h3>
+          <p>Monte e imprima uma placa com o QR code da sua chave Pix.</p>
+        </li>
+        <li className="card">
+          <h3>
+            <Link to={paths.panel.welcome}>Primeiros passos</Link>
+          </h3>
+          <p>O guia para cadastrar a chave, criar o primeiro QR code e imprimir a placa.</p>
+        </li>
+        <li className="card">
+          <h3>
+            <a href={paths.server.faq}>Dúvidas</a>
+          </h3>
+          <p>Respostas às perguntas mais comuns sobre o Balcão e o Pix.</p>
+        </li>
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,6 @@
+import { SettingsScreen } from '@/features/settings/components/settings-screen';
+
+/** /painel/configuracoes */
+export function Component() {
+  return <SettingsScreen />;
+}

@@ -1,0 +1,38 @@
+// Every path the app links to, in one place. Server-rendered pages are plain links (full page load).
+
+const CONTINUE_PARAM = 'continuar';
+
+export const paths = {
+  continueParam: CONTINUE_PARAM,
+  server: {
+    home: '/',
+    signMaker: '/criar-placa-pix',
+    faq: '/painel/duvidas',
+    terms: '/termos-de-uso',
+    privacy: '/privacidade',
+  },
+  auth: {
+    logIn: {
+      path: '/entrar',
+      getHref: (continueTo?: string | null): string =>
+        continueTo ? `/entrar?${new URLSearchParams({ [CONTINUE_PARAM]: continueTo }).toString()}` : '/entrar',
+    },
+    signUp: { path: '/criar-conta' },
+    recover: { path: '/recuperar-senha' },
+    reset: { path: '/redefinir-senha' },
+    verifyEmail: { path: '/verificar-email' },
+  },
+  panel: {
+    home: '/painel',
+    welcome: '/painel/boas-vindas',
+    keys: '/painel/chaves',
+    qrCodes: '/painel/qrcodes',
+    transactions: '/painel/transacoes',
+    settings: '/painel/configuracoes',
+    plan: '/painel/plano',
+    extraAccounts: '/painel/contas-extras',
+    newExtraAccount: '/painel/criar-conta-extra',
+    faq: '/painel/duvidas',
+    oldIndex: '/painel/index_old',
+  },
+} as const;

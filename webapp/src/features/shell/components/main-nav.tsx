@@ -1,0 +1,35 @@
+import { NavLink } from 'react-router';
+
+import { paths } from '@/config/paths';
+
+const SCREENS = [
+  { to: paths.panel.home, label: 'Início', end: true },
+  { to: paths.panel.keys, label: 'Chaves Pix' },
+  { to: paths.panel.qrCodes, label: 'QR codes' },
+  { to: paths.panel.transactions, label: 'Transações' },
+  { to: paths.panel.extraAccounts, label: 'Contas extras' },
+  { to: paths.panel.plan, label: 'Plano' },
+  { to: paths.panel.settings, label: 'Configurações' },
+] as const;
+
+/** Every dashboard screen; NavLink marks the current one with aria-current="page". */
+export function MainNav() {
+  return (
+    <ul className="main-nav">
+      {SCREENS.map((screen) => (
+        <li key={screen.to}>
+          <NavLink to={screen.to} end={'end' in screen}>
+            {screen.label}
+          </NavLink>
+        </li>
+      ))}
+      <li>
+        {/* Server-rendered pages: a full page load. */}
+        <a href={paths.server.faq}>Dúvidas</a>
+      </li>
+      <li>
+        <a href={paths.server.signMaker}>Criar placa Pix</a>
+      </li>
+    </ul>
+  );
+}

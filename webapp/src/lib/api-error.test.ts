@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+
+import { toApiError } from './api-error';
+
+const NOW = Date.UTC(2026, 10, 2, 12, 0, 0);
+
+describe('toApiError', () => {
+  it('reads the code and message of the API’s envelope and the Retry-After header', () => {
+    const response = new Response(null, { status: 429, headers: { 'Retry-After': '30' } });
+    const data = { error: { code: 'too-many-requests', message: 'Calma.' } };
+    expect(toApiError({ status: 429, data }, response, NOW)).toEqual({
+      status: 429,
+      code: 'too-many-requests',
+      serverMessage: 'Calma.',
+      retryAfterSeconds: 30,
+    });
+  });
+
+  it('turns a failed fetch into network-request-failed', () => {
+    expect(toApiError({ status: 'FETCH_ERROR', error: 'TypeError: Failed to fetch' }, undefined, NOW).code).toBe(
+      'network-request-failed',
+    );
+    expect(toApiError({ status: 'TIMEOUT_ERROR', error: 'timeout' }, undefined, NOW).code).toBe('network-request-failed');
+  });
+
+  it('treats a bare 429 from a proxy as too-many-requests', () => {
+    expect(toApiError({ status: 'PARSING_ERROR', originalStatus: 429, data: '<html>', error: 'x' }, undefined, NOW)).toMatchObject({
+      status: 429,
+      code: 'too-many-requests',
+    });
+  });
+
+  it('marks any other body as an unexpected response', () => {
+    expect(toApiError({ status: 502, data: 'Bad Gateway' }, undefined, NOW)).toMatchObject({ status: 502, code: 'unexpected-response' });
+  });
+});

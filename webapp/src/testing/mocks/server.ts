@@ -1,0 +1,18 @@
+import { setupServer } from 'msw/node';
+
+import { authHandlers } from './handlers/auth';
+import { buildHandlers } from './handlers/builds';
+
+export const server = setupServer(...authHandlers, ...buildHandlers);
+
+/** Every request the app made in the current test, as `METHOD /path` plus when (Date.now()). */
+export const requestLog: { call: string; at: number; headers: Headers }[] = [];
+
+server.events.on('request:start', ({ request }) => {
+  requestLog.push({ call: `${request.method} ${new URL(request.url).pathname}`, at: Date.now(), headers: request.headers });
+});
+
+/** When each call to `call` (e.g. `POST /api/auth/token`) was made. */
+export function callTimes(call: string): number[] {
+  return requestLog.filter((entry) => entry.call === call).map((entry) => entry.at);
+}
