@@ -70,7 +70,11 @@ export default defineConfig(
           alphabetize: { order: 'asc', caseInsensitive: true },
         },
       ],
-      'check-file/filename-naming-convention': ['error', { 'src/**/*.{ts,tsx}': 'KEBAB_CASE' }, { ignoreMiddleExtensions: true }],
+      'check-file/filename-naming-convention': [
+        'error',
+        { 'src/**/*.{ts,tsx}': 'KEBAB_CASE' },
+        { ignoreMiddleExtensions: true },
+      ],
       // `__tests__` holds a route's integration tests, as in bulletproof-react.
       'check-file/folder-naming-convention': ['error', { 'src/**/!(__tests__)/': 'KEBAB_CASE' }],
       // The access token lives in Redux memory only; the refresh token is an httpOnly cookie.

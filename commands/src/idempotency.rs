@@ -13,9 +13,9 @@ pub(crate) const KEY_CONSTRAINT: &str = "command_idempotency_pkey";
 /// A recorded first outcome.
 #[derive(sqlx::FromRow)]
 pub(crate) struct Recorded {
-    stream_type: String,
-    stream_id: String,
-    result: serde_json::Value,
+    pub(crate) stream_type: String,
+    pub(crate) stream_id: String,
+    pub(crate) result: serde_json::Value,
 }
 
 impl Recorded {

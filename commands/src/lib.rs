@@ -38,8 +38,10 @@ pub use upcast::{UpcastStep, Upcasters, parse_schema_version};
 
 /// The channel the `events` insert trigger notifies (`LISTEN balcao_events`).
 ///
-/// Notifications carry no payload, are debounced per connection (at most one per 50 ms, see
-/// `migrations/0002_commands.sql`) and only say "read the feed again soon": a listener must also poll.
+/// Notifications carry no payload and only say "read the feed again soon". They are gated: only one
+/// inserting transaction at a time carries one, and transactions inserting while it is in flight
+/// send none (see `migrations/0002_commands.sql`). So a listener must look again shortly (tens of
+/// milliseconds) after each notification, and poll as well.
 pub const EVENTS_CHANNEL: &str = "balcao_events";
 
 /// Every migration in the workspace's `migrations/` folder, embedded at compile time.

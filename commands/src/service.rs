@@ -7,7 +7,7 @@ use cqrs_es::event_sink::EventSink;
 
 use crate::idempotency;
 use crate::instruments;
-use crate::store::AppendFailure;
+use crate::store::{AppendFailure, LoadedOrRecorded};
 use crate::{
     CommandError, CommandMetadata, CommandOutcome, ExpectedVersion, LoadedAggregate, PgEventStore,
 };
@@ -135,16 +135,22 @@ impl<A: Aggregate> CommandService<A> {
     {
         let pool = self.store.pool();
         let key = metadata.idempotency_key.as_ref();
-        if let Some(key) = key
-            && let Some(recorded) = idempotency::find(pool, key).await?
-        {
-            return recorded.replay(key, A::TYPE, stream_id);
-        }
-
         let stored_metadata = metadata.to_json();
         let attempts = self.max_retries.saturating_add(1);
         for attempt in 1..=attempts {
-            let loaded = self.store.load::<A>(stream_id).await?;
+            // The first attempt of a keyed command checks the key and loads in one round trip;
+            // later attempts have just checked it (below).
+            let loaded = match key {
+                Some(key) if attempt == 1 => {
+                    match self.store.load_unless_recorded::<A>(stream_id, key).await? {
+                        LoadedOrRecorded::Recorded(recorded) => {
+                            return recorded.replay(key, A::TYPE, stream_id);
+                        }
+                        LoadedOrRecorded::Loaded(loaded) => loaded,
+                    }
+                }
+                _ => self.store.load::<A>(stream_id).await?,
+            };
             if !expected.admits(loaded.version) {
                 return Err(CommandError::WrongExpectedVersion {
                     stream_type: A::TYPE.to_owned(),

@@ -46,6 +46,14 @@ pub struct LoadedAggregate<A> {
     pub version: i64,
 }
 
+/// A keyed command's first read: the outcome already recorded under its key, or its aggregate.
+pub(crate) enum LoadedOrRecorded<A> {
+    /// The key is known: answer this.
+    Recorded(idempotency::Recorded),
+    /// The key is new: decide on this.
+    Loaded(LoadedAggregate<A>),
+}
+
 /// Why an append did not happen, before the caller decides what it means.
 pub(crate) enum AppendFailure<E: std::error::Error> {
     /// Another writer already wrote the version this append would have written.
@@ -313,6 +321,78 @@ impl PgEventStore {
             aggregate,
             version,
         })
+    }
+
+    /// The outcome recorded under `key` if there is one, else the aggregate loaded from
+    /// `stream_id`: the command service's first step for a keyed command, in one round trip.
+    pub(crate) async fn load_unless_recorded<A: Aggregate>(
+        &self,
+        stream_id: &str,
+        key: &IdempotencyKey,
+    ) -> Result<LoadedOrRecorded<A>, CommandError<A::Error>> {
+        type Row = (
+            Option<String>,
+            Option<String>,
+            Option<serde_json::Value>,
+            Option<i64>,
+            Option<String>,
+            Option<i32>,
+            Option<serde_json::Value>,
+        );
+        // One row with the record when the key is known; otherwise one row per event (or a single
+        // row of nulls for a stream that does not exist yet).
+        let rows: Vec<Row> = sqlx::query_as(
+            "select r.stream_type, r.stream_id, r.result,
+                    e.stream_version, e.event_type, e.schema_version, e.payload
+               from (select $3::text as idempotency_key) as wanted
+               left join command_idempotency r on r.idempotency_key = wanted.idempotency_key
+               left join lateral (
+                     select stream_version, event_type, schema_version, payload
+                       from events
+                      where stream_type = $1 and stream_id = $2 and r.idempotency_key is null
+                    ) as e on true
+              order by e.stream_version",
+        )
+        .bind(A::TYPE)
+        .bind(stream_id)
+        .bind(key.as_str())
+        .fetch_all(&self.pool)
+        .await?;
+
+        let mut aggregate = A::default();
+        let mut version = 0;
+        for row in rows {
+            if let (Some(stream_type), Some(recorded_stream), Some(result), ..) = row {
+                return Ok(LoadedOrRecorded::Recorded(idempotency::Recorded {
+                    stream_type,
+                    stream_id: recorded_stream,
+                    result,
+                }));
+            }
+            if let (
+                ..,
+                Some(stream_version),
+                Some(event_type),
+                Some(schema_version),
+                Some(payload),
+            ) = row
+            {
+                let event = self.decode::<A>(
+                    stream_id,
+                    stream_version,
+                    &event_type,
+                    schema_version,
+                    payload,
+                )?;
+                aggregate.apply(event);
+                version = stream_version;
+            }
+        }
+        Ok(LoadedOrRecorded::Loaded(LoadedAggregate {
+            stream_id: stream_id.to_owned(),
+            aggregate,
+            version,
+        }))
     }
 
     /// Appends `events` to stream `stream_id` of aggregate type `A::TYPE`, in one transaction,

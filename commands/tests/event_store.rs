@@ -7,9 +7,7 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use commands::feed::{FeedPosition, read_after};
-use commands::{
-    CommandError, CommandMetadata, EVENTS_CHANNEL, ExpectedVersion, IdempotencyKey, PoolSettings,
-};
+use commands::{CommandError, CommandMetadata, EVENTS_CHANNEL, ExpectedVersion, IdempotencyKey};
 use common::ledger::{Ledger, LedgerCommand, LedgerEvent, LedgerServices};
 use common::{TestDb, insert_raw_event, new_stream, read_feed_until};
 use cqrs_es::{AggregateContext, AggregateError, CqrsFramework, DomainEvent, EventStore};
@@ -494,50 +492,54 @@ async fn appending_wakes_listeners_of_the_events_channel() {
 }
 
 #[tokio::test]
-async fn a_connection_notifies_at_most_once_per_50_ms() {
-    let single = PoolSettings {
-        max_connections: 1,
-        ..PoolSettings::default()
-    };
-    let db = TestDb::with_settings(&single).await;
-    let listening_pool = db.pool_with(&PoolSettings::default()).await;
-    let mut listener = PgListener::connect_with(&listening_pool).await.unwrap();
+async fn only_one_transaction_at_a_time_carries_the_notification() {
+    let db = TestDb::new().await;
+    let mut listener = PgListener::connect_with(&db.pool).await.unwrap();
     listener.listen(EVENTS_CHANNEL).await.unwrap();
-    let store = db.store();
+    let mut first = db.connection().await;
+    let mut second = db.connection().await;
+    let payload = serde_json::json!({"Deposited": {"amount_centavos": 1}});
 
-    // Two appends back to back on the pool's only connection.
-    for amount in [1, 2] {
-        store
-            .append::<Ledger>(
-                &new_stream(),
-                ExpectedVersion::Any,
-                &[deposit(amount)],
-                &CommandMetadata::start(),
-            )
-            .await
-            .unwrap();
-    }
+    // The first writer takes the notification and stays in flight; the second commits meanwhile.
+    let mut in_flight = first.begin().await.unwrap();
+    insert_raw_event(
+        &mut in_flight,
+        &new_stream(),
+        1,
+        "Deposited",
+        2,
+        payload.clone(),
+    )
+    .await;
+    insert_raw_event(
+        &mut second,
+        &new_stream(),
+        1,
+        "Deposited",
+        2,
+        payload.clone(),
+    )
+    .await;
+    assert_eq!(
+        next_notification(&mut listener, Duration::from_millis(300)).await,
+        None,
+        "the writer that committed while another held the notification sent one too"
+    );
+
+    // The holder's notification arrives when it commits, and only that one.
+    in_flight.commit().await.unwrap();
     assert!(
         next_notification(&mut listener, Duration::from_secs(5))
             .await
             .is_some()
     );
     assert_eq!(
-        next_notification(&mut listener, Duration::from_millis(300)).await,
-        None,
-        "the second append within 50 ms notified again"
+        next_notification(&mut listener, Duration::from_millis(200)).await,
+        None
     );
 
-    // After the debounce interval the same connection notifies again.
-    store
-        .append::<Ledger>(
-            &new_stream(),
-            ExpectedVersion::Any,
-            &[deposit(3)],
-            &CommandMetadata::start(),
-        )
-        .await
-        .unwrap();
+    // With nobody holding it, the next writer notifies again.
+    insert_raw_event(&mut second, &new_stream(), 1, "Deposited", 2, payload).await;
     assert!(
         next_notification(&mut listener, Duration::from_secs(5))
             .await

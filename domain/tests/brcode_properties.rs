@@ -246,8 +246,8 @@ proptest! {
     }
 
     #[test]
-    fn tlv_objects_write_and_read_back(values in prop::collection::btree_map(0u8..100, "[ -~]{1,99}", 0..10)) {
-        let objects: Vec<DataObject> = values.into_iter().map(|(id, v)| DataObject::new(id, v)).collect();
+    fn tlv_objects_write_and_read_back(values in prop::collection::btree_map(0u8..100, "[ -~]{0,99}", 0..10)) {
+        let objects: Vec<DataObject> = values.into_iter().map(|(id, v)| DataObject::new(id, v).unwrap()).collect();
         prop_assert_eq!(tlv::parse(&tlv::write(&objects)).unwrap(), objects);
     }
 

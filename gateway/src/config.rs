@@ -14,6 +14,7 @@
 //! | `BALCAO_READ_YOUR_WRITES_MS` | `3000` | how long a request waits for the read model to catch up with its own write |
 //! | `BALCAO_ANALYTICS_ID` | unset | tag-manager measurement id; analytics stay off while unset, and load only after consent |
 //! | `BALCAO_NATS_STREAM` | `BALCAO_EVENTS` | JetStream stream the relay publishes to |
+//! | `BALCAO_NATS_SUBJECT_PREFIX` | `balcao.events` | subjects the stream captures (`<prefix>.<stream type>`) |
 //! | `BALCAO_NATS_REPLICAS` | `1` | stream replicas (3 on a cluster) |
 //! | `BALCAO_NATS_DUPLICATE_WINDOW_SECS` | `900` | JetStream duplicate window; must exceed the relay's retry window |
 //! | `BALCAO_STATEMENT_TIMEOUT_MS` | `10000` | `statement_timeout` on the application's connections |
@@ -68,6 +69,9 @@ pub struct Settings {
     /// JetStream stream name.
     #[arg(long, env = "BALCAO_NATS_STREAM", default_value = "BALCAO_EVENTS", global = true)]
     pub nats_stream: String,
+    /// Subject prefix of the stream.
+    #[arg(long, env = "BALCAO_NATS_SUBJECT_PREFIX", default_value = "balcao.events", global = true)]
+    pub nats_subject_prefix: String,
     /// JetStream stream replicas.
     #[arg(long, env = "BALCAO_NATS_REPLICAS", default_value_t = 1, global = true)]
     pub nats_replicas: usize,

@@ -28,7 +28,7 @@ use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
 
 use crate::error::AppError;
-use crate::pages::{articles, home, institutional, payment, seo, sign_form};
+use crate::pages::{accounts, articles, home, institutional, payment, seo, sign_form};
 use crate::state::AppState;
 
 /// Largest request body accepted (forms are small; this bounds abuse).
@@ -46,6 +46,8 @@ pub fn build_router(state: AppState) -> Router {
         .route("/termos-de-uso", get(institutional::terms))
         .route("/sobre-nos", get(institutional::about))
         .route("/api-pix", get(institutional::api_pix))
+        .route("/entrar", get(accounts::login))
+        .route("/criar-conta", get(accounts::sign_up))
         .route("/painel/duvidas", get(institutional::faq))
         .route("/painel/index_old", get(|| async { Redirect::permanent("/painel") }))
         // The visitor's flow: make a sign, then the payer page.

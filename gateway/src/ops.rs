@@ -10,6 +10,9 @@ use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
 
 use crate::state::AppState;
 
+/// How long `/readyz` waits for NATS to answer.
+const NATS_PING_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
+
 /// The process-wide Prometheus recorder, installed on first use (a process has only one).
 pub fn metrics_handle() -> PrometheusHandle {
     static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
@@ -33,10 +36,11 @@ pub async fn healthz() -> impl IntoResponse {
 /// `GET /readyz`: 200 when PostgreSQL and NATS both answer, else 503 naming what is down.
 pub async fn readyz(State(state): State<AppState>) -> impl IntoResponse {
     let database = sqlx::query_scalar::<_, i32>("select 1").fetch_one(&state.pool).await.is_ok();
-    let nats = matches!(
-        state.nats.as_ref().map(async_nats::Client::connection_state),
-        Some(async_nats::connection::State::Connected)
-    );
+    // A round trip to the server, not the client's idea of its connection state.
+    let nats = match &state.nats {
+        Some(client) => matches!(tokio::time::timeout(NATS_PING_TIMEOUT, client.flush()).await, Ok(Ok(()))),
+        None => false,
+    };
     let body = format!(
         "postgresql: {}\nnats: {}\n",
         if database { "ok" } else { "indisponível" },
@@ -46,8 +50,12 @@ pub async fn readyz(State(state): State<AppState>) -> impl IntoResponse {
     (status, [(header::CONTENT_TYPE, "text/plain; charset=utf-8")], body)
 }
 
-/// `GET /metrics`: every metric in the Prometheus text format.
+/// `GET /metrics`: every metric in the Prometheus text format. The age of the oldest open
+/// transaction (what stalls the feed) is read fresh on every scrape.
 pub async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
+    if let Err(error) = commands::observe_oldest_transaction_age(&state.pool).await {
+        tracing::warn!(%error, "could not read the oldest transaction's age");
+    }
     (
         [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
         state.metrics.render(),

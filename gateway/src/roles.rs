@@ -121,6 +121,7 @@ async fn nats(settings: &Settings) -> anyhow::Result<async_nats::Client> {
 fn stream_settings(settings: &Settings) -> projections::StreamSettings {
     projections::StreamSettings {
         name: settings.nats_stream.clone(),
+        subject_prefix: settings.nats_subject_prefix.clone(),
         replicas: settings.nats_replicas,
         duplicate_window: Duration::from_secs(settings.nats_duplicate_window_secs),
         ..projections::StreamSettings::default()

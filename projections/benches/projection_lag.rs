@@ -74,7 +74,9 @@ async fn raw_nats(client: &async_nats::Client, id: &str, seconds: u64) -> anyhow
         let mut messages = consumer.messages().await?;
         let mut samples = Vec::with_capacity(usize::try_from(total).unwrap_or_default());
         while (samples.len() as u64) < total {
-            let Some(message) = messages.next().await else { break };
+            let Some(message) = messages.next().await else {
+                break;
+            };
             let message = message?;
             let sent_nanos = u64::from_be_bytes(message.payload[..8].try_into()?);
             let sent = base + Duration::from_nanos(sent_nanos);
@@ -165,7 +167,11 @@ struct Pipeline {
     achieved_rate: u64,
 }
 
-async fn pipeline(db: &BenchDb, client: &async_nats::Client, seconds: u64) -> anyhow::Result<Pipeline> {
+async fn pipeline(
+    db: &BenchDb,
+    client: &async_nats::Client,
+    seconds: u64,
+) -> anyhow::Result<Pipeline> {
     let stream = StreamSettings {
         name: format!("BALCAO_BENCH_{}", db.id.to_uppercase()),
         subject_prefix: format!("bench.{}.events", db.id),
@@ -226,7 +232,9 @@ async fn pipeline(db: &BenchDb, client: &async_nats::Client, seconds: u64) -> an
     };
     let applied: Arc<Mutex<Vec<(FeedPosition, Instant)>>> = Arc::default();
     let mut listener = PgListener::connect_with(&db.pool).await?;
-    listener.listen(&checkpoint::notify_channel(qrcodes::NAME)).await?;
+    listener
+        .listen(&checkpoint::notify_channel(qrcodes::NAME))
+        .await?;
     let listening = {
         let applied = Arc::clone(&applied);
         let shutdown = shutdown.clone();
@@ -260,7 +268,10 @@ async fn pipeline(db: &BenchDb, client: &async_nats::Client, seconds: u64) -> an
     commits.sort();
     let last = commits.last().map(|(p, _)| *p).unwrap_or_default();
     let waited = wait_until(&db.pool, qrcodes::NAME, last, Duration::from_secs(60)).await?;
-    anyhow::ensure!(waited.reached(), "the projection did not catch up: {waited:?}");
+    anyhow::ensure!(
+        waited.reached(),
+        "the projection did not catch up: {waited:?}"
+    );
     tokio::time::sleep(Duration::from_millis(200)).await;
     shutdown.cancel();
     relay.await??;
@@ -285,7 +296,9 @@ async fn pipeline(db: &BenchDb, client: &async_nats::Client, seconds: u64) -> an
         while n < notifications.len() && notifications[n].0 < *position {
             n += 1;
         }
-        let Some((_, at)) = notifications.get(n) else { break };
+        let Some((_, at)) = notifications.get(n) else {
+            break;
+        };
         if *committed >= warm {
             projection_lags.push(at.saturating_duration_since(*committed));
         }
@@ -311,18 +324,28 @@ async fn main() -> anyhow::Result<()> {
     let db = BenchDb::create().await?;
     let client = async_nats::connect(nats_url()).await?;
     let mut out = std::io::stdout().lock();
-    writeln!(out, "projection_lag: {RATE} events/s for {seconds} s per phase ({WRITERS} writers, first {WARM_UP:?} not counted)")?;
+    writeln!(
+        out,
+        "projection_lag: {RATE} events/s for {seconds} s per phase ({WRITERS} writers, first {WARM_UP:?} not counted)"
+    )?;
     drop(out);
 
     let raw = raw_nats(&client, &db.id, seconds).await?;
     let run = pipeline(&db, &client, seconds).await?;
 
     let mut out = std::io::stdout().lock();
-    writeln!(out, "  {:<52} {:>7} {:>9} {:>9} {:>9}", "", "samples", "p50 ms", "p99 ms", "max ms")?;
+    writeln!(
+        out,
+        "  {:<52} {:>7} {:>9} {:>9} {:>9}",
+        "", "samples", "p50 ms", "p99 ms", "max ms"
+    )?;
     for (label, s) in [
         ("JetStream publish → consume (limit)", &raw),
         ("relay: commit → delivered to a consumer", &run.relay),
-        ("qrcodes: commit → read model applied (target p99<100)", &run.projection),
+        (
+            "qrcodes: commit → read model applied (target p99<100)",
+            &run.projection,
+        ),
     ] {
         writeln!(
             out,
@@ -333,7 +356,11 @@ async fn main() -> anyhow::Result<()> {
             ms(s.max)
         )?;
     }
-    writeln!(out, "  events appended: {} at {} events/s", run.events, run.achieved_rate)?;
+    writeln!(
+        out,
+        "  events appended: {} at {} events/s",
+        run.events, run.achieved_rate
+    )?;
     drop(out);
     db.drop_now().await
 }

@@ -99,12 +99,19 @@ async fn main() -> anyhow::Result<()> {
         ..ReplayOptions::default()
     };
     let started = Instant::now();
-    let reports = replay::replay(&db.pool, &[Arc::new(projections::qrcodes::QrCodes)], &options).await?;
+    let reports = replay::replay(
+        &db.pool,
+        &[Arc::new(projections::qrcodes::QrCodes)],
+        &options,
+    )
+    .await?;
     let one = started.elapsed();
     let started = Instant::now();
     replay::replay(&db.pool, &projections::all(), &options).await?;
     let both = started.elapsed();
-    let rows: i64 = sqlx::query_scalar("select count(*) from qrcodes").fetch_one(&db.pool).await?;
+    let rows: i64 = sqlx::query_scalar("select count(*) from qrcodes")
+        .fetch_one(&db.pool)
+        .await?;
 
     writeln!(out, "  events in the log:                 {read}")?;
     writeln!(out, "  qrcodes rows after replay:         {rows}")?;
@@ -123,7 +130,11 @@ async fn main() -> anyhow::Result<()> {
     writeln!(
         out,
         "  replay all ({}):  {:>8.2?}  {:>9} events/s",
-        projections::all().iter().map(|p| p.name()).collect::<Vec<_>>().join(" + "),
+        projections::all()
+            .iter()
+            .map(|p| p.name())
+            .collect::<Vec<_>>()
+            .join(" + "),
         both,
         per_second(read, both)
     )?;

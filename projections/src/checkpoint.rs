@@ -41,19 +41,12 @@ pub async fn relay_position<'e>(
     Ok(row.map_or_else(FeedPosition::default, |(tx, gp)| position_from(tx, gp)))
 }
 
-/// Reads a projection's checkpoint inside the caller's transaction, creating the row if needed.
-/// Call it after taking the projection's write lock.
-pub(crate) async fn read_for_update(
+/// Reads a projection's checkpoint inside the caller's transaction; call it after taking the
+/// projection's write lock, so that nobody moves it before the transaction ends.
+pub(crate) async fn read_locked(
     conn: &mut PgConnection,
     projection: &str,
 ) -> Result<FeedPosition, sqlx::Error> {
-    sqlx::query(
-        "insert into projection_checkpoints (projection) values ($1)
-         on conflict (projection) do nothing",
-    )
-    .bind(projection)
-    .execute(&mut *conn)
-    .await?;
     projection_position(&mut *conn, projection).await
 }
 
@@ -65,28 +58,29 @@ pub(crate) async fn store(
     position: FeedPosition,
     last_recorded_at: Option<DateTime<Utc>>,
 ) -> Result<(), sqlx::Error> {
+    // One statement (one round trip) for both.
     sqlx::query(
-        "insert into projection_checkpoints
-             (projection, tx_id, global_position, last_recorded_at, updated_at)
-         values ($1, $2::text::xid8, $3, $4, now())
-         on conflict (projection) do update
-            set tx_id = excluded.tx_id,
-                global_position = excluded.global_position,
-                last_recorded_at = coalesce(excluded.last_recorded_at,
-                                            projection_checkpoints.last_recorded_at),
-                updated_at = now()",
+        "with stored as (
+            insert into projection_checkpoints
+                 (projection, tx_id, global_position, last_recorded_at, updated_at)
+            values ($1, $2::text::xid8, $3, $4, now())
+            on conflict (projection) do update
+               set tx_id = excluded.tx_id,
+                   global_position = excluded.global_position,
+                   last_recorded_at = coalesce(excluded.last_recorded_at,
+                                               projection_checkpoints.last_recorded_at),
+                   updated_at = now()
+            returning 1)
+         select pg_notify($5, $6) from stored",
     )
     .bind(projection)
     .bind(tx_text(position))
     .bind(position.global_position)
     .bind(last_recorded_at)
+    .bind(notify_channel(projection))
+    .bind(format!("{}:{}", position.tx_id, position.global_position))
     .execute(&mut *conn)
     .await?;
-    sqlx::query("select pg_notify($1, $2)")
-        .bind(notify_channel(projection))
-        .bind(format!("{}:{}", position.tx_id, position.global_position))
-        .execute(&mut *conn)
-        .await?;
     Ok(())
 }
 

@@ -30,29 +30,6 @@ pub(crate) async fn execute_trusted<'e>(
         .rows_affected())
 }
 
-/// Number of events in the feed strictly after `after` and at or before `until`.
-///
-/// Every event at or before a position the relay has published is already below the horizon
-/// (its transaction, and every older one, had finished when the relay read it), so no horizon
-/// condition is needed here.
-pub(crate) async fn count_between<'e>(
-    executor: impl PgExecutor<'e>,
-    after: FeedPosition,
-    until: FeedPosition,
-) -> Result<i64, sqlx::Error> {
-    sqlx::query_scalar(
-        "select count(*) from events
-          where (tx_id, global_position) > ($1::text::xid8, $2)
-            and (tx_id, global_position) <= ($3::text::xid8, $4)",
-    )
-    .bind(tx_text(after))
-    .bind(after.global_position)
-    .bind(tx_text(until))
-    .bind(until.global_position)
-    .fetch_one(executor)
-    .await
-}
-
 /// Number of committed events after `after`, whether or not they are below the horizon yet,
 /// counting at most `cap` (so a huge backlog does not make the count itself slow).
 pub(crate) async fn count_after<'e>(

@@ -1,1 +1,150 @@
-//! End-to-end tests live in `tests/tests/`.
+//! Test support for Balcão's end-to-end tests: [`TestApp`] starts every role in-process against a
+//! fresh database and a fresh JetStream stream, on a free port.
+
+use std::net::SocketAddr;
+use std::str::FromStr;
+
+use gateway::config::{LogFormat, Settings};
+use gateway::roles::{self, Roles, Running};
+use sqlx::ConnectOptions;
+use sqlx::postgres::PgConnectOptions;
+use uuid::Uuid;
+
+/// The PostgreSQL server tests use: `DATABASE_URL`'s server, or the local default.
+fn server_url() -> String {
+    std::env::var("DATABASE_URL").unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".to_owned())
+}
+
+fn nats_url() -> String {
+    std::env::var("NATS_URL").unwrap_or_else(|_| "nats://127.0.0.1:4222".to_owned())
+}
+
+/// A running Balcão with its own database and stream, removed again by [`TestApp::stop`].
+pub struct TestApp {
+    /// `http://127.0.0.1:PORT`.
+    pub base_url: String,
+    /// The settings it runs with.
+    pub settings: Settings,
+    running: Option<Running>,
+    database: String,
+}
+
+impl TestApp {
+    /// Starts every role (migrate, serve, relay, project).
+    ///
+    /// # Panics
+    ///
+    /// When PostgreSQL or NATS are not reachable: run `scripts/services.sh` first (`make test`
+    /// does).
+    pub async fn spawn() -> TestApp {
+        Self::spawn_with(|_| {}).await
+    }
+
+    /// Starts every role after `adjust` changed the settings.
+    ///
+    /// # Panics
+    ///
+    /// As [`TestApp::spawn`].
+    pub async fn spawn_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
+        let id = Uuid::new_v4().simple().to_string();
+        let database = format!("balcao_test_{id}");
+        let mut url = PgConnectOptions::from_str(&server_url()).expect("DATABASE_URL is a PostgreSQL URL");
+        url = url.database(&database);
+        let mut settings = Settings {
+            database_url: url.to_url_lossy().to_string(),
+            nats_url: nats_url(),
+            listen: SocketAddr::from(([127, 0, 0, 1], 0)),
+            site_url: "http://balcao.test".to_owned(),
+            contact_email: "contato@balcao.test".to_owned(),
+            log_format: LogFormat::Pretty,
+            create_per_minute: 1_000,
+            trust_forwarded_for: false,
+            read_your_writes_ms: 5_000,
+            analytics_id: None,
+            nats_stream: format!("TEST_{id}"),
+            nats_subject_prefix: format!("test.{id}"),
+            nats_replicas: 1,
+            nats_duplicate_window_secs: 900,
+            statement_timeout_ms: 10_000,
+            idle_in_transaction_timeout_ms: 15_000,
+        };
+        adjust(&mut settings);
+        roles::migrate(&settings).await.expect("migrations run on a fresh database");
+        let running = roles::start(&settings, Roles::all()).await.expect("every role starts");
+        let address = running.local_addr.expect("the gateway listens");
+        TestApp {
+            base_url: format!("http://{address}"),
+            settings,
+            running: Some(running),
+            database,
+        }
+    }
+
+    /// An HTTP client that does not follow redirects, so tests see them.
+    pub fn client(&self) -> reqwest::Client {
+        reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .expect("client builds")
+    }
+
+    /// The absolute URL of `path`.
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base_url)
+    }
+
+    /// Stops every role, deletes the stream and drops the database.
+    ///
+    /// # Panics
+    ///
+    /// When a role failed while the test ran.
+    pub async fn stop(mut self) {
+        if let Some(running) = self.running.take() {
+            running.stop().await.expect("every role stops cleanly");
+        }
+        if let Ok(client) = async_nats::connect(&self.settings.nats_url).await {
+            let _ = async_nats::jetstream::new(client).delete_stream(&self.settings.nats_stream).await;
+        }
+        let admin = PgConnectOptions::from_str(&server_url()).expect("URL").database("postgres");
+        if let Ok(mut conn) = admin.connect().await {
+            let _ = sqlx::query(sqlx::AssertSqlSafe(format!(
+                "drop database if exists \"{}\" with (force)",
+                self.database
+            )))
+            .execute(&mut conn)
+            .await;
+        }
+    }
+}
+
+/// Every `href="/..."` in an HTML page: the page's internal links, without fragments.
+pub fn internal_links(html: &str) -> Vec<String> {
+    let mut links = Vec::new();
+    let mut rest = html;
+    while let Some(start) = rest.find("href=\"/") {
+        rest = &rest[start + 6..];
+        let Some(end) = rest.find('"') else { break };
+        let link = rest[..end].split('#').next().unwrap_or_default();
+        if !link.starts_with("//") && !link.is_empty() {
+            links.push(link.replace("&amp;", "&"));
+        }
+        rest = &rest[end..];
+    }
+    links
+}
+
+/// The text of the first `<tag …>…</tag>` in `html`, if any (enough for titles and headings).
+pub fn first_element_text(html: &str, tag: &str) -> Option<String> {
+    let open = html.find(&format!("<{tag}"))?;
+    let after_open = open + html[open..].find('>')? + 1;
+    let close = after_open + html[after_open..].find(&format!("</{tag}>"))?;
+    Some(html[after_open..close].trim().to_owned())
+}
+
+/// The `content` of `<meta name="NAME" content="…">`, if present.
+pub fn meta_content(html: &str, name: &str) -> Option<String> {
+    let marker = format!("<meta name=\"{name}\" content=\"");
+    let start = html.find(&marker)? + marker.len();
+    let end = start + html[start..].find('"')?;
+    Some(html[start..end].to_owned())
+}

@@ -363,7 +363,7 @@ impl BrCode {
     ///
     /// ```
     /// # let code = domain::brcode::parse::decode("00020126180014br.gov.bcb.pix5204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***80740014br.gov.bcb.pix2552pix.example.com/rec/2353c790eefb11eaadc10242ac1200026304F2DA").unwrap();
-    /// assert_eq!(code.other_objects().map(|o| o.id).collect::<Vec<_>>(), [80]);
+    /// assert_eq!(code.other_objects().map(|o| o.id()).collect::<Vec<_>>(), [80]);
     /// ```
     pub fn other_objects(&self) -> impl Iterator<Item = &DataObject> {
         let account_id = self.merchant_account.as_ref().map(|a| a.id);

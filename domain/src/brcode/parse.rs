@@ -351,6 +351,16 @@ mod tests {
     }
 
     #[test]
+    fn writes_back_a_decoded_code_with_an_empty_field() {
+        // Found by cargo-fuzz in its first seconds: "0000" (ID 00, length 00) decoded, but
+        // writing it back tripped the builder's non-empty assertion.
+        let code = decode("0000").unwrap();
+        assert_eq!(code.to_payload(), "0000");
+        let report = inspect("0000");
+        assert!(report.errors.iter().any(|e| e.code() == "empty-value"));
+    }
+
+    #[test]
     fn reports_an_empty_payload() {
         assert_eq!(parse("  ").unwrap_err(), vec![BrCodeError::PayloadEmpty]);
         assert_eq!(decode(""), Err(BrCodeError::PayloadEmpty));

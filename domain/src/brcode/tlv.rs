@@ -4,23 +4,23 @@
 
 use std::fmt;
 
-/// One data object: a 2-digit ID (`0..=99`) and its raw value. Templates (26–51, 62, 80–99) keep
-/// their raw value here; [`DataObject::children`] reads them as nested TLV.
+/// One data object: a 2-digit ID (`0..=99`) and its raw value of at most 99 characters (empty
+/// values are kept so a decoded payload can be written back and the validator can name them).
+/// Templates (26–51, 62, 80–99) keep their raw value here; [`DataObject::children`] reads them
+/// as nested TLV.
 ///
 /// ```
 /// use domain::brcode::tlv::{self, DataObject};
 ///
 /// let objects = tlv::parse("000201540510.00")?;
-/// assert_eq!(objects[1], DataObject::new(54, "10.00"));
+/// assert_eq!(objects[1], DataObject::new(54, "10.00")?);
 /// assert_eq!(tlv::write(&objects), "000201540510.00");
 /// # Ok::<(), domain::brcode::tlv::TlvError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct DataObject {
-    /// The ID, `0..=99`, written with 2 digits.
-    pub id: u8,
-    /// The raw value as it appeared (or will appear) in the payload.
-    pub value: String,
+    pub(crate) id: u8,
+    pub(crate) value: String,
 }
 
 /// Why a string is not well-formed TLV.
@@ -57,6 +57,14 @@ pub enum TlvError {
         /// The characters actually left.
         available: usize,
     },
+    /// A value too long for a 2-digit length (or an ID over 99), when building objects by hand.
+    #[error("O campo {id} teria {len} caracteres; um campo do código tem no máximo 99.")]
+    ValueTooLong {
+        /// The ID.
+        id: String,
+        /// The value's length in characters.
+        len: usize,
+    },
     /// The same ID twice at one level.
     #[error("O campo {id} aparece duas vezes; cada campo só pode aparecer uma vez.")]
     DuplicateId {
@@ -78,23 +86,57 @@ impl TlvError {
             Self::NotNumeric { .. } => "tlv-not-numeric",
             Self::ValueTooShort { .. } => "tlv-value-too-short",
             Self::DuplicateId { .. } => "tlv-duplicate-id",
+            Self::ValueTooLong { .. } => "tlv-value-too-long",
         }
     }
 }
 
 impl DataObject {
-    /// A data object from an ID and a value.
+    /// A data object from an ID (`0..=99`) and a value of at most 99 characters.
+    ///
+    /// # Errors
+    /// [`TlvError::ValueTooLong`] when the ID or the length does not fit in 2 digits.
     ///
     /// ```
-    /// let object = domain::brcode::tlv::DataObject::new(58, "BR");
-    /// assert_eq!(object.to_string(), "5802BR");
+    /// use domain::brcode::tlv::DataObject;
+    /// assert_eq!(DataObject::new(58, "BR")?.to_string(), "5802BR");
+    /// assert!(DataObject::new(2, "x".repeat(100)).is_err());
+    /// # Ok::<(), domain::brcode::tlv::TlvError>(())
+    /// ```
+    pub fn new(id: u8, value: impl Into<String>) -> Result<Self, TlvError> {
+        let value = value.into();
+        let len = value.chars().count();
+        if id > 99 || len > 99 {
+            return Err(TlvError::ValueTooLong {
+                id: id.to_string(),
+                len,
+            });
+        }
+        Ok(Self { id, value })
+    }
+
+    /// The ID, `0..=99`.
+    ///
+    /// ```
+    /// # use domain::brcode::tlv::DataObject;
+    /// assert_eq!(DataObject::new(58, "BR")?.id(), 58);
+    /// # Ok::<(), domain::brcode::tlv::TlvError>(())
     /// ```
     #[must_use]
-    pub fn new(id: u8, value: impl Into<String>) -> Self {
-        Self {
-            id,
-            value: value.into(),
-        }
+    pub fn id(&self) -> u8 {
+        self.id
+    }
+
+    /// The raw value.
+    ///
+    /// ```
+    /// # use domain::brcode::tlv::DataObject;
+    /// assert_eq!(DataObject::new(58, "BR")?.value(), "BR");
+    /// # Ok::<(), domain::brcode::tlv::TlvError>(())
+    /// ```
+    #[must_use]
+    pub fn value(&self) -> &str {
+        &self.value
     }
 
     /// Reads the value as nested TLV (for templates).
@@ -104,8 +146,8 @@ impl DataObject {
     ///
     /// ```
     /// use domain::brcode::tlv::DataObject;
-    /// let template = DataObject::new(62, "0503***");
-    /// assert_eq!(template.children()?, vec![DataObject::new(5, "***")]);
+    /// let template = DataObject::new(62, "0503***")?;
+    /// assert_eq!(template.children()?, vec![DataObject::new(5, "***")?]);
     /// # Ok::<(), domain::brcode::tlv::TlvError>(())
     /// ```
     pub fn children(&self) -> Result<Vec<Self>, TlvError> {
@@ -115,7 +157,8 @@ impl DataObject {
     /// The character count of the value (the `LEN` that goes on the wire).
     ///
     /// ```
-    /// assert_eq!(domain::brcode::tlv::DataObject::new(60, "Maceió").len(), 6);
+    /// assert_eq!(domain::brcode::tlv::DataObject::new(60, "Maceió")?.len(), 6);
+    /// # Ok::<(), domain::brcode::tlv::TlvError>(())
     /// ```
     #[must_use]
     pub fn len(&self) -> usize {
@@ -125,7 +168,8 @@ impl DataObject {
     /// True for an empty value (written `LEN = 00`, which EMV forbids).
     ///
     /// ```
-    /// assert!(domain::brcode::tlv::DataObject::new(2, "").is_empty());
+    /// assert!(domain::brcode::tlv::DataObject::new(2, "")?.is_empty());
+    /// # Ok::<(), domain::brcode::tlv::TlvError>(())
     /// ```
     #[must_use]
     pub fn is_empty(&self) -> bool {
@@ -134,8 +178,7 @@ impl DataObject {
 }
 
 impl fmt::Display for DataObject {
-    /// The wire form, `IDLLVALUE`. Lengths over 99 cannot be written and are shown as-is, which
-    /// is why the builder checks them before writing.
+    /// The wire form, `IDLLVALUE`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{:02}{:02}{}", self.id, self.len(), self.value)
     }
@@ -151,7 +194,7 @@ impl fmt::Display for DataObject {
 ///
 /// let objects = tlv::parse("5802BR5913Fulano de Tal")?;
 /// assert_eq!(objects.len(), 2);
-/// assert_eq!(objects[1].value, "Fulano de Tal");
+/// assert_eq!(objects[1].value(), "Fulano de Tal");
 /// # Ok::<(), tlv::TlvError>(())
 /// ```
 pub fn parse(s: &str) -> Result<Vec<DataObject>, TlvError> {
@@ -231,18 +274,23 @@ pub(crate) fn id_str(id: u8) -> &'static str {
 ///
 /// ```
 /// use domain::brcode::tlv::{self, DataObject};
-/// assert_eq!(tlv::write(&[DataObject::new(0, "01"), DataObject::new(58, "BR")]), "0002015802BR");
+/// assert_eq!(tlv::write(&[DataObject::new(0, "01")?, DataObject::new(58, "BR")?]), "0002015802BR");
+/// # Ok::<(), tlv::TlvError>(())
 /// ```
 #[must_use]
 pub fn write(objects: &[DataObject]) -> String {
     let mut out = String::with_capacity(objects.iter().map(|o| o.value.len() + 4).sum());
     for object in objects {
-        push(&mut out, object.id, &object.value);
+        // DataObject guarantees 0..=99 characters; empty values are written back as decoded.
+        push_two_digits(&mut out, object.id);
+        push_two_digits(&mut out, object.len() as u8);
+        out.push_str(&object.value);
     }
     out
 }
 
-/// Appends one object (`IDLLVALUE`) to `out`. The caller guarantees `1..=99` characters.
+/// Appends one object (`IDLLVALUE`) to `out` when building a code. The builder never writes an
+/// empty or over-long value; the assertion guards that in tests and fuzzing.
 pub(crate) fn push(out: &mut String, id: u8, value: &str) {
     let len = value.chars().count();
     debug_assert!(
@@ -319,7 +367,7 @@ mod tests {
 
     #[test]
     fn names_nested_fields_by_their_path() {
-        let template = DataObject::new(62, "0510abc");
+        let template = DataObject::new(62, "0510abc").unwrap();
         assert_eq!(
             template.children(),
             Err(TlvError::ValueTooShort {
@@ -333,7 +381,8 @@ mod tests {
     #[test]
     fn tolerates_a_zero_length_value_so_the_validator_can_name_it() {
         let objects = parse("0200").unwrap();
-        assert_eq!(objects, vec![DataObject::new(2, "")]);
+        assert_eq!(objects, vec![DataObject::new(2, "").unwrap()]);
+        assert_eq!(write(&objects), "0200");
     }
 
     #[test]

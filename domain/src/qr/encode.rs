@@ -9,7 +9,7 @@
 
 use super::EcLevel;
 use super::line::{self, Line};
-use super::penalty::penalty;
+use super::penalty::{Ranges, penalty};
 
 /// Error-correction codewords per block, versions 1–40 (ISO/IEC 18004 table 9), level M.
 const ECC_PER_BLOCK_M: [u8; 40] = [
@@ -78,8 +78,8 @@ pub(crate) struct Symbol {
     pub(crate) mask: u8,
     /// Modules per side.
     pub(crate) size: usize,
-    /// Row-major, `true` = dark.
-    pub(crate) dark: Vec<bool>,
+    /// One bitset per row, bit `x` of row `y` set when the module is dark.
+    pub(crate) rows: Vec<[u64; 3]>,
 }
 
 fn ecc_table(level: EcLevel) -> (&'static [u8; 40], &'static [u8; 40]) {
@@ -124,41 +124,31 @@ fn smallest_version(len: usize, level: EcLevel) -> Option<usize> {
     (1..=40).find(|v| byte_capacity(*v, level) >= len)
 }
 
-/// Appends bits, most significant first.
-struct Bits {
-    bytes: Vec<u8>,
-    len: usize,
-}
-
-impl Bits {
-    fn push(&mut self, value: u32, count: usize) {
-        for i in (0..count).rev() {
-            if self.len % 8 == 0 {
-                self.bytes.push(0);
-            }
-            if value >> i & 1 == 1 {
-                let last = self.bytes.len() - 1;
-                self.bytes[last] |= 0x80 >> (self.len % 8);
-            }
-            self.len += 1;
-        }
-    }
-}
-
 /// Mode, count, data, terminator and padding: the data codewords.
+///
+/// Byte mode puts a 4-bit mode and an 8- or 16-bit count before the data, so every data byte
+/// straddles two codewords; they are assembled a byte at a time rather than bit by bit.
 fn data_stream(data: &[u8], version: usize, level: EcLevel) -> Vec<u8> {
     let capacity = data_codewords(version, level);
-    let mut bits = Bits {
-        bytes: Vec::with_capacity(capacity),
-        len: 0,
+    let mut out = Vec::with_capacity(capacity);
+    // Header nibbles: mode 0100, then the count; the data follows shifted by half a byte.
+    let count = data.len();
+    let mut carry: u8 = if count_bits(version) == 8 {
+        out.push(0x40 | (count >> 4) as u8);
+        (count & 0x0F) as u8
+    } else {
+        out.push(0x40 | (count >> 12) as u8);
+        out.push((count >> 4) as u8);
+        (count & 0x0F) as u8
     };
-    bits.push(0b0100, 4);
-    bits.push(data.len() as u32, count_bits(version));
     for byte in data {
-        bits.push(u32::from(*byte), 8);
+        out.push(carry << 4 | byte >> 4);
+        carry = byte & 0x0F;
     }
-    bits.push(0, (capacity * 8 - bits.len).min(4));
-    let mut out = bits.bytes;
+    // The last nibble of data, then the 4-bit terminator (zeros) completes the byte.
+    if out.len() < capacity {
+        out.push(carry << 4);
+    }
     for pad in [0xEC, 0x11].into_iter().cycle() {
         if out.len() >= capacity {
             break;
@@ -193,7 +183,8 @@ fn codewords(data: &[u8], version: usize, level: EcLevel) -> Vec<u8> {
     let raw = raw_data_modules(version) / 8;
     let short_blocks = blocks - raw % blocks;
     let short_len = raw / blocks;
-    let generator = generator(ecc_len);
+    // The generator's coefficients are never zero, so keep their logarithms.
+    let generator_logs: Vec<u8> = generator(ecc_len).iter().map(|g| LOG[usize::from(*g)]).collect();
     let mut data_blocks = Vec::with_capacity(blocks);
     let mut ecc_blocks = Vec::with_capacity(blocks);
     let mut at = 0;
@@ -201,13 +192,16 @@ fn codewords(data: &[u8], version: usize, level: EcLevel) -> Vec<u8> {
         let len = short_len - ecc_len + usize::from(i >= short_blocks);
         let block = &data[at..at + len];
         at += len;
-        let mut remainder = vec![0u8; ecc_len];
+        let mut remainder = [0u8; 30];
         for byte in block {
             let factor = byte ^ remainder[0];
-            remainder.rotate_left(1);
+            remainder.copy_within(1..ecc_len, 0);
             remainder[ecc_len - 1] = 0;
-            for (r, g) in remainder.iter_mut().zip(&generator) {
-                *r ^= gf_mul(*g, factor);
+            if factor != 0 {
+                let log_factor = usize::from(LOG[usize::from(factor)]);
+                for (r, g) in remainder[..ecc_len].iter_mut().zip(&generator_logs) {
+                    *r ^= EXP[log_factor + usize::from(*g)];
+                }
             }
         }
         data_blocks.push(block);
@@ -226,6 +220,7 @@ fn codewords(data: &[u8], version: usize, level: EcLevel) -> Vec<u8> {
             out.push(block[i]);
         }
     }
+    debug_assert_eq!(out.len(), raw);
     out
 }
 
@@ -278,17 +273,84 @@ fn format_positions(i: usize, size: usize) -> [(usize, usize); 2] {
     [first, second]
 }
 
-/// Mask `m` at column `x`, row `y`.
-fn mask_bit(m: u8, x: usize, y: usize) -> bool {
+/// Mask `m` at column `x`, row `y` (ISO/IEC 18004 table 10, with `i` = row and `j` = column).
+const fn mask_bit(m: usize, x: usize, y: usize) -> bool {
     match m {
-        0 => (x + y) % 2 == 0,
-        1 => y % 2 == 0,
-        2 => x % 3 == 0,
-        3 => (x + y) % 3 == 0,
-        4 => (x / 3 + y / 2) % 2 == 0,
+        0 => (x + y).is_multiple_of(2),
+        1 => y.is_multiple_of(2),
+        2 => x.is_multiple_of(3),
+        3 => (x + y).is_multiple_of(3),
+        4 => (x / 3 + y / 2).is_multiple_of(2),
         5 => x * y % 2 + x * y % 3 == 0,
-        6 => (x * y % 2 + x * y % 3) % 2 == 0,
-        _ => ((x + y) % 2 + x * y % 3) % 2 == 0,
+        6 => (x * y % 2 + x * y % 3).is_multiple_of(2),
+        _ => ((x + y) % 2 + x * y % 3).is_multiple_of(2),
+    }
+}
+
+/// Every mask repeats every 12 modules both ways, and word `i` of a line starts at a module
+/// `≡ 4·(i mod 3) (mod 12)`, so each word of a masked line is one of 3 precomputed words:
+/// `MASK_WORDS[m][y mod 12][i mod 3]` for rows.
+const MASK_WORDS: [[[u64; 3]; 12]; 8] = mask_words(false);
+/// The same for columns (`r` = x mod 12, bits along y).
+const COL_MASK_WORDS: [[[u64; 3]; 12]; 8] = mask_words(true);
+
+const fn mask_words(columns: bool) -> [[[u64; 3]; 12]; 8] {
+    let mut table = [[[0u64; 3]; 12]; 8];
+    let mut m = 0;
+    while m < 8 {
+        let mut r = 0;
+        while r < 12 {
+            let mut p = 0;
+            while p < 3 {
+                let mut word = 0u64;
+                let mut b = 0;
+                while b < 64 {
+                    let along = (4 * p + b) % 12;
+                    let dark = if columns { mask_bit(m, r, along) } else { mask_bit(m, along, r) };
+                    if dark {
+                        word |= 1 << b;
+                    }
+                    b += 1;
+                }
+                table[m][r][p] = word;
+                p += 1;
+            }
+            r += 1;
+        }
+        m += 1;
+    }
+    table
+}
+
+/// Copies a bitset so every set module `x` of line `y` becomes module `y` of line `x`.
+fn transpose<const N: usize>(lines: &[Line<N>], size: usize) -> Vec<Line<N>> {
+    let mut out = vec![[0; N]; size];
+    for (y, l) in lines.iter().enumerate() {
+        for (i, word) in l.iter().enumerate() {
+            let mut bits = *word;
+            while bits != 0 {
+                let x = i * 64 + bits.trailing_zeros() as usize;
+                line::set(&mut out[x], y);
+                bits &= bits - 1;
+            }
+        }
+    }
+    out
+}
+
+/// Applies mask `m` to the modules marked free.
+fn apply_mask<const N: usize>(
+    table: &[[[u64; 3]; 12]; 8],
+    m: usize,
+    base: &[Line<N>],
+    free: &[Line<N>],
+    out: &mut [Line<N>],
+) {
+    for (r, ((o, b), f)) in out.iter_mut().zip(base).zip(free).enumerate() {
+        let words = &table[m][r % 12];
+        for i in 0..N {
+            o[i] = b[i] ^ (words[i % 3] & f[i]);
+        }
     }
 }
 
@@ -343,8 +405,9 @@ fn build<const N: usize>(codewords: &[u8], version: usize, size: usize, level: E
     let last = aligns.len().saturating_sub(1);
     for (i, cx) in aligns.iter().enumerate() {
         for (j, cy) in aligns.iter().enumerate() {
-            if (i == 0 && j == 0) || (i == 0 && j == last) || (i == last && j == 0) {
-                continue; // finder corners
+            let finder_corner = matches!((i, j), (0, 0)) || (i == 0 && j == last) || (i == last && j == 0);
+            if finder_corner {
+                continue;
             }
             for dy in -2i32..=2 {
                 for dx in -2i32..=2 {
@@ -397,45 +460,24 @@ fn build<const N: usize>(codewords: &[u8], version: usize, size: usize, level: E
         right -= 2;
     }
 
-    let transpose = |lines: &[Line<N>]| -> Vec<Line<N>> {
-        let mut cols = vec![[0; N]; size];
-        for (y, l) in lines.iter().enumerate() {
-            for (x, col) in cols.iter_mut().enumerate() {
-                if line::get(l, x) {
-                    line::set(col, y);
-                }
-            }
-        }
-        cols
-    };
-    let cols = transpose(&rows);
-    let func_cols = transpose(&func);
+    let cols = transpose(&rows, size);
+    let valid = line::ones::<N>(size);
+    let free: Vec<Line<N>> = func.iter().map(|f| line::and_not(&valid, f)).collect();
+    let free_cols = transpose(&free, size);
 
-    let masks: Vec<u8> = fixed_mask.map_or_else(|| (0..8).collect(), |m| vec![m & 7]);
-    let mut best: Option<(u32, u8, Vec<Line<N>>)> = None;
+    let masks = fixed_mask.map_or(0..8, |m| {
+        let m = usize::from(m & 7);
+        m..m + 1
+    });
+    let mut masked_rows: Vec<Line<N>> = vec![[0; N]; size];
+    let mut masked_cols: Vec<Line<N>> = vec![[0; N]; size];
+    let ranges = Ranges::new(size);
+    let mut best: Option<(u32, usize)> = None;
+    let mut best_rows: Vec<Line<N>> = Vec::new();
     for m in masks {
-        // Each mask repeats every 12 rows (and every 12 columns).
-        let row_patterns: Vec<Line<N>> = (0..12.min(size))
-            .map(|y| {
-                let mut l = [0; N];
-                (0..size).filter(|x| mask_bit(m, *x, y)).for_each(|x| line::set(&mut l, x));
-                l
-            })
-            .collect();
-        let col_patterns: Vec<Line<N>> = (0..12.min(size))
-            .map(|x| {
-                let mut l = [0; N];
-                (0..size).filter(|y| mask_bit(m, x, *y)).for_each(|y| line::set(&mut l, y));
-                l
-            })
-            .collect();
-        let mut masked_rows: Vec<Line<N>> = (0..size)
-            .map(|y| line::xor(&rows[y], &line::and_not(&row_patterns[y % 12], &func[y])))
-            .collect();
-        let mut masked_cols: Vec<Line<N>> = (0..size)
-            .map(|x| line::xor(&cols[x], &line::and_not(&col_patterns[x % 12], &func_cols[x])))
-            .collect();
-        let format = format_bits(level, m);
+        apply_mask(&MASK_WORDS, m, &rows, &free, &mut masked_rows);
+        apply_mask(&COL_MASK_WORDS, m, &cols, &free_cols, &mut masked_cols);
+        let format = format_bits(level, m as u8);
         for i in 0..15 {
             if format >> i & 1 == 1 {
                 for (x, y) in format_positions(i, size) {
@@ -444,18 +486,21 @@ fn build<const N: usize>(codewords: &[u8], version: usize, size: usize, level: E
                 }
             }
         }
-        let score = if fixed_mask.is_some() { 0 } else { penalty(&masked_rows, &masked_cols, size) };
-        if best.as_ref().is_none_or(|(s, _, _)| score < *s) {
-            best = Some((score, m, masked_rows));
+        let score = if fixed_mask.is_some() { 0 } else { penalty(&masked_rows, &masked_cols, &ranges) };
+        if best.is_none_or(|(s, _)| score < s) {
+            best = Some((score, m));
+            best_rows.clone_from(&masked_rows);
         }
     }
-    let (_, mask, rows) = best.unwrap_or_default();
-    let dark = rows.iter().flat_map(|l| (0..size).map(move |x| line::get(l, x))).collect();
+    let (_, mask) = best.unwrap_or_default();
     Symbol {
         version: version as u8,
-        mask,
+        mask: mask as u8,
         size,
-        dark,
+        rows: best_rows
+            .iter()
+            .map(|l| std::array::from_fn(|i| l.get(i).copied().unwrap_or(0)))
+            .collect(),
     }
 }
 
@@ -546,6 +591,14 @@ mod agreement {
         code.data[..code.size * code.size].iter().map(|m| m.value()).collect()
     }
 
+    fn ours_dark(symbol: &Symbol) -> Vec<bool> {
+        symbol
+            .rows
+            .iter()
+            .flat_map(|r| (0..symbol.size).map(move |x| r[x / 64] >> (x % 64) & 1 == 1))
+            .collect()
+    }
+
     #[test]
     fn draws_the_same_modules_as_fast_qr_for_every_version_level_and_mask() {
         for version in 1..=40usize {
@@ -556,7 +609,7 @@ mod agreement {
                 for mask in 0..8u8 {
                     let ours = encode(&data, level, Some(version as u8), Some(mask)).expect("fits");
                     assert_eq!(ours.size, version * 4 + 17);
-                    assert!(ours.dark == theirs(&data, level, version, mask), "v{version} {level:?} mask {mask}");
+                    assert!(ours_dark(&ours) == theirs(&data, level, version, mask), "v{version} {level:?} mask {mask}");
                 }
             }
         }

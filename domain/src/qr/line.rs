@@ -71,6 +71,11 @@ pub(crate) fn and_not<const N: usize>(a: &Line<N>, b: &Line<N>) -> Line<N> {
     std::array::from_fn(|i| a[i] & !b[i])
 }
 
+/// Word-by-word OR.
+pub(crate) fn or<const N: usize>(a: &Line<N>, b: &Line<N>) -> Line<N> {
+    std::array::from_fn(|i| a[i] | b[i])
+}
+
 /// Word-by-word XOR.
 pub(crate) fn xor<const N: usize>(a: &Line<N>, b: &Line<N>) -> Line<N> {
     std::array::from_fn(|i| a[i] ^ b[i])

@@ -30,7 +30,6 @@ mod encode;
 mod line;
 mod penalty;
 
-use std::fmt::Write as _;
 use std::str::FromStr;
 
 /// Modules of white border on every side.
@@ -142,7 +141,8 @@ pub struct QrMatrix {
     version: u8,
     mask: u8,
     level: EcLevel,
-    dark: Vec<bool>,
+    /// One bitset per row: bit `x` of row `y` is set when that module is dark.
+    rows: Vec<[u64; 3]>,
 }
 
 impl QrMatrix {
@@ -162,7 +162,7 @@ impl QrMatrix {
             version: symbol.version,
             mask: symbol.mask,
             level,
-            dark: symbol.dark,
+            rows: symbol.rows,
         })
     }
 
@@ -229,7 +229,7 @@ impl QrMatrix {
     /// ```
     #[must_use]
     pub fn is_dark(&self, x: usize, y: usize) -> bool {
-        x < self.width && y < self.width && self.dark[y * self.width + x]
+        x < self.width && y < self.width && self.rows[y][x / 64] >> (x % 64) & 1 == 1
     }
 
     /// The smallest PNG side allowed for this symbol: [`MIN_PIXELS_PER_MODULE`] per module,
@@ -257,37 +257,34 @@ impl QrMatrix {
     #[must_use]
     pub fn to_svg(&self) -> String {
         let side = self.width_with_quiet_zone();
-        let mut svg = String::with_capacity(256 + self.width * self.width * 3);
-        let _ = write!(
-            svg,
-            r##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {side} {side}" shape-rendering="crispEdges"><rect width="{side}" height="{side}" fill="#fff"/><path fill="#000" d=""##
-        );
-        for y in 0..self.width {
-            let row = &self.dark[y * self.width..(y + 1) * self.width];
-            let mut x = 0;
-            while x < self.width {
-                if !row[x] {
-                    x += 1;
-                    continue;
-                }
-                let start = x;
-                while x < self.width && row[x] {
-                    x += 1;
-                }
+        // Built as bytes: only ASCII goes in, and pushing bytes skips per-char UTF-8 work.
+        let mut svg: Vec<u8> = Vec::with_capacity(256 + self.width * self.width * 4);
+        svg.extend_from_slice(br#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 "#);
+        push_number(&mut svg, side);
+        svg.push(b' ');
+        push_number(&mut svg, side);
+        svg.extend_from_slice(br#"" shape-rendering="crispEdges"><rect width=""#);
+        push_number(&mut svg, side);
+        svg.extend_from_slice(br#"" height=""#);
+        push_number(&mut svg, side);
+        svg.extend_from_slice(br##"" fill="#fff"/><path fill="#000" d=""##);
+        for (y, row) in self.rows.iter().enumerate() {
+            for (start, len) in dark_runs(row, self.width) {
                 // One rectangle per horizontal run: "M x y h len v 1 h -len z".
-                svg.push('M');
+                svg.push(b'M');
                 push_number(&mut svg, start + QUIET_ZONE);
-                svg.push(' ');
+                svg.push(b' ');
                 push_number(&mut svg, y + QUIET_ZONE);
-                svg.push('h');
-                push_number(&mut svg, x - start);
-                svg.push_str("v1h-");
-                push_number(&mut svg, x - start);
-                svg.push('z');
+                svg.push(b'h');
+                push_number(&mut svg, len);
+                svg.extend_from_slice(b"v1h-");
+                push_number(&mut svg, len);
+                svg.push(b'z');
             }
         }
-        svg.push_str(r#""/></svg>"#);
-        svg
+        svg.extend_from_slice(br#""/></svg>"#);
+        // Every byte pushed above is ASCII, so this conversion cannot fail.
+        String::from_utf8(svg).unwrap_or_default()
     }
 
     /// A square 1-bit greyscale PNG of `size` × `size` pixels. Modules are whole pixels (no
@@ -321,10 +318,11 @@ impl QrMatrix {
         let offset = (side - scale * self.width) / 2;
         let row_bytes = side.div_ceil(8);
         let mut pixels = vec![0xFF_u8; row_bytes * side];
-        for my in 0..self.width {
-            let mut row = vec![0xFF_u8; row_bytes];
-            for mx in (0..self.width).filter(|mx| self.dark[my * self.width + mx]) {
-                for px in offset + mx * scale..offset + (mx + 1) * scale {
+        let mut row = vec![0xFF_u8; row_bytes];
+        for (my, modules) in self.rows.iter().enumerate() {
+            row.fill(0xFF);
+            for (start, len) in dark_runs(modules, self.width) {
+                for px in offset + start * scale..offset + (start + len) * scale {
                     row[px / 8] &= !(0x80 >> (px % 8));
                 }
             }
@@ -334,6 +332,8 @@ impl QrMatrix {
         }
         let mut out = Vec::with_capacity(pixels.len() / 8 + 128);
         let mut encoder = png::Encoder::new(&mut out, size, size);
+        // Two-colour images compress well even at the fast setting.
+        encoder.set_compression(png::Compression::Fast);
         encoder.set_color(png::ColorType::Grayscale);
         encoder.set_depth(png::BitDepth::One);
         let png_error = |e: png::EncodingError| QrError::Png(e.to_string());
@@ -344,13 +344,44 @@ impl QrMatrix {
     }
 }
 
-/// Appends a small non-negative integer without going through `fmt` (the SVG path has
-/// thousands of them).
-fn push_number(out: &mut String, n: usize) {
-    if n >= 10 {
-        push_number(out, n / 10);
+/// The runs of dark modules in a row, as `(first module, length)`, found a word at a time.
+fn dark_runs(row: &[u64; 3], width: usize) -> impl Iterator<Item = (usize, usize)> + '_ {
+    let mut x = 0;
+    std::iter::from_fn(move || {
+        let next = |from: usize, dark: bool| -> usize {
+            let mut at = from;
+            while at < width {
+                let bits = if dark { !row[at / 64] } else { row[at / 64] };
+                let word = bits >> (at % 64);
+                if word != 0 {
+                    return (at + word.trailing_zeros() as usize).min(width);
+                }
+                at = (at / 64 + 1) * 64;
+            }
+            width
+        };
+        let start = next(x, false);
+        if start >= width {
+            return None;
+        }
+        let end = next(start, true);
+        x = end;
+        Some((start, end - start))
+    })
+}
+
+/// Appends a non-negative integer below 1000 (symbol coordinates are at most 185) without
+/// going through `fmt`: the SVG path has thousands of them.
+fn push_number(out: &mut Vec<u8>, n: usize) {
+    debug_assert!(n < 1000);
+    let digit = |d: usize| b'0' + (d % 10) as u8;
+    if n >= 100 {
+        out.extend_from_slice(&[digit(n / 100), digit(n / 10), digit(n)]);
+    } else if n >= 10 {
+        out.extend_from_slice(&[digit(n / 10), digit(n)]);
+    } else {
+        out.push(digit(n));
     }
-    out.push(char::from(b'0' + (n % 10) as u8));
 }
 
 /// Encodes a payload and returns its SVG.

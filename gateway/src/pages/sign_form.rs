@@ -32,6 +32,9 @@ const KEY_KINDS: [(&str, &str); 6] = [
     ("aleatoria", "Chave aleatória"),
 ];
 
+/// Namespace of the QR-code ids derived from idempotency keys (a fixed, random UUID).
+const QRCODE_ID_NAMESPACE: Uuid = Uuid::from_u128(0x6f1c_2b7e_93d4_4a0b_8e55_21c9_0d3a_7f18);
+
 /// The form's fields as posted (names in pt-BR, as in the HTML).
 #[derive(Debug, Clone, Default, Deserialize)]
 pub struct SignForm {
@@ -157,7 +160,8 @@ fn page(state: &AppState, form: SignForm) -> SignFormPage {
             "/criar-placa-pix",
             "Criar placa Pix grátis com QR code | Balcão",
             "Crie grátis uma placa Pix com QR code que todo app de banco aceita: digite a chave, o nome e a cidade e confira antes de imprimir.",
-        ),
+        )
+        .with_json_ld(&state.site.organization_json_ld()),
         form,
         key_kinds: &KEY_KINDS,
         errors: FieldErrors::default(),
@@ -216,13 +220,20 @@ async fn create(state: &AppState, form: &SignForm, preview: FormPreview) -> Resu
         postal_code: preview.postal_code,
         single_use: false,
     };
-    let qrcode_id = Uuid::new_v4();
     let mut metadata = CommandMetadata::start().by("visitante");
-    if Uuid::parse_str(&form.pedido).is_ok()
-        && let Ok(key) = IdempotencyKey::parse(&idempotency_key(form, &request))
+    // With an idempotency key the code's id derives from it, so a repeated submit names the same
+    // stream and gets the first answer back; without one every submit is a new code.
+    let qrcode_id = match Uuid::parse_str(&form.pedido)
+        .ok()
+        .and_then(|_| IdempotencyKey::parse(&idempotency_key(form, &request)).ok())
     {
-        metadata = metadata.with_idempotency_key(key);
-    }
+        Some(key) => {
+            let id = Uuid::new_v5(&QRCODE_ID_NAMESPACE, key.as_str().as_bytes());
+            metadata = metadata.with_idempotency_key(key);
+            id
+        }
+        None => Uuid::new_v4(),
+    };
     let command = QrCodeCommand::CreateQrCode(CreateQrCode {
         qrcode_id: qrcode_id.to_string(),
         owner_id: None,

@@ -83,6 +83,8 @@ pub fn ms(d: Duration) -> String {
 
 /// Events per second from a count and a duration.
 pub fn per_second(events: u64, elapsed: Duration) -> u64 {
-    let micros = u64::try_from(elapsed.as_micros()).unwrap_or(u64::MAX).max(1);
+    let micros = u64::try_from(elapsed.as_micros())
+        .unwrap_or(u64::MAX)
+        .max(1);
     events.saturating_mul(1_000_000) / micros
 }

@@ -17,12 +17,14 @@ use uuid::Uuid;
 use crate::locks::lock_projection_writes;
 use crate::metric_names::{PROJECTION_APPLIED, PROJECTION_GAP_REPAIRS, PROJECTION_LAG_SECONDS};
 use crate::parking::{Parked, apply_with_parking};
-use crate::sql::count_between;
+use crate::sql::{position_from, tx_text};
 use crate::{Projection, TableSet, checkpoint};
 
 /// What one round did, for the caller's logs.
 #[derive(Debug, Default)]
 pub(crate) struct Round {
+    /// Events past the checkpoint in this batch.
+    pub(crate) fresh: usize,
     pub(crate) applied: usize,
     pub(crate) skipped: usize,
     pub(crate) parked: Vec<Parked>,
@@ -63,52 +65,17 @@ pub(crate) async fn apply_messages(
         }
     }
 
-    let mut tx = pool.begin().await?;
-    lock_projection_writes(&mut tx, name).await?;
-    let start = checkpoint::read_for_update(&mut tx, name).await?;
-    let mut fresh: Vec<StoredEvent> = readable
-        .into_iter()
-        .filter(|e| e.position > start)
-        .collect();
-    fresh.sort_by_key(|e| e.position);
-    fresh.dedup_by_key(|e| e.position);
-    let mut round = Round {
-        skipped: ids.iter().flatten().count() - fresh.len(),
-        ..Round::default()
+    readable.sort_by_key(|e| e.position);
+    readable.dedup_by_key(|e| e.position);
+    let mut round = match commit_round(pool, projection, feed_page_size, &readable, false).await? {
+        Some(round) => round,
+        // Something in the batch failed: do it again event by event, parking the poison. (The
+        // parking pass always answers `Some`.)
+        None => commit_round(pool, projection, feed_page_size, &readable, true)
+            .await?
+            .unwrap_or_default(),
     };
-
-    if let Some(until) = fresh.last().map(|e| e.position) {
-        let in_feed = count_between(&mut *tx, start, until).await?;
-        let last_recorded_at;
-        if usize::try_from(in_feed).ok() == Some(fresh.len()) {
-            round.parked =
-                apply_with_parking(&mut tx, projection, &TableSet::live(), &fresh).await?;
-            round.applied = fresh.len() - round.parked.len();
-            last_recorded_at = fresh.last().map(|e| e.recorded_at);
-        } else {
-            // The stream lacks events the feed has (aged out, lost, or published out of order
-            // by a relay retry): PostgreSQL is the source of truth, take them from there.
-            tracing::info!(
-                projection = name,
-                messages = fresh.len(),
-                in_feed,
-                "gap in the stream; filling it from PostgreSQL"
-            );
-            metrics::counter!(PROJECTION_GAP_REPAIRS, "projection" => name.to_owned()).increment(1);
-            round.repaired_from_feed = true;
-            let filled = fill_from_feed(&mut tx, projection, start, until, feed_page_size).await?;
-            round.applied = filled.applied;
-            round.parked = filled.parked;
-            last_recorded_at = filled.last_recorded_at;
-        }
-        checkpoint::store(&mut tx, name, until, last_recorded_at).await?;
-        tx.commit().await?;
-        if let Some(recorded_at) = last_recorded_at {
-            report_lag(name, recorded_at);
-        }
-    } else {
-        tx.rollback().await?;
-    }
+    round.skipped = readable.len() - round.fresh;
 
     for parked in &round.parked {
         parked.report(name);
@@ -117,6 +84,104 @@ pub(crate) async fn apply_messages(
         .increment(round.applied as u64);
     acknowledge(name, messages, &ids, &round.parked).await;
     Ok(round)
+}
+
+/// One transaction: lock, read the checkpoint (and count the feed up to the newest message in
+/// the same statement), apply the fresh events, move the checkpoint, commit.
+///
+/// Without `parking` the batch goes to the projection in one call with no savepoints (the
+/// common case, fewest round trips); if that fails the transaction is rolled back and the
+/// answer is `None`, and the caller comes back with `parking`.
+async fn commit_round(
+    pool: &PgPool,
+    projection: &dyn Projection,
+    feed_page_size: i64,
+    readable: &[StoredEvent],
+    parking: bool,
+) -> Result<Option<Round>, sqlx::Error> {
+    let name = projection.name();
+    let mut round = Round::default();
+    let Some(newest) = readable.last().map(|e| e.position) else {
+        return Ok(Some(round));
+    };
+    let mut tx = pool.begin().await?;
+    lock_projection_writes(&mut tx, name).await?;
+    let (start, in_feed) = checkpoint_and_count(&mut tx, name, newest).await?;
+    let fresh: Vec<&StoredEvent> = readable.iter().filter(|e| e.position > start).collect();
+    round.fresh = fresh.len();
+    if fresh.is_empty() {
+        tx.rollback().await?;
+        return Ok(Some(round));
+    }
+    let last_recorded_at;
+    if usize::try_from(in_feed).ok() == Some(fresh.len()) {
+        let first = readable.len() - fresh.len();
+        let fresh = &readable[first..];
+        if parking {
+            round.parked =
+                apply_with_parking(&mut tx, projection, &TableSet::live(), fresh).await?;
+        } else if let Err(error) = projection
+            .apply_batch(&mut tx, &TableSet::live(), fresh)
+            .await
+        {
+            tracing::debug!(projection = name, %error, "batch failed; applying it again with parking");
+            tx.rollback().await?;
+            return Ok(None);
+        }
+        round.applied = fresh.len() - round.parked.len();
+        last_recorded_at = fresh.last().map(|e| e.recorded_at);
+    } else {
+        // The stream lacks events the feed has (aged out, lost, or published out of order by
+        // a relay retry): PostgreSQL is the source of truth, take them from there.
+        tracing::info!(
+            projection = name,
+            messages = fresh.len(),
+            in_feed,
+            "gap in the stream; filling it from PostgreSQL"
+        );
+        metrics::counter!(PROJECTION_GAP_REPAIRS, "projection" => name.to_owned()).increment(1);
+        round.repaired_from_feed = true;
+        let filled = fill_from_feed(&mut tx, projection, start, newest, feed_page_size).await?;
+        round.applied = filled.applied;
+        round.parked = filled.parked;
+        last_recorded_at = filled.last_recorded_at;
+    }
+    checkpoint::store(&mut tx, name, newest, last_recorded_at).await?;
+    tx.commit().await?;
+    if let Some(recorded_at) = last_recorded_at {
+        report_lag(name, recorded_at);
+    }
+    Ok(Some(round))
+}
+
+/// The projection's checkpoint and the number of feed events after it up to `newest`, in one
+/// statement (one round trip). Call it under the projection's write lock.
+///
+/// Every event at or before a position the relay has published is below the horizon already
+/// (its transaction, and every older one, had ended when the relay read it), so the count needs
+/// no horizon condition.
+async fn checkpoint_and_count(
+    conn: &mut PgConnection,
+    projection: &str,
+    newest: FeedPosition,
+) -> Result<(FeedPosition, i64), sqlx::Error> {
+    let (tx, gp, count): (i64, i64, i64) = sqlx::query_as(
+        "with cp as (
+            select coalesce(max(tx_id), '0'::xid8) as tx_id,
+                   coalesce(max(global_position), 0) as global_position
+              from projection_checkpoints where projection = $1)
+         select cp.tx_id::text::bigint, cp.global_position,
+                (select count(*) from events e
+                  where (e.tx_id, e.global_position) > (cp.tx_id, cp.global_position)
+                    and (e.tx_id, e.global_position) <= ($2::text::xid8, $3))
+           from cp",
+    )
+    .bind(projection)
+    .bind(tx_text(newest))
+    .bind(newest.global_position)
+    .fetch_one(conn)
+    .await?;
+    Ok((position_from(tx, gp), count))
 }
 
 struct Filled {

@@ -67,7 +67,7 @@ async fn try_switch(
     .await?;
     // From here on the live projector waits for us, and we for its current batch.
     lock_projection_writes(&mut tx, name).await?;
-    let live = checkpoint::read_for_update(&mut tx, name).await?;
+    let live = checkpoint::read_locked(&mut tx, name).await?;
 
     // The live projector may have applied events committed after replay's last read.
     let mut position = replayed_to;

@@ -1,4 +1,4 @@
-import { Navigate, type RouteObject } from 'react-router';
+import { Link, Navigate, type RouteObject } from 'react-router';
 
 import { PageStatus } from '@/components/page-status';
 import { UnderConstruction } from '@/components/under-construction';
@@ -35,7 +35,16 @@ export function createAppRoutes(): RouteObject[] {
             { path: 'qrcodes', element: <UnderConstruction title="QR codes" /> },
             { path: 'transacoes', element: <UnderConstruction title="Transações" /> },
             { path: 'plano', element: <UnderConstruction title="Plano" /> },
-            { path: 'contas-extras', element: <UnderConstruction title="Contas extras" /> },
+            {
+              path: 'contas-extras',
+              element: (
+                <UnderConstruction title="Contas extras">
+                  <p>
+                    <Link to={paths.panel.newExtraAccount}>Criar conta extra</Link>
+                  </p>
+                </UnderConstruction>
+              ),
+            },
             { path: 'criar-conta-extra', element: <UnderConstruction title="Criar conta extra" /> },
             { path: 'configuracoes', lazy: () => import('./routes/panel/settings') },
             { path: 'duvidas', lazy: () => import('./routes/panel/faq') },

@@ -20,7 +20,11 @@ describe('MaskedInput', () => {
     const { input, onValueChange, user } = renderField('phone');
     await user.type(input, '11912345678');
     expect(input).toHaveValue('(11) 91234-5678');
-    expect(onValueChange).toHaveBeenLastCalledWith({ masked: '(11) 91234-5678', unmasked: '11912345678', completed: true });
+    expect(onValueChange).toHaveBeenLastCalledWith({
+      masked: '(11) 91234-5678',
+      unmasked: '11912345678',
+      completed: true,
+    });
   });
 
   it('offers the numeric keyboard for a CPF and ignores letters', async () => {
@@ -35,7 +39,9 @@ describe('MaskedInput', () => {
     expect(input).toHaveAttribute('autocapitalize', 'characters');
     await user.type(input, '12abc34501de35');
     expect(input).toHaveValue('12.ABC.345/01DE-35');
-    expect(onValueChange).toHaveBeenLastCalledWith(expect.objectContaining({ unmasked: '12ABC34501DE35', completed: true }));
+    expect(onValueChange).toHaveBeenLastCalledWith(
+      expect.objectContaining({ unmasked: '12ABC34501DE35', completed: true }),
+    );
   });
 
   it('formats a CEP and suggests postal-code autofill', async () => {

@@ -24,7 +24,10 @@ export function MaskedInput({ kind, onValueChange, placeholder, autoComplete, ..
   useEffect(() => {
     const element = ref.current;
     if (element === null) return;
-    const mask = new MaskInput(element, maskInputOptions(kind, (value) => report(value)));
+    const mask = new MaskInput(
+      element,
+      maskInputOptions(kind, (value) => report(value)),
+    );
     return () => mask.destroy();
   }, [kind]);
 

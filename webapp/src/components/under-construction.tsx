@@ -1,7 +1,9 @@
+import type { ReactNode } from 'react';
+
 import { PageTitle } from './page-title';
 
 /** A dashboard screen that does not exist yet, said plainly (no sample data). */
-export function UnderConstruction({ title }: { title: string }) {
+export function UnderConstruction({ title, children }: { title: string; children?: ReactNode }) {
   return (
     <section aria-labelledby="titulo-tela">
       <PageTitle>{title}</PageTitle>
@@ -9,6 +11,7 @@ export function UnderConstruction({ title }: { title: string }) {
         {title}
       </h1>
       <p className="notice">Esta tela ainda está em construção.</p>
+      {children}
     </section>
   );
 }

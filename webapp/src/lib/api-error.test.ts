@@ -20,17 +20,24 @@ describe('toApiError', () => {
     expect(toApiError({ status: 'FETCH_ERROR', error: 'TypeError: Failed to fetch' }, undefined, NOW).code).toBe(
       'network-request-failed',
     );
-    expect(toApiError({ status: 'TIMEOUT_ERROR', error: 'timeout' }, undefined, NOW).code).toBe('network-request-failed');
+    expect(toApiError({ status: 'TIMEOUT_ERROR', error: 'timeout' }, undefined, NOW).code).toBe(
+      'network-request-failed',
+    );
   });
 
   it('treats a bare 429 from a proxy as too-many-requests', () => {
-    expect(toApiError({ status: 'PARSING_ERROR', originalStatus: 429, data: '<html>', error: 'x' }, undefined, NOW)).toMatchObject({
+    expect(
+      toApiError({ status: 'PARSING_ERROR', originalStatus: 429, data: '<html>', error: 'x' }, undefined, NOW),
+    ).toMatchObject({
       status: 429,
       code: 'too-many-requests',
     });
   });
 
   it('marks any other body as an unexpected response', () => {
-    expect(toApiError({ status: 502, data: 'Bad Gateway' }, undefined, NOW)).toMatchObject({ status: 502, code: 'unexpected-response' });
+    expect(toApiError({ status: 502, data: 'Bad Gateway' }, undefined, NOW)).toMatchObject({
+      status: 502,
+      code: 'unexpected-response',
+    });
   });
 });

@@ -13,7 +13,13 @@ import {
 import { env } from '@/config/env';
 
 import { type ApiError, toApiError } from './api-error';
-import { type CredentialsState, accessTokenRejected, isTokenExpired, selectAccessToken, selectExpiresAt } from './credentials';
+import {
+  type CredentialsState,
+  accessTokenRejected,
+  isTokenExpired,
+  selectAccessToken,
+  selectExpiresAt,
+} from './credentials';
 
 export const TAG_TYPES = ['CurrentUser', 'PasswordPolicy', 'LatestBuild'] as const;
 
@@ -49,7 +55,13 @@ const failure = (code: string): { error: ApiError } => ({
   error: { status: null, code, serverMessage: null, retryAfterSeconds: null },
 });
 
-export const baseQuery: BaseQueryFn<string | FetchArgs, unknown, ApiError, ApiExtraOptions, FetchBaseQueryMeta> = async (
+export const baseQuery: BaseQueryFn<
+  string | FetchArgs,
+  unknown,
+  ApiError,
+  ApiExtraOptions,
+  FetchBaseQueryMeta
+> = async (
   args,
   queryApi,
   // RTK passes undefined when an endpoint declares no extraOptions.
@@ -85,7 +97,9 @@ type StateWithApi = { api: ApiState };
  * yet (a background refetch of data already on screen does not count).
  */
 export function selectPendingRequestCount(state: StateWithApi): number {
-  const queries = Object.values(state.api.queries).filter((entry) => entry?.status === QueryStatus.pending && entry.data === undefined);
+  const queries = Object.values(state.api.queries).filter(
+    (entry) => entry?.status === QueryStatus.pending && entry.data === undefined,
+  );
   const mutations = Object.values(state.api.mutations).filter((entry) => entry?.status === QueryStatus.pending);
   return queries.length + mutations.length;
 }

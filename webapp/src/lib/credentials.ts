@@ -16,13 +16,15 @@ export type SignOutReason = 'user' | 'session-expired' | 'account-disabled';
 const withReceivedAt = <T extends object>(payload: T) => ({ payload: { ...payload, receivedAt: Date.now() } });
 
 /** Sign-in or sign-up succeeded. */
-export const signedIn = createAction('auth/signedIn', (payload: { accessToken: string; expiresIn: number; user: AuthUser }) =>
-  withReceivedAt(payload),
+export const signedIn = createAction(
+  'auth/signedIn',
+  (payload: { accessToken: string; expiresIn: number; user: AuthUser }) => withReceivedAt(payload),
 );
 
 /** The refresh cookie bought a new access token. */
-export const tokenRefreshed = createAction('auth/tokenRefreshed', (payload: { accessToken: string; expiresIn: number }) =>
-  withReceivedAt(payload),
+export const tokenRefreshed = createAction(
+  'auth/tokenRefreshed',
+  (payload: { accessToken: string; expiresIn: number }) => withReceivedAt(payload),
 );
 
 /** The session is over (see `SignOutReason`). */

@@ -30,7 +30,9 @@ describe('errorMessage', () => {
   });
 
   it('shows the server’s pt-BR message for a 4xx code it does not know', () => {
-    expect(errorMessage(error({ code: 'weak-password', serverMessage: 'Senha fraca demais.' }))).toBe('Senha fraca demais.');
+    expect(errorMessage(error({ code: 'weak-password', serverMessage: 'Senha fraca demais.' }))).toBe(
+      'Senha fraca demais.',
+    );
   });
 
   it('never shows a 5xx body, only a generic apology', () => {

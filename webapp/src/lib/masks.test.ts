@@ -33,7 +33,11 @@ describe('mask tokens', () => {
 
 describe('applyMask', () => {
   it('formats a mobile number as (##) #####-####', () => {
-    expect(applyMask('phone', '11912345678')).toEqual({ masked: '(11) 91234-5678', unmasked: '11912345678', completed: true });
+    expect(applyMask('phone', '11912345678')).toEqual({
+      masked: '(11) 91234-5678',
+      unmasked: '11912345678',
+      completed: true,
+    });
   });
 
   it('formats a landline as (##) ####-####', () => {
@@ -41,7 +45,11 @@ describe('applyMask', () => {
   });
 
   it('formats a CPF and drops anything that is not a digit', () => {
-    expect(applyMask('cpf', '123abc45678909')).toEqual({ masked: '123.456.789-09', unmasked: '12345678909', completed: true });
+    expect(applyMask('cpf', '123abc45678909')).toEqual({
+      masked: '123.456.789-09',
+      unmasked: '12345678909',
+      completed: true,
+    });
   });
 
   it('formats a numeric CNPJ', () => {

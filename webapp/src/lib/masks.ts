@@ -49,7 +49,11 @@ export interface MaskedValue {
 }
 
 function maskOptions(preset: MaskPreset) {
-  return { mask: typeof preset.mask === 'string' ? preset.mask : [...preset.mask], tokens: MASK_TOKENS, tokensReplace: true };
+  return {
+    mask: typeof preset.mask === 'string' ? preset.mask : [...preset.mask],
+    tokens: MASK_TOKENS,
+    tokensReplace: true,
+  };
 }
 
 const prepare = (preset: MaskPreset, value: string) => (preset.upperCase ? value.toUpperCase() : value);

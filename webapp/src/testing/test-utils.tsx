@@ -43,6 +43,11 @@ export function renderWithProviders(ui: ReactElement, options: RenderOptions = {
   return setUp([{ path: '*', element: ui }], options);
 }
 
+/** Renders routes of the test's own (e.g. a screen that loads slowly) with the store around them. */
+export function renderRoutes(routes: RouteObject[], options: RenderOptions = {}) {
+  return setUp(routes, options);
+}
+
 /** Renders the whole app, routes and guards included, at `route`. */
 export function renderApp(route: string, options: Omit<RenderOptions, 'route'> = {}) {
   return setUp(createAppRoutes(), { ...options, route });

@@ -9,7 +9,11 @@ export const server = setupServer(...authHandlers, ...buildHandlers);
 export const requestLog: { call: string; at: number; headers: Headers }[] = [];
 
 server.events.on('request:start', ({ request }) => {
-  requestLog.push({ call: `${request.method} ${new URL(request.url).pathname}`, at: Date.now(), headers: request.headers });
+  requestLog.push({
+    call: `${request.method} ${new URL(request.url).pathname}`,
+    at: Date.now(),
+    headers: request.headers,
+  });
 });
 
 /** When each call to `call` (e.g. `POST /api/auth/token`) was made. */

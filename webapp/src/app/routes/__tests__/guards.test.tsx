@@ -137,6 +137,14 @@ describe('dashboard routes', () => {
     expect(heading).toHaveFocus();
   });
 
+  it('reach the extra-account form from the extra-accounts screen', async () => {
+    signedInBrowser();
+    const app = renderApp('/painel/contas-extras');
+    await app.user.click(await screen.findByRole('link', { name: 'Criar conta extra' }));
+    expect(await screen.findByRole('heading', { name: 'Criar conta extra' })).toBeInTheDocument();
+    expect(app.location()).toBe('/painel/criar-conta-extra');
+  });
+
   it('offer a skip link to the main content', async () => {
     signedInBrowser();
     renderApp('/painel');

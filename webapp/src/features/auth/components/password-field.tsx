@@ -13,7 +13,15 @@ export interface PasswordFieldProps {
 }
 
 /** A password input with a "Mostrar senha" toggle: typing blind on a phone keyboard causes most typos. */
-export function PasswordField({ label, value, onChange, autoComplete, error, hint, name = 'password' }: PasswordFieldProps) {
+export function PasswordField({
+  label,
+  value,
+  onChange,
+  autoComplete,
+  error,
+  hint,
+  name = 'password',
+}: PasswordFieldProps) {
   const [visible, setVisible] = useState(false);
   return (
     <TextField
@@ -29,7 +37,12 @@ export function PasswordField({ label, value, onChange, autoComplete, error, hin
       hint={hint}
       addon={
         // A toggle keeps one label; aria-pressed says whether the password is showing.
-        <button type="button" className="button secondary small toggle" aria-pressed={visible} onClick={() => setVisible(!visible)}>
+        <button
+          type="button"
+          className="button secondary small toggle"
+          aria-pressed={visible}
+          onClick={() => setVisible(!visible)}
+        >
           Mostrar senha
         </button>
       }

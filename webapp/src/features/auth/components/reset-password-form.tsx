@@ -80,7 +80,13 @@ export function ResetPasswordForm({ oobCode }: { oobCode: string | null }) {
           ) : null}
         </FormAlert>
       ) : null}
-      <NewPasswordField label="Senha nova" value={password} onChange={setPassword} rules={rules} error={passwordError} />
+      <NewPasswordField
+        label="Senha nova"
+        value={password}
+        onChange={setPassword}
+        rules={rules}
+        error={passwordError}
+      />
       <button type="submit" className="button big" disabled={isLoading}>
         {isLoading ? 'Salvando…' : 'Salvar senha nova'}
       </button>

@@ -62,7 +62,8 @@ export function SignUpForm() {
           {failure.code === 'email-already-in-use' ? (
             <>
               {' '}
-              <Link to={paths.auth.logIn.path}>Entrar</Link> · <Link to={paths.auth.recover.path}>Esqueci minha senha</Link>
+              <Link to={paths.auth.logIn.path}>Entrar</Link> ·{' '}
+              <Link to={paths.auth.recover.path}>Esqueci minha senha</Link>
             </>
           ) : null}
         </FormAlert>

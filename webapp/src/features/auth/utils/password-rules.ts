@@ -44,8 +44,10 @@ export function passwordRules(policy: PasswordPolicy, password: string): Passwor
       met: length >= policy.minLength,
     },
   ];
-  if (policy.requireLowercase) rules.push({ id: 'lowercase', label: 'Uma letra minúscula', met: LOWERCASE.test(password) });
-  if (policy.requireUppercase) rules.push({ id: 'uppercase', label: 'Uma letra maiúscula', met: UPPERCASE.test(password) });
+  if (policy.requireLowercase)
+    rules.push({ id: 'lowercase', label: 'Uma letra minúscula', met: LOWERCASE.test(password) });
+  if (policy.requireUppercase)
+    rules.push({ id: 'uppercase', label: 'Uma letra maiúscula', met: UPPERCASE.test(password) });
   if (policy.requireNumeric) rules.push({ id: 'numeric', label: 'Um número', met: NUMERIC.test(password) });
   if (policy.requireNonAlphanumeric) {
     rules.push({ id: 'symbol', label: 'Um símbolo, como ! @ # ou $', met: NON_ALPHANUMERIC.test(password) });

@@ -25,7 +25,9 @@ export function WelcomeGuide() {
         </li>
         <li>
           <h2>Imprima sua primeira placa Pix</h2>
-          <p>Uma placa no balcão para o cliente pagar pelo app do banco, com o dinheiro indo direto para a sua conta.</p>
+          <p>
+            Uma placa no balcão para o cliente pagar pelo app do banco, com o dinheiro indo direto para a sua conta.
+          </p>
           <a href={paths.server.signMaker}>Criar placa Pix</a>
         </li>
       </ol>

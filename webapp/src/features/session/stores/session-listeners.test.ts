@@ -101,7 +101,7 @@ describe('keeping the session alive', () => {
     expect(callTimes(TOKEN_CALL)).toEqual([]);
   });
 
-  it('keeps the access token in memory only, never in web storage or cookies', async () => {
+  it('keeps the access token in memory only, never in web storage or cookies', () => {
     const { store } = signedInStore();
     const token = selectAccessToken(store.getState()) ?? 'sem token';
     // eslint-disable-next-line no-restricted-properties -- proving nothing was written there
@@ -137,7 +137,7 @@ describe('authenticated calls', () => {
     expect(meCalls[0]?.headers.get('Authorization')).not.toBe(`Bearer ${oldToken ?? ''}`);
   });
 
-  it('forgets the account data it cached when the user signs out', async () => {
+  it('forgets the account data it cached when the user signs out', () => {
     const { store } = signedInStore();
     expect(getMeApi.endpoints.getMe.select()(store.getState()).data?.email).toBe('ana@exemplo.com');
     store.dispatch(signedOut({ reason: 'user' }));

@@ -20,7 +20,10 @@ export interface SessionListenerOptions {
   clock?: Clock;
 }
 
-export function addSessionListeners(startListening: AppStartListening, options: SessionListenerOptions = {}): () => void {
+export function addSessionListeners(
+  startListening: AppStartListening,
+  options: SessionListenerOptions = {},
+): () => void {
   const clock = options.clock ?? { now: () => Date.now() };
   let scheduler: RefreshScheduler | null = null;
   let lastRecoveryAt = Number.NEGATIVE_INFINITY;
@@ -39,7 +42,8 @@ export function addSessionListeners(startListening: AppStartListening, options: 
     startListening({
       actionCreator: restoreRequested,
       effect: (_action, listenerApi) => {
-        if (selectSessionStatus(listenerApi.getState()) !== 'signed-in') void schedulerFor(listenerApi.dispatch).refreshNow();
+        if (selectSessionStatus(listenerApi.getState()) !== 'signed-in')
+          void schedulerFor(listenerApi.dispatch).refreshNow();
       },
     }),
     startListening({
@@ -69,7 +73,8 @@ export function addSessionListeners(startListening: AppStartListening, options: 
       effect: (_action, listenerApi) => {
         schedulerFor(listenerApi.dispatch).stop();
         // Whatever the account's screens cached must not outlive its session on a shared phone.
-        if (selectSessionStatus(listenerApi.getOriginalState()) === 'signed-in') listenerApi.dispatch(api.util.resetApiState());
+        if (selectSessionStatus(listenerApi.getOriginalState()) === 'signed-in')
+          listenerApi.dispatch(api.util.resetApiState());
       },
     }),
   ];

@@ -21,7 +21,10 @@ function schedulerAnswering(outcomes: RefreshOutcome[], overrides: Partial<Refre
     refresh,
     ...callbacks,
     // The injected clock and timers: vitest's fakes stand in for the browser's.
-    timers: { setTimeout: (callback, ms) => setTimeout(callback, ms), clearTimeout: (handle) => clearTimeout(handle as number) },
+    timers: {
+      setTimeout: (callback, ms) => setTimeout(callback, ms),
+      clearTimeout: (handle) => clearTimeout(handle as number),
+    },
     clock: { now: () => Date.now() },
     ...overrides,
   });

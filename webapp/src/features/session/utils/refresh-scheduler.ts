@@ -103,7 +103,10 @@ export function createRefreshScheduler(options: RefreshSchedulerOptions): Refres
       return outcome;
     };
     const unreachable: RefreshOutcome = { kind: 'unreachable', retryAfterSeconds: null };
-    const running = options.refresh().catch(() => unreachable).then(settleIfCurrent);
+    const running = options
+      .refresh()
+      .catch(() => unreachable)
+      .then(settleIfCurrent);
     inFlight = running;
     const release = () => {
       if (inFlight === running) inFlight = null;

@@ -1,19 +1,21 @@
-import { act, screen } from '@testing-library/react';
+import { act, fireEvent, screen } from '@testing-library/react';
 import { HttpResponse, delay, http } from 'msw';
+import { Link, Outlet } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { api } from '@/lib/api';
 import { useFakeClock } from '@/testing/fake-clock';
 import { apiError } from '@/testing/mocks/handlers/api-error';
 import { server } from '@/testing/mocks/server';
-import { renderWithProviders } from '@/testing/test-utils';
-import type { makeTestStore } from '@/testing/test-utils';
+import { type makeTestStore, renderRoutes, renderWithProviders } from '@/testing/test-utils';
 
 import { LoadingBar } from './loading-bar';
 
 // A request of the test's own, so the shell's test depends on no other feature.
 const slowApi = api.injectEndpoints({
-  endpoints: (build) => ({ getSlowReport: build.query<{ ok: boolean }, void>({ query: () => '/api/teste/relatorio' }) }),
+  endpoints: (build) => ({
+    getSlowReport: build.query<{ ok: boolean }, void>({ query: () => '/api/teste/relatorio' }),
+  }),
 });
 const ANSWER = '/api/teste/relatorio';
 
@@ -87,6 +89,45 @@ describe('LoadingBar', () => {
     await advance(600);
     expect(bar()).toHaveAttribute('data-visible', 'true');
     expect(bar()).toHaveClass('error');
+    expect(bar()).toHaveStyle({ transform: 'scaleX(1)' });
+    await advance(500);
+    expect(bar()).toHaveAttribute('data-visible', 'false');
+  });
+
+  it('runs while the router downloads the next screen', async () => {
+    let deliver: () => void = () => undefined;
+    const downloaded = new Promise<void>((resolve) => {
+      deliver = resolve;
+    });
+    renderRoutes(
+      [
+        {
+          element: (
+            <>
+              <LoadingBar />
+              <Outlet />
+            </>
+          ),
+          children: [
+            { index: true, element: <Link to="/lenta">Abrir</Link> },
+            { path: '/lenta', lazy: () => downloaded.then(() => ({ Component: () => <h1>Tela lenta</h1> })) },
+          ],
+        },
+      ],
+      { fakeTimers: true },
+    );
+    await advance(0);
+    fireEvent.click(screen.getByRole('link', { name: 'Abrir' }));
+    await advance(199);
+    expect(bar()).toHaveAttribute('data-visible', 'false');
+    await advance(1);
+    expect(bar()).toHaveAttribute('data-visible', 'true');
+
+    await act(async () => {
+      deliver();
+      await vi.advanceTimersByTimeAsync(0);
+    });
+    expect(screen.getByRole('heading', { name: 'Tela lenta' })).toBeInTheDocument();
     expect(bar()).toHaveStyle({ transform: 'scaleX(1)' });
     await advance(500);
     expect(bar()).toHaveAttribute('data-visible', 'false');

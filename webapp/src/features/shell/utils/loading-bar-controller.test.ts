@@ -9,7 +9,12 @@ afterEach(() => vi.useRealTimers());
 
 describe('the loading bar settings', () => {
   it('are 2000 ms duration, 200 ms throttle, 500 ms hide delay and 400 ms reset delay', () => {
-    expect(LOADING_BAR_SETTINGS).toMatchObject({ durationMs: 2000, throttleMs: 200, hideDelayMs: 500, resetDelayMs: 400 });
+    expect(LOADING_BAR_SETTINGS).toMatchObject({
+      durationMs: 2000,
+      throttleMs: 200,
+      hideDelayMs: 500,
+      resetDelayMs: 400,
+    });
   });
 });
 

@@ -49,7 +49,7 @@ export const IDLE: LoadingBarState = { visible: false, progress: 0, error: false
 
 /** Progress after `elapsedMs`: (2/π)·atan(2·elapsed/duration), so ~70.5 % at `durationMs`, never 100. */
 export function estimatedProgress(elapsedMs: number, durationMs: number): number {
-  return ((2 / Math.PI) * Math.atan((2 * elapsedMs) / durationMs)) * 100;
+  return (2 / Math.PI) * Math.atan((2 * elapsedMs) / durationMs) * 100;
 }
 
 const browserTimers: BarTimers = {

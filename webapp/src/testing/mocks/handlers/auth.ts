@@ -34,7 +34,12 @@ export const authHandlers = [
     if (!passwordRules(db.passwordPolicy, body.password).every((rule) => rule.met)) {
       return apiError(400, 'weak-password', 'A senha não atende à política de senhas.');
     }
-    const user = seedUser({ email: body.email, password: body.password, displayName: body.displayName, emailVerified: false });
+    const user = seedUser({
+      email: body.email,
+      password: body.password,
+      displayName: body.displayName,
+      emailVerified: false,
+    });
     return signInResponse(user);
   }),
 
@@ -67,7 +72,9 @@ export const authHandlers = [
 
   http.get('/api/auth/me', ({ request }) => {
     const user = bearerUser(request);
-    return user === undefined ? apiError(401, 'invalid-credential', 'Token inválido.') : HttpResponse.json(toAuthUser(user));
+    return user === undefined
+      ? apiError(401, 'invalid-credential', 'Token inválido.')
+      : HttpResponse.json(toAuthUser(user));
   }),
 
   http.post('/api/auth/recover', async ({ request }) => {

@@ -37,7 +37,9 @@ describe('/entrar', () => {
 
   it('points out an e-mail without a domain', async () => {
     await submitLogIn('ana@exemplo', 'Senha123');
-    expect(screen.getByLabelText('E-mail')).toHaveAccessibleDescription('Digite um e-mail válido (ex.: nome@exemplo.com).');
+    expect(screen.getByLabelText('E-mail')).toHaveAccessibleDescription(
+      'Digite um e-mail válido (ex.: nome@exemplo.com).',
+    );
     expect(callTimes('POST /api/auth/login')).toEqual([]);
   });
 
@@ -59,9 +61,13 @@ describe('/entrar', () => {
   });
 
   it('says how long to wait after too many attempts, from Retry-After', async () => {
-    server.use(http.post('/api/auth/login', () => apiError(429, 'too-many-requests', 'Calma.', { 'Retry-After': '120' })));
+    server.use(
+      http.post('/api/auth/login', () => apiError(429, 'too-many-requests', 'Calma.', { 'Retry-After': '120' })),
+    );
     await submitLogIn();
-    expect(await screen.findByRole('alert')).toHaveTextContent('Muitas tentativas seguidas. Tente de novo em 2 minutos.');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Muitas tentativas seguidas. Tente de novo em 2 minutos.',
+    );
   });
 
   it('still asks the user to wait when Retry-After is missing', async () => {
@@ -83,7 +89,9 @@ describe('/entrar', () => {
   it('apologises without details when the server fails', async () => {
     server.use(http.post('/api/auth/login', () => apiError(500, 'internal', 'stack trace')));
     await submitLogIn();
-    expect(await screen.findByRole('alert')).toHaveTextContent('Algo deu errado do nosso lado. Tente novamente em instantes.');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Algo deu errado do nosso lado. Tente novamente em instantes.',
+    );
   });
 
   it('disables the button while the request is on its way', async () => {

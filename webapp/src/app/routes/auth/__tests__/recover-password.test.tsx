@@ -38,7 +38,9 @@ describe('/recuperar-senha', () => {
   });
 
   it('says how long to wait after too many requests', async () => {
-    server.use(http.post('/api/auth/recover', () => apiError(429, 'too-many-requests', 'Calma.', { 'Retry-After': '3600' })));
+    server.use(
+      http.post('/api/auth/recover', () => apiError(429, 'too-many-requests', 'Calma.', { 'Retry-After': '3600' })),
+    );
     await askForLink('ana@exemplo.com');
     expect(await screen.findByRole('alert')).toHaveTextContent('Muitas tentativas seguidas. Tente de novo em 1 hora.');
   });
@@ -53,6 +55,8 @@ describe('/recuperar-senha', () => {
 
   it('asks for a valid e-mail first', async () => {
     await askForLink('ana');
-    expect(screen.getByLabelText('E-mail')).toHaveAccessibleDescription('Digite um e-mail válido (ex.: nome@exemplo.com).');
+    expect(screen.getByLabelText('E-mail')).toHaveAccessibleDescription(
+      'Digite um e-mail válido (ex.: nome@exemplo.com).',
+    );
   });
 });

@@ -57,9 +57,13 @@ describe('/redefinir-senha', () => {
   });
 
   it('says how long to wait after too many attempts', async () => {
-    server.use(http.post('/api/auth/reset', () => apiError(429, 'too-many-requests', 'Calma.', { 'Retry-After': '90' })));
+    server.use(
+      http.post('/api/auth/reset', () => apiError(429, 'too-many-requests', 'Calma.', { 'Retry-After': '90' })),
+    );
     await chooseNewPassword('qualquer');
-    expect(await screen.findByRole('alert')).toHaveTextContent('Muitas tentativas seguidas. Tente de novo em 2 minutos.');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Muitas tentativas seguidas. Tente de novo em 2 minutos.',
+    );
   });
 
   it('says the internet is down', async () => {

@@ -36,7 +36,9 @@ describe('/criar-conta', () => {
     expect(checklist().map((item) => item.className)).toEqual(['', 'met', '', '']);
     await app.user.type(password, 'S1xy');
     expect(checklist().every((item) => item.className === 'met')).toBe(true);
-    expect(screen.getByText('Pelo menos 8 caracteres').closest('li')).toHaveTextContent('✓ Pelo menos 8 caracteres (atendido)');
+    expect(screen.getByText('Pelo menos 8 caracteres').closest('li')).toHaveTextContent(
+      '✓ Pelo menos 8 caracteres (atendido)',
+    );
   });
 
   it('lists a symbol too when the policy asks for one', async () => {
@@ -61,7 +63,9 @@ describe('/criar-conta', () => {
   it('does not send a password that misses part of the policy', async () => {
     const app = await fillSignUp('senhafraca');
     await app.user.click(screen.getByRole('button', { name: 'Criar conta' }));
-    expect(screen.getByLabelText('Senha')).toHaveAccessibleDescription(/A senha ainda não atende a todos os itens da lista\./);
+    expect(screen.getByLabelText('Senha')).toHaveAccessibleDescription(
+      /A senha ainda não atende a todos os itens da lista\./,
+    );
     expect(screen.getByLabelText('Senha')).toHaveFocus();
     expect(callTimes('POST /api/auth/signup')).toEqual([]);
   });
@@ -79,21 +83,32 @@ describe('/criar-conta', () => {
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('Este e-mail já está em uso. Entre na sua conta ou recupere a senha.');
     expect(within(alert).getByRole('link', { name: 'Entrar' })).toHaveAttribute('href', '/entrar');
-    expect(within(alert).getByRole('link', { name: 'Esqueci minha senha' })).toHaveAttribute('href', '/recuperar-senha');
+    expect(within(alert).getByRole('link', { name: 'Esqueci minha senha' })).toHaveAttribute(
+      'href',
+      '/recuperar-senha',
+    );
   });
 
   it('shows the server’s own words when it refuses the password', async () => {
-    server.use(http.post('/api/auth/signup', () => apiError(400, 'weak-password', 'Esta senha aparece em vazamentos conhecidos.')));
+    server.use(
+      http.post('/api/auth/signup', () =>
+        apiError(400, 'weak-password', 'Esta senha aparece em vazamentos conhecidos.'),
+      ),
+    );
     const app = await fillSignUp();
     await app.user.click(screen.getByRole('button', { name: 'Criar conta' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Esta senha aparece em vazamentos conhecidos.');
   });
 
   it('says how long to wait after too many sign-ups', async () => {
-    server.use(http.post('/api/auth/signup', () => apiError(429, 'too-many-requests', 'Calma.', { 'Retry-After': '45' })));
+    server.use(
+      http.post('/api/auth/signup', () => apiError(429, 'too-many-requests', 'Calma.', { 'Retry-After': '45' })),
+    );
     const app = await fillSignUp();
     await app.user.click(screen.getByRole('button', { name: 'Criar conta' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('Muitas tentativas seguidas. Tente de novo em 45 segundos.');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Muitas tentativas seguidas. Tente de novo em 45 segundos.',
+    );
   });
 
   it('says the internet is down', async () => {
