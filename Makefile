@@ -4,21 +4,24 @@ CARGO ?= cargo
 export DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/balcao
 export NATS_URL ?= nats://127.0.0.1:4222
 
-.PHONY: run test services lint fmt bench build clean-data
+.PHONY: run test services lint fmt bench build webapp-deps
 
 ## Starts PostgreSQL and NATS when they are down, then the whole service in one process.
 run: services
 	$(CARGO) run --release -p gateway --bin balcao -- all
 
-## Runs the whole suite: Rust unit, integration and end-to-end tests over real PostgreSQL and NATS.
-test: services
-	$(CARGO) test --workspace --all-targets --no-fail-fast
+## Runs the whole suite: Rust unit, integration and end-to-end tests over real PostgreSQL and NATS,
+## then the dashboard's tests (Vitest).
+test: services webapp-deps
+	$(CARGO) test --workspace --lib --bins --tests --examples --no-fail-fast
 	$(CARGO) test --workspace --doc
+	cd webapp && npm test
 
 ## Formatting and lints, as CI runs them.
-lint:
+lint: webapp-deps
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	cd webapp && npm run lint && npm run typecheck && npm run format:check
 
 fmt:
 	$(CARGO) fmt --all
@@ -34,3 +37,9 @@ build:
 
 services:
 	@./scripts/services.sh
+
+## Installs the dashboard's npm packages when the lock file changed (or on a fresh clone).
+webapp-deps: webapp/node_modules/.package-lock.json
+
+webapp/node_modules/.package-lock.json: webapp/package-lock.json
+	cd webapp && npm ci --no-audit --no-fund

@@ -152,22 +152,33 @@ fn the_svg_matrix_is_the_one_the_png_shows() {
 fn codes_of_every_width_class_read_back_with_the_mask_we_chose() {
     // One-, two- and three-word lines (versions up to 11, up to 27, and beyond), with and
     // without version information (versions 7 and up).
-    for (len, level) in [(10, EcLevel::M), (120, EcLevel::Q), (400, EcLevel::M), (1200, EcLevel::Q)] {
-        let payload: String = (0..len).map(|i| char::from(b"Pix0123456789abc"[i % 16])).collect();
+    for (len, level) in [
+        (10, EcLevel::M),
+        (120, EcLevel::Q),
+        (400, EcLevel::M),
+        (1200, EcLevel::Q),
+    ] {
+        let payload: String = (0..len)
+            .map(|i| char::from(b"Pix0123456789abc"[i % 16]))
+            .collect();
         let qr = QrMatrix::encode(&payload, level).unwrap();
         let side = qr.width_with_quiet_zone();
         let scale = 3;
-        let mut image = rqrr::PreparedImage::prepare_from_greyscale(side * scale, side * scale, |x, y| {
-            let (mx, my) = ((x / scale).checked_sub(4), (y / scale).checked_sub(4));
-            match (mx, my) {
-                (Some(mx), Some(my)) if qr.is_dark(mx, my) => 0,
-                _ => 255,
-            }
-        });
+        let mut image =
+            rqrr::PreparedImage::prepare_from_greyscale(side * scale, side * scale, |x, y| {
+                let (mx, my) = ((x / scale).checked_sub(4), (y / scale).checked_sub(4));
+                match (mx, my) {
+                    (Some(mx), Some(my)) if qr.is_dark(mx, my) => 0,
+                    _ => 255,
+                }
+            });
         let grids = image.detect_grids();
         assert_eq!(grids.len(), 1, "v{}", qr.version());
         let (meta, text) = grids[0].decode().unwrap();
         assert_eq!(text, payload);
-        assert_eq!((meta.version.0, meta.mask), (usize::from(qr.version()), u16::from(qr.mask())));
+        assert_eq!(
+            (meta.version.0, meta.mask),
+            (usize::from(qr.version()), u16::from(qr.mask()))
+        );
     }
 }

@@ -28,14 +28,24 @@ fn hashed(stem: &str, ext: &str, body: &'static [u8], content_type: &'static str
 
 static ASSETS: LazyLock<Vec<Asset>> = LazyLock::new(|| {
     vec![
-        hashed("site", "css", include_bytes!("../static/site.css"), "text/css; charset=utf-8"),
+        hashed(
+            "site",
+            "css",
+            include_bytes!("../static/site.css"),
+            "text/css; charset=utf-8",
+        ),
         hashed(
             "analytics",
             "js",
             include_bytes!("../static/analytics.js"),
             "text/javascript; charset=utf-8",
         ),
-        hashed("copy", "js", include_bytes!("../static/copy.js"), "text/javascript; charset=utf-8"),
+        hashed(
+            "copy",
+            "js",
+            include_bytes!("../static/copy.js"),
+            "text/javascript; charset=utf-8",
+        ),
     ]
 });
 
@@ -57,10 +67,16 @@ pub fn copy_script_path() -> &'static str {
 /// `GET /static/{name}`: an embedded asset with a year-long immutable cache.
 pub async fn serve_static(Path(name): Path<String>) -> Result<Response, AppError> {
     let wanted = format!("/static/{name}");
-    let asset = ASSETS.iter().find(|a| a.path == wanted).ok_or(AppError::NotFound)?;
+    let asset = ASSETS
+        .iter()
+        .find(|a| a.path == wanted)
+        .ok_or(AppError::NotFound)?;
     Ok((
         [
-            (header::CONTENT_TYPE, HeaderValue::from_static(asset.content_type)),
+            (
+                header::CONTENT_TYPE,
+                HeaderValue::from_static(asset.content_type),
+            ),
             (
                 header::CACHE_CONTROL,
                 HeaderValue::from_static("public, max-age=31536000, immutable"),

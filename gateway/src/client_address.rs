@@ -16,7 +16,10 @@ pub struct ClientAddress(pub IpAddr);
 impl FromRequestParts<AppState> for ClientAddress {
     type Rejection = std::convert::Infallible;
 
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
         if state.trust_forwarded_for
             && let Some(forwarded) = parts
                 .headers

@@ -85,12 +85,19 @@ pub struct Question {
 
 /// Every article, newest first.
 pub static ARTICLES: LazyLock<Vec<Article>> = LazyLock::new(|| {
-    let dir = CONTENT.get_dir("artigos").expect("gateway/content/artigos is embedded");
+    let dir = CONTENT
+        .get_dir("artigos")
+        .expect("gateway/content/artigos is embedded");
     let mut articles: Vec<Article> = dir
         .files()
         .filter(|f| f.path().extension().is_some_and(|e| e == "md"))
         .map(|f| {
-            let slug = f.path().file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_owned();
+            let slug = f
+                .path()
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .unwrap_or_default()
+                .to_owned();
             let text = f.contents_utf8().unwrap_or_default();
             parse_article(&slug, text).unwrap_or_else(|e| panic!("artigos/{slug}.md: {e}"))
         })
@@ -120,7 +127,11 @@ pub fn page(name: &str) -> Option<Page> {
 }
 
 /// The FAQ, in the order written; the home page shows the first six.
-pub static FAQ: LazyLock<Vec<Question>> = LazyLock::new(|| page("duvidas").map(|p| questions(&p.markdown)).unwrap_or_default());
+pub static FAQ: LazyLock<Vec<Question>> = LazyLock::new(|| {
+    page("duvidas")
+        .map(|p| questions(&p.markdown))
+        .unwrap_or_default()
+});
 
 /// Splits a Markdown body into `## Question` sections.
 pub fn questions(markdown: &str) -> Vec<Question> {
@@ -153,7 +164,8 @@ fn question(question: String, answer: &str) -> Question {
 
 /// Renders Markdown to HTML (tables, strikethrough; raw HTML in the source is escaped as text).
 pub fn render_markdown(markdown: &str) -> String {
-    let options = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_SMART_PUNCTUATION;
+    let options =
+        Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_SMART_PUNCTUATION;
     // Content is ours, but raw HTML is still turned into text so a typo cannot break a page.
     let events = Parser::new_ext(markdown, options).map(|event| match event {
         pulldown_cmark::Event::Html(text) | pulldown_cmark::Event::InlineHtml(text) => {
@@ -192,7 +204,10 @@ struct FrontMatter(Vec<(String, String)>);
 
 impl FrontMatter {
     fn get(&self, key: &str) -> Option<String> {
-        self.0.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone())
+        self.0
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.clone())
     }
 }
 
@@ -201,12 +216,18 @@ fn split_front_matter(text: &str) -> Result<(FrontMatter, &str), String> {
         .strip_prefix("---\n")
         .or_else(|| text.strip_prefix("---\r\n"))
         .ok_or("falta o bloco de front matter")?;
-    let end = rest.find("\n---").ok_or("o front matter não termina com ---")?;
+    let end = rest
+        .find("\n---")
+        .ok_or("o front matter não termina com ---")?;
     let (block, body) = rest.split_at(end);
-    let body = body.trim_start_matches("\n---").trim_start_matches(['\r', '\n']);
+    let body = body
+        .trim_start_matches("\n---")
+        .trim_start_matches(['\r', '\n']);
     let mut front = FrontMatter::default();
     for line in block.lines().filter(|l| !l.trim().is_empty()) {
-        let (key, value) = line.split_once(':').ok_or_else(|| format!("linha sem ':' no front matter: {line}"))?;
+        let (key, value) = line
+            .split_once(':')
+            .ok_or_else(|| format!("linha sem ':' no front matter: {line}"))?;
         let value = value.trim();
         let value = value
             .strip_prefix('"')
@@ -220,12 +241,22 @@ fn split_front_matter(text: &str) -> Result<(FrontMatter, &str), String> {
 
 fn parse_article(slug: &str, text: &str) -> Result<Article, String> {
     let (front, body) = split_front_matter(text)?;
-    let required = |key: &str| front.get(key).filter(|v| !v.is_empty()).ok_or(format!("falta `{key}`"));
+    let required = |key: &str| {
+        front
+            .get(key)
+            .filter(|v| !v.is_empty())
+            .ok_or(format!("falta `{key}`"))
+    };
     let related = required("related")?
         .trim_start_matches('[')
         .trim_end_matches(']')
         .split(',')
-        .map(|s| s.trim().trim_matches('"').trim_start_matches('/').to_owned())
+        .map(|s| {
+            s.trim()
+                .trim_matches('"')
+                .trim_start_matches('/')
+                .to_owned()
+        })
         .filter(|s| !s.is_empty())
         .collect();
     Ok(Article {
@@ -241,14 +272,28 @@ fn parse_article(slug: &str, text: &str) -> Result<Article, String> {
 
 fn date_pt_br(date: &str) -> String {
     const MONTHS: [&str; 12] = [
-        "janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto", "setembro", "outubro",
-        "novembro", "dezembro",
+        "janeiro",
+        "fevereiro",
+        "março",
+        "abril",
+        "maio",
+        "junho",
+        "julho",
+        "agosto",
+        "setembro",
+        "outubro",
+        "novembro",
+        "dezembro",
     ];
     let mut parts = date.splitn(3, '-');
     let (Some(year), Some(month), Some(day)) = (parts.next(), parts.next(), parts.next()) else {
         return date.to_owned();
     };
-    let Some(month) = month.parse::<usize>().ok().and_then(|m| MONTHS.get(m.wrapping_sub(1))) else {
+    let Some(month) = month
+        .parse::<usize>()
+        .ok()
+        .and_then(|m| MONTHS.get(m.wrapping_sub(1)))
+    else {
         return date.to_owned();
     };
     format!("{} de {month} de {year}", day.trim_start_matches('0'))
@@ -261,7 +306,8 @@ mod tests {
     #[test]
     fn front_matter_values_are_read_without_their_quotes() {
         let (front, body) =
-            split_front_matter("---\ntitle: \"Olá: mundo\"\ndate: 2026-01-02\n---\n\n## Corpo\n").unwrap();
+            split_front_matter("---\ntitle: \"Olá: mundo\"\ndate: 2026-01-02\n---\n\n## Corpo\n")
+                .unwrap();
         assert_eq!(front.get("title").as_deref(), Some("Olá: mundo"));
         assert_eq!(front.get("date").as_deref(), Some("2026-01-02"));
         assert_eq!(body, "## Corpo\n");
@@ -295,11 +341,24 @@ mod tests {
     fn every_article_has_its_metadata_and_related_articles_exist() {
         assert_eq!(ARTICLES.len(), 24, "there are exactly 24 articles");
         for article in ARTICLES.iter() {
-            assert!(article.title.chars().count() <= 70, "{}: title too long", article.slug);
+            assert!(
+                article.title.chars().count() <= 70,
+                "{}: title too long",
+                article.slug
+            );
             assert!(!article.description.is_empty(), "{}", article.slug);
-            assert!((700..=1600).contains(&article.words), "{}: {} words", article.slug, article.words);
+            assert!(
+                (700..=1600).contains(&article.words),
+                "{}: {} words",
+                article.slug,
+                article.words
+            );
             for related in &article.related {
-                assert!(super::article(related).is_some(), "{}: unknown related {related}", article.slug);
+                assert!(
+                    super::article(related).is_some(),
+                    "{}: unknown related {related}",
+                    article.slug
+                );
             }
         }
     }

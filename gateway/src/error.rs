@@ -68,7 +68,11 @@ impl IntoResponse for AppError {
         let status = self.status();
         match &self {
             AppError::Internal(cause) | AppError::Unavailable(cause) => {
-                tracing::error!(status = status.as_u16(), error = format!("{cause:#}"), "request failed");
+                tracing::error!(
+                    status = status.as_u16(),
+                    error = format!("{cause:#}"),
+                    "request failed"
+                );
             }
             AppError::NotFound | AppError::TooManyRequests { .. } => {}
         }

@@ -54,7 +54,12 @@ pub struct Meta {
 
 impl Meta {
     /// Meta for an indexable page at `path` (which starts with `/`).
-    pub fn page(site: &Site, path: &str, title: impl Into<String>, description: impl Into<String>) -> Self {
+    pub fn page(
+        site: &Site,
+        path: &str,
+        title: impl Into<String>,
+        description: impl Into<String>,
+    ) -> Self {
         Meta {
             title: title.into(),
             description: description.into(),
@@ -70,7 +75,11 @@ impl Meta {
     }
 
     /// Meta for a page search engines should leave out (forms' results, errors, payer pages).
-    pub fn unindexed(site: Option<&Site>, title: impl Into<String>, description: impl Into<String>) -> Self {
+    pub fn unindexed(
+        site: Option<&Site>,
+        title: impl Into<String>,
+        description: impl Into<String>,
+    ) -> Self {
         Meta {
             title: title.into(),
             description: description.into(),
@@ -87,7 +96,8 @@ impl Meta {
 
     /// Adds a JSON-LD document, escaped so it cannot close its `<script>` element.
     pub fn with_json_ld(mut self, document: &serde_json::Value) -> Self {
-        self.json_ld.push(document.to_string().replace("</", "<\\/"));
+        self.json_ld
+            .push(document.to_string().replace("</", "<\\/"));
         self
     }
 }

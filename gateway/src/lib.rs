@@ -49,9 +49,15 @@ pub fn build_router(state: AppState) -> Router {
         .route("/entrar", get(accounts::login))
         .route("/criar-conta", get(accounts::sign_up))
         .route("/painel/duvidas", get(institutional::faq))
-        .route("/painel/index_old", get(|| async { Redirect::permanent("/painel") }))
+        .route(
+            "/painel/index_old",
+            get(|| async { Redirect::permanent("/painel") }),
+        )
         // The visitor's flow: make a sign, then the payer page.
-        .route("/criar-placa-pix", get(sign_form::show).post(sign_form::submit))
+        .route(
+            "/criar-placa-pix",
+            get(sign_form::show).post(sign_form::submit),
+        )
         .route("/pagamento/{qrcode_id}", get(payment::show))
         // Findability and assets.
         .route("/sitemap.xml", get(seo::sitemap))
@@ -66,13 +72,18 @@ pub fn build_router(state: AppState) -> Router {
         .route("/{slug}", get(articles::article))
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
-        .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, REQUEST_TIMEOUT))
+        .layer(TimeoutLayer::with_status_code(
+            StatusCode::REQUEST_TIMEOUT,
+            REQUEST_TIMEOUT,
+        ))
         .layer(CompressionLayer::new())
         .layer(TraceLayer::new_for_http())
-        .layer(tower_http::set_header::SetResponseHeaderLayer::if_not_present(
-            header::X_CONTENT_TYPE_OPTIONS,
-            header::HeaderValue::from_static("nosniff"),
-        ))
+        .layer(
+            tower_http::set_header::SetResponseHeaderLayer::if_not_present(
+                header::X_CONTENT_TYPE_OPTIONS,
+                header::HeaderValue::from_static("nosniff"),
+            ),
+        )
         .with_state(state)
 }
 

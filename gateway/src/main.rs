@@ -1,6 +1,7 @@
 //! `balcao`: one binary, several roles. `balcao --help` lists them; README.md documents each
 //! setting.
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -8,7 +9,11 @@ use gateway::config::Settings;
 use gateway::roles::{self, Roles};
 
 #[derive(Debug, Parser)]
-#[command(name = "balcao", version, about = "Balcão: QR codes e placas Pix que todo app de banco aceita")]
+#[command(
+    name = "balcao",
+    version,
+    about = "Balcão: QR codes e placas Pix que todo app de banco aceita"
+)]
 struct Cli {
     #[command(flatten)]
     settings: Settings,
@@ -55,8 +60,9 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     if let Role::Brcode { args } = &cli.role {
         let output = domain::brcode::cli::run(args);
-        print!("{}", output.stdout);
-        eprint!("{}", output.stderr);
+        // The tool's whole answer goes out at once; a closed pipe is not worth a panic.
+        let _ = std::io::stdout().write_all(output.stdout.as_bytes());
+        let _ = std::io::stderr().write_all(output.stderr.as_bytes());
         return ExitCode::from(output.exit_code);
     }
     gateway::telemetry::init(cli.settings.log_format);
@@ -93,9 +99,19 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             roles::migrate(&settings).await?;
             Roles::all()
         }
-        Role::Serve => Roles { serve: true, ..Roles::default() },
-        Role::Relay => Roles { relay: true, ..Roles::default() },
-        Role::Project { names } => Roles { project: true, projections: names, ..Roles::default() },
+        Role::Serve => Roles {
+            serve: true,
+            ..Roles::default()
+        },
+        Role::Relay => Roles {
+            relay: true,
+            ..Roles::default()
+        },
+        Role::Project { names } => Roles {
+            project: true,
+            projections: names,
+            ..Roles::default()
+        },
     };
     let running = roles::start(&settings, roles).await?;
     if let Some(address) = running.local_addr {

@@ -18,7 +18,9 @@ pub fn metrics_handle() -> PrometheusHandle {
     static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
     HANDLE
         .get_or_init(|| {
-            let buckets = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0];
+            let buckets = [
+                0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0,
+            ];
             PrometheusBuilder::new()
                 .set_buckets(&buckets)
                 .expect("bucket list is not empty")
@@ -35,10 +37,16 @@ pub async fn healthz() -> impl IntoResponse {
 
 /// `GET /readyz`: 200 when PostgreSQL and NATS both answer, else 503 naming what is down.
 pub async fn readyz(State(state): State<AppState>) -> impl IntoResponse {
-    let database = sqlx::query_scalar::<_, i32>("select 1").fetch_one(&state.pool).await.is_ok();
+    let database = sqlx::query_scalar::<_, i32>("select 1")
+        .fetch_one(&state.pool)
+        .await
+        .is_ok();
     // A round trip to the server, not the client's idea of its connection state.
     let nats = match &state.nats {
-        Some(client) => matches!(tokio::time::timeout(NATS_PING_TIMEOUT, client.flush()).await, Ok(Ok(()))),
+        Some(client) => matches!(
+            tokio::time::timeout(NATS_PING_TIMEOUT, client.flush()).await,
+            Ok(Ok(()))
+        ),
         None => false,
     };
     let body = format!(
@@ -46,8 +54,16 @@ pub async fn readyz(State(state): State<AppState>) -> impl IntoResponse {
         if database { "ok" } else { "indisponível" },
         if nats { "ok" } else { "indisponível" }
     );
-    let status = if database && nats { StatusCode::OK } else { StatusCode::SERVICE_UNAVAILABLE };
-    (status, [(header::CONTENT_TYPE, "text/plain; charset=utf-8")], body)
+    let status = if database && nats {
+        StatusCode::OK
+    } else {
+        StatusCode::SERVICE_UNAVAILABLE
+    };
+    (
+        status,
+        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+        body,
+    )
 }
 
 /// `GET /metrics`: every metric in the Prometheus text format. The age of the oldest open

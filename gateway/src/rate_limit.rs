@@ -39,7 +39,10 @@ impl RateLimiter {
     pub fn check(&self, address: IpAddr, now: Instant) -> Result<(), Duration> {
         let capacity = self.per_minute * MILLI;
         // milli-tokens regained per millisecond = per_minute / 60 (kept as a ratio).
-        let mut buckets = self.buckets.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut buckets = self
+            .buckets
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
         if buckets.len() > SWEEP_ABOVE {
             buckets.retain(|_, b| now.duration_since(b.updated) < Duration::from_secs(60));
         }
@@ -47,7 +50,8 @@ impl RateLimiter {
             milli_tokens: capacity,
             updated: now,
         });
-        let elapsed_ms = u64::try_from(now.duration_since(bucket.updated).as_millis()).unwrap_or(u64::MAX);
+        let elapsed_ms =
+            u64::try_from(now.duration_since(bucket.updated).as_millis()).unwrap_or(u64::MAX);
         let regained = elapsed_ms.saturating_mul(self.per_minute) / 60;
         bucket.milli_tokens = bucket.milli_tokens.saturating_add(regained).min(capacity);
         bucket.updated = now;
@@ -97,6 +101,10 @@ mod tests {
         assert!(limiter.check(address(1), start).is_ok());
         assert!(limiter.check(address(1), start).is_ok());
         assert!(limiter.check(address(1), start).is_err());
-        assert!(limiter.check(address(1), start + Duration::from_secs(30)).is_ok());
+        assert!(
+            limiter
+                .check(address(1), start + Duration::from_secs(30))
+                .is_ok()
+        );
     }
 }

@@ -93,20 +93,38 @@ impl Running {
     }
 }
 
-fn pool_settings(settings: &Settings, application_name: &str, max_connections: u32) -> PoolSettings {
+fn pool_settings(
+    settings: &Settings,
+    application_name: &str,
+    max_connections: u32,
+) -> PoolSettings {
     PoolSettings {
         max_connections,
         statement_timeout: Duration::from_millis(settings.statement_timeout_ms),
-        idle_in_transaction_session_timeout: Duration::from_millis(settings.idle_in_transaction_timeout_ms),
+        idle_in_transaction_session_timeout: Duration::from_millis(
+            settings.idle_in_transaction_timeout_ms,
+        ),
         application_name: application_name.to_owned(),
         ..PoolSettings::default()
     }
 }
 
-async fn pool(settings: &Settings, application_name: &str, max_connections: u32) -> anyhow::Result<PgPool> {
-    commands::connect(&settings.database_url, &pool_settings(settings, application_name, max_connections))
-        .await
-        .with_context(|| format!("could not connect to PostgreSQL at {}", redact(&settings.database_url)))
+async fn pool(
+    settings: &Settings,
+    application_name: &str,
+    max_connections: u32,
+) -> anyhow::Result<PgPool> {
+    commands::connect(
+        &settings.database_url,
+        &pool_settings(settings, application_name, max_connections),
+    )
+    .await
+    .with_context(|| {
+        format!(
+            "could not connect to PostgreSQL at {}",
+            redact(&settings.database_url)
+        )
+    })
 }
 
 async fn nats(settings: &Settings) -> anyhow::Result<async_nats::Client> {
@@ -134,15 +152,25 @@ fn stream_settings(settings: &Settings) -> projections::StreamSettings {
 ///
 /// When the server cannot be reached or a migration fails.
 pub async fn migrate(settings: &Settings) -> anyhow::Result<()> {
-    let options = PgConnectOptions::from_str(&settings.database_url).context("DATABASE_URL is not a PostgreSQL URL")?;
+    let options = PgConnectOptions::from_str(&settings.database_url)
+        .context("DATABASE_URL is not a PostgreSQL URL")?;
     let database = options.get_database().unwrap_or("postgres").to_owned();
-    let mut admin = options.clone().database("postgres").connect().await.with_context(|| {
-        format!("could not connect to PostgreSQL at {}", redact(&settings.database_url))
-    })?;
-    let exists: bool = sqlx::query_scalar("select exists (select 1 from pg_database where datname = $1)")
-        .bind(&database)
-        .fetch_one(&mut admin)
-        .await?;
+    let mut admin = options
+        .clone()
+        .database("postgres")
+        .connect()
+        .await
+        .with_context(|| {
+            format!(
+                "could not connect to PostgreSQL at {}",
+                redact(&settings.database_url)
+            )
+        })?;
+    let exists: bool =
+        sqlx::query_scalar("select exists (select 1 from pg_database where datname = $1)")
+            .bind(&database)
+            .fetch_one(&mut admin)
+            .await?;
     if !exists {
         let quoted = format!("\"{}\"", database.replace('"', "\"\""));
         // A concurrent creator wins harmlessly: the error is only "already exists".
@@ -165,7 +193,9 @@ pub async fn migrate(settings: &Settings) -> anyhow::Result<()> {
         },
     )
     .await?;
-    commands::migrate(&migrations_pool).await.context("migrations failed")?;
+    commands::migrate(&migrations_pool)
+        .await
+        .context("migrations failed")?;
     migrations_pool.close().await;
     tracing::info!("migrations applied");
     Ok(())
@@ -193,7 +223,9 @@ pub async fn start(settings: &Settings, roles: Roles) -> anyhow::Result<Running>
         };
         let token = shutdown.clone();
         tasks.spawn(async move {
-            projections::relay::run(pool, client, config, token).await.context("relay failed")
+            projections::relay::run(pool, client, config, token)
+                .await
+                .context("relay failed")
         });
     }
     if roles.project {
@@ -223,10 +255,13 @@ pub async fn start(settings: &Settings, roles: Roles) -> anyhow::Result<Running>
         let router = crate::build_router(state);
         let token = shutdown.clone();
         tasks.spawn(async move {
-            axum::serve(listener, router.into_make_service_with_connect_info::<SocketAddr>())
-                .with_graceful_shutdown(async move { token.cancelled().await })
-                .await
-                .context("HTTP server failed")
+            axum::serve(
+                listener,
+                router.into_make_service_with_connect_info::<SocketAddr>(),
+            )
+            .with_graceful_shutdown(async move { token.cancelled().await })
+            .await
+            .context("HTTP server failed")
         });
     }
     Ok(Running {
@@ -242,7 +277,10 @@ pub fn app_state(settings: &Settings, pool: PgPool, nats: Option<async_nats::Cli
         site: Site {
             url: settings.site_url.trim_end_matches('/').to_owned(),
             contact_email: settings.contact_email.clone(),
-            analytics_id: settings.analytics_id.clone().filter(|id| !id.trim().is_empty()),
+            analytics_id: settings
+                .analytics_id
+                .clone()
+                .filter(|id| !id.trim().is_empty()),
         },
         qrcodes: CommandService::new(PgEventStore::new(pool.clone()), ()),
         pool,
@@ -259,7 +297,11 @@ pub fn app_state(settings: &Settings, pool: PgPool, nats: Option<async_nats::Cli
 /// # Errors
 ///
 /// When PostgreSQL fails or a name is unknown.
-pub async fn replay(settings: &Settings, names: &[String], show_progress: bool) -> anyhow::Result<()> {
+pub async fn replay(
+    settings: &Settings,
+    names: &[String],
+    show_progress: bool,
+) -> anyhow::Result<()> {
     let pool = pool(settings, "balcao-replay", 4).await?;
     let reports = projections::replay::run(&pool, names, show_progress).await?;
     for report in reports {
@@ -279,7 +321,9 @@ pub async fn cancel_on_signal(token: CancellationToken) {
     let interrupt = tokio::signal::ctrl_c();
     #[cfg(unix)]
     let terminate = async {
-        if let Ok(mut signal) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+        if let Ok(mut signal) =
+            tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+        {
             signal.recv().await;
         }
     };
@@ -297,9 +341,14 @@ pub async fn cancel_on_signal(token: CancellationToken) {
 /// The URL without its password, for messages.
 fn redact(url: &str) -> String {
     match url.split_once('@') {
-        Some((credentials, rest)) if credentials.contains(':') && credentials.matches(':').count() > 1 => {
+        Some((credentials, rest))
+            if credentials.contains(':') && credentials.matches(':').count() > 1 =>
+        {
             let scheme_end = credentials.find("://").map_or(0, |i| i + 3);
-            let user = credentials[scheme_end..].split(':').next().unwrap_or_default();
+            let user = credentials[scheme_end..]
+                .split(':')
+                .next()
+                .unwrap_or_default();
             format!("{}{user}:***@{rest}", &credentials[..scheme_end])
         }
         _ => url.to_owned(),
@@ -312,7 +361,13 @@ mod tests {
 
     #[test]
     fn passwords_are_hidden_in_messages() {
-        assert_eq!(redact("postgres://app:secret@db:5432/balcao"), "postgres://app:***@db:5432/balcao");
-        assert_eq!(redact("postgres://postgres@127.0.0.1/balcao"), "postgres://postgres@127.0.0.1/balcao");
+        assert_eq!(
+            redact("postgres://app:secret@db:5432/balcao"),
+            "postgres://app:***@db:5432/balcao"
+        );
+        assert_eq!(
+            redact("postgres://postgres@127.0.0.1/balcao"),
+            "postgres://postgres@127.0.0.1/balcao"
+        );
     }
 }

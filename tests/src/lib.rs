@@ -12,7 +12,8 @@ use uuid::Uuid;
 
 /// The PostgreSQL server tests use: `DATABASE_URL`'s server, or the local default.
 fn server_url() -> String {
-    std::env::var("DATABASE_URL").unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".to_owned())
+    std::env::var("DATABASE_URL")
+        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".to_owned())
 }
 
 fn nats_url() -> String {
@@ -48,7 +49,8 @@ impl TestApp {
     pub async fn spawn_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
         let id = Uuid::new_v4().simple().to_string();
         let database = format!("balcao_test_{id}");
-        let mut url = PgConnectOptions::from_str(&server_url()).expect("DATABASE_URL is a PostgreSQL URL");
+        let mut url =
+            PgConnectOptions::from_str(&server_url()).expect("DATABASE_URL is a PostgreSQL URL");
         url = url.database(&database);
         let mut settings = Settings {
             database_url: url.to_url_lossy().to_string(),
@@ -69,8 +71,12 @@ impl TestApp {
             idle_in_transaction_timeout_ms: 15_000,
         };
         adjust(&mut settings);
-        roles::migrate(&settings).await.expect("migrations run on a fresh database");
-        let running = roles::start(&settings, Roles::all()).await.expect("every role starts");
+        roles::migrate(&settings)
+            .await
+            .expect("migrations run on a fresh database");
+        let running = roles::start(&settings, Roles::all())
+            .await
+            .expect("every role starts");
         let address = running.local_addr.expect("the gateway listens");
         TestApp {
             base_url: format!("http://{address}"),
@@ -103,9 +109,13 @@ impl TestApp {
             running.stop().await.expect("every role stops cleanly");
         }
         if let Ok(client) = async_nats::connect(&self.settings.nats_url).await {
-            let _ = async_nats::jetstream::new(client).delete_stream(&self.settings.nats_stream).await;
+            let _ = async_nats::jetstream::new(client)
+                .delete_stream(&self.settings.nats_stream)
+                .await;
         }
-        let admin = PgConnectOptions::from_str(&server_url()).expect("URL").database("postgres");
+        let admin = PgConnectOptions::from_str(&server_url())
+            .expect("URL")
+            .database("postgres");
         if let Ok(mut conn) = admin.connect().await {
             let _ = sqlx::query(sqlx::AssertSqlSafe(format!(
                 "drop database if exists \"{}\" with (force)",

@@ -5,7 +5,10 @@ use reqwest::StatusCode;
 use tests::{TestApp, first_element_text};
 
 fn form(fields: &[(&str, &str)]) -> Vec<(String, String)> {
-    fields.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect()
+    fields
+        .iter()
+        .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+        .collect()
 }
 
 fn hidden_value(html: &str, name: &str) -> String {
@@ -53,10 +56,17 @@ async fn the_review_shows_the_normalised_name_and_city_before_anything_is_create
     let (status, html) = review(&app, &PADARIA).await;
     assert_eq!(status, StatusCode::OK);
     assert!(html.contains("PADARIA SAO JOAO"), "normalised name shown");
-    assert!(html.contains("“São Paulo” será escrito como “SAO PAULO”"), "the change is explained");
+    assert!(
+        html.contains("“São Paulo” será escrito como “SAO PAULO”"),
+        "the change is explained"
+    );
     assert!(html.contains("Confirmar e criar QR code"));
     let events: i64 = sqlx::query_scalar("select count(*) from events")
-        .fetch_one(&sqlx::PgPool::connect(&app.settings.database_url).await.expect("db"))
+        .fetch_one(
+            &sqlx::PgPool::connect(&app.settings.database_url)
+                .await
+                .expect("db"),
+        )
         .await
         .expect("count");
     assert_eq!(events, 0, "reviewing creates nothing");
@@ -70,32 +80,62 @@ async fn confirming_creates_the_code_and_its_payer_page_shows_it_at_once() {
     let order = hidden_value(&html, "pedido");
     let response = confirm(&app, &PADARIA, &order).await;
     assert_eq!(response.status(), StatusCode::SEE_OTHER);
-    let location = response.headers()["location"].to_str().expect("ascii").to_owned();
+    let location = response.headers()["location"]
+        .to_str()
+        .expect("ascii")
+        .to_owned();
     assert!(location.starts_with("/pagamento/"), "{location}");
 
     // Read-your-writes: the redirect happens only once the projection has the code, so the very
     // first request finds it (no retry loop here on purpose).
-    let page = app.client().get(app.url(&location)).send().await.expect("request");
+    let page = app
+        .client()
+        .get(app.url(&location))
+        .send()
+        .await
+        .expect("request");
     assert_eq!(page.status(), StatusCode::OK);
     let html = page.text().await.expect("body");
-    assert_eq!(first_element_text(&html, "h1").as_deref(), Some("Pagar PADARIA SAO JOAO"));
+    assert_eq!(
+        first_element_text(&html, "h1").as_deref(),
+        Some("Pagar PADARIA SAO JOAO")
+    );
     assert!(html.contains("R$ 12,50"));
     assert!(html.contains("Pao de queijo"));
     assert!(html.contains("<svg"), "the QR code is inline SVG");
     assert!(html.contains("Pix Copia e Cola"));
     let payload = first_element_text(&html, "textarea").expect("copy-and-paste text");
     let parsed = domain::brcode::validate_strict(&payload).expect("a strictly valid BR Code");
-    assert_eq!(parsed.code.merchant_name.as_deref(), Some("PADARIA SAO JOAO"));
+    assert_eq!(
+        parsed.code.merchant_name.as_deref(),
+        Some("PADARIA SAO JOAO")
+    );
     app.stop().await;
 }
 
 #[tokio::test]
 async fn a_payer_page_without_an_amount_says_valor_livre() {
     let app = TestApp::spawn().await;
-    let fields = [("chave", "+5511912345678"), ("tipo", "telefone"), ("nome", "Ana"), ("cidade", "Natal")];
+    let fields = [
+        ("chave", "+5511912345678"),
+        ("tipo", "telefone"),
+        ("nome", "Ana"),
+        ("cidade", "Natal"),
+    ];
     let response = confirm(&app, &fields, "8d3f0c7e-0a4e-4d1b-9c55-0b7f1e2d3c4a").await;
-    let location = response.headers()["location"].to_str().expect("ascii").to_owned();
-    let html = app.client().get(app.url(&location)).send().await.expect("request").text().await.expect("body");
+    let location = response.headers()["location"]
+        .to_str()
+        .expect("ascii")
+        .to_owned();
+    let html = app
+        .client()
+        .get(app.url(&location))
+        .send()
+        .await
+        .expect("request")
+        .text()
+        .await
+        .expect("body");
     assert!(html.contains("Valor livre"), "{html}");
     app.stop().await;
 }
@@ -116,7 +156,10 @@ async fn bad_input_renders_the_form_again_with_a_portuguese_message_per_field() 
         assert!(html.contains(&format!("id=\"{id}\"")), "a message for {id}");
     }
     assert!(html.contains("25"), "the name limit is named");
-    assert!(html.contains("value=\"Comercio de Alimentos Naturais Ltda\""), "typed values are kept");
+    assert!(
+        html.contains("value=\"Comercio de Alimentos Naturais Ltda\""),
+        "typed values are kept"
+    );
     app.stop().await;
 }
 
@@ -127,8 +170,13 @@ async fn submitting_the_same_confirmation_twice_makes_one_code() {
     let first = confirm(&app, &PADARIA, order).await;
     let second = confirm(&app, &PADARIA, order).await;
     assert_eq!(first.headers()["location"], second.headers()["location"]);
-    let pool = sqlx::PgPool::connect(&app.settings.database_url).await.expect("db");
-    let events: i64 = sqlx::query_scalar("select count(*) from events").fetch_one(&pool).await.expect("count");
+    let pool = sqlx::PgPool::connect(&app.settings.database_url)
+        .await
+        .expect("db");
+    let events: i64 = sqlx::query_scalar("select count(*) from events")
+        .fetch_one(&pool)
+        .await
+        .expect("count");
     assert_eq!(events, 1);
     pool.close().await;
     app.stop().await;
@@ -137,8 +185,16 @@ async fn submitting_the_same_confirmation_twice_makes_one_code() {
 #[tokio::test]
 async fn an_unknown_payer_page_is_the_404_page() {
     let app = TestApp::spawn().await;
-    for path in ["/pagamento/0a6b5c1e-6a1f-4c55-9d0e-2d3a4b5c6d7e", "/pagamento/nao-e-um-id"] {
-        let response = app.client().get(app.url(path)).send().await.expect("request");
+    for path in [
+        "/pagamento/0a6b5c1e-6a1f-4c55-9d0e-2d3a4b5c6d7e",
+        "/pagamento/nao-e-um-id",
+    ] {
+        let response = app
+            .client()
+            .get(app.url(path))
+            .send()
+            .await
+            .expect("request");
         assert_eq!(response.status(), StatusCode::NOT_FOUND, "{path}");
         let html = response.text().await.expect("body");
         assert!(html.contains("<title>Page Not Found</title>"), "{path}");
@@ -155,12 +211,24 @@ async fn public_creation_is_rate_limited_per_client_address() {
         "22222222-2222-4222-8222-222222222222",
         "33333333-3333-4333-8333-333333333333",
     ];
-    assert_eq!(confirm(&app, &PADARIA, orders[0]).await.status(), StatusCode::SEE_OTHER);
-    assert_eq!(confirm(&app, &PADARIA, orders[1]).await.status(), StatusCode::SEE_OTHER);
+    assert_eq!(
+        confirm(&app, &PADARIA, orders[0]).await.status(),
+        StatusCode::SEE_OTHER
+    );
+    assert_eq!(
+        confirm(&app, &PADARIA, orders[1]).await.status(),
+        StatusCode::SEE_OTHER
+    );
     let refused = confirm(&app, &PADARIA, orders[2]).await;
     assert_eq!(refused.status(), StatusCode::TOO_MANY_REQUESTS);
     assert!(refused.headers().contains_key("retry-after"));
-    assert!(refused.text().await.expect("body").contains("Muitas tentativas"));
+    assert!(
+        refused
+            .text()
+            .await
+            .expect("body")
+            .contains("Muitas tentativas")
+    );
     app.stop().await;
 }
 
@@ -168,11 +236,24 @@ async fn public_creation_is_rate_limited_per_client_address() {
 async fn health_readiness_and_metrics_answer() {
     let app = TestApp::spawn().await;
     let client = app.client();
-    assert_eq!(client.get(app.url("/healthz")).send().await.expect("healthz").status(), StatusCode::OK);
+    assert_eq!(
+        client
+            .get(app.url("/healthz"))
+            .send()
+            .await
+            .expect("healthz")
+            .status(),
+        StatusCode::OK
+    );
     // Readiness may take a moment while NATS connects; it must come within a bounded wait.
     let mut ready = StatusCode::SERVICE_UNAVAILABLE;
     for _ in 0..50 {
-        ready = client.get(app.url("/readyz")).send().await.expect("readyz").status();
+        ready = client
+            .get(app.url("/readyz"))
+            .send()
+            .await
+            .expect("readyz")
+            .status();
         if ready == StatusCode::OK {
             break;
         }
@@ -180,8 +261,19 @@ async fn health_readiness_and_metrics_answer() {
     }
     assert_eq!(ready, StatusCode::OK);
     confirm(&app, &PADARIA, "44444444-4444-4444-8444-444444444444").await;
-    let metrics = client.get(app.url("/metrics")).send().await.expect("metrics").text().await.expect("body");
-    for name in ["balcao_commands_total", "balcao_command_duration_seconds", "balcao_oldest_transaction_age_seconds"] {
+    let metrics = client
+        .get(app.url("/metrics"))
+        .send()
+        .await
+        .expect("metrics")
+        .text()
+        .await
+        .expect("body");
+    for name in [
+        "balcao_commands_total",
+        "balcao_command_duration_seconds",
+        "balcao_oldest_transaction_age_seconds",
+    ] {
         assert!(metrics.contains(name), "{name} in /metrics");
     }
     app.stop().await;

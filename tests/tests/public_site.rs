@@ -58,7 +58,10 @@ async fn every_public_path_answers_200_in_portuguese_with_a_unique_title_and_des
         let title = first_element_text(&html, "title").expect("a title");
         let description = meta_content(&html, "description").expect("a description");
         assert!(!title.is_empty() && !description.is_empty(), "{path}");
-        assert!(html.contains("<link rel=\"canonical\" href=\"http://balcao.test"), "{path}: canonical");
+        assert!(
+            html.contains("<link rel=\"canonical\" href=\"http://balcao.test"),
+            "{path}: canonical"
+        );
         assert!(html.contains("property=\"og:title\""), "{path}: Open Graph");
         assert!(html.contains("application/ld+json"), "{path}: JSON-LD");
         if let Some(other) = titles.insert(title.clone(), path) {
@@ -75,10 +78,24 @@ async fn every_public_path_answers_200_in_portuguese_with_a_unique_title_and_des
 async fn articles_carry_article_data_and_link_to_the_sign_creator() {
     let app = TestApp::spawn().await;
     for path in ARTICLES {
-        let html = app.client().get(app.url(path)).send().await.expect("request").text().await.expect("body");
-        assert!(html.contains("\"@type\":\"Article\""), "{path}: Article JSON-LD");
+        let html = app
+            .client()
+            .get(app.url(path))
+            .send()
+            .await
+            .expect("request")
+            .text()
+            .await
+            .expect("body");
+        assert!(
+            html.contains("\"@type\":\"Article\""),
+            "{path}: Article JSON-LD"
+        );
         assert!(html.contains("min de leitura"), "{path}: reading time");
-        assert!(html.contains("href=\"/criar-placa-pix\""), "{path}: link to the sign creator");
+        assert!(
+            html.contains("href=\"/criar-placa-pix\""),
+            "{path}: link to the sign creator"
+        );
         assert!(!html.contains("PIX"), "{path}: the brand is written Pix");
     }
     app.stop().await;
@@ -112,7 +129,10 @@ async fn a_crawl_from_the_home_page_finds_no_broken_internal_link() {
     }
     assert!(broken.is_empty(), "broken links: {broken:#?}");
     for article in ARTICLES {
-        assert!(seen.contains(article), "{article} is reachable from the home page");
+        assert!(
+            seen.contains(article),
+            "{article} is reachable from the home page"
+        );
     }
     app.stop().await;
 }
@@ -121,11 +141,19 @@ async fn a_crawl_from_the_home_page_finds_no_broken_internal_link() {
 async fn unknown_paths_answer_404_with_the_page_not_found_page() {
     let app = TestApp::spawn().await;
     for path in ["/nao-existe", "/a/b/c", "/static/nada.css"] {
-        let response = app.client().get(app.url(path)).send().await.expect("request");
+        let response = app
+            .client()
+            .get(app.url(path))
+            .send()
+            .await
+            .expect("request");
         assert_eq!(response.status(), StatusCode::NOT_FOUND, "{path}");
         let html = response.text().await.expect("body");
         assert!(html.contains("<title>Page Not Found</title>"), "{path}");
-        assert!(html.contains("Voltar para a página inicial"), "{path}: a way back");
+        assert!(
+            html.contains("Voltar para a página inicial"),
+            "{path}: a way back"
+        );
     }
     app.stop().await;
 }
@@ -133,11 +161,30 @@ async fn unknown_paths_answer_404_with_the_page_not_found_page() {
 #[tokio::test]
 async fn the_sitemap_lists_every_article_and_robots_points_to_it() {
     let app = TestApp::spawn().await;
-    let sitemap = app.client().get(app.url("/sitemap.xml")).send().await.expect("request").text().await.expect("body");
+    let sitemap = app
+        .client()
+        .get(app.url("/sitemap.xml"))
+        .send()
+        .await
+        .expect("request")
+        .text()
+        .await
+        .expect("body");
     for path in ARTICLES.iter().chain(PAGES.iter()) {
-        assert!(sitemap.contains(&format!("<loc>http://balcao.test{path}</loc>")), "{path} in the sitemap");
+        assert!(
+            sitemap.contains(&format!("<loc>http://balcao.test{path}</loc>")),
+            "{path} in the sitemap"
+        );
     }
-    let robots = app.client().get(app.url("/robots.txt")).send().await.expect("request").text().await.expect("body");
+    let robots = app
+        .client()
+        .get(app.url("/robots.txt"))
+        .send()
+        .await
+        .expect("request")
+        .text()
+        .await
+        .expect("body");
     assert!(robots.contains("Sitemap: http://balcao.test/sitemap.xml"));
     assert!(robots.contains("Disallow: /pagamento/"));
     app.stop().await;
@@ -146,7 +193,15 @@ async fn the_sitemap_lists_every_article_and_robots_points_to_it() {
 #[tokio::test]
 async fn static_assets_have_hashed_names_long_caching_and_compression() {
     let app = TestApp::spawn().await;
-    let home = app.client().get(app.url("/")).send().await.expect("request").text().await.expect("body");
+    let home = app
+        .client()
+        .get(app.url("/"))
+        .send()
+        .await
+        .expect("request")
+        .text()
+        .await
+        .expect("body");
     let css = internal_links(&home)
         .into_iter()
         .find(|l| l.starts_with("/static/site.") && l.ends_with(".css"))
@@ -159,7 +214,10 @@ async fn static_assets_have_hashed_names_long_caching_and_compression() {
         .await
         .expect("request");
     assert_eq!(response.status(), StatusCode::OK);
-    assert_eq!(response.headers()["cache-control"], "public, max-age=31536000, immutable");
+    assert_eq!(
+        response.headers()["cache-control"],
+        "public, max-age=31536000, immutable"
+    );
     assert_eq!(response.headers()["content-encoding"], "gzip");
     app.stop().await;
 }
@@ -167,14 +225,36 @@ async fn static_assets_have_hashed_names_long_caching_and_compression() {
 #[tokio::test]
 async fn analytics_are_off_by_default_and_load_only_through_the_consent_script_when_configured() {
     let off = TestApp::spawn().await;
-    let html = off.client().get(off.url("/")).send().await.expect("request").text().await.expect("body");
-    assert!(!html.contains("googletagmanager"), "nothing loads by default");
+    let html = off
+        .client()
+        .get(off.url("/"))
+        .send()
+        .await
+        .expect("request")
+        .text()
+        .await
+        .expect("body");
+    assert!(
+        !html.contains("googletagmanager"),
+        "nothing loads by default"
+    );
     assert!(!html.contains("consentimento"));
     off.stop().await;
 
     let on = TestApp::spawn_with(|s| s.analytics_id = Some("G-TESTE123".to_owned())).await;
-    let html = on.client().get(on.url("/")).send().await.expect("request").text().await.expect("body");
+    let html = on
+        .client()
+        .get(on.url("/"))
+        .send()
+        .await
+        .expect("request")
+        .text()
+        .await
+        .expect("body");
     assert!(html.contains("data-measurement-id=\"G-TESTE123\""));
-    assert!(!html.contains("googletagmanager"), "the tag manager is not in the page: the script adds it after consent");
+    assert!(
+        !html.contains("googletagmanager"),
+        "the tag manager is not in the page: the script adds it after consent"
+    );
     on.stop().await;
 }

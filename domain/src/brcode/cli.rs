@@ -57,6 +57,10 @@ pub struct CliOutput {
 }
 
 /// The usage text (pt-BR).
+///
+/// ```
+/// assert!(domain::brcode::cli::USAGE.starts_with("Uso:"));
+/// ```
 pub const USAGE: &str = "Uso:
   brcode parse CODIGO
   brcode make --key CHAVE --name NOME --city CIDADE [--key-type cpf|cnpj|email|telefone|aleatoria]

@@ -9,6 +9,10 @@ use super::tlv::{self, DataObject};
 use crate::money::Centavos;
 
 /// The GUI that marks the Pix template, as BCB writes it. Compared case-insensitively.
+///
+/// ```
+/// assert!("BR.GOV.BCB.PIX".eq_ignore_ascii_case(domain::brcode::PIX_GUI));
+/// ```
 pub const PIX_GUI: &str = "br.gov.bcb.pix";
 
 /// The 26–51 template that carries `br.gov.bcb.pix`.

@@ -35,8 +35,16 @@ const GUI_OBJECT_LEN: usize = 18;
 /// The EMV ceiling on any value, and so on template 26.
 const MAX_TEMPLATE_LEN: usize = 99;
 /// The longest written amount EMV allows (`9999999999.99`).
+///
+/// ```
+/// assert_eq!("9999999999.99".len(), domain::brcode::make::MAX_AMOUNT_CHARS);
+/// ```
 pub const MAX_AMOUNT_CHARS: usize = 13;
 /// The longest static txid.
+///
+/// ```
+/// assert_eq!(domain::brcode::make::MAX_TXID_LEN, 25);
+/// ```
 pub const MAX_TXID_LEN: usize = 25;
 
 /// What a static code (a counter sign, a fixed-price product) needs.
@@ -855,6 +863,15 @@ mod tests {
                 )
                 .with_info("X".repeat(37)),
                 "00020126990014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400000237XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX5204000053039865802BR5904ACME6008BRASILIA62070503***6304583B",
+            ),
+            (
+                StaticCodeRequest::new(
+                    key("123e4567-e12b-12d1-a456-426614174000"),
+                    "Fulano de Tal",
+                    "Brasília",
+                )
+                .with_amount(Centavos::new(1_000)),
+                "00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-426614174000520400005303986540510.005802BR5913FULANO DE TAL6008BRASILIA62070503***630436D9",
             ),
         ];
         for (request, expected) in cases {

@@ -36,8 +36,16 @@ use unicode_normalization::char::{decompose_compatible, is_combining_mark};
 use super::error::{BrCodeError, Field};
 
 /// The longest receiver name a BR Code carries (field 59).
+///
+/// ```
+/// assert_eq!(domain::brcode::normalise::MAX_NAME_LEN, 25);
+/// ```
 pub const MAX_NAME_LEN: usize = 25;
 /// The longest city a BR Code carries (field 60).
+///
+/// ```
+/// assert_eq!(domain::brcode::normalise::MAX_CITY_LEN, 15);
+/// ```
 pub const MAX_CITY_LEN: usize = 15;
 
 /// Why a value was changed.
@@ -156,6 +164,12 @@ pub struct Normalised {
 }
 
 /// Whether upper-casing is part of the normalisation.
+///
+/// ```
+/// use domain::brcode::normalise::{normalise, Case};
+/// assert_eq!(normalise("São Paulo", Case::Upper).0, "SAO PAULO");
+/// assert_eq!(normalise("São Paulo", Case::Keep).0, "Sao Paulo");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Case {
     /// Keep letters as typed (payer message).

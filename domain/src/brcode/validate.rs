@@ -12,8 +12,16 @@ use super::tlv::DataObject;
 use crate::pix_key::PixKey;
 
 /// The most characters API Pix allows in a Copia e Cola string.
+///
+/// ```
+/// assert_eq!(domain::brcode::MAX_PAYLOAD_LEN, 512);
+/// ```
 pub const MAX_PAYLOAD_LEN: usize = 512;
 /// The most characters of a key (26-01) or location (26-25).
+///
+/// ```
+/// assert_eq!(domain::brcode::MAX_KEY_OR_URL_LEN, 77);
+/// ```
 pub const MAX_KEY_OR_URL_LEN: usize = 77;
 
 /// How bad a finding is.

@@ -5,6 +5,10 @@ use std::fmt;
 use super::PixKeyError;
 
 /// The DICT limit on e-mail keys (and on every key inside a BR Code).
+///
+/// ```
+/// assert_eq!(domain::pix_key::MAX_EMAIL_LEN, 77);
+/// ```
 pub const MAX_EMAIL_LEN: usize = 77;
 
 /// An e-mail key in DICT form: lower-case, ≤ 77 characters, matching the DICT expression

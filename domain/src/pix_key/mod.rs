@@ -237,6 +237,10 @@ impl PixKeyError {
 
 impl PixKeyKind {
     /// Every kind, in the order a form would list them.
+    ///
+    /// ```
+    /// assert_eq!(domain::pix_key::PixKeyKind::ALL.len(), 5);
+    /// ```
     pub const ALL: [Self; 5] = [Self::Cpf, Self::Cnpj, Self::Email, Self::Phone, Self::Evp];
 
     /// The API name: `cpf`, `cnpj`, `email`, `telefone`, `aleatoria`.

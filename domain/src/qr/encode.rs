@@ -13,28 +13,28 @@ use super::penalty::{Ranges, penalty};
 
 /// Error-correction codewords per block, versions 1–40 (ISO/IEC 18004 table 9), level M.
 const ECC_PER_BLOCK_M: [u8; 40] = [
-    10, 16, 26, 18, 24, 16, 18, 22, 22, 26, 30, 22, 22, 24, 24, 28, 28, 26, 26, 26, 26, 28, 28, 28, 28, 28, 28, 28,
-    28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28,
+    10, 16, 26, 18, 24, 16, 18, 22, 22, 26, 30, 22, 22, 24, 24, 28, 28, 26, 26, 26, 26, 28, 28, 28,
+    28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28,
 ];
 /// Error-correction codewords per block, level Q.
 const ECC_PER_BLOCK_Q: [u8; 40] = [
-    13, 22, 18, 26, 18, 24, 18, 22, 20, 24, 28, 26, 24, 20, 30, 24, 28, 28, 26, 30, 28, 30, 30, 30, 30, 28, 30, 30,
-    30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30,
+    13, 22, 18, 26, 18, 24, 18, 22, 20, 24, 28, 26, 24, 20, 30, 24, 28, 28, 26, 30, 28, 30, 30, 30,
+    30, 28, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30,
 ];
 /// Error-correction blocks, level M.
 const BLOCKS_M: [u8; 40] = [
-    1, 1, 1, 2, 2, 4, 4, 4, 5, 5, 5, 8, 9, 9, 10, 10, 11, 13, 14, 16, 17, 17, 18, 20, 21, 23, 25, 26, 28, 29, 31, 33,
-    35, 37, 38, 40, 43, 45, 47, 49,
+    1, 1, 1, 2, 2, 4, 4, 4, 5, 5, 5, 8, 9, 9, 10, 10, 11, 13, 14, 16, 17, 17, 18, 20, 21, 23, 25,
+    26, 28, 29, 31, 33, 35, 37, 38, 40, 43, 45, 47, 49,
 ];
 /// Error-correction blocks, level Q.
 const BLOCKS_Q: [u8; 40] = [
-    1, 1, 2, 2, 4, 4, 6, 6, 8, 8, 8, 10, 12, 16, 12, 17, 16, 18, 21, 20, 23, 23, 25, 27, 29, 34, 34, 35, 38, 40, 43,
-    45, 48, 51, 53, 56, 59, 62, 65, 68,
+    1, 1, 2, 2, 4, 4, 6, 6, 8, 8, 8, 10, 12, 16, 12, 17, 16, 18, 21, 20, 23, 23, 25, 27, 29, 34,
+    34, 35, 38, 40, 43, 45, 48, 51, 53, 56, 59, 62, 65, 68,
 ];
 
 /// GF(256) with the QR polynomial x⁸ + x⁴ + x³ + x² + 1: antilog table, doubled so products of
 /// two logs index it without a modulo.
-const EXP: [u8; 512] = {
+static EXP: [u8; 512] = {
     let mut table = [0u8; 512];
     let mut x: u16 = 1;
     let mut i = 0;
@@ -51,7 +51,7 @@ const EXP: [u8; 512] = {
 };
 
 /// GF(256) logarithms (`LOG[0]` unused).
-const LOG: [u8; 256] = {
+static LOG: [u8; 256] = {
     let mut table = [0u8; 256];
     let mut i = 0;
     while i < 255 {
@@ -184,7 +184,10 @@ fn codewords(data: &[u8], version: usize, level: EcLevel) -> Vec<u8> {
     let short_blocks = blocks - raw % blocks;
     let short_len = raw / blocks;
     // The generator's coefficients are never zero, so keep their logarithms.
-    let generator_logs: Vec<u8> = generator(ecc_len).iter().map(|g| LOG[usize::from(*g)]).collect();
+    let generator_logs: Vec<u8> = generator(ecc_len)
+        .iter()
+        .map(|g| LOG[usize::from(*g)])
+        .collect();
     let mut data_blocks = Vec::with_capacity(blocks);
     let mut ecc_blocks = Vec::with_capacity(blocks);
     let mut at = 0;
@@ -230,7 +233,11 @@ fn alignment_positions(version: usize, size: usize) -> Vec<usize> {
         return Vec::new();
     }
     let count = version / 7 + 2;
-    let step = if version == 32 { 26 } else { (version * 4 + count * 2 + 1) / (count * 2 - 2) * 2 };
+    let step = if version == 32 {
+        26
+    } else {
+        (version * 4 + count * 2 + 1) / (count * 2 - 2) * 2
+    };
     let mut positions: Vec<usize> = (0..count - 1).map(|i| size - 7 - i * step).collect();
     positions.push(6);
     positions.reverse();
@@ -269,7 +276,11 @@ fn format_positions(i: usize, size: usize) -> [(usize, usize); 2] {
         8 => (7, 8),
         _ => (14 - i, 8),
     };
-    let second = if i < 8 { (size - 1 - i, 8) } else { (8, size - 15 + i) };
+    let second = if i < 8 {
+        (size - 1 - i, 8)
+    } else {
+        (8, size - 15 + i)
+    };
     [first, second]
 }
 
@@ -290,9 +301,9 @@ const fn mask_bit(m: usize, x: usize, y: usize) -> bool {
 /// Every mask repeats every 12 modules both ways, and word `i` of a line starts at a module
 /// `≡ 4·(i mod 3) (mod 12)`, so each word of a masked line is one of 3 precomputed words:
 /// `MASK_WORDS[m][y mod 12][i mod 3]` for rows.
-const MASK_WORDS: [[[u64; 3]; 12]; 8] = mask_words(false);
+static MASK_WORDS: [[[u64; 3]; 12]; 8] = mask_words(false);
 /// The same for columns (`r` = x mod 12, bits along y).
-const COL_MASK_WORDS: [[[u64; 3]; 12]; 8] = mask_words(true);
+static COL_MASK_WORDS: [[[u64; 3]; 12]; 8] = mask_words(true);
 
 const fn mask_words(columns: bool) -> [[[u64; 3]; 12]; 8] {
     let mut table = [[[0u64; 3]; 12]; 8];
@@ -306,7 +317,11 @@ const fn mask_words(columns: bool) -> [[[u64; 3]; 12]; 8] {
                 let mut b = 0;
                 while b < 64 {
                     let along = (4 * p + b) % 12;
-                    let dark = if columns { mask_bit(m, r, along) } else { mask_bit(m, along, r) };
+                    let dark = if columns {
+                        mask_bit(m, r, along)
+                    } else {
+                        mask_bit(m, along, r)
+                    };
                     if dark {
                         word |= 1 << b;
                     }
@@ -357,7 +372,12 @@ fn apply_mask<const N: usize>(
 /// Encodes `data` in byte mode. `version` and `mask` are chosen when `None`.
 ///
 /// Returns `None` when the data does not fit (or not in the version asked for).
-pub(crate) fn encode(data: &[u8], level: EcLevel, version: Option<u8>, mask: Option<u8>) -> Option<Symbol> {
+pub(crate) fn encode(
+    data: &[u8],
+    level: EcLevel,
+    version: Option<u8>,
+    mask: Option<u8>,
+) -> Option<Symbol> {
     let smallest = smallest_version(data.len(), level)?;
     let version = match version {
         Some(v) if (1..=40).contains(&v) && usize::from(v) >= smallest => usize::from(v),
@@ -375,7 +395,13 @@ pub(crate) fn encode(data: &[u8], level: EcLevel, version: Option<u8>, mask: Opt
 }
 
 /// Draws the symbol on bitset lines, scores the masks and keeps the best.
-fn build<const N: usize>(codewords: &[u8], version: usize, size: usize, level: EcLevel, fixed_mask: Option<u8>) -> Symbol {
+fn build<const N: usize>(
+    codewords: &[u8],
+    version: usize,
+    size: usize,
+    level: EcLevel,
+    fixed_mask: Option<u8>,
+) -> Symbol {
     let mut rows: Vec<Line<N>> = vec![[0; N]; size];
     let mut func: Vec<Line<N>> = vec![[0; N]; size];
     let mut put = |x: usize, y: usize, dark: bool, rows: &mut Vec<Line<N>>| {
@@ -405,14 +431,20 @@ fn build<const N: usize>(codewords: &[u8], version: usize, size: usize, level: E
     let last = aligns.len().saturating_sub(1);
     for (i, cx) in aligns.iter().enumerate() {
         for (j, cy) in aligns.iter().enumerate() {
-            let finder_corner = matches!((i, j), (0, 0)) || (i == 0 && j == last) || (i == last && j == 0);
+            let finder_corner =
+                matches!((i, j), (0, 0)) || (i == 0 && j == last) || (i == last && j == 0);
             if finder_corner {
                 continue;
             }
             for dy in -2i32..=2 {
                 for dx in -2i32..=2 {
                     let ring = dx.abs().max(dy.abs());
-                    put((*cx as i32 + dx) as usize, (*cy as i32 + dy) as usize, ring != 1, &mut rows);
+                    put(
+                        (*cx as i32 + dx) as usize,
+                        (*cy as i32 + dy) as usize,
+                        ring != 1,
+                        &mut rows,
+                    );
                 }
             }
         }
@@ -486,7 +518,11 @@ fn build<const N: usize>(codewords: &[u8], version: usize, size: usize, level: E
                 }
             }
         }
-        let score = if fixed_mask.is_some() { 0 } else { penalty(&masked_rows, &masked_cols, &ranges) };
+        let score = if fixed_mask.is_some() {
+            0
+        } else {
+            penalty(&masked_rows, &masked_cols, &ranges)
+        };
         if best.is_none_or(|(s, _)| score < s) {
             best = Some((score, m));
             best_rows.clone_from(&masked_rows);
@@ -537,7 +573,9 @@ mod tests {
     #[test]
     fn makes_reed_solomon_codewords_that_match_a_known_block() {
         // The "HELLO WORLD" 1-M data block and its 10 error-correction codewords (thonky.com tutorial).
-        let data = [32, 91, 11, 120, 209, 114, 220, 77, 67, 64, 236, 17, 236, 17, 236, 17];
+        let data = [
+            32, 91, 11, 120, 209, 114, 220, 77, 67, 64, 236, 17, 236, 17, 236, 17,
+        ];
         let out = codewords(&data, 1, EcLevel::M);
         assert_eq!(&out[16..], [196, 35, 39, 119, 235, 215, 231, 226, 93, 23]);
     }
@@ -569,8 +607,9 @@ mod agreement {
         const ALL: [fast_qr::Version; 40] = {
             use fast_qr::Version::*;
             [
-                V01, V02, V03, V04, V05, V06, V07, V08, V09, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20,
-                V21, V22, V23, V24, V25, V26, V27, V28, V29, V30, V31, V32, V33, V34, V35, V36, V37, V38, V39, V40,
+                V01, V02, V03, V04, V05, V06, V07, V08, V09, V10, V11, V12, V13, V14, V15, V16,
+                V17, V18, V19, V20, V21, V22, V23, V24, V25, V26, V27, V28, V29, V30, V31, V32,
+                V33, V34, V35, V36, V37, V38, V39, V40,
             ]
         };
         ALL[v - 1]
@@ -588,7 +627,10 @@ mod agreement {
             .mask(FAST_MASKS[usize::from(mask)])
             .build()
             .expect("fits");
-        code.data[..code.size * code.size].iter().map(|m| m.value()).collect()
+        code.data[..code.size * code.size]
+            .iter()
+            .map(|m| m.value())
+            .collect()
     }
 
     fn ours_dark(symbol: &Symbol) -> Vec<bool> {
@@ -605,11 +647,16 @@ mod agreement {
             for level in [EcLevel::M, EcLevel::Q] {
                 // Fill the version (different lengths exercise padding and block splits).
                 let len = byte_capacity(version, level) - version % 3;
-                let data: Vec<u8> = (0..len).map(|i| b"0123456789ABCDEFabcdef*.:/-"[(i * 7 + version) % 27]).collect();
+                let data: Vec<u8> = (0..len)
+                    .map(|i| b"0123456789ABCDEFabcdef*.:/-"[(i * 7 + version) % 27])
+                    .collect();
                 for mask in 0..8u8 {
                     let ours = encode(&data, level, Some(version as u8), Some(mask)).expect("fits");
                     assert_eq!(ours.size, version * 4 + 17);
-                    assert!(ours_dark(&ours) == theirs(&data, level, version, mask), "v{version} {level:?} mask {mask}");
+                    assert!(
+                        ours_dark(&ours) == theirs(&data, level, version, mask),
+                        "v{version} {level:?} mask {mask}"
+                    );
                 }
             }
         }

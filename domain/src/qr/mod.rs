@@ -33,10 +33,22 @@ mod penalty;
 use std::str::FromStr;
 
 /// Modules of white border on every side.
+///
+/// ```
+/// assert_eq!(domain::qr::QUIET_ZONE, 4);
+/// ```
 pub const QUIET_ZONE: usize = 4;
 /// The fewest pixels per module a PNG may have (see the [module docs](self)).
+///
+/// ```
+/// assert_eq!(domain::qr::MIN_PIXELS_PER_MODULE, 4);
+/// ```
 pub const MIN_PIXELS_PER_MODULE: u32 = 4;
 /// The largest PNG side we render, to bound memory.
+///
+/// ```
+/// assert!(domain::qr::png("000201", domain::qr::EcLevel::M, domain::qr::MAX_PNG_SIZE + 1).is_err());
+/// ```
 pub const MAX_PNG_SIZE: u32 = 8192;
 
 /// Error-correction level: how much of the symbol can be damaged and still read.
@@ -156,7 +168,8 @@ impl QrMatrix {
     /// assert!(QrMatrix::encode("x".repeat(3000), EcLevel::Q).is_err());
     /// ```
     pub fn encode(payload: impl AsRef<[u8]>, level: EcLevel) -> Result<Self, QrError> {
-        let symbol = encode::encode(payload.as_ref(), level, None, None).ok_or(QrError::DataTooLong)?;
+        let symbol =
+            encode::encode(payload.as_ref(), level, None, None).ok_or(QrError::DataTooLong)?;
         Ok(Self {
             width: symbol.size,
             version: symbol.version,

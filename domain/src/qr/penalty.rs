@@ -39,7 +39,10 @@ pub(crate) fn line_penalty<const N: usize>(l: &Line<N>, ranges: &Ranges<N>) -> u
     let s4 = line::shr(l, 4);
     // Bit i: modules i..i+4 all have one colour, i.e. a 5-window inside a run.
     let all_dark = line::and(&line::and(l, &s1), &line::and(&line::and(&s2, &s3), &s4));
-    let all_light = line::not(&line::or(&line::or(l, &s1), &line::or(&line::or(&s2, &s3), &s4)));
+    let all_light = line::not(&line::or(
+        &line::or(l, &s1),
+        &line::or(&line::or(&s2, &s3), &s4),
+    ));
     let five = line::and(&line::or(&all_dark, &all_light), &ranges.fives);
     // A run of length L ≥ 5 holds L − 4 windows and scores L − 2: add 2 per run start.
     let run_starts = line::and_not(&five, &line::shl1(&five));
@@ -47,21 +50,31 @@ pub(crate) fn line_penalty<const N: usize>(l: &Line<N>, ranges: &Ranges<N>) -> u
 
     // Bit i: modules i..i+6 read dark-light-dark-dark-dark-light-dark.
     let core = line::and_not(
-        &line::and(&line::and(l, &s2), &line::and(&line::and(&s3, &s4), &line::shr(l, 6))),
+        &line::and(
+            &line::and(l, &s2),
+            &line::and(&line::and(&s3, &s4), &line::shr(l, 6)),
+        ),
         &line::or(&s1, &line::shr(l, 5)),
     );
     // Bit i: modules i..i+3 are light.
     let light4 = line::not(&line::or(&line::or(l, &s1), &line::or(&s2, &s3)));
     let finder_then_light = line::and(&core, &line::shr(&light4, 7));
     let light_then_finder = line::and(&light4, &line::shr(&core, 4));
-    let windows = line::and(&line::or(&finder_then_light, &light_then_finder), &ranges.elevens);
+    let windows = line::and(
+        &line::or(&finder_then_light, &light_then_finder),
+        &ranges.elevens,
+    );
     // The two shapes cannot both start at one module, so one count covers both.
     let n3 = 40 * line::count(&windows);
     n1 + n3
 }
 
 /// The whole penalty of a symbol given its rows and its columns (the same modules, transposed).
-pub(crate) fn penalty<const N: usize>(rows: &[Line<N>], cols: &[Line<N>], ranges: &Ranges<N>) -> u32 {
+pub(crate) fn penalty<const N: usize>(
+    rows: &[Line<N>],
+    cols: &[Line<N>],
+    ranges: &Ranges<N>,
+) -> u32 {
     let mut total = 0;
     for l in rows.iter().chain(cols) {
         total += line_penalty(l, ranges);
@@ -70,7 +83,10 @@ pub(crate) fn penalty<const N: usize>(rows: &[Line<N>], cols: &[Line<N>], ranges
         let (upper, lower) = (&pair[0], &pair[1]);
         let same_below = line::not(&line::xor(upper, lower));
         let same_right = line::not(&line::xor(upper, &line::shr(upper, 1)));
-        let block = line::and(&line::and(&same_below, &line::shr(&same_below, 1)), &line::and(&same_right, &ranges.pairs));
+        let block = line::and(
+            &line::and(&same_below, &line::shr(&same_below, 1)),
+            &line::and(&same_right, &ranges.pairs),
+        );
         total += 3 * line::count(&block);
     }
     let dark: u32 = rows.iter().map(line::count).sum();
@@ -107,8 +123,12 @@ mod tests {
                 run = 1;
             }
         }
-        let pattern_a = [true, false, true, true, true, false, true, false, false, false, false];
-        let pattern_b = [false, false, false, false, true, false, true, true, true, false, true];
+        let pattern_a = [
+            true, false, true, true, true, false, true, false, false, false, false,
+        ];
+        let pattern_b = [
+            false, false, false, false, true, false, true, true, true, false, true,
+        ];
         let n3 = modules
             .windows(11)
             .filter(|w| *w == pattern_a || *w == pattern_b)
@@ -138,7 +158,11 @@ mod tests {
         for bits in 0u32..(1 << 16) {
             let modules: Vec<bool> = (0..16).map(|i| bits >> i & 1 == 1).collect();
             let l = [u64::from(bits)];
-            assert_eq!(line_penalty(&l, &r), slow_line_penalty(&modules), "{bits:016b}");
+            assert_eq!(
+                line_penalty(&l, &r),
+                slow_line_penalty(&modules),
+                "{bits:016b}"
+            );
         }
     }
 
@@ -155,7 +179,13 @@ mod tests {
                 seed ^= seed >> 7;
                 seed ^= seed << 17;
                 // Long runs and finder shapes need a biased source: keep the colour 3/4 of the time.
-                let dark = if x == 0 { seed & 1 == 1 } else if seed.is_multiple_of(4) { !modules[x - 1] } else { modules[x - 1] };
+                let dark = if x == 0 {
+                    seed & 1 == 1
+                } else if seed.is_multiple_of(4) {
+                    !modules[x - 1]
+                } else {
+                    modules[x - 1]
+                };
                 if dark {
                     line::set(&mut l, x);
                 }

@@ -46,7 +46,10 @@ pub async fn blog(State(state): State<AppState>) -> HtmlTemplate<BlogPage> {
 }
 
 /// `GET /{slug}` for an article; any other single-segment path is the 404 page.
-pub async fn article(State(state): State<AppState>, Path(slug): Path<String>) -> Result<HtmlTemplate<ArticlePage>, AppError> {
+pub async fn article(
+    State(state): State<AppState>,
+    Path(slug): Path<String>,
+) -> Result<HtmlTemplate<ArticlePage>, AppError> {
     let article = content::article(&slug).ok_or(AppError::NotFound)?;
     let path = format!("/{}", article.slug);
     let json_ld = serde_json::json!({
@@ -60,9 +63,22 @@ pub async fn article(State(state): State<AppState>, Path(slug): Path<String>) ->
         "author": {"@type": "Organization", "name": "Balcão"},
         "publisher": {"@type": "Organization", "name": "Balcão", "url": state.site.url},
     });
-    let mut meta = Meta::page(&state.site, &path, format!("{} | Balcão", article.title), article.description.clone())
-        .with_json_ld(&json_ld);
+    let mut meta = Meta::page(
+        &state.site,
+        &path,
+        format!("{} | Balcão", article.title),
+        article.description.clone(),
+    )
+    .with_json_ld(&json_ld);
     meta.og_type = "article";
-    let related = article.related.iter().filter_map(|s| content::article(s)).collect();
-    Ok(HtmlTemplate(ArticlePage { meta, article, related }))
+    let related = article
+        .related
+        .iter()
+        .filter_map(|s| content::article(s))
+        .collect();
+    Ok(HtmlTemplate(ArticlePage {
+        meta,
+        article,
+        related,
+    }))
 }

@@ -35,9 +35,14 @@ pub async fn home(State(state): State<AppState>) -> Result<HtmlTemplate<HomePage
     let page = content::page("inicio").ok_or(AppError::NotFound)?;
     let (headline, pitch, rest) = split_hero(&page.markdown);
     let faq = &content::FAQ[..content::FAQ.len().min(HOME_QUESTIONS)];
-    let meta = Meta::page(&state.site, "/", page.title.clone(), page.description.clone())
-        .with_json_ld(&state.site.organization_json_ld())
-        .with_json_ld(&faq_json_ld(faq));
+    let meta = Meta::page(
+        &state.site,
+        "/",
+        page.title.clone(),
+        page.description.clone(),
+    )
+    .with_json_ld(&state.site.organization_json_ld())
+    .with_json_ld(&faq_json_ld(faq));
     Ok(HtmlTemplate(HomePage {
         meta,
         headline,
@@ -72,7 +77,8 @@ mod tests {
 
     #[test]
     fn the_first_heading_and_paragraph_become_the_hero() {
-        let (headline, pitch, rest) = split_hero("## Receba com Pix\nUma **frase**.\n\n## Como funciona\n1. a\n");
+        let (headline, pitch, rest) =
+            split_hero("## Receba com Pix\nUma **frase**.\n\n## Como funciona\n1. a\n");
         assert_eq!(headline, "Receba com Pix");
         assert_eq!(pitch, "Uma frase.");
         assert!(rest.starts_with("## Como funciona"));

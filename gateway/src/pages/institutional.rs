@@ -22,10 +22,19 @@ pub struct MarkdownPage {
     pub body: String,
 }
 
-fn render(state: &AppState, name: &str, path: &str) -> Result<HtmlTemplate<MarkdownPage>, AppError> {
+fn render(
+    state: &AppState,
+    name: &str,
+    path: &str,
+) -> Result<HtmlTemplate<MarkdownPage>, AppError> {
     let page = content::page(name).ok_or(AppError::NotFound)?;
-    let meta = Meta::page(&state.site, path, format!("{} | Balcão", page.title), page.description.clone())
-        .with_json_ld(&state.site.organization_json_ld());
+    let meta = Meta::page(
+        &state.site,
+        path,
+        format!("{} | Balcão", page.title),
+        page.description.clone(),
+    )
+    .with_json_ld(&state.site.organization_json_ld());
     Ok(HtmlTemplate(MarkdownPage {
         meta,
         heading: page.title.clone(),
@@ -35,7 +44,9 @@ fn render(state: &AppState, name: &str, path: &str) -> Result<HtmlTemplate<Markd
 }
 
 /// `GET /privacidade`.
-pub async fn privacy(State(state): State<AppState>) -> Result<HtmlTemplate<MarkdownPage>, AppError> {
+pub async fn privacy(
+    State(state): State<AppState>,
+) -> Result<HtmlTemplate<MarkdownPage>, AppError> {
     render(&state, "privacidade", "/privacidade")
 }
 
@@ -50,7 +61,9 @@ pub async fn about(State(state): State<AppState>) -> Result<HtmlTemplate<Markdow
 }
 
 /// `GET /api-pix`.
-pub async fn api_pix(State(state): State<AppState>) -> Result<HtmlTemplate<MarkdownPage>, AppError> {
+pub async fn api_pix(
+    State(state): State<AppState>,
+) -> Result<HtmlTemplate<MarkdownPage>, AppError> {
     render(&state, "api-pix", "/api-pix")
 }
 

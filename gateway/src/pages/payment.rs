@@ -41,14 +41,23 @@ pub async fn show(
     Query(query): Query<HashMap<String, String>>,
 ) -> Result<HtmlTemplate<PaymentPage>, AppError> {
     let qrcode_id = Uuid::parse_str(&id).map_err(|_| AppError::NotFound)?;
-    let mut view = qrcodes::find(&state.pool, qrcode_id).await.map_err(internal)?;
+    let mut view = qrcodes::find(&state.pool, qrcode_id)
+        .await
+        .map_err(internal)?;
     if view.is_none()
         && let Some(position) = query.get("posicao").and_then(|p| parse_position(p))
     {
-        projections::projector::wait_until(&state.pool, qrcodes::NAME, position, state.read_your_writes)
+        projections::projector::wait_until(
+            &state.pool,
+            qrcodes::NAME,
+            position,
+            state.read_your_writes,
+        )
+        .await
+        .map_err(internal)?;
+        view = qrcodes::find(&state.pool, qrcode_id)
             .await
             .map_err(internal)?;
-        view = qrcodes::find(&state.pool, qrcode_id).await.map_err(internal)?;
     }
     let view = view.ok_or(AppError::NotFound)?;
     let qr_svg = QrMatrix::encode(&view.payload, EcLevel::M)
@@ -61,7 +70,10 @@ pub async fn show(
     let meta = Meta::unindexed(
         Some(&state.site),
         format!("Pagar {} com Pix | Balcão", view.merchant_name),
-        format!("Pague {} com Pix: {amount}. Leia o QR code ou use o Pix Copia e Cola.", view.merchant_name),
+        format!(
+            "Pague {} com Pix: {amount}. Leia o QR code ou use o Pix Copia e Cola.",
+            view.merchant_name
+        ),
     );
     Ok(HtmlTemplate(PaymentPage {
         meta,

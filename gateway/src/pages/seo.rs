@@ -21,9 +21,14 @@ pub const STATIC_PATHS: [&str; 8] = [
 
 /// `GET /sitemap.xml`: every indexable page.
 pub async fn sitemap(State(state): State<AppState>) -> impl IntoResponse {
-    let mut xml = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n");
+    let mut xml = String::from(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
+    );
     for path in STATIC_PATHS {
-        xml.push_str(&format!("  <url><loc>{}{path}</loc></url>\n", state.site.url));
+        xml.push_str(&format!(
+            "  <url><loc>{}{path}</loc></url>\n",
+            state.site.url
+        ));
     }
     for article in content::ARTICLES.iter() {
         xml.push_str(&format!(
@@ -32,7 +37,10 @@ pub async fn sitemap(State(state): State<AppState>) -> impl IntoResponse {
         ));
     }
     xml.push_str("</urlset>\n");
-    ([(header::CONTENT_TYPE, "application/xml; charset=utf-8")], xml)
+    (
+        [(header::CONTENT_TYPE, "application/xml; charset=utf-8")],
+        xml,
+    )
 }
 
 /// `GET /robots.txt`: everything public may be crawled; payer pages, the dashboard and the API not.

@@ -12,7 +12,9 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
 use commands::{CommandError, CommandMetadata, IdempotencyKey};
-use domain::brcode::{BrCodeError, Field, FormPreview, StaticCodeForm, StaticCodeRequest, preview_form};
+use domain::brcode::{
+    BrCodeError, Field, FormPreview, StaticCodeForm, StaticCodeRequest, preview_form,
+};
 use domain::qrcode::{CreateQrCode, QrCodeCommand, QrCodeError};
 use serde::Deserialize;
 use uuid::Uuid;
@@ -206,9 +208,17 @@ pub async fn submit(
     create(&state, &form, preview).await
 }
 
-async fn create(state: &AppState, form: &SignForm, preview: FormPreview) -> Result<Response, AppError> {
-    let (Some(key), Some(name), Some(city)) = (preview.key, preview.merchant_name, preview.merchant_city) else {
-        return Err(AppError::Internal(anyhow::anyhow!("a valid preview lacks a mandatory value")));
+async fn create(
+    state: &AppState,
+    form: &SignForm,
+    preview: FormPreview,
+) -> Result<Response, AppError> {
+    let (Some(key), Some(name), Some(city)) =
+        (preview.key, preview.merchant_name, preview.merchant_city)
+    else {
+        return Err(AppError::Internal(anyhow::anyhow!(
+            "a valid preview lacks a mandatory value"
+        )));
     };
     let request = StaticCodeRequest {
         key,
@@ -240,7 +250,11 @@ async fn create(state: &AppState, form: &SignForm, preview: FormPreview) -> Resu
         request,
         requested_at: chrono::Utc::now().to_rfc3339(),
     });
-    let outcome = match state.qrcodes.execute(&qrcode_id.to_string(), command, metadata).await {
+    let outcome = match state
+        .qrcodes
+        .execute(&qrcode_id.to_string(), command, metadata)
+        .await
+    {
         Ok(outcome) => outcome,
         Err(CommandError::Rejected(QrCodeError::Invalid(errors))) => {
             let (errors, general_error) = FieldErrors::from_errors(&errors);
@@ -264,7 +278,10 @@ async fn create(state: &AppState, form: &SignForm, preview: FormPreview) -> Resu
         .map_err(|e| AppError::Internal(e.into()))?;
         if !waited.reached() {
             // Let the payer page wait once more rather than answer 404.
-            target.push_str(&format!("?posicao={}.{}", position.tx_id, position.global_position));
+            target.push_str(&format!(
+                "?posicao={}.{}",
+                position.tx_id, position.global_position
+            ));
         }
     }
     Ok(Redirect::to(&target).into_response())
@@ -282,18 +299,27 @@ fn idempotency_key(form: &SignForm, request: &StaticCodeRequest) -> String {
         request.amount.map(|a| a.get()),
         request.additional_info,
     );
-    let digest: String = Sha256::digest(values.as_bytes()).iter().take(12).map(|b| format!("{b:02x}")).collect();
+    let digest: String = Sha256::digest(values.as_bytes())
+        .iter()
+        .take(12)
+        .map(|b| format!("{b:02x}"))
+        .collect();
     format!("criar-placa-pix:{}:{digest}", form.pedido)
 }
 
 fn describe(preview: &FormPreview) -> Preview {
     Preview {
-        key: preview.key.as_ref().map(|k| k.as_str().to_owned()).unwrap_or_default(),
+        key: preview
+            .key
+            .as_ref()
+            .map(|k| k.as_str().to_owned())
+            .unwrap_or_default(),
         name: preview.merchant_name.clone().unwrap_or_default(),
         city: preview.merchant_city.clone().unwrap_or_default(),
-        amount: preview
-            .amount
-            .map_or_else(|| "Valor livre (quem paga digita)".to_owned(), |a| a.to_string()),
+        amount: preview.amount.map_or_else(
+            || "Valor livre (quem paga digita)".to_owned(),
+            |a| a.to_string(),
+        ),
         description: preview.additional_info.clone(),
         changes: preview.changes.iter().map(ToString::to_string).collect(),
     }

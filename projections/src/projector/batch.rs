@@ -166,14 +166,25 @@ async fn checkpoint_and_count(
     newest: FeedPosition,
 ) -> Result<(FeedPosition, i64), sqlx::Error> {
     let (tx, gp, count): (i64, i64, i64) = sqlx::query_as(
+        // Three plain ranges rather than one row comparison: an upper bound on a row
+        // comparison does not stop a btree scan on its second column, so inside one large
+        // transaction the single-range form would read every later row of it.
         "with cp as (
             select coalesce(max(tx_id), '0'::xid8) as tx_id,
                    coalesce(max(global_position), 0) as global_position
               from projection_checkpoints where projection = $1)
          select cp.tx_id::text::bigint, cp.global_position,
-                (select count(*) from events e
-                  where (e.tx_id, e.global_position) > (cp.tx_id, cp.global_position)
-                    and (e.tx_id, e.global_position) <= ($2::text::xid8, $3))
+                case when cp.tx_id = $2::text::xid8 then
+                     (select count(*) from events
+                       where tx_id = cp.tx_id
+                         and global_position > cp.global_position and global_position <= $3)
+                else (select count(*) from events
+                       where tx_id = cp.tx_id and global_position > cp.global_position)
+                   + (select count(*) from events
+                       where tx_id > cp.tx_id and tx_id < $2::text::xid8)
+                   + (select count(*) from events
+                       where tx_id = $2::text::xid8 and global_position <= $3)
+                end
            from cp",
     )
     .bind(projection)
