@@ -1,6 +1,7 @@
 //! Append throughput: commands through `CommandService` (one event per command, each on a new
-//! stream) next to raw single-row `INSERT`s into a table of the same shape, in the same run, the
-//! same harness and the same PostgreSQL.
+//! stream; as creates with `ExpectedVersion::NoStream` and as plain `execute`, each with and
+//! without an idempotency key) next to raw single-row `INSERT`s into a table of the same shape, in
+//! the same run, the same harness and the same PostgreSQL.
 //!
 //! `cargo bench -p commands --bench append`
 //!
@@ -13,7 +14,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use commands::{CommandMetadata, CommandService, IdempotencyKey, PgEventStore, PoolSettings};
+use commands::{
+    CommandMetadata, CommandService, ExpectedVersion, IdempotencyKey, PgEventStore, PoolSettings,
+};
 use cqrs_es::event_sink::EventSink;
 use cqrs_es::{Aggregate, DomainEvent};
 use serde::{Deserialize, Serialize};
@@ -97,9 +100,14 @@ enum Workload {
     RawInsert,
     /// The same insert into `events` itself, which has the relay-notifying trigger.
     RawInsertIntoEvents,
-    /// `CommandService::execute` on a new stream.
+    /// `CommandService::execute_expecting(…, ExpectedVersion::NoStream, …)` on a new stream: how the
+    /// gateway creates (no load; one round trip).
+    Create,
+    /// The same with an idempotency key (still one round trip: the append checks the key).
+    CreateWithKey,
+    /// `CommandService::execute` on a new stream (expected version `Any`): load, then append.
     Command,
-    /// The same with an idempotency key (one more round trip: the key lookup).
+    /// The same with an idempotency key (the key lookup rides with the load).
     CommandWithKey,
 }
 
@@ -142,17 +150,24 @@ async fn one_operation(
                 .await
                 .map_err(|e| e.to_string())?;
         }
-        Workload::Command => {
+        Workload::Create
+        | Workload::CreateWithKey
+        | Workload::Command
+        | Workload::CommandWithKey => {
+            let expected = match workload {
+                Workload::Create | Workload::CreateWithKey => ExpectedVersion::NoStream,
+                _ => ExpectedVersion::Any,
+            };
+            let metadata = match workload {
+                Workload::CreateWithKey | Workload::CommandWithKey => {
+                    let key = IdempotencyKey::parse(&Uuid::now_v7().to_string())
+                        .map_err(|e| e.to_string())?;
+                    metadata.with_idempotency_key(key)
+                }
+                _ => metadata,
+            };
             service
-                .execute(&stream_id, command, metadata)
-                .await
-                .map_err(|e| e.to_string())?;
-        }
-        Workload::CommandWithKey => {
-            let key =
-                IdempotencyKey::parse(&Uuid::now_v7().to_string()).map_err(|e| e.to_string())?;
-            service
-                .execute(&stream_id, command, metadata.with_idempotency_key(key))
+                .execute_expecting(&stream_id, command, expected, metadata)
                 .await
                 .map_err(|e| e.to_string())?;
         }
@@ -272,6 +287,8 @@ struct Row {
     clients: u32,
     raw: u64,
     raw_into_events: u64,
+    create: u64,
+    create_with_key: u64,
     command: u64,
     command_with_key: u64,
 }
@@ -319,29 +336,47 @@ async fn measure_all(
     let workloads = [
         Workload::RawInsert,
         Workload::RawInsertIntoEvents,
+        Workload::Create,
+        Workload::CreateWithKey,
         Workload::Command,
         Workload::CommandWithKey,
     ];
     let slice = seconds / ROUNDS;
     let mut rows = Vec::new();
     for &c in clients {
-        let mut samples: [Vec<u64>; 4] = Default::default();
+        let mut samples: [Vec<u64>; 6] = Default::default();
         for _ in 0..ROUNDS {
             for (i, &workload) in workloads.iter().enumerate() {
                 samples[i].push(measure(options, workload, c, slice).await?);
             }
         }
-        let [raw, raw_into_events, command, command_with_key] = samples.map(median);
+        let [
+            raw,
+            raw_into_events,
+            create,
+            create_with_key,
+            command,
+            command_with_key,
+        ] = samples.map(median);
         let row = Row {
             clients: c,
             raw,
             raw_into_events,
+            create,
+            create_with_key,
             command,
             command_with_key,
         };
         eprintln!(
-            "{} clients: raw {}/s, raw into events {}/s, commands {}/s, with key {}/s",
-            row.clients, row.raw, row.raw_into_events, row.command, row.command_with_key
+            "{} clients: raw {}/s, raw into events {}/s, creates {}/s ({} with key), \
+             commands {}/s ({} with key)",
+            row.clients,
+            row.raw,
+            row.raw_into_events,
+            row.create,
+            row.create_with_key,
+            row.command,
+            row.command_with_key
         );
         rows.push(row);
     }
@@ -362,8 +397,8 @@ fn main() {
     };
     let mut out = std::io::stdout().lock();
     let table = [
-        "| clients | raw INSERT/s (no trigger) | raw INSERT/s into `events` (notify trigger) | commands/s | commands/s with idempotency key | commands ÷ raw | with key ÷ raw |",
-        "|---:|---:|---:|---:|---:|---:|---:|",
+        "| clients | raw INSERT/s (no trigger) | raw INSERT/s into `events` (trigger) | creates/s (`NoStream`) | creates/s with key | commands/s (`Any`: load + append) | commands/s with key | creates ÷ raw | creates with key ÷ raw | commands ÷ raw | commands with key ÷ raw |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ];
     for line in table {
         let _ = writeln!(out, "{line}");
@@ -371,12 +406,16 @@ fn main() {
     for row in rows {
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} | {} | {}% | {}% |",
+            "| {} | {} | {} | {} | {} | {} | {} | {}% | {}% | {}% | {}% |",
             row.clients,
             row.raw,
             row.raw_into_events,
+            row.create,
+            row.create_with_key,
             row.command,
             row.command_with_key,
+            percent(row.create, row.raw),
+            percent(row.create_with_key, row.raw),
             percent(row.command, row.raw),
             percent(row.command_with_key, row.raw),
         );

@@ -24,6 +24,9 @@ pub const DEFAULT_MAX_RETRIES: u32 = 3;
 /// appended first, reload and decide again, up to `max_retries` times, then answer
 /// [`CommandError::Conflict`].
 ///
+/// Creating commands should pass [`ExpectedVersion::NoStream`]: the service then skips the load
+/// and the key lookup (the append checks both), so a create costs one round trip.
+///
 /// Share one per aggregate type (put it in an `Arc`); it holds only a store handle and the
 /// aggregate's services.
 pub struct CommandService<A: Aggregate> {
@@ -138,9 +141,17 @@ impl<A: Aggregate> CommandService<A> {
         let stored_metadata = metadata.to_json();
         let attempts = self.max_retries.saturating_add(1);
         for attempt in 1..=attempts {
-            // The first attempt of a keyed command checks the key and loads in one round trip;
-            // later attempts have just checked it (below).
+            // A stream expected not to exist needs no load: decide on the empty aggregate and let
+            // the append's version check (and the idempotency key's uniqueness) catch the case
+            // where it does exist, resolved below. Otherwise, the first attempt of a keyed
+            // command checks the key and loads in one round trip; later attempts have just
+            // checked it (below).
             let loaded = match key {
+                _ if attempt == 1 && expected == ExpectedVersion::NoStream => LoadedAggregate {
+                    stream_id: stream_id.to_owned(),
+                    aggregate: A::default(),
+                    version: 0,
+                },
                 Some(key) if attempt == 1 => {
                     match self.store.load_unless_recorded::<A>(stream_id, key).await? {
                         LoadedOrRecorded::Recorded(recorded) => {

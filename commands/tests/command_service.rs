@@ -372,6 +372,99 @@ async fn many_concurrent_duplicates_append_one_set_of_events() {
 }
 
 #[tokio::test]
+async fn a_repeated_create_with_the_same_key_is_answered_from_the_record() {
+    let db = TestDb::new().await;
+    let service = service(&db);
+    let stream = new_stream();
+    let create = |metadata| {
+        service.execute_expecting(&stream, deposit(10), ExpectedVersion::NoStream, metadata)
+    };
+
+    let first = create(key("criar-1")).await.unwrap();
+    let second = create(key("criar-1")).await.unwrap();
+
+    assert!(second.replayed);
+    assert_eq!(
+        (second.version, &second.event_ids),
+        (first.version, &first.event_ids)
+    );
+    assert_eq!(event_count(service.store(), &stream).await, 1);
+    // Without the key, the same create is refused: the stream exists now.
+    let unkeyed = create(CommandMetadata::start()).await;
+    assert!(matches!(
+        unkeyed,
+        Err(CommandError::WrongExpectedVersion { actual: 1, .. })
+    ));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn concurrent_duplicate_creates_append_one_set_of_events() {
+    let db = TestDb::new().await;
+    let service = Arc::new(service(&db));
+    let stream = new_stream();
+
+    let mut tasks = Vec::new();
+    for _ in 0..8 {
+        let service = Arc::clone(&service);
+        let stream = stream.clone();
+        tasks.push(tokio::spawn(async move {
+            service
+                .execute_expecting(
+                    &stream,
+                    deposit(50),
+                    ExpectedVersion::NoStream,
+                    key("criar-2"),
+                )
+                .await
+        }));
+    }
+    let mut outcomes = Vec::new();
+    for task in tasks {
+        outcomes.push(task.await.unwrap().unwrap());
+    }
+
+    assert!(
+        outcomes
+            .iter()
+            .all(|o| o.event_ids == outcomes[0].event_ids)
+    );
+    assert_eq!(outcomes.iter().filter(|o| !o.replayed).count(), 1);
+    assert_eq!(event_count(service.store(), &stream).await, 1);
+}
+
+#[tokio::test]
+async fn a_create_reusing_a_key_of_another_stream_is_refused_and_appends_nothing() {
+    let db = TestDb::new().await;
+    let service = service(&db);
+    let first_stream = new_stream();
+    let other_stream = new_stream();
+    service
+        .execute_expecting(
+            &first_stream,
+            deposit(1),
+            ExpectedVersion::NoStream,
+            key("criar-3"),
+        )
+        .await
+        .unwrap();
+
+    let reused = service
+        .execute_expecting(
+            &other_stream,
+            deposit(1),
+            ExpectedVersion::NoStream,
+            key("criar-3"),
+        )
+        .await;
+
+    assert!(
+        matches!(reused, Err(CommandError::IdempotencyKeyReused { .. })),
+        "{reused:?}"
+    );
+    assert_eq!(event_count(service.store(), &other_stream).await, 0);
+}
+
+#[tokio::test]
 async fn reusing_a_key_on_another_stream_is_refused_with_422() {
     let db = TestDb::new().await;
     let service = service(&db);

@@ -7,8 +7,8 @@
 //! batch is published again: JetStream drops the repeats inside its duplicate window, and the
 //! projectors skip anything at or before their own checkpoints in any case.
 //!
-//! It wakes on `NOTIFY balcao_events` (sent when events are inserted; debounced, so it also
-//! looks again shortly after each one) and polls every `poll_interval` as a fallback.
+//! It wakes on `NOTIFY balcao_events` (sent when events are inserted; debounced, so it keeps
+//! looking every 10 ms for 60 ms after each one) and polls every `poll_interval` as a fallback.
 
 mod config;
 
@@ -30,13 +30,21 @@ use crate::wakeup::Wakeup;
 use crate::{Error, checkpoint};
 
 /// First wait when events exist past the checkpoint but are not below the horizon yet (a
-/// transaction still running); doubles up to `poll_interval`.
-const HORIZON_RETRY: Duration = Duration::from_millis(2);
+/// transaction still running); doubles up to `HORIZON_RETRY_MAX`.
+const HORIZON_RETRY: Duration = Duration::from_millis(1);
 
-/// Look again this long after a notification even if no other comes: the insert trigger
-/// notifies at most once per 50 ms per connection (migrations/0002), so events committed in
-/// that window send none of their own.
+/// Longest wait while events wait above the horizon. Usually the blocking transaction is
+/// another writer a millisecond from its commit, which may send no notification (debounced),
+/// so keep looking often; the reads are cheap index probes.
+const HORIZON_RETRY_MAX: Duration = Duration::from_millis(10);
+
+/// For this long after a notification, keep looking every `HOT_POLL` even if no other comes:
+/// the insert trigger notifies at most once per 50 ms per connection (migrations/0002), so
+/// events committed in that window send none of their own.
 const FOLLOW_UP: Duration = Duration::from_millis(60);
+
+/// Interval of those follow-up looks (a cheap indexed read).
+const HOT_POLL: Duration = Duration::from_millis(10);
 
 /// Runs the relay until `shutdown` is cancelled.
 ///
@@ -97,7 +105,7 @@ async fn lead(
     let mut position = checkpoint::relay_position(lock.conn(), &config.stream.name).await?;
     let mut horizon_retry = HORIZON_RETRY;
     let mut lag_reported = Instant::now();
-    let mut follow_up = false;
+    let mut last_notified: Option<Instant> = None;
     loop {
         if shutdown.is_cancelled() {
             lock.release().await;
@@ -111,17 +119,22 @@ async fn lead(
             report_lag(pending);
             let wait = if pending > 0 {
                 let wait = horizon_retry;
-                horizon_retry = (horizon_retry * 2).min(config.poll_interval);
+                horizon_retry = (horizon_retry * 2)
+                    .min(HORIZON_RETRY_MAX)
+                    .min(config.poll_interval);
                 wait
-            } else if follow_up {
-                FOLLOW_UP.min(config.poll_interval)
+            } else if last_notified.is_some_and(|at| at.elapsed() < FOLLOW_UP) {
+                HOT_POLL.min(config.poll_interval)
             } else {
                 config.poll_interval
             };
-            follow_up = tokio::select! {
+            let notified = tokio::select! {
                 () = shutdown.cancelled() => false,
                 notified = wakeup.wait(wait) => notified,
             };
+            if notified {
+                last_notified = Some(Instant::now());
+            }
             continue;
         }
         horizon_retry = HORIZON_RETRY;
