@@ -4,7 +4,7 @@ CARGO ?= cargo
 export DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/balcao
 export NATS_URL ?= nats://127.0.0.1:4222
 
-.PHONY: run test services lint fmt bench build webapp-deps
+.PHONY: run test services lint fmt bench lighthouse build webapp-deps
 
 ## Starts PostgreSQL and NATS when they are down, then the whole service in one process.
 run: services
@@ -31,6 +31,10 @@ bench: services
 	$(CARGO) bench -p domain
 	$(CARGO) bench -p commands --bench append
 	$(CARGO) bench -p projections
+
+## Lighthouse on /, one article and /criar-placa-pix (release build, Debian's Chromium).
+lighthouse:
+	./scripts/lighthouse.sh
 
 build:
 	$(CARGO) build --release -p gateway --bin balcao

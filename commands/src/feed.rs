@@ -106,7 +106,7 @@ pub async fn read_after<'e>(
            from events
           where tx_id < pg_snapshot_xmin(pg_current_snapshot())
             and (tx_id, global_position) > ($1::text::xid8, $2)
-          order by tx_id, global_position
+          order by events.tx_id, events.global_position
           limit $3",
     )
     .bind(after_tx.to_string())

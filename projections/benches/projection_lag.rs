@@ -278,6 +278,7 @@ async fn pipeline(
     projector.await??;
     observing.await??;
     listening.await??;
+    context.delete_stream(&stream.name).await?;
 
     let warm = start + WARM_UP;
     let committed_at: HashMap<FeedPosition, Instant> = commits.iter().copied().collect();

@@ -14,7 +14,8 @@ use uuid::Uuid;
 #[async_trait]
 pub trait Projection: Send + Sync + 'static {
     /// Stable, unique name: the JetStream durable consumer name, the checkpoint key and part of
-    /// the lock keys. Letters, digits and `_` only (it is also part of a NOTIFY channel name).
+    /// the lock keys. Lower-case letters, digits and `_` only (it is also part of a NOTIFY
+    /// channel name).
     fn name(&self) -> &'static str;
 
     /// The live names of the tables this projection owns; replay rebuilds all of them.

@@ -32,7 +32,7 @@ impl BenchDb {
     pub async fn create() -> anyhow::Result<BenchDb> {
         let admin: PgConnectOptions = admin_url().parse()?;
         let id = Uuid::new_v4().simple().to_string();
-        let name = format!("balcao_bench_{id}");
+        let name = format!("balcao_bench_projections_{id}");
         let mut conn = PgConnection::connect_with(&admin).await?;
         sqlx::query(AssertSqlSafe(format!("create database {name}")))
             .execute(&mut conn)

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Audits the public pages with Lighthouse in Debian's Chromium against a release build of Balcão,
+# on its own database and stream, then cleans up. Figures go to BENCHMARKS.md by hand.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/services.sh
+command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+cargo build --release -p gateway --bin balcao
+port=${LIGHTHOUSE_PORT:-8181}
+db=balcao_lighthouse
+export DATABASE_URL=postgres://postgres@127.0.0.1:5432/$db
+export BALCAO_LISTEN=127.0.0.1:$port BALCAO_SITE_URL=http://127.0.0.1:$port
+export BALCAO_NATS_STREAM=LIGHTHOUSE_EVENTS BALCAO_NATS_SUBJECT_PREFIX=lighthouse.events RUST_LOG=warn
+./target/release/balcao all &
+server=$!
+cleanup() {
+  kill "$server" 2>/dev/null || true
+  wait "$server" 2>/dev/null || true
+  psql -h 127.0.0.1 -U postgres -qc "drop database if exists $db with (force)" >/dev/null || true
+}
+trap cleanup EXIT
+for _ in $(seq 1 60); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.5; done
+cd tests/browser
+[ -d node_modules ] || npm ci --no-audit --no-fund
+CHROME_PATH=/usr/bin/chromium node lighthouse.mjs "http://127.0.0.1:$port"
