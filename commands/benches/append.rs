@@ -315,7 +315,11 @@ async fn run() -> Result<Vec<Row>, String> {
         .collect();
     let url = std::env::var("DATABASE_URL")
         .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".to_owned());
-    let admin: PgConnectOptions = url.parse().map_err(|e: sqlx::Error| e.to_string())?;
+    // Only the server matters; the scratch database is created from the maintenance one.
+    let admin: PgConnectOptions = url
+        .parse::<PgConnectOptions>()
+        .map_err(|e: sqlx::Error| e.to_string())?
+        .database("postgres");
     let name = format!("balcao_bench_{}", Uuid::new_v4().simple());
     let options = scratch_database(&admin, &name).await?;
     let result = measure_all(&options, &clients, Duration::from_secs(seconds)).await;

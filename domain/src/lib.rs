@@ -1,4 +1,5 @@
-//! Balcão's domain: pure Rust, no I/O, no async, no web or database crates.
+//! Balcão's domain: pure Rust, no I/O, no web or database crates. The BR Code engine is synchronous;
+//! aggregates implement the cqrs-es `Aggregate` trait, whose `handle` is `async` but here only decides.
 //!
 //! | module | holds |
 //! |---|---|

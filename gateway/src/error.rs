@@ -86,3 +86,50 @@ impl IntoResponse for AppError {
         response
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    async fn body(response: Response) -> String {
+        let bytes = axum::body::to_bytes(response.into_body(), 1 << 20)
+            .await
+            .expect("body");
+        String::from_utf8(bytes.to_vec()).expect("utf-8")
+    }
+
+    #[tokio::test]
+    async fn an_unexpected_failure_is_the_internal_server_error_page_and_leaks_nothing() {
+        let error = AppError::Internal(anyhow::anyhow!(
+            "connection to 10.0.0.7 refused: secret-detail"
+        ));
+        let response = error.into_response();
+        assert_eq!(response.status(), StatusCode::INTERNAL_SERVER_ERROR);
+        let html = body(response).await;
+        assert!(html.contains("<title>Internal Server Error</title>"));
+        assert!(html.contains("lang=\"pt-BR\""));
+        assert!(
+            !html.contains("secret-detail") && !html.contains("10.0.0.7"),
+            "nothing internal leaks"
+        );
+    }
+
+    #[tokio::test]
+    async fn the_status_comes_from_the_error() {
+        let unavailable = AppError::Unavailable(anyhow::anyhow!("pool timed out")).into_response();
+        assert_eq!(unavailable.status(), StatusCode::SERVICE_UNAVAILABLE);
+        let limited = AppError::TooManyRequests {
+            retry_after_secs: 7,
+        }
+        .into_response();
+        assert_eq!(limited.status(), StatusCode::TOO_MANY_REQUESTS);
+        assert_eq!(limited.headers()[header::RETRY_AFTER], "7");
+        let missing = AppError::NotFound.into_response();
+        assert_eq!(missing.status(), StatusCode::NOT_FOUND);
+        assert!(
+            body(missing)
+                .await
+                .contains("<title>Page Not Found</title>")
+        );
+    }
+}

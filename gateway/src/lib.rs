@@ -60,6 +60,7 @@ pub fn build_router(state: AppState) -> Router {
             get(sign_form::show).post(sign_form::submit),
         )
         .route("/pagamento/{qrcode_id}", get(payment::show))
+        .route("/pagamento/{qrcode_id}/placa", get(payment::sign))
         // Findability and assets.
         .route("/sitemap.xml", get(seo::sitemap))
         .route("/robots.txt", get(seo::robots))

@@ -21,11 +21,13 @@ pub fn metrics_handle() -> PrometheusHandle {
             let buckets = [
                 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0,
             ];
-            PrometheusBuilder::new()
+            let handle = PrometheusBuilder::new()
                 .set_buckets(&buckets)
                 .expect("bucket list is not empty")
                 .install_recorder()
-                .unwrap_or_else(|_| PrometheusBuilder::new().build_recorder().handle())
+                .unwrap_or_else(|_| PrometheusBuilder::new().build_recorder().handle());
+            commands::instruments::describe();
+            handle
         })
         .clone()
 }

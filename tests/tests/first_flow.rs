@@ -110,6 +110,33 @@ async fn confirming_creates_the_code_and_its_payer_page_shows_it_at_once() {
         parsed.code.merchant_name.as_deref(),
         Some("PADARIA SAO JOAO")
     );
+
+    // The printable sign: same code, drawn at level Q, without the site's header and footer.
+    let sign_path = format!("{location}/placa");
+    assert!(
+        html.contains(&format!("href=\"{sign_path}\"")),
+        "the payer page links to the sign"
+    );
+    let sign = app
+        .client()
+        .get(app.url(&sign_path))
+        .send()
+        .await
+        .expect("request");
+    assert_eq!(sign.status(), StatusCode::OK);
+    let sign = sign.text().await.expect("body");
+    assert!(sign.contains("PADARIA SAO JOAO") && sign.contains("R$ 12,50"));
+    assert!(
+        sign.contains("<svg") && !sign.contains("site-header"),
+        "QR code, no site header"
+    );
+    let q = domain::qr::QrMatrix::encode(&payload, domain::qr::EcLevel::Q)
+        .expect("encodes")
+        .to_svg();
+    assert!(
+        sign.contains(&q),
+        "the sign's QR code is the payload at level Q"
+    );
     app.stop().await;
 }
 

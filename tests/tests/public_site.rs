@@ -263,12 +263,20 @@ async fn analytics_are_off_by_default_and_load_only_through_the_consent_script_w
 async fn pages_carry_security_headers() {
     let app = TestApp::spawn().await;
     for path in ["/", "/criar-placa-pix", "/nao-existe"] {
-        let response = app.client().get(app.url(path)).send().await.expect("request");
+        let response = app
+            .client()
+            .get(app.url(path))
+            .send()
+            .await
+            .expect("request");
         let headers = response.headers();
         assert_eq!(headers["x-content-type-options"], "nosniff", "{path}");
         assert_eq!(headers["x-frame-options"], "DENY", "{path}");
         let csp = headers["content-security-policy"].to_str().expect("ascii");
-        assert!(csp.contains("default-src 'self'") && csp.contains("frame-ancestors 'none'"), "{path}");
+        assert!(
+            csp.contains("default-src 'self'") && csp.contains("frame-ancestors 'none'"),
+            "{path}"
+        );
     }
     app.stop().await;
 }

@@ -39,7 +39,12 @@ impl TestDb {
 
     /// A fresh database whose pool uses `settings`.
     pub async fn with_settings(settings: &PoolSettings) -> TestDb {
-        let admin: PgConnectOptions = admin_url().parse().expect("DATABASE_URL parses");
+        // Only the server matters: databases are created from the maintenance database, so a
+        // DATABASE_URL naming a database that does not exist yet (as `make` sets it) works.
+        let admin: PgConnectOptions = admin_url()
+            .parse::<PgConnectOptions>()
+            .expect("DATABASE_URL parses")
+            .database("postgres");
         let name = format!("balcao_test_{}", Uuid::new_v4().simple());
         let mut conn = PgConnection::connect_with(&admin)
             .await

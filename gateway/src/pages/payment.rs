@@ -31,6 +31,65 @@ pub struct PaymentPage {
     pub copy_js: &'static str,
 }
 
+/// The printable sign (placa) for a QR code: the empty layout, the code at level Q, which
+/// survives wear, glare and lamination better.
+#[derive(Template)]
+#[template(path = "sign.html")]
+pub struct SignPage {
+    /// Head data.
+    pub meta: Meta,
+    /// The QR code's read model.
+    pub view: QrCodeView,
+    /// "R$ 12,50" or "Valor livre".
+    pub amount: String,
+    /// The QR code as an SVG element, level Q.
+    pub qr_svg: String,
+    /// Path of the script behind the print button.
+    pub copy_js: &'static str,
+}
+
+/// `GET /pagamento/{qrcode_id}/placa`: the printable sign.
+pub async fn sign(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<HtmlTemplate<SignPage>, AppError> {
+    let qrcode_id = Uuid::parse_str(&id).map_err(|_| AppError::NotFound)?;
+    let view = qrcodes::find(&state.pool, qrcode_id)
+        .await
+        .map_err(internal)?
+        .ok_or(AppError::NotFound)?;
+    let qr_svg = render_qr(&view, EcLevel::Q)?;
+    let amount = amount_text(&view);
+    let meta = Meta::unindexed(
+        Some(&state.site),
+        format!("Placa Pix de {} | Balcão", view.merchant_name),
+        format!(
+            "Placa Pix para imprimir: {} · {amount}.",
+            view.merchant_name
+        ),
+    );
+    Ok(HtmlTemplate(SignPage {
+        meta,
+        view,
+        amount,
+        qr_svg,
+        copy_js: assets::copy_script_path(),
+    }))
+}
+
+fn render_qr(view: &QrCodeView, level: EcLevel) -> Result<String, AppError> {
+    Ok(QrMatrix::encode(&view.payload, level)
+        .map_err(|e| AppError::Internal(anyhow::anyhow!("QR code for {}: {e}", view.qrcode_id)))?
+        .to_svg())
+}
+
+fn amount_text(view: &QrCodeView) -> String {
+    match view.amount_centavos.and_then(|c| u64::try_from(c).ok()) {
+        Some(centavos) => domain::money::Centavos::new(centavos).to_string(),
+        None => "Valor livre".to_owned(),
+    }
+}
+
 /// `GET /pagamento/{qrcode_id}`. An id that is not a UUID, or that no code has, is the 404 page.
 ///
 /// `?posicao=TX.GP` (set by the sign creator when its own wait ran out) makes the page wait,
@@ -60,13 +119,8 @@ pub async fn show(
             .map_err(internal)?;
     }
     let view = view.ok_or(AppError::NotFound)?;
-    let qr_svg = QrMatrix::encode(&view.payload, EcLevel::M)
-        .map_err(|e| AppError::Internal(anyhow::anyhow!("QR code for {qrcode_id}: {e}")))?
-        .to_svg();
-    let amount = match view.amount_centavos.and_then(|c| u64::try_from(c).ok()) {
-        Some(centavos) => domain::money::Centavos::new(centavos).to_string(),
-        None => "Valor livre".to_owned(),
-    };
+    let qr_svg = render_qr(&view, EcLevel::M)?;
+    let amount = amount_text(&view);
     let meta = Meta::unindexed(
         Some(&state.site),
         format!("Pagar {} com Pix | Balcão", view.merchant_name),

@@ -11,7 +11,7 @@ use axum::Form;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
-use commands::{CommandError, CommandMetadata, IdempotencyKey};
+use commands::{CommandError, CommandMetadata, ExpectedVersion, IdempotencyKey};
 use domain::brcode::{
     BrCodeError, Field, FormPreview, StaticCodeForm, StaticCodeRequest, preview_form,
 };
@@ -252,7 +252,12 @@ async fn create(
     });
     let outcome = match state
         .qrcodes
-        .execute(&qrcode_id.to_string(), command, metadata)
+        .execute_expecting(
+            &qrcode_id.to_string(),
+            command,
+            ExpectedVersion::NoStream,
+            metadata,
+        )
         .await
     {
         Ok(outcome) => outcome,

@@ -30,7 +30,9 @@ pub struct BenchDb {
 
 impl BenchDb {
     pub async fn create() -> anyhow::Result<BenchDb> {
-        let admin: PgConnectOptions = admin_url().parse()?;
+        let admin = admin_url()
+            .parse::<PgConnectOptions>()?
+            .database("postgres");
         let id = Uuid::new_v4().simple().to_string();
         let name = format!("balcao_bench_projections_{id}");
         let mut conn = PgConnection::connect_with(&admin).await?;

@@ -34,13 +34,13 @@ use crate::{Error, checkpoint};
 const HORIZON_RETRY: Duration = Duration::from_millis(1);
 
 /// Longest wait while events wait above the horizon. Usually the blocking transaction is
-/// another writer a millisecond from its commit, which may send no notification (debounced),
+/// another writer a millisecond from its commit, which may send no notification (gated),
 /// so keep looking often; the reads are cheap index probes.
 const HORIZON_RETRY_MAX: Duration = Duration::from_millis(10);
 
 /// For this long after a notification, keep looking every `HOT_POLL` even if no other comes:
-/// the insert trigger notifies at most once per 50 ms per connection (migrations/0002), so
-/// events committed in that window send none of their own.
+/// the insert trigger lets only one inserting transaction at a time carry a notification
+/// (migrations/0002), so events committed alongside it send none of their own.
 const FOLLOW_UP: Duration = Duration::from_millis(60);
 
 /// Interval of those follow-up looks (a cheap indexed read).

@@ -52,7 +52,12 @@ pub struct TestEnv {
 impl TestEnv {
     /// Creates and migrates a fresh database, and picks a unique stream name and subject prefix.
     pub async fn start() -> TestEnv {
-        let admin: PgConnectOptions = admin_url().parse().expect("DATABASE_URL parses");
+        // Only the server matters: databases are created from the maintenance database, so a
+        // DATABASE_URL naming a database that does not exist yet (as `make` sets it) works.
+        let admin: PgConnectOptions = admin_url()
+            .parse::<PgConnectOptions>()
+            .expect("DATABASE_URL parses")
+            .database("postgres");
         let id = Uuid::new_v4().simple().to_string();
         let db_name = format!("balcao_test_{id}");
         let mut conn = PgConnection::connect_with(&admin)
