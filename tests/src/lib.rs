@@ -94,6 +94,28 @@ impl TestApp {
             .expect("client builds")
     }
 
+    /// `GET path` without following redirects.
+    ///
+    /// # Panics
+    ///
+    /// When the server does not answer.
+    pub async fn get(&self, path: &str) -> reqwest::Response {
+        self.client()
+            .get(self.url(path))
+            .send()
+            .await
+            .expect("the server answers")
+    }
+
+    /// The body of `GET path`, whatever its status.
+    ///
+    /// # Panics
+    ///
+    /// When the server does not answer or the body is not text.
+    pub async fn get_text(&self, path: &str) -> String {
+        self.get(path).await.text().await.expect("a text body")
+    }
+
     /// The absolute URL of `path`.
     pub fn url(&self, path: &str) -> String {
         format!("{}{path}", self.base_url)

@@ -88,12 +88,7 @@ async fn confirming_creates_the_code_and_its_payer_page_shows_it_at_once() {
 
     // Read-your-writes: the redirect happens only once the projection has the code, so the very
     // first request finds it (no retry loop here on purpose).
-    let page = app
-        .client()
-        .get(app.url(&location))
-        .send()
-        .await
-        .expect("request");
+    let page = app.get(&location).await;
     assert_eq!(page.status(), StatusCode::OK);
     let html = page.text().await.expect("body");
     assert_eq!(
@@ -117,12 +112,7 @@ async fn confirming_creates_the_code_and_its_payer_page_shows_it_at_once() {
         html.contains(&format!("href=\"{sign_path}\"")),
         "the payer page links to the sign"
     );
-    let sign = app
-        .client()
-        .get(app.url(&sign_path))
-        .send()
-        .await
-        .expect("request");
+    let sign = app.get(&sign_path).await;
     assert_eq!(sign.status(), StatusCode::OK);
     let sign = sign.text().await.expect("body");
     assert!(sign.contains("PADARIA SAO JOAO") && sign.contains("R$ 12,50"));
@@ -154,15 +144,7 @@ async fn a_payer_page_without_an_amount_says_valor_livre() {
         .to_str()
         .expect("ascii")
         .to_owned();
-    let html = app
-        .client()
-        .get(app.url(&location))
-        .send()
-        .await
-        .expect("request")
-        .text()
-        .await
-        .expect("body");
+    let html = app.get_text(&location).await;
     assert!(html.contains("Valor livre"), "{html}");
     app.stop().await;
 }
@@ -216,12 +198,7 @@ async fn an_unknown_payer_page_is_the_404_page() {
         "/pagamento/0a6b5c1e-6a1f-4c55-9d0e-2d3a4b5c6d7e",
         "/pagamento/nao-e-um-id",
     ] {
-        let response = app
-            .client()
-            .get(app.url(path))
-            .send()
-            .await
-            .expect("request");
+        let response = app.get(path).await;
         assert_eq!(response.status(), StatusCode::NOT_FOUND, "{path}");
         let html = response.text().await.expect("body");
         assert!(html.contains("<title>Page Not Found</title>"), "{path}");

@@ -78,15 +78,7 @@ async fn every_public_path_answers_200_in_portuguese_with_a_unique_title_and_des
 async fn articles_carry_article_data_and_link_to_the_sign_creator() {
     let app = TestApp::spawn().await;
     for path in ARTICLES {
-        let html = app
-            .client()
-            .get(app.url(path))
-            .send()
-            .await
-            .expect("request")
-            .text()
-            .await
-            .expect("body");
+        let html = app.get_text(path).await;
         assert!(
             html.contains("\"@type\":\"Article\""),
             "{path}: Article JSON-LD"
@@ -141,12 +133,7 @@ async fn a_crawl_from_the_home_page_finds_no_broken_internal_link() {
 async fn unknown_paths_answer_404_with_the_page_not_found_page() {
     let app = TestApp::spawn().await;
     for path in ["/nao-existe", "/a/b/c", "/static/nada.css"] {
-        let response = app
-            .client()
-            .get(app.url(path))
-            .send()
-            .await
-            .expect("request");
+        let response = app.get(path).await;
         assert_eq!(response.status(), StatusCode::NOT_FOUND, "{path}");
         let html = response.text().await.expect("body");
         assert!(html.contains("<title>Page Not Found</title>"), "{path}");
@@ -161,30 +148,14 @@ async fn unknown_paths_answer_404_with_the_page_not_found_page() {
 #[tokio::test]
 async fn the_sitemap_lists_every_article_and_robots_points_to_it() {
     let app = TestApp::spawn().await;
-    let sitemap = app
-        .client()
-        .get(app.url("/sitemap.xml"))
-        .send()
-        .await
-        .expect("request")
-        .text()
-        .await
-        .expect("body");
+    let sitemap = app.get_text("/sitemap.xml").await;
     for path in ARTICLES.iter().chain(PAGES.iter()) {
         assert!(
             sitemap.contains(&format!("<loc>http://balcao.test{path}</loc>")),
             "{path} in the sitemap"
         );
     }
-    let robots = app
-        .client()
-        .get(app.url("/robots.txt"))
-        .send()
-        .await
-        .expect("request")
-        .text()
-        .await
-        .expect("body");
+    let robots = app.get_text("/robots.txt").await;
     assert!(robots.contains("Sitemap: http://balcao.test/sitemap.xml"));
     assert!(robots.contains("Disallow: /pagamento/"));
     app.stop().await;
@@ -193,15 +164,7 @@ async fn the_sitemap_lists_every_article_and_robots_points_to_it() {
 #[tokio::test]
 async fn static_assets_have_hashed_names_long_caching_and_compression() {
     let app = TestApp::spawn().await;
-    let home = app
-        .client()
-        .get(app.url("/"))
-        .send()
-        .await
-        .expect("request")
-        .text()
-        .await
-        .expect("body");
+    let home = app.get_text("/").await;
     let css = internal_links(&home)
         .into_iter()
         .find(|l| l.starts_with("/static/site.") && l.ends_with(".css"))
@@ -225,15 +188,7 @@ async fn static_assets_have_hashed_names_long_caching_and_compression() {
 #[tokio::test]
 async fn analytics_are_off_by_default_and_load_only_through_the_consent_script_when_configured() {
     let off = TestApp::spawn().await;
-    let html = off
-        .client()
-        .get(off.url("/"))
-        .send()
-        .await
-        .expect("request")
-        .text()
-        .await
-        .expect("body");
+    let html = off.get_text("/").await;
     assert!(
         !html.contains("googletagmanager"),
         "nothing loads by default"
@@ -242,15 +197,7 @@ async fn analytics_are_off_by_default_and_load_only_through_the_consent_script_w
     off.stop().await;
 
     let on = TestApp::spawn_with(|s| s.analytics_id = Some("G-TESTE123".to_owned())).await;
-    let html = on
-        .client()
-        .get(on.url("/"))
-        .send()
-        .await
-        .expect("request")
-        .text()
-        .await
-        .expect("body");
+    let html = on.get_text("/").await;
     assert!(html.contains("data-measurement-id=\"G-TESTE123\""));
     assert!(
         !html.contains("googletagmanager"),
@@ -263,12 +210,7 @@ async fn analytics_are_off_by_default_and_load_only_through_the_consent_script_w
 async fn pages_carry_security_headers() {
     let app = TestApp::spawn().await;
     for path in ["/", "/criar-placa-pix", "/nao-existe"] {
-        let response = app
-            .client()
-            .get(app.url(path))
-            .send()
-            .await
-            .expect("request");
+        let response = app.get(path).await;
         let headers = response.headers();
         assert_eq!(headers["x-content-type-options"], "nosniff", "{path}");
         assert_eq!(headers["x-frame-options"], "DENY", "{path}");
