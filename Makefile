@@ -45,5 +45,9 @@ services:
 ## Installs the dashboard's npm packages when the lock file changed (or on a fresh clone).
 webapp-deps: webapp/node_modules/.package-lock.json
 
+# `npm install` rather than `npm ci`: the registry this project reaches omits some optional
+# platform packages (@unrs/resolver-binding-*) from the lock file, which `npm ci` then refuses;
+# `npm install` installs exactly the locked versions and leaves the lock file as it is.
 webapp/node_modules/.package-lock.json: webapp/package-lock.json
-	cd webapp && npm ci --no-audit --no-fund
+	cd webapp && npm install --no-audit --no-fund
+	touch $@
