@@ -21,5 +21,5 @@ cleanup() {
 trap cleanup EXIT
 for _ in $(seq 1 60); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.5; done
 cd tests/browser
-[ -d node_modules ] || npm ci --no-audit --no-fund
+[ -d node_modules ] || npm install --no-audit --no-fund
 CHROME_PATH=/usr/bin/chromium node lighthouse.mjs "http://127.0.0.1:$port"
