@@ -3,6 +3,7 @@
 //! | variant | status | body |
 //! |---|---|---|
 //! | `NotFound` | 404 | the "Page Not Found" page |
+//! | `Conflict` | 409 | the error page: someone else changed the same thing at the same time |
 //! | `TooManyRequests` | 429 with `Retry-After` | the error page with a pt-BR explanation |
 //! | `Internal` | 500 | the "Internal Server Error" page; the cause goes to the log only |
 //! | `Unavailable` | 503 | the error page; the cause goes to the log only |
@@ -20,6 +21,9 @@ pub enum AppError {
     /// The path or the resource does not exist.
     #[error("not found")]
     NotFound,
+    /// Concurrent writers won every retry (a command's version conflict).
+    #[error("conflict")]
+    Conflict,
     /// The client sent too many requests; it may retry after the given seconds.
     #[error("too many requests")]
     TooManyRequests {
@@ -39,6 +43,7 @@ impl AppError {
     pub fn status(&self) -> StatusCode {
         match self {
             AppError::NotFound => StatusCode::NOT_FOUND,
+            AppError::Conflict => StatusCode::CONFLICT,
             AppError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             AppError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -74,7 +79,7 @@ impl IntoResponse for AppError {
                     "request failed"
                 );
             }
-            AppError::NotFound | AppError::TooManyRequests { .. } => {}
+            AppError::NotFound | AppError::Conflict | AppError::TooManyRequests { .. } => {}
         }
         let mut response = ErrorPage::for_status(status).into_response();
         *response.status_mut() = status;
@@ -124,6 +129,10 @@ mod tests {
         .into_response();
         assert_eq!(limited.status(), StatusCode::TOO_MANY_REQUESTS);
         assert_eq!(limited.headers()[header::RETRY_AFTER], "7");
+        assert_eq!(
+            AppError::Conflict.into_response().status(),
+            StatusCode::CONFLICT
+        );
         let missing = AppError::NotFound.into_response();
         assert_eq!(missing.status(), StatusCode::NOT_FOUND);
         assert!(

@@ -151,6 +151,11 @@ impl ErrorPage {
                 "Página não encontrada",
                 "O endereço que você abriu não existe ou foi removido. Confira o link ou volte para a página inicial.",
             ),
+            StatusCode::CONFLICT => (
+                "Conflict",
+                "Outra alteração chegou ao mesmo tempo",
+                "Alguém alterou o mesmo registro enquanto você salvava. Nada foi perdido: confira os dados e tente de novo.",
+            ),
             StatusCode::TOO_MANY_REQUESTS => (
                 "Too Many Requests",
                 "Muitas tentativas seguidas",

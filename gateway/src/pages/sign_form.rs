@@ -332,7 +332,8 @@ fn describe(preview: &FormPreview) -> Preview {
 
 fn command_failure(error: CommandError<QrCodeError>) -> AppError {
     match error.status_code() {
-        409 | 503 => AppError::Unavailable(anyhow::anyhow!("{error}")),
+        409 => AppError::Conflict,
+        503 => AppError::Unavailable(anyhow::anyhow!("{error}")),
         _ => AppError::Internal(anyhow::anyhow!("{error}")),
     }
 }
