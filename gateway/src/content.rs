@@ -111,16 +111,37 @@ pub fn article(slug: &str) -> Option<&'static Article> {
     ARTICLES.iter().find(|a| a.slug == slug)
 }
 
+/// Every institutional page, read once.
+static PAGES: LazyLock<Vec<Page>> = LazyLock::new(|| {
+    let dir = CONTENT
+        .get_dir("paginas")
+        .expect("gateway/content/paginas is embedded");
+    dir.files()
+        .filter(|f| f.path().extension().is_some_and(|e| e == "md"))
+        .map(|f| {
+            let name = f
+                .path()
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .unwrap_or_default();
+            parse_page(name, f.contents_utf8().unwrap_or_default())
+                .unwrap_or_else(|e| panic!("paginas/{name}.md: {e}"))
+        })
+        .collect()
+});
+
 /// An institutional page by file stem (`privacidade`, `termos-de-uso`, `sobre-nos`, `api-pix`,
 /// `duvidas`, `inicio`).
-pub fn page(name: &str) -> Option<Page> {
-    let file = CONTENT.get_file(format!("paginas/{name}.md"))?;
-    let text = file.contents_utf8()?;
-    let (front, body) = split_front_matter(text).ok()?;
-    Some(Page {
+pub fn page(name: &str) -> Option<&'static Page> {
+    PAGES.iter().find(|p| p.name == name)
+}
+
+fn parse_page(name: &str, text: &str) -> Result<Page, String> {
+    let (front, body) = split_front_matter(text)?;
+    Ok(Page {
         name: name.to_owned(),
-        title: front.get("title")?,
-        description: front.get("description")?,
+        title: front.get("title").ok_or("falta `title`")?,
+        description: front.get("description").ok_or("falta `description`")?,
         date: front.get("date").unwrap_or_default(),
         markdown: body.to_owned(),
     })
@@ -340,6 +361,10 @@ mod tests {
     #[test]
     fn every_article_has_its_metadata_and_related_articles_exist() {
         assert_eq!(ARTICLES.len(), 24, "there are exactly 24 articles");
+        assert!(
+            page("privacidade").is_some() && page("inicio").is_some(),
+            "pages parse"
+        );
         for article in ARTICLES.iter() {
             assert!(
                 article.title.chars().count() <= 70,

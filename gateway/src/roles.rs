@@ -210,13 +210,11 @@ pub async fn start(settings: &Settings, roles: Roles) -> anyhow::Result<Running>
     let shutdown = CancellationToken::new();
     let mut tasks = JoinSet::new();
     let mut local_addr = None;
-    if roles.relay || roles.project || roles.serve {
-        // Fail fast with a clear message when a dependency is missing.
-        let _probe = pool(settings, "balcao-probe", 1).await?;
-    }
+    // One NATS connection serves every role of the process; clones share it.
+    let client = nats(settings).await?;
     if roles.relay {
         let pool = pool(settings, "balcao-relay", 4).await?;
-        let client = nats(settings).await?;
+        let client = client.clone();
         let config = RelayConfig {
             stream: stream_settings(settings),
             ..RelayConfig::default()
@@ -231,7 +229,7 @@ pub async fn start(settings: &Settings, roles: Roles) -> anyhow::Result<Running>
     if roles.project {
         let selected = projections::replay::select(&roles.projections)?;
         let pool = pool(settings, "balcao-projector", 8).await?;
-        let client = nats(settings).await?;
+        let client = client.clone();
         let config = ProjectorConfig {
             stream: stream_settings(settings),
             ..ProjectorConfig::default()
@@ -245,7 +243,7 @@ pub async fn start(settings: &Settings, roles: Roles) -> anyhow::Result<Running>
     }
     if roles.serve {
         let pool = pool(settings, "balcao-gateway", 20).await?;
-        let client = nats(settings).await?;
+        let client = client.clone();
         let state = app_state(settings, pool, Some(client));
         let listener = TcpListener::bind(settings.listen)
             .await

@@ -795,29 +795,54 @@ pub fn preview_form(form: &StaticCodeForm) -> FormPreview {
 /// ```
 pub fn make_static_from_form(form: &StaticCodeForm) -> Result<Made, Vec<BrCodeError>> {
     let preview = preview_form(form);
-    if !preview.errors.is_empty() {
-        return Err(preview.errors);
-    }
-    let (Some(key), Some(name), Some(city)) =
-        (preview.key, preview.merchant_name, preview.merchant_city)
-    else {
-        unreachable!("preview_form reports an error for every missing mandatory value");
-    };
-    let request = StaticCodeRequest {
-        key,
-        merchant_name: name,
-        merchant_city: city,
-        amount: preview.amount,
-        txid: preview.txid,
-        additional_info: preview.additional_info,
-        postal_code: preview.postal_code,
-        single_use: form.single_use,
-    };
+    let changes = preview.changes.clone();
+    let request = preview.into_request(form.single_use)?;
     // The values are already normalised, so this second pass reports no changes of its own.
     make_static(&request).map(|mut made| {
-        made.changes = preview.changes;
+        made.changes = changes;
         made
     })
+}
+
+impl FormPreview {
+    /// The request the previewed values make, for a caller that shows the review first and makes
+    /// the code (or sends a command) later.
+    ///
+    /// # Errors
+    /// The preview's errors, when it has any.
+    ///
+    /// ```
+    /// use domain::brcode::{preview_form, StaticCodeForm};
+    ///
+    /// let preview = preview_form(&StaticCodeForm {
+    ///     key: "loja@example.com".into(),
+    ///     merchant_name: "Açaí".into(),
+    ///     merchant_city: "Belém".into(),
+    ///     ..StaticCodeForm::default()
+    /// });
+    /// let request = preview.into_request(false).unwrap();
+    /// assert_eq!(request.merchant_name, "ACAI");
+    /// ```
+    pub fn into_request(self, single_use: bool) -> Result<StaticCodeRequest, Vec<BrCodeError>> {
+        if !self.errors.is_empty() {
+            return Err(self.errors);
+        }
+        let (Some(key), Some(merchant_name), Some(merchant_city)) =
+            (self.key, self.merchant_name, self.merchant_city)
+        else {
+            unreachable!("preview_form reports an error for every missing mandatory value");
+        };
+        Ok(StaticCodeRequest {
+            key,
+            merchant_name,
+            merchant_city,
+            amount: self.amount,
+            txid: self.txid,
+            additional_info: self.additional_info,
+            postal_code: self.postal_code,
+            single_use,
+        })
+    }
 }
 
 #[cfg(test)]

@@ -185,12 +185,8 @@ pub async fn submit(
 ) -> Result<Response, AppError> {
     let preview = preview_form(&form.to_domain());
     if !preview.errors.is_empty() {
-        let (errors, general_error) = FieldErrors::from_errors(&preview.errors);
         form.confirmar.clear();
-        let mut view = page(&state, form);
-        view.errors = errors;
-        view.general_error = general_error;
-        return Ok((StatusCode::UNPROCESSABLE_ENTITY, HtmlTemplate(view)).into_response());
+        return Ok(invalid_form(&state, form, &preview.errors));
     }
     if form.confirmar != "1" {
         if Uuid::parse_str(&form.pedido).is_err() {
@@ -213,22 +209,9 @@ async fn create(
     form: &SignForm,
     preview: FormPreview,
 ) -> Result<Response, AppError> {
-    let (Some(key), Some(name), Some(city)) =
-        (preview.key, preview.merchant_name, preview.merchant_city)
-    else {
-        return Err(AppError::Internal(anyhow::anyhow!(
-            "a valid preview lacks a mandatory value"
-        )));
-    };
-    let request = StaticCodeRequest {
-        key,
-        merchant_name: name,
-        merchant_city: city,
-        amount: preview.amount,
-        txid: preview.txid,
-        additional_info: preview.additional_info,
-        postal_code: preview.postal_code,
-        single_use: false,
+    let request = match preview.into_request(false) {
+        Ok(request) => request,
+        Err(errors) => return Ok(invalid_form(state, form.clone(), &errors)),
     };
     let mut metadata = CommandMetadata::start().by("visitante");
     // With an idempotency key the code's id derives from it, so a repeated submit names the same
@@ -262,11 +245,7 @@ async fn create(
     {
         Ok(outcome) => outcome,
         Err(CommandError::Rejected(QrCodeError::Invalid(errors))) => {
-            let (errors, general_error) = FieldErrors::from_errors(&errors);
-            let mut view = page(state, form.clone());
-            view.errors = errors;
-            view.general_error = general_error;
-            return Ok((StatusCode::UNPROCESSABLE_ENTITY, HtmlTemplate(view)).into_response());
+            return Ok(invalid_form(state, form.clone(), &errors));
         }
         Err(error) => return Err(command_failure(error)),
     };
@@ -310,6 +289,15 @@ fn idempotency_key(form: &SignForm, request: &StaticCodeRequest) -> String {
         .map(|b| format!("{b:02x}"))
         .collect();
     format!("criar-placa-pix:{}:{digest}", form.pedido)
+}
+
+/// The form again, 422, with a pt-BR message per field.
+fn invalid_form(state: &AppState, form: SignForm, errors: &[BrCodeError]) -> Response {
+    let (errors, general_error) = FieldErrors::from_errors(errors);
+    let mut view = page(state, form);
+    view.errors = errors;
+    view.general_error = general_error;
+    (StatusCode::UNPROCESSABLE_ENTITY, HtmlTemplate(view)).into_response()
 }
 
 fn describe(preview: &FormPreview) -> Preview {
