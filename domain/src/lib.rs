@@ -8,9 +8,11 @@
 //! | [`money`] | [`money::Centavos`], integer money |
 //! | [`qr`] | QR rendering: SVG and PNG |
 //! | [`qrcode`] | the QR-code aggregate: commands, events, decisions |
+//! | [`sealed`] | [`sealed::Sealed`], the encrypted form of a personal field in events |
 
 pub mod brcode;
 pub mod money;
 pub mod pix_key;
 pub mod qr;
 pub mod qrcode;
+pub mod sealed;
