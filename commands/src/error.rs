@@ -17,6 +17,8 @@ use crate::ExpectedVersion;
 /// | [`Rejected`](Self::Rejected) | 422 Unprocessable Content | the aggregate refused: a business rule, the user can fix the request (malformed input is the gateway's own 400, before any command) |
 /// | [`IdempotencyKeyReused`](Self::IdempotencyKeyReused) | 422 Unprocessable Content | the client sent a key it already used for another stream |
 /// | [`Conflict`](Self::Conflict) | 409 Conflict | other writers kept changing the stream; retrying later will likely work |
+/// | [`ClaimTaken`](Self::ClaimTaken) | 409 Conflict | a unique value the command claims (an e-mail address…) is already held |
+/// | [`ActionCodeExpired`](Self::ActionCodeExpired) | 410 Gone | the link's action code is used, expired or not for this (the gateway answers `expired-action-code`) |
 /// | [`WrongExpectedVersion`](Self::WrongExpectedVersion) | 412 Precondition Failed | the caller's `If-Match` version is stale (use 409 if the expectation did not come from a precondition header) |
 /// | [`Storage`](Self::Storage), transient ([`is_transient`](Self::is_transient)) | 503 Service Unavailable | pool exhausted, connection lost, timeout, lock timeout, too many connections: retry with back-off |
 /// | [`Storage`](Self::Storage), other | 500 Internal Server Error | a database error that retrying will not fix |
@@ -53,6 +55,22 @@ pub enum CommandError<E: StdError> {
         /// The version found.
         actual: i64,
     },
+
+    /// A value the command claims ([`Effects::claim`](crate::Effects::claim)) is already held in
+    /// `scope` (by another stream, or already by this one). Nothing was appended and no effect
+    /// applied.
+    #[error("este valor já está em uso ({scope})")]
+    ClaimTaken {
+        /// The claim's scope, e.g. `email` or `invite:<account id>`.
+        scope: String,
+    },
+
+    /// The action code the command spends
+    /// ([`Effects::consume_action_code`](crate::Effects::consume_action_code)) is unknown, already
+    /// used, expired, or issued for another purpose or account. Nothing was appended and no effect
+    /// applied.
+    #[error("este link expirou ou já foi usado")]
+    ActionCodeExpired,
 
     /// The idempotency key was first used for a command on another stream. Nothing was appended.
     #[error(
@@ -111,7 +129,8 @@ impl<E: StdError> CommandError<E> {
     pub fn status_code(&self) -> u16 {
         match self {
             CommandError::Rejected(_) | CommandError::IdempotencyKeyReused { .. } => 422,
-            CommandError::Conflict { .. } => 409,
+            CommandError::Conflict { .. } | CommandError::ClaimTaken { .. } => 409,
+            CommandError::ActionCodeExpired => 410,
             CommandError::WrongExpectedVersion { .. } => 412,
             CommandError::Storage(_) if self.is_transient() => 503,
             CommandError::Storage(_)
@@ -138,6 +157,8 @@ impl<E: StdError> CommandError<E> {
             CommandError::Conflict { .. } => "conflict",
             CommandError::WrongExpectedVersion { .. } => "wrong_expected_version",
             CommandError::IdempotencyKeyReused { .. } => "idempotency_key_reused",
+            CommandError::ClaimTaken { .. } => "claim_taken",
+            CommandError::ActionCodeExpired => "action_code_expired",
             CommandError::InvalidEventVersion { .. }
             | CommandError::CorruptEvent { .. }
             | CommandError::Serialization(_) => "bug",
@@ -209,6 +230,24 @@ mod tests {
         };
         assert_eq!(error.status_code(), 409);
         assert!(error.is_transient());
+    }
+
+    #[test]
+    fn a_taken_claim_is_a_409_and_not_worth_retrying() {
+        let error = Error::ClaimTaken {
+            scope: "email".into(),
+        };
+        assert_eq!(error.status_code(), 409);
+        assert_eq!(error.kind(), "claim_taken");
+        assert!(!error.is_transient());
+    }
+
+    #[test]
+    fn a_spent_action_code_is_a_410() {
+        let error = Error::ActionCodeExpired;
+        assert_eq!(error.status_code(), 410);
+        assert_eq!(error.kind(), "action_code_expired");
+        assert!(!error.is_transient());
     }
 
     #[test]

@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use sqlx::PgPool;
+use sqlx::{PgExecutor, PgPool};
 
 use crate::metadata::IdempotencyKey;
 use crate::{CommandError, CommandOutcome};
@@ -54,9 +54,9 @@ pub(crate) async fn find(
 }
 
 /// Records the outcome of a command that appended nothing (commands that append record theirs in
-/// the append statement itself).
-pub(crate) async fn record(
-    pool: &PgPool,
+/// the append statement itself), on the pool or inside a command's transaction.
+pub(crate) async fn record<'e>(
+    executor: impl PgExecutor<'e>,
     key: &IdempotencyKey,
     stream_type: &str,
     stream_id: &str,
@@ -70,7 +70,7 @@ pub(crate) async fn record(
     .bind(stream_type)
     .bind(stream_id)
     .bind(result)
-    .execute(pool)
+    .execute(executor)
     .await?;
     Ok(())
 }

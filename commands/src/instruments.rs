@@ -9,7 +9,7 @@ pub const COMMAND_DURATION_SECONDS: &str = "balcao_command_duration_seconds";
 
 /// Counter of executed commands, labelled `aggregate` and `outcome`: `ok`, `replayed` (idempotent
 /// repeat), `rejected`, `conflict`, `wrong_expected_version`, `idempotency_key_reused`,
-/// `storage_error` or `bug`.
+/// `claim_taken`, `action_code_expired`, `storage_error` or `bug`.
 pub const COMMANDS_TOTAL: &str = "balcao_commands_total";
 
 /// Counter of command retries after losing a version race, labelled `aggregate`. A high rate means

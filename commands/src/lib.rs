@@ -5,10 +5,21 @@
 //! - [`CommandService`] runs one aggregate's commands: load, decide (`Aggregate::handle`), append,
 //!   with bounded retries on version conflicts and idempotency keys; it answers a
 //!   [`CommandOutcome`] carrying the [`FeedPosition`] for read-your-writes.
+//! - [`Effects`] are the writes beside the log that a command needs (unique claims, account keys,
+//!   single-use action codes): [`CommandService::execute_with`] applies them in the same
+//!   PostgreSQL transaction as the append, so they take effect exactly when the events do.
+//! - [`claims`]: set-based uniqueness (one account per e-mail address), by digest.
+//! - [`vault`]: one AES-256-GCM key per account, sealing the personal fields events carry into
+//!   [`Sealed`](domain::sealed::Sealed) text; shredding the key makes them unreadable for good.
+//! - [`action_codes`]: the single-use codes of the links sent by e-mail (only their SHA-256 is
+//!   stored).
 //! - [`feed`] reads every committed event in the one order all readers agree on.
 //! - [`connect`] and [`oldest_transaction_age`] are the guard rails that keep the feed moving.
 //! - [`MIGRATOR`] holds every migration in `migrations/`; all crates use this one.
 
+pub mod action_codes;
+pub mod claims;
+mod effects;
 mod error;
 mod expected_version;
 pub mod feed;
@@ -21,7 +32,9 @@ mod service;
 mod store;
 mod store_cqrs;
 mod upcast;
+pub mod vault;
 
+pub use effects::Effects;
 pub use error::CommandError;
 pub use expected_version::ExpectedVersion;
 pub use feed::{FeedPosition, StoredEvent};

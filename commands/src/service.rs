@@ -5,11 +5,13 @@ use std::time::Instant;
 use cqrs_es::Aggregate;
 use cqrs_es::event_sink::EventSink;
 
+use crate::effects::EffectFailure;
 use crate::idempotency;
 use crate::instruments;
-use crate::store::{AppendFailure, LoadedOrRecorded};
+use crate::store::{AppendFailure, LoadedOrRecorded, head_version};
 use crate::{
-    CommandError, CommandMetadata, CommandOutcome, ExpectedVersion, LoadedAggregate, PgEventStore,
+    CommandError, CommandMetadata, CommandOutcome, Effects, ExpectedVersion, IdempotencyKey,
+    LoadedAggregate, PgEventStore,
 };
 
 /// How many times a command is decided again after losing the race for its stream's next version,
@@ -115,8 +117,80 @@ impl<A: Aggregate> CommandService<A> {
     where
         A::Command: Clone,
     {
+        self.instrumented(stream_id, command, expected, &metadata, None)
+            .await
+    }
+
+    /// Executes `command` on stream `stream_id` like
+    /// [`execute_expecting`](Self::execute_expecting), and applies `effects` in the same
+    /// PostgreSQL transaction as the append: `begin; effects; append; commit`.
+    ///
+    /// The effects apply whenever the aggregate accepts the command, also when it decides no
+    /// event. They apply exactly once: a rejected command, a refused effect, or an attempt that
+    /// lost the race for the stream's next version (decided again from scratch, effects
+    /// included) leaves nothing; a command repeated with a recorded idempotency key answers the
+    /// recorded outcome and applies nothing. When the command decides no event, the stream's
+    /// version is checked inside the transaction instead, so the effects never rest on a stale
+    /// decision.
+    ///
+    /// With no effects this is exactly [`execute_expecting`](Self::execute_expecting) (no
+    /// transaction of its own).
+    ///
+    /// ```no_run
+    /// # use commands::{CommandError, CommandMetadata, CommandService, Effects, ExpectedVersion};
+    /// # use commands::claims::{EMAIL_SCOPE, digest, normalise_email};
+    /// # use commands::vault::AccountKey;
+    /// # async fn open<A>(service: &CommandService<A>, account_id: &str, email: &str, command: A::Command)
+    /// # -> Result<(), CommandError<A::Error>>
+    /// # where A: cqrs_es::Aggregate, A::Command: Clone {
+    /// let key = AccountKey::generate(account_id);
+    /// let effects = Effects::new()
+    ///     .claim(EMAIL_SCOPE, digest(&normalise_email(email)), account_id)
+    ///     .store_key(&key);
+    /// let outcome = service
+    ///     .execute_with(account_id, command, ExpectedVersion::NoStream, CommandMetadata::start(), &effects)
+    ///     .await?;
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`execute_expecting`](Self::execute_expecting), and:
+    /// - [`CommandError::ClaimTaken`]: a claimed value is already held.
+    /// - [`CommandError::ActionCodeExpired`]: the action code to spend is not valid.
+    pub async fn execute_with(
+        &self,
+        stream_id: &str,
+        command: A::Command,
+        expected: ExpectedVersion,
+        metadata: CommandMetadata,
+        effects: &Effects,
+    ) -> Result<CommandOutcome, CommandError<A::Error>>
+    where
+        A::Command: Clone,
+    {
+        let effects = (!effects.is_empty()).then_some(effects);
+        self.instrumented(stream_id, command, expected, &metadata, effects)
+            .await
+    }
+
+    /// [`run`](Self::run), recording `balcao_command_duration_seconds` and
+    /// `balcao_commands_total`.
+    async fn instrumented(
+        &self,
+        stream_id: &str,
+        command: A::Command,
+        expected: ExpectedVersion,
+        metadata: &CommandMetadata,
+        effects: Option<&Effects>,
+    ) -> Result<CommandOutcome, CommandError<A::Error>>
+    where
+        A::Command: Clone,
+    {
         let started = Instant::now();
-        let result = self.run(stream_id, command, expected, &metadata).await;
+        let result = self
+            .run(stream_id, command, expected, metadata, effects)
+            .await;
         let outcome = match &result {
             Ok(outcome) if outcome.replayed => "replayed",
             Ok(_) => "ok",
@@ -132,6 +206,7 @@ impl<A: Aggregate> CommandService<A> {
         command: A::Command,
         expected: ExpectedVersion,
         metadata: &CommandMetadata,
+        effects: Option<&Effects>,
     ) -> Result<CommandOutcome, CommandError<A::Error>>
     where
         A::Command: Clone,
@@ -179,19 +254,46 @@ impl<A: Aggregate> CommandService<A> {
                 .map_err(CommandError::Rejected)?;
             let events = sink.collect().await;
 
-            let appended = self
-                .store
-                .try_append::<A>(
-                    stream_id,
-                    ExpectedVersion::Exact(loaded.version),
-                    &events,
-                    &stored_metadata,
-                    key,
-                )
-                .await;
+            let appended = match effects {
+                None => {
+                    self.store
+                        .try_append::<A>(
+                            pool,
+                            stream_id,
+                            ExpectedVersion::Exact(loaded.version),
+                            &events,
+                            &stored_metadata,
+                            key,
+                        )
+                        .await
+                }
+                Some(effects) => {
+                    self.append_with_effects(
+                        stream_id,
+                        loaded.version,
+                        &events,
+                        &stored_metadata,
+                        key,
+                        effects,
+                    )
+                    .await
+                }
+            };
             match appended {
                 Ok(outcome) => return Ok(outcome),
-                Err(AppendFailure::Failed(error)) => return Err(error),
+                Err(AppendFailure::Failed(error)) => {
+                    // A refused effect may be this very command's duplicate having got there
+                    // first (it holds the claim, it spent the code): its outcome is the answer.
+                    if matches!(
+                        error,
+                        CommandError::ClaimTaken { .. } | CommandError::ActionCodeExpired
+                    ) && let Some(key) = key
+                        && let Some(recorded) = idempotency::find(pool, key).await?
+                    {
+                        return recorded.replay(key, A::TYPE, stream_id);
+                    }
+                    return Err(error);
+                }
                 Err(AppendFailure::KeyTaken | AppendFailure::VersionTaken) => {}
             }
 
@@ -224,5 +326,73 @@ impl<A: Aggregate> CommandService<A> {
             stream_id: stream_id.to_owned(),
             attempts,
         })
+    }
+
+    /// One attempt of a command with effects: `begin; effects; append; commit`, rolled back
+    /// (explicitly, so claims and row locks others wait on go at once) when any step fails.
+    async fn append_with_effects(
+        &self,
+        stream_id: &str,
+        version: i64,
+        events: &[A::Event],
+        metadata: &serde_json::Value,
+        key: Option<&IdempotencyKey>,
+        effects: &Effects,
+    ) -> Result<CommandOutcome, AppendFailure<A::Error>> {
+        let mut tx = self.store.pool().begin().await?;
+        let attempt = async {
+            effects
+                .apply(&mut tx, stream_id)
+                .await
+                .map_err(effect_failure)?;
+            if events.is_empty() {
+                // No row for the primary key to check: read the head instead. Another writer
+                // committing after this read is ordered after this command, which decided
+                // nothing it could contradict.
+                let head = head_version(&mut *tx, A::TYPE, stream_id).await?;
+                if head != version {
+                    return Err(AppendFailure::VersionTaken);
+                }
+            }
+            self.store
+                .try_append::<A>(
+                    &mut *tx,
+                    stream_id,
+                    ExpectedVersion::Exact(version),
+                    events,
+                    metadata,
+                    key,
+                )
+                .await
+        }
+        .await;
+        match attempt {
+            Ok(outcome) => {
+                tx.commit().await?;
+                Ok(outcome)
+            }
+            Err(failure) => {
+                // Nothing of this attempt may stay. A failed rollback means the connection is
+                // gone, which ends the transaction just the same.
+                if let Err(error) = tx.rollback().await {
+                    tracing::debug!(%error, "rollback after a failed command attempt");
+                }
+                Err(failure)
+            }
+        }
+    }
+}
+
+/// What a refused or failed effect means for the attempt.
+fn effect_failure<E: std::error::Error>(failure: EffectFailure) -> AppendFailure<E> {
+    match failure {
+        EffectFailure::ClaimTaken { scope } => {
+            AppendFailure::Failed(CommandError::ClaimTaken { scope })
+        }
+        EffectFailure::ActionCodeExpired => AppendFailure::Failed(CommandError::ActionCodeExpired),
+        // The account's key exists: a concurrent command set the stream up first. Deciding again
+        // on the stream as it is now gives the right answer (typically "already open").
+        EffectFailure::KeyExists => AppendFailure::VersionTaken,
+        EffectFailure::Storage(error) => AppendFailure::from(error),
     }
 }

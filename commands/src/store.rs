@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use cqrs_es::Aggregate;
 use cqrs_es::DomainEvent;
-use sqlx::PgPool;
+use sqlx::{PgExecutor, PgPool};
 use uuid::Uuid;
 
 use crate::feed::{EventRow, FeedPosition, StoredEvent};
@@ -136,6 +136,22 @@ fn wrong_version<E: std::error::Error>(
     }
 }
 
+/// The stream's version as `executor` sees it (0 when it does not exist).
+pub(crate) async fn head_version<'e>(
+    executor: impl PgExecutor<'e>,
+    stream_type: &str,
+    stream_id: &str,
+) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar(
+        "select coalesce(max(stream_version), 0)::bigint from events
+          where stream_type = $1 and stream_id = $2",
+    )
+    .bind(stream_type)
+    .bind(stream_id)
+    .fetch_one(executor)
+    .await
+}
+
 /// The version the stream must be at for the append to go in (`None`: whatever it is when the
 /// statement runs).
 fn base_version(expected: ExpectedVersion) -> Option<i64> {
@@ -254,14 +270,7 @@ impl PgEventStore {
         stream_type: &str,
         stream_id: &str,
     ) -> Result<i64, sqlx::Error> {
-        sqlx::query_scalar(
-            "select coalesce(max(stream_version), 0)::bigint from events
-              where stream_type = $1 and stream_id = $2",
-        )
-        .bind(stream_type)
-        .bind(stream_id)
-        .fetch_one(&self.pool)
-        .await
+        head_version(&self.pool, stream_type, stream_id).await
     }
 
     /// Upcasts one stored payload and deserialises it into `A::Event`.
@@ -438,7 +447,7 @@ impl PgEventStore {
         let attempts = DEFAULT_MAX_RETRIES.saturating_add(1);
         for _ in 0..attempts {
             let failure = match self
-                .try_append::<A>(stream_id, expected, events, &metadata, key)
+                .try_append::<A>(&self.pool, stream_id, expected, events, &metadata, key)
                 .await
             {
                 Ok(outcome) => return Ok(outcome),
@@ -469,8 +478,11 @@ impl PgEventStore {
 
     /// One append attempt, reporting conflicts as such so the caller can decide (retry, replay or
     /// refuse). `expected` for an empty `events` must be `Exact` (the version is not checked).
-    pub(crate) async fn try_append<A: Aggregate>(
+    ///
+    /// `executor` is the pool, or the transaction of a command with effects.
+    pub(crate) async fn try_append<'e, A: Aggregate>(
         &self,
+        executor: impl PgExecutor<'e>,
         stream_id: &str,
         expected: ExpectedVersion,
         events: &[A::Event],
@@ -489,7 +501,7 @@ impl PgEventStore {
             };
             if let Some(key) = key {
                 let result = serde_json::to_value(&outcome).map_err(CommandError::Serialization)?;
-                idempotency::record(&self.pool, key, A::TYPE, stream_id, &result).await?;
+                idempotency::record(executor, key, A::TYPE, stream_id, &result).await?;
             }
             return Ok(outcome);
         }
@@ -512,7 +524,7 @@ impl PgEventStore {
         if let Some(key) = key {
             query = query.bind(key.as_str());
         }
-        let rows = query.fetch_all(&self.pool).await?;
+        let rows = query.fetch_all(executor).await?;
         if rows.is_empty() {
             // The stream was not at the expected version when the statement looked (a writer that
             // is still in flight is caught by the primary key instead).

@@ -119,6 +119,7 @@ where
         let stored_metadata = metadata_json(metadata.clone());
         let expected = ExpectedVersion::Exact(context.version);
         self.try_append::<A>(
+            self.pool(),
             &context.stream_id,
             expected,
             &events,

@@ -1,0 +1,303 @@
+//! `Effects`: the writes outside the event log that a command needs, done in the same PostgreSQL
+//! transaction as its append, so nothing is ever half-written.
+//!
+//! [`CommandService::execute_with`](crate::CommandService::execute_with) runs
+//! `begin; <effects, in the order added>; <the append statement>; commit`. The effects therefore
+//! take effect exactly when the command's events do: a rejected command, a lost version race
+//! (decided again from scratch) or a refused effect rolls everything back.
+
+use sqlx::PgConnection;
+
+use crate::action_codes::{Purpose, code_hash};
+use crate::claims::is_digest;
+use crate::vault::AccountKey;
+
+/// The effects of one command, in the order they run. Build with the chained methods:
+///
+/// ```
+/// use commands::Effects;
+/// use commands::action_codes::Purpose;
+/// use commands::claims::{EMAIL_SCOPE, digest, normalise_email};
+/// use commands::vault::AccountKey;
+///
+/// let account_id = "0196a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b";
+/// let key = AccountKey::generate(account_id);
+/// let effects = Effects::new()
+///     .claim(EMAIL_SCOPE, digest(&normalise_email(" Maria@Exemplo.com ")), account_id)
+///     .store_key(&key);
+/// assert_eq!(effects.len(), 2);
+/// ```
+///
+/// `Debug` shows neither key bytes nor action codes (codes are kept only as their SHA-256).
+#[derive(Debug, Clone, Default)]
+#[must_use]
+pub struct Effects {
+    steps: Vec<Effect>,
+}
+
+#[derive(Debug, Clone)]
+enum Effect {
+    Claim {
+        scope: String,
+        value: String,
+        owner: String,
+    },
+    Release {
+        scope: String,
+        value: String,
+    },
+    ReleaseAll {
+        owner: String,
+    },
+    StoreKey(AccountKey),
+    ShredKey {
+        account_id: String,
+    },
+    ConsumeActionCode {
+        code_hash: Vec<u8>,
+        purpose: Purpose,
+    },
+}
+
+/// Why the effects did not all apply (the transaction is then rolled back).
+#[derive(Debug)]
+pub(crate) enum EffectFailure {
+    /// A claim's `(scope, value)` is already held.
+    ClaimTaken { scope: String },
+    /// The action code is not valid for this purpose and stream.
+    ActionCodeExpired,
+    /// The account already has a key: another command set this stream up first.
+    KeyExists,
+    /// PostgreSQL failed.
+    Storage(sqlx::Error),
+}
+
+impl From<sqlx::Error> for EffectFailure {
+    fn from(error: sqlx::Error) -> Self {
+        EffectFailure::Storage(error)
+    }
+}
+
+impl Effects {
+    /// No effects.
+    pub fn new() -> Self {
+        Effects::default()
+    }
+
+    /// Whether there is no effect to run (then `execute_with` is plain `execute_expecting`).
+    pub fn is_empty(&self) -> bool {
+        self.steps.is_empty()
+    }
+
+    /// How many effects there are.
+    pub fn len(&self) -> usize {
+        self.steps.len()
+    }
+
+    /// Claims `value` in `scope` for `owner` (normally the command's stream id).
+    ///
+    /// `value` is the digest of the normalised value ([`claims::digest`](crate::claims::digest)),
+    /// never the plain value. When `(scope, value)` is already held, by anyone (this owner
+    /// included), the command fails with [`CommandError::ClaimTaken`](crate::CommandError::ClaimTaken)
+    /// and leaves nothing. Of concurrent commands claiming the same value, exactly one succeeds:
+    /// the others wait for it to commit, then fail.
+    ///
+    /// # Panics
+    ///
+    /// In debug builds, when `value` is not shaped like a digest (64 lower-case hex digits), to
+    /// catch a plain value on its way into the table.
+    pub fn claim(
+        mut self,
+        scope: impl Into<String>,
+        value: impl Into<String>,
+        owner: impl Into<String>,
+    ) -> Self {
+        let value = value.into();
+        debug_assert!(
+            is_digest(&value),
+            "claims hold digests (claims::digest), never plain values"
+        );
+        self.steps.push(Effect::Claim {
+            scope: scope.into(),
+            value,
+            owner: owner.into(),
+        });
+        self
+    }
+
+    /// Releases the claim on `value` (a digest) in `scope` if this command's stream holds it;
+    /// a claim held by another stream, or none, is left as it is.
+    pub fn release(mut self, scope: impl Into<String>, value: impl Into<String>) -> Self {
+        self.steps.push(Effect::Release {
+            scope: scope.into(),
+            value: value.into(),
+        });
+        self
+    }
+
+    /// Releases every claim `owner` holds, in every scope (e.g. when the account is deleted).
+    pub fn release_all(mut self, owner: impl Into<String>) -> Self {
+        self.steps.push(Effect::ReleaseAll {
+            owner: owner.into(),
+        });
+        self
+    }
+
+    /// Stores `key` as its account's key (with the command that opens the account).
+    ///
+    /// An account never gets a second key (that would make what the first sealed unreadable):
+    /// when its key already exists, the command is treated as having lost the race for the
+    /// stream and is decided again on the stream as it is now.
+    pub fn store_key(mut self, key: &AccountKey) -> Self {
+        self.steps.push(Effect::StoreKey(key.clone()));
+        self
+    }
+
+    /// Deletes the key of `account_id`: everything sealed with it becomes unreadable for good
+    /// (crypto-shredding, with the command that deletes the account).
+    pub fn shred_key(mut self, account_id: impl Into<String>) -> Self {
+        self.steps.push(Effect::ShredKey {
+            account_id: account_id.into(),
+        });
+        self
+    }
+
+    /// Spends the action `code` issued for `purpose` and for this command's stream (the account
+    /// the code acts on). When it is unknown, already used, expired, of another purpose or for
+    /// another account, the command fails with
+    /// [`CommandError::ActionCodeExpired`](crate::CommandError::ActionCodeExpired) and leaves
+    /// nothing; of concurrent commands spending the same code, at most one succeeds.
+    pub fn consume_action_code(mut self, code: &str, purpose: Purpose) -> Self {
+        self.steps.push(Effect::ConsumeActionCode {
+            code_hash: code_hash(code),
+            purpose,
+        });
+        self
+    }
+
+    /// Runs every effect on `conn`, inside the caller's transaction, for stream `stream_id`.
+    pub(crate) async fn apply(
+        &self,
+        conn: &mut PgConnection,
+        stream_id: &str,
+    ) -> Result<(), EffectFailure> {
+        for step in &self.steps {
+            step.apply(conn, stream_id).await?;
+        }
+        Ok(())
+    }
+}
+
+impl Effect {
+    async fn apply(&self, conn: &mut PgConnection, stream_id: &str) -> Result<(), EffectFailure> {
+        match self {
+            Effect::Claim {
+                scope,
+                value,
+                owner,
+            } => {
+                // `on conflict do nothing` rather than catching the unique violation: the
+                // transaction stays usable and the server log stays quiet. A concurrent insert of
+                // the same key makes this wait for its transaction, then do nothing if it
+                // committed.
+                let inserted = sqlx::query(
+                    "insert into unique_claims (scope, value, owner) values ($1, $2, $3)
+                     on conflict (scope, value) do nothing",
+                )
+                .bind(scope)
+                .bind(value)
+                .bind(owner)
+                .execute(&mut *conn)
+                .await?;
+                if inserted.rows_affected() == 0 {
+                    return Err(EffectFailure::ClaimTaken {
+                        scope: scope.clone(),
+                    });
+                }
+            }
+            Effect::Release { scope, value } => {
+                sqlx::query(
+                    "delete from unique_claims where scope = $1 and value = $2 and owner = $3",
+                )
+                .bind(scope)
+                .bind(value)
+                .bind(stream_id)
+                .execute(&mut *conn)
+                .await?;
+            }
+            Effect::ReleaseAll { owner } => {
+                sqlx::query("delete from unique_claims where owner = $1")
+                    .bind(owner)
+                    .execute(&mut *conn)
+                    .await?;
+            }
+            Effect::StoreKey(key) => {
+                let inserted = sqlx::query(
+                    "insert into account_keys (account_id, key) values ($1, $2)
+                     on conflict (account_id) do nothing",
+                )
+                .bind(key.account_id())
+                .bind(key.bytes())
+                .execute(&mut *conn)
+                .await?;
+                if inserted.rows_affected() == 0 {
+                    return Err(EffectFailure::KeyExists);
+                }
+            }
+            Effect::ShredKey { account_id } => {
+                sqlx::query("delete from account_keys where account_id = $1")
+                    .bind(account_id)
+                    .execute(&mut *conn)
+                    .await?;
+            }
+            Effect::ConsumeActionCode { code_hash, purpose } => {
+                let used = sqlx::query(
+                    "update action_codes set used_at = now()
+                      where code_hash = $1 and purpose = $2 and account_id = $3
+                        and used_at is null and expires_at > now()",
+                )
+                .bind(code_hash)
+                .bind(purpose.as_str())
+                .bind(stream_id)
+                .execute(&mut *conn)
+                .await?;
+                if used.rows_affected() == 0 {
+                    return Err(EffectFailure::ActionCodeExpired);
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn debug_shows_neither_the_key_nor_the_action_code() {
+        let key = AccountKey::from_bytes("conta-1", &[0xab; crate::vault::KEY_LEN]).unwrap();
+        let effects = Effects::new()
+            .store_key(&key)
+            .consume_action_code("codigo-secreto-do-link", Purpose::VerifyEmail);
+        let shown = format!("{effects:?}");
+        assert!(!shown.contains("171, 171"), "{shown}");
+        assert!(!shown.contains("codigo-secreto"), "{shown}");
+    }
+
+    #[test]
+    fn effects_keep_the_order_they_were_added_in() {
+        let effects = Effects::new().release_all("conta-1").shred_key("conta-1");
+        assert_eq!(effects.len(), 2);
+        assert!(matches!(effects.steps[0], Effect::ReleaseAll { .. }));
+        assert!(matches!(effects.steps[1], Effect::ShredKey { .. }));
+        assert!(Effects::new().is_empty());
+    }
+
+    #[test]
+    #[should_panic(expected = "never plain values")]
+    #[cfg(debug_assertions)]
+    fn claiming_a_plain_value_is_caught_in_debug_builds() {
+        let _ = Effects::new().claim("email", "maria@exemplo.com", "conta-1");
+    }
+}
