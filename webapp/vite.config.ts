@@ -17,8 +17,8 @@ export default defineConfig(({ command, mode }) => {
     define: { __BALCAO_BUILD_ID__: JSON.stringify(buildId) },
     resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
     server: {
-      // `make run` serves the JSON API on 127.0.0.1:8080.
-      proxy: { '/api': 'http://127.0.0.1:8080' },
+      // `make run` serves the JSON API (and the account photos, /fotos/*) on 127.0.0.1:8080.
+      proxy: { '/api': 'http://127.0.0.1:8080', '/fotos': 'http://127.0.0.1:8080' },
     },
     test: {
       environment: 'jsdom',

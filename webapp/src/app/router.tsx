@@ -1,4 +1,4 @@
-import { Link, Navigate, type RouteObject } from 'react-router';
+import { Navigate, type RouteObject } from 'react-router';
 
 import { PageStatus } from '@/components/page-status';
 import { UnderConstruction } from '@/components/under-construction';
@@ -32,20 +32,12 @@ export function createAppRoutes(): RouteObject[] {
             { index: true, lazy: () => import('./routes/panel/home') },
             { path: 'boas-vindas', lazy: () => import('./routes/panel/welcome') },
             { path: 'chaves', element: <UnderConstruction title="Chaves Pix" /> },
-            { path: 'qrcodes', element: <UnderConstruction title="QR codes" /> },
+            { path: 'qrcodes', lazy: () => import('./routes/panel/qrcodes') },
             { path: 'transacoes', element: <UnderConstruction title="Transações" /> },
             { path: 'plano', element: <UnderConstruction title="Plano" /> },
-            {
-              path: 'contas-extras',
-              element: (
-                <UnderConstruction title="Contas extras">
-                  <p>
-                    <Link to={paths.panel.newExtraAccount}>Criar conta extra</Link>
-                  </p>
-                </UnderConstruction>
-              ),
-            },
-            { path: 'criar-conta-extra', element: <UnderConstruction title="Criar conta extra" /> },
+            { path: 'contas-extras', lazy: () => import('./routes/panel/extra-accounts') },
+            { path: 'criar-conta-extra', lazy: () => import('./routes/panel/new-extra-account') },
+            { path: 'convite', lazy: () => import('./routes/panel/invitation') },
             { path: 'configuracoes', lazy: () => import('./routes/panel/settings') },
             { path: 'duvidas', lazy: () => import('./routes/panel/faq') },
             { path: '*', lazy: () => import('./routes/panel/panel-not-found') },

@@ -10,6 +10,10 @@ export const paths = {
     faq: '/painel/duvidas',
     terms: '/termos-de-uso',
     privacy: '/privacidade',
+    /** The payer page of a QR code. */
+    payment: (qrCodeId: string): string => `/pagamento/${encodeURIComponent(qrCodeId)}`,
+    /** The printable sign (placa) of a QR code. */
+    paymentSign: (qrCodeId: string): string => `/pagamento/${encodeURIComponent(qrCodeId)}/placa`,
   },
   auth: {
     logIn: {
@@ -32,6 +36,9 @@ export const paths = {
     plan: '/painel/plano',
     extraAccounts: '/painel/contas-extras',
     newExtraAccount: '/painel/criar-conta-extra',
+    /** The invitation e-mail links here with `?codigo=<code>`. */
+    invitation: '/painel/convite',
+    invitationCodeParam: 'codigo',
     faq: '/painel/duvidas',
     oldIndex: '/painel/index_old',
   },

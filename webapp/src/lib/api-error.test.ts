@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { toApiError } from './api-error';
+import { errorField, toApiError } from './api-error';
 
 const NOW = Date.UTC(2026, 10, 2, 12, 0, 0);
 
@@ -13,6 +13,15 @@ describe('toApiError', () => {
       code: 'too-many-requests',
       serverMessage: 'Calma.',
       retryAfterSeconds: 30,
+      field: null,
+    });
+  });
+
+  it('keeps the field a 422 is about, so the form can show the message under it', () => {
+    const data = { error: { code: 'invalid-amount', message: 'Valor inválido.', field: 'amount' } };
+    expect(toApiError({ status: 422, data }, undefined, NOW)).toMatchObject({
+      code: 'invalid-amount',
+      field: 'amount',
     });
   });
 
@@ -39,5 +48,25 @@ describe('toApiError', () => {
       status: 502,
       code: 'unexpected-response',
     });
+  });
+});
+
+describe('errorField', () => {
+  const fieldError = (field: string | null) =>
+    toApiError({ status: 422, data: { error: { code: 'x', message: 'y', field } } }, undefined, NOW);
+
+  it('names the form field the error is about', () => {
+    expect(errorField(fieldError('amount'), ['pixKey', 'amount'])).toBe('amount');
+  });
+
+  it('follows an alias for another spelling of the same field', () => {
+    expect(errorField(fieldError('merchant_name'), ['merchantName'], { merchant_name: 'merchantName' })).toBe(
+      'merchantName',
+    );
+  });
+
+  it('is null for an error about the whole request or a field the form does not have', () => {
+    expect(errorField(fieldError(null), ['amount'])).toBeNull();
+    expect(errorField(fieldError('crc'), ['amount'])).toBeNull();
   });
 });

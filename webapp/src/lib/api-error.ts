@@ -12,6 +12,9 @@ export const KNOWN_ERROR_CODES = [
   'user-disabled',
   'expired-action-code',
   'network-request-failed',
+  'unsupported-photo-type',
+  'photo-too-large',
+  'member-already-invited',
 ] as const;
 
 export type KnownErrorCode = (typeof KNOWN_ERROR_CODES)[number];
@@ -30,10 +33,15 @@ export interface ApiError {
   serverMessage: string | null;
   /** Seconds the server asked us to wait (`Retry-After`), when it said so. */
   retryAfterSeconds: number | null;
+  /**
+   * The request field the error is about (`error.field`, e.g. `merchantName` on a 422), so a form
+   * can show the message under that input; null when the error is about the request as a whole.
+   */
+  field: string | null;
 }
 
 interface Envelope {
-  error: { code: string; message?: unknown };
+  error: { code: string; message?: unknown; field?: unknown };
 }
 
 function isEnvelope(data: unknown): data is Envelope {
@@ -60,28 +68,43 @@ export function isKnownErrorCode(code: string): code is KnownErrorCode {
 export function toApiError(error: FetchBaseQueryError, response: Response | undefined, now: number): ApiError {
   const retryAfterSeconds = parseRetryAfter(response?.headers.get('Retry-After') ?? null, now);
   if (error.status === 'FETCH_ERROR' || error.status === 'TIMEOUT_ERROR') {
-    return { status: null, code: 'network-request-failed', serverMessage: null, retryAfterSeconds: null };
+    return { status: null, code: 'network-request-failed', serverMessage: null, retryAfterSeconds: null, field: null };
   }
   if (error.status === 'CUSTOM_ERROR') {
-    return { status: null, code: error.error, serverMessage: null, retryAfterSeconds: null };
+    return { status: null, code: error.error, serverMessage: null, retryAfterSeconds: null, field: null };
   }
   const status = error.status === 'PARSING_ERROR' ? error.originalStatus : error.status;
   if (isEnvelope(error.data)) {
-    const message = error.data.error.message;
+    const { message, field } = error.data.error;
     return {
       status,
       code: error.data.error.code,
       serverMessage: typeof message === 'string' && message.trim() !== '' ? message : null,
       retryAfterSeconds,
+      field: typeof field === 'string' && field !== '' ? field : null,
     };
   }
   // A proxy or the platform may answer 429 without our envelope; it still means "wait".
   const code = status === 429 ? 'too-many-requests' : 'unexpected-response';
-  return { status, code, serverMessage: null, retryAfterSeconds };
+  return { status, code, serverMessage: null, retryAfterSeconds, field: null };
 }
 
 /** For `catch (error)` blocks around `unwrap()`: anything that is not an `ApiError` is a bug. */
 export function asApiError(value: unknown): ApiError {
   if (isApiError(value)) return value;
   throw value;
+}
+
+/**
+ * Which of a form's `fields` the error is about (`error.field`), so its message goes under that
+ * input; `aliases` maps other spellings the server may use (e.g. the BR Code's `merchant_name`).
+ */
+export function errorField<F extends string>(
+  error: ApiError,
+  fields: readonly F[],
+  aliases: Readonly<Record<string, F>> = {},
+): F | null {
+  if (error.field === null) return null;
+  if ((fields as readonly string[]).includes(error.field)) return error.field as F;
+  return aliases[error.field] ?? null;
 }

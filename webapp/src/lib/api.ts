@@ -21,7 +21,16 @@ import {
   selectExpiresAt,
 } from './credentials';
 
-export const TAG_TYPES = ['CurrentUser', 'PasswordPolicy', 'LatestBuild'] as const;
+export const TAG_TYPES = [
+  'CurrentUser',
+  'PasswordPolicy',
+  'LatestBuild',
+  'Settings',
+  'Sessions',
+  'Workspaces',
+  'Members',
+  'QrCodes',
+] as const;
 
 /** Options an endpoint passes as `extraOptions`. */
 export interface ApiExtraOptions {
@@ -52,7 +61,7 @@ const rawBaseQuery = fetchBaseQuery({
 });
 
 const failure = (code: string): { error: ApiError } => ({
-  error: { status: null, code, serverMessage: null, retryAfterSeconds: null },
+  error: { status: null, code, serverMessage: null, retryAfterSeconds: null, field: null },
 });
 
 export const baseQuery: BaseQueryFn<

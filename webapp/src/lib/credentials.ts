@@ -10,8 +10,11 @@ import type { AuthUser } from '@/types/user';
 /** A token counts as expired this long before its real expiry, to absorb clock skew and latency. */
 export const EXPIRY_SKEW_MS = 30_000;
 
-/** Why a session ended: the user asked, the server refused to refresh it, or the account is disabled. */
-export type SignOutReason = 'user' | 'session-expired' | 'account-disabled';
+/**
+ * Why a session ended: the user asked, the server refused to refresh it, the account is disabled, or
+ * the person deleted it.
+ */
+export type SignOutReason = 'user' | 'session-expired' | 'account-disabled' | 'account-deleted';
 
 const withReceivedAt = <T extends object>(payload: T) => ({ payload: { ...payload, receivedAt: Date.now() } });
 

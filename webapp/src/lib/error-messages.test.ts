@@ -8,6 +8,7 @@ const error = (fields: Partial<ApiError>): ApiError => ({
   code: 'x',
   serverMessage: null,
   retryAfterSeconds: null,
+  field: null,
   ...fields,
 });
 

@@ -16,7 +16,16 @@ export const ERROR_MESSAGES: Readonly<Record<KnownErrorCode, string>> = {
   'user-disabled': 'Esta conta está desativada. Se você acha que é um engano, fale com a gente.',
   'expired-action-code': 'Este link expirou ou já foi usado.',
   'network-request-failed': 'Não foi possível conectar. Verifique sua internet e tente novamente.',
+  'unsupported-photo-type': 'Use uma foto em JPEG, PNG ou WebP.',
+  'photo-too-large': 'A foto passa de 1 MB. Escolha uma imagem menor.',
+  'member-already-invited': 'Este e-mail já foi convidado para esta conta.',
 };
+
+/**
+ * Screens of a signed-in person that ask for the password again (change e-mail or password, delete
+ * the account): the account is already known there, so saying the password is wrong reveals nothing.
+ */
+export const WRONG_CURRENT_PASSWORD = 'Senha incorreta. Confira e tente de novo.';
 
 export const UNEXPECTED_ERROR_MESSAGE = 'Algo deu errado do nosso lado. Tente novamente em instantes.';
 
@@ -31,3 +40,13 @@ export function errorMessage(error: ApiError): string {
   if (error.status !== null && error.status < 500 && error.serverMessage) return error.serverMessage;
   return UNEXPECTED_ERROR_MESSAGE;
 }
+
+/** A 404 on `/api/accounts/{id}/…`: the account is gone, or the person no longer works in it. */
+export const WORKSPACE_NOT_FOUND =
+  'Esta conta não foi encontrada: talvez você não faça mais parte dela. Escolha outra em “Conta em uso”.';
+
+/** The role in the selected account lacks the right (403 `forbidden`). */
+export const isForbidden = (error: ApiError): boolean => error.status === 403 || error.code === 'forbidden';
+
+/** The account in the path is none of the person's (404 `not-found`). */
+export const isNotFound = (error: ApiError): boolean => error.status === 404 || error.code === 'not-found';

@@ -1,9 +1,18 @@
 import { setupServer } from 'msw/node';
 
+import { accountHandlers } from './handlers/account';
 import { authHandlers } from './handlers/auth';
 import { buildHandlers } from './handlers/builds';
+import { qrcodeHandlers } from './handlers/qrcodes';
+import { teamHandlers } from './handlers/team';
 
-export const server = setupServer(...authHandlers, ...buildHandlers);
+export const server = setupServer(
+  ...authHandlers,
+  ...accountHandlers,
+  ...teamHandlers,
+  ...qrcodeHandlers,
+  ...buildHandlers,
+);
 
 /** Every request the app made in the current test, as `METHOD /path` plus when (Date.now()). */
 export const requestLog: { call: string; at: number; headers: Headers }[] = [];

@@ -99,12 +99,8 @@ describe('dashboard routes', () => {
 
   it.each([
     ['/painel/chaves', 'Chaves Pix'],
-    ['/painel/qrcodes', 'QR codes'],
     ['/painel/transacoes', 'Transações'],
     ['/painel/plano', 'Plano'],
-    ['/painel/contas-extras', 'Contas extras'],
-    ['/painel/criar-conta-extra', 'Criar conta extra'],
-    ['/painel/configuracoes', 'Configurações'],
   ])('say plainly that %s is still under construction', async (path, title) => {
     signedInBrowser();
     renderApp(path);
@@ -135,6 +131,13 @@ describe('dashboard routes', () => {
     expect(within(nav).getByRole('link', { name: 'Transações' })).toHaveAttribute('aria-current', 'page');
     // Focus follows the navigation, so screen readers announce the new screen.
     expect(heading).toHaveFocus();
+  });
+
+  it('reach the welcome guide from the home screen', async () => {
+    signedInBrowser();
+    const app = renderApp('/painel');
+    await app.user.click(await screen.findByRole('link', { name: 'Primeiros passos' }));
+    expect(await screen.findByRole('heading', { name: 'Boas-vindas ao Balcão' })).toBeInTheDocument();
   });
 
   it('reach the extra-account form from the extra-accounts screen', async () => {

@@ -2,15 +2,15 @@ import { type SubmitEvent, useRef, useState } from 'react';
 import { Link } from 'react-router';
 
 import { FormAlert } from '@/components/form-alert';
+import { PasswordField } from '@/components/password-field';
 import { TextField } from '@/components/text-field';
 import { paths } from '@/config/paths';
 import { useFocusFirstInvalid } from '@/hooks/use-focus-first-invalid';
 import { asApiError } from '@/lib/api-error';
 import { errorMessage } from '@/lib/error-messages';
+import { checkEmail, checkRequired } from '@/utils/field-rules';
 
 import { useLogInMutation } from '../api/log-in';
-import { checkEmail, checkRequired } from '../utils/field-rules';
-import { PasswordField } from './password-field';
 
 interface FieldErrors {
   email: string | null;

@@ -1,6 +1,7 @@
+import { PasswordField } from '@/components/password-field';
+
 import type { PasswordRule } from '../utils/password-rules';
 import { PasswordChecklist } from './password-checklist';
-import { PasswordField } from './password-field';
 
 export interface NewPasswordFieldProps {
   label: string;

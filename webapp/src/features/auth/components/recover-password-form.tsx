@@ -7,9 +7,9 @@ import { paths } from '@/config/paths';
 import { useFocusFirstInvalid } from '@/hooks/use-focus-first-invalid';
 import { asApiError } from '@/lib/api-error';
 import { errorMessage } from '@/lib/error-messages';
+import { checkEmail } from '@/utils/field-rules';
 
 import { useRecoverPasswordMutation } from '../api/recover-password';
-import { checkEmail } from '../utils/field-rules';
 
 export const RECOVERY_SENT =
   'Se houver uma conta com este e-mail, enviaremos as instruções em instantes. Confira também a caixa de spam.';

@@ -6,10 +6,10 @@ import { paths } from '@/config/paths';
 import { useFocusFirstInvalid } from '@/hooks/use-focus-first-invalid';
 import { type ApiError, asApiError } from '@/lib/api-error';
 import { errorMessage } from '@/lib/error-messages';
+import { WEAK_PASSWORD } from '@/utils/field-rules';
 
 import { useResetPasswordMutation } from '../api/reset-password';
 import { usePasswordRules } from '../hooks/use-password-rules';
-import { WEAK_PASSWORD } from '../utils/field-rules';
 import { NewPasswordField } from './new-password-field';
 
 export const INCOMPLETE_LINK = 'Este link está incompleto. Abra de novo o link do e-mail ou peça um novo.';

@@ -7,10 +7,10 @@ import { paths } from '@/config/paths';
 import { useFocusFirstInvalid } from '@/hooks/use-focus-first-invalid';
 import { type ApiError, asApiError } from '@/lib/api-error';
 import { errorMessage } from '@/lib/error-messages';
+import { MAX_NAME_LENGTH, WEAK_PASSWORD, checkEmail, checkName } from '@/utils/field-rules';
 
 import { useSignUpMutation } from '../api/sign-up';
 import { usePasswordRules } from '../hooks/use-password-rules';
-import { MAX_NAME_LENGTH, WEAK_PASSWORD, checkEmail, checkName } from '../utils/field-rules';
 import { NewPasswordField } from './new-password-field';
 
 interface FieldErrors {

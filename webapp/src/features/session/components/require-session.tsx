@@ -39,7 +39,9 @@ export function RequireSession({ children }: { children: ReactNode }) {
       );
     case 'signed-out': {
       const here = `${location.pathname}${location.search}${location.hash}`;
-      const continueTo = reason === 'user' || here === paths.panel.home ? null : here;
+      // Whoever left on purpose (signed out, deleted the account) is not sent back here afterwards.
+      const leftOnPurpose = reason === 'user' || reason === 'account-deleted';
+      const continueTo = leftOnPurpose || here === paths.panel.home ? null : here;
       return <Navigate to={paths.auth.logIn.getHref(continueTo)} replace />;
     }
     case 'signed-in':

@@ -8,14 +8,18 @@ const NOTICES: Record<SignOutReason, string> = {
   user: 'Você saiu da sua conta.',
   'session-expired': 'Sua sessão expirou. Entre novamente.',
   'account-disabled': ERROR_MESSAGES['user-disabled'],
+  'account-deleted': 'Sua conta foi excluída. Obrigado por ter usado o Balcão.',
 };
+
+/** Endings the person chose: told as a notice, not as an error. */
+const CHOSEN: ReadonlySet<SignOutReason> = new Set(['user', 'account-deleted']);
 
 /** On the sign-in page: why the last session ended, if it did. */
 export function SignOutNotice() {
   const reason = useAppSelector(selectSignOutReason);
   if (reason === null) return null;
   return (
-    <p className={reason === 'user' ? 'notice' : 'alert error'} role="status">
+    <p className={CHOSEN.has(reason) ? 'notice' : 'alert error'} role="status">
       {NOTICES[reason]}
     </p>
   );

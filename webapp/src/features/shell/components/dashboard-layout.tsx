@@ -5,11 +5,18 @@ import { paths } from '@/config/paths';
 
 import { MainNav } from './main-nav';
 
+export interface DashboardLayoutProps {
+  /** The header's account area: who is signed in, the workspace switcher, "Sair". */
+  account: ReactNode;
+  /** Whether the menu offers "Contas extras" (not to an operator of the account in use). */
+  showExtraAccounts?: boolean;
+}
+
 /**
  * The dashboard frame: skip link, header with the account, navigation, and the screen. After each
  * navigation focus moves to the new screen's heading, so screen readers announce where they are.
  */
-export function DashboardLayout({ account }: { account: ReactNode }) {
+export function DashboardLayout({ account, showExtraAccounts = true }: DashboardLayoutProps) {
   const { pathname } = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
   const [menuPath, setMenuPath] = useState(pathname);
@@ -56,7 +63,7 @@ export function DashboardLayout({ account }: { account: ReactNode }) {
       </header>
       <div className="wrap panel">
         <nav id="menu-painel" aria-label="Painel" className={menuOpen ? 'panel-nav open' : 'panel-nav'}>
-          <MainNav />
+          <MainNav showExtraAccounts={showExtraAccounts} />
         </nav>
         <main id="conteudo" ref={mainRef} tabIndex={-1} className="panel-main">
           <Outlet />

@@ -12,11 +12,17 @@ const SCREENS = [
   { to: paths.panel.settings, label: 'Configurações' },
 ] as const;
 
+export interface MainNavProps {
+  /** False for a role that never manages the extra accounts of the account in use (an operator). */
+  showExtraAccounts?: boolean;
+}
+
 /** Every dashboard screen; NavLink marks the current one with aria-current="page". */
-export function MainNav() {
+export function MainNav({ showExtraAccounts = true }: MainNavProps) {
+  const screens = SCREENS.filter((screen) => showExtraAccounts || screen.to !== paths.panel.extraAccounts);
   return (
     <ul className="main-nav">
-      {SCREENS.map((screen) => (
+      {screens.map((screen) => (
         <li key={screen.to}>
           <NavLink to={screen.to} end={'end' in screen}>
             {screen.label}

@@ -1,8 +1,8 @@
-import { screen } from '@testing-library/react';
+import { act, screen } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 
-import { createActionCode, seedUser } from '@/testing/mocks/db';
+import { createActionCode, db, giveBrowserSessionTo, seedUser } from '@/testing/mocks/db';
 import { callTimes, server } from '@/testing/mocks/server';
 import { renderApp } from '@/testing/test-utils';
 
@@ -14,6 +14,29 @@ describe('/verificar-email', () => {
     expect(user.emailVerified).toBe(true);
     expect(callTimes('POST /api/auth/verify-email')).toHaveLength(1);
     expect(screen.getByRole('link', { name: 'Ir para o painel' })).toHaveAttribute('href', '/painel');
+  });
+
+  it('also opens a change-of-e-mail link: the account moves to the new address', async () => {
+    const user = seedUser({ email: 'ana@exemplo.com' });
+    const code = createActionCode(user, 'change-email', { newEmail: 'ana.nova@exemplo.com' });
+    renderApp(`/verificar-email?oobCode=${code}`);
+    expect(await screen.findByText('E-mail confirmado. Obrigado!')).toBeInTheDocument();
+    expect(user.email).toBe('ana.nova@exemplo.com');
+    expect(db.users.has('ana.nova@exemplo.com')).toBe(true);
+    expect(db.users.has('ana@exemplo.com')).toBe(false);
+  });
+
+  it('shows the new address in the settings of a signed-in person who opens the link', async () => {
+    const user = seedUser({ email: 'ana@exemplo.com' });
+    giveBrowserSessionTo(user);
+    const app = renderApp('/painel/configuracoes');
+    expect(await screen.findByText('ana@exemplo.com', { selector: 'strong' })).toBeInTheDocument();
+
+    const code = createActionCode(user, 'change-email', { newEmail: 'ana.nova@exemplo.com' });
+    await act(() => app.router.navigate(`/verificar-email?oobCode=${code}`));
+    await app.user.click(await screen.findByRole('link', { name: 'Ir para o painel' }));
+    await act(() => app.router.navigate('/painel/configuracoes'));
+    expect(await screen.findByText('ana.nova@exemplo.com', { selector: 'strong' })).toBeInTheDocument();
   });
 
   it('says the link expired or was already used', async () => {

@@ -1,6 +1,6 @@
 import { type ReactNode, useState } from 'react';
 
-import { TextField } from '@/components/text-field';
+import { TextField } from './text-field';
 
 export interface PasswordFieldProps {
   label: string;

@@ -1,0 +1,70 @@
+import { screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+
+import { db, giveBrowserSessionTo, seedInvitation, seedUser } from '@/testing/mocks/db';
+import { callTimes } from '@/testing/mocks/server';
+import { renderApp } from '@/testing/test-utils';
+
+const ACCEPT = 'POST /api/invitations/accept';
+
+function brunoInvitesAna(role: 'manager' | 'operator' = 'manager') {
+  const bruno = seedUser({ email: 'bruno@exemplo.com', displayName: 'Mercearia do Bruno' });
+  const ana = seedUser({ email: 'ana@exemplo.com', displayName: 'Ana Souza' });
+  const { member, code } = seedInvitation(bruno, ana.email, role);
+  return { bruno, ana, member, code };
+}
+
+describe('/painel/convite', () => {
+  it('accepts the invitation once, switches to that account and says which account and role', async () => {
+    const { ana, member, code } = brunoInvitesAna('manager');
+    giveBrowserSessionTo(ana);
+    renderApp(`/painel/convite?codigo=${code}`);
+
+    const status = await screen.findByText(/Pronto! Agora você faz parte da conta/);
+    expect(await screen.findByText('Mercearia do Bruno', { selector: 'strong' })).toBeInTheDocument();
+    expect(status).toHaveTextContent(
+      'Pronto! Agora você faz parte da conta Mercearia do Bruno como Gerente: chaves, QR codes, placas e todas as transações.',
+    );
+    expect(await screen.findByRole('combobox', { name: 'Conta em uso' })).toHaveDisplayValue(
+      'Mercearia do Bruno (Gerente)',
+    );
+    expect(db.members.get(member.invitationId)).toMatchObject({ status: 'active', memberUid: ana.uid });
+    expect(callTimes(ACCEPT)).toHaveLength(1);
+  });
+
+  it('sends a signed-out visitor to /entrar and back to the invitation after signing in', async () => {
+    const { ana, code } = brunoInvitesAna('operator');
+    const app = renderApp(`/painel/convite?codigo=${code}`);
+    await screen.findByRole('heading', { name: 'Entrar' });
+    expect(app.location()).toBe(`/entrar?continuar=%2Fpainel%2Fconvite%3Fcodigo%3D${code}`);
+
+    await app.user.type(screen.getByLabelText('E-mail'), ana.email);
+    await app.user.type(screen.getByLabelText('Senha'), ana.password);
+    await app.user.click(screen.getByRole('button', { name: 'Entrar' }));
+
+    expect(await screen.findByText(/Pronto! Agora você faz parte da conta/)).toHaveTextContent(
+      'como Operador: cria QR codes e placas e vê as transações dos QR codes que criou.',
+    );
+    expect(app.location()).toBe(`/painel/convite?codigo=${code}`);
+  });
+
+  it('says the link expired or was already used', async () => {
+    const { ana, code } = brunoInvitesAna();
+    const spent = db.actionCodes.get(code);
+    if (spent) spent.used = true;
+    giveBrowserSessionTo(ana);
+    renderApp(`/painel/convite?codigo=${code}`);
+    expect(await screen.findByRole('alert')).toHaveTextContent('Este link expirou ou já foi usado.');
+    expect(screen.getByText(/Peça a quem convidou você para enviar um convite novo/)).toBeInTheDocument();
+    expect(screen.queryByRole('combobox', { name: 'Conta em uso' })).not.toBeInTheDocument();
+  });
+
+  it('explains an incomplete link without calling the server', async () => {
+    giveBrowserSessionTo(seedUser({ email: 'ana@exemplo.com' }));
+    renderApp('/painel/convite');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Este link de convite está incompleto. Abra de novo o link do e-mail.',
+    );
+    expect(callTimes(ACCEPT)).toEqual([]);
+  });
+});

@@ -1,0 +1,229 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { http } from 'msw';
+import { describe, expect, it } from 'vitest';
+
+import { type FakeUser, db, giveBrowserSessionTo, seedMembership, seedQrCode, seedUser } from '@/testing/mocks/db';
+import { apiError, fieldError } from '@/testing/mocks/handlers/api-error';
+import { callTimes, server } from '@/testing/mocks/server';
+import { renderApp } from '@/testing/test-utils';
+
+function owner(fields: Partial<FakeUser> = {}) {
+  const ana = seedUser({ email: 'ana@exemplo.com', displayName: 'Ana Souza', ...fields });
+  giveBrowserSessionTo(ana);
+  return ana;
+}
+
+async function openForm() {
+  const app = renderApp('/painel/qrcodes');
+  const form = await screen.findByRole('form', { name: 'Criar QR code' });
+  return { ...app, form };
+}
+
+describe('/painel/qrcodes: the list', () => {
+  it('shows each code with key, name, city, amount in reais, date and its payer page and sign', async () => {
+    const ana = owner();
+    const code = seedQrCode(ana, {
+      pixKey: 'ana@exemplo.com',
+      merchantName: 'PADARIA DA ANA',
+      merchantCity: 'RECIFE',
+      amountCentavos: 1250,
+      description: 'Pão de queijo',
+    });
+    renderApp('/painel/qrcodes');
+
+    const item = await screen.findByRole('listitem', { name: 'PADARIA DA ANA, R$ 12,50' });
+    expect(item).toHaveTextContent('PADARIA DA ANA · RECIFE');
+    expect(item).toHaveTextContent('ValorR$ 12,50');
+    expect(item).toHaveTextContent('Chave Pixana@exemplo.com');
+    expect(item).toHaveTextContent('DescriçãoPão de queijo');
+    expect(item).toHaveTextContent(/Criado em02\/11\/2026/);
+    expect(within(item).getByRole('link', { name: /^Página de pagamento/ })).toHaveAttribute(
+      'href',
+      `/pagamento/${code.id}`,
+    );
+    expect(within(item).getByRole('link', { name: /^Placa para imprimir/ })).toHaveAttribute(
+      'href',
+      `/pagamento/${code.id}/placa`,
+    );
+  });
+
+  it('says when the payer types the amount, and lists the newest first', async () => {
+    const ana = owner();
+    seedQrCode(ana, { merchantName: 'ANTIGO', createdAt: '2026-10-01T10:00:00Z', amountCentavos: 1999 });
+    seedQrCode(ana, { merchantName: 'NOVO', createdAt: '2026-11-01T10:00:00Z', amountCentavos: null });
+    renderApp('/painel/qrcodes');
+    await screen.findByRole('listitem', { name: 'NOVO' });
+    const names = screen.getAllByRole('heading', { level: 3 }).map((heading) => heading.textContent);
+    expect(names).toEqual(['NOVO · SAO PAULO', 'ANTIGO · SAO PAULO']);
+    expect(screen.getByRole('listitem', { name: 'NOVO' })).toHaveTextContent('ValorQuem paga digita');
+    expect(screen.getByRole('listitem', { name: 'ANTIGO, R$ 19,99' })).toBeInTheDocument();
+  });
+
+  it('says so when there is no code yet', async () => {
+    owner();
+    renderApp('/painel/qrcodes');
+    expect(await screen.findByText('Nenhum QR code ainda. Crie o primeiro no formulário acima.')).toBeInTheDocument();
+  });
+
+  it('tells a role without the right (403) instead of the list', async () => {
+    owner();
+    server.use(http.get('/api/accounts/:id/qrcodes', () => apiError(403, 'forbidden', 'Proibido.')));
+    renderApp('/painel/qrcodes');
+    expect(await screen.findByText('Seu papel nesta conta não permite ver os QR codes.')).toBeInTheDocument();
+  });
+
+  it('says the account was not found (404)', async () => {
+    owner();
+    server.use(http.get('/api/accounts/:id/qrcodes', () => apiError(404, 'not-found', 'Não encontrada.')));
+    renderApp('/painel/qrcodes');
+    expect(await screen.findByRole('alert')).toHaveTextContent(/Esta conta não foi encontrada/);
+  });
+
+  it('shows an operator only the codes they created', async () => {
+    const bruno = seedUser({ email: 'bruno@exemplo.com', displayName: 'Mercearia do Bruno' });
+    const ana = owner();
+    seedMembership(bruno, ana, 'operator');
+    seedQrCode(bruno, { merchantName: 'DO BRUNO', createdBy: bruno.uid });
+    seedQrCode(bruno, { merchantName: 'DA ANA NO BRUNO', createdBy: ana.uid });
+    const app = renderApp('/painel/qrcodes');
+    await app.user.selectOptions(
+      await screen.findByRole('combobox', { name: 'Conta em uso' }),
+      'Mercearia do Bruno (Operador)',
+    );
+    expect(await screen.findByRole('listitem', { name: 'DA ANA NO BRUNO' })).toBeInTheDocument();
+    expect(screen.queryByRole('listitem', { name: 'DO BRUNO' })).not.toBeInTheDocument();
+    expect(screen.getByText('Como operador, você vê os QR codes que criou.')).toBeInTheDocument();
+  });
+});
+
+describe('/painel/qrcodes: creating a code', () => {
+  it('starts with the name and city from the settings in the person’s own account', async () => {
+    owner({ defaultMerchantName: 'Padaria da Ana', defaultMerchantCity: 'Recife' });
+    const { form } = await openForm();
+    await waitFor(() => expect(within(form).getByLabelText('Nome de quem recebe')).toHaveValue('Padaria da Ana'));
+    expect(within(form).getByLabelText('Cidade')).toHaveValue('Recife');
+  });
+
+  it('does not prefill them in someone else’s account', async () => {
+    const bruno = seedUser({ email: 'bruno@exemplo.com', displayName: 'Mercearia do Bruno' });
+    const ana = owner({ defaultMerchantName: 'Padaria da Ana', defaultMerchantCity: 'Recife' });
+    seedMembership(bruno, ana, 'manager');
+    const { form, user } = await openForm();
+    await waitFor(() => expect(within(form).getByLabelText('Nome de quem recebe')).toHaveValue('Padaria da Ana'));
+
+    await user.selectOptions(
+      await screen.findByRole('combobox', { name: 'Conta em uso' }),
+      'Mercearia do Bruno (Gerente)',
+    );
+    const other = await screen.findByRole('form', { name: 'Criar QR code' });
+    expect(within(other).getByLabelText('Nome de quem recebe')).toHaveValue('');
+    expect(within(other).getByLabelText('Cidade')).toHaveValue('');
+  });
+
+  it('creates a code with a pt-BR amount and shows it with its links', async () => {
+    const ana = owner({ defaultMerchantName: 'Padaria da Ana', defaultMerchantCity: 'Recife' });
+    const { form, user } = await openForm();
+    await waitFor(() => expect(within(form).getByLabelText('Nome de quem recebe')).toHaveValue('Padaria da Ana'));
+    await user.type(within(form).getByLabelText('Chave Pix'), 'ana@exemplo.com');
+    await user.type(within(form).getByLabelText('Valor (opcional)'), '12,50');
+    await user.type(within(form).getByLabelText('Descrição (opcional)'), 'Café');
+    await user.click(within(form).getByRole('button', { name: 'Criar QR code' }));
+
+    const created = await within(form).findByRole('status');
+    expect(created).toHaveTextContent('QR code criado (R$ 12,50).');
+    expect(db.qrcodes).toEqual([
+      expect.objectContaining({
+        accountId: ana.uid,
+        pixKey: 'ana@exemplo.com',
+        merchantName: 'PADARIA DA ANA',
+        merchantCity: 'RECIFE',
+        amountCentavos: 1250,
+        description: 'Café',
+        createdBy: ana.uid,
+      }),
+    ]);
+    const id = db.qrcodes[0]?.id ?? '';
+    expect(within(created).getByRole('link', { name: 'Abrir a página de pagamento' })).toHaveAttribute(
+      'href',
+      `/pagamento/${id}`,
+    );
+    expect(within(created).getByRole('link', { name: 'Imprimir a placa' })).toHaveAttribute(
+      'href',
+      `/pagamento/${id}/placa`,
+    );
+    expect(await screen.findByRole('listitem', { name: 'PADARIA DA ANA, R$ 12,50' })).toBeInTheDocument();
+    expect(within(form).getByLabelText('Valor (opcional)')).toHaveValue('');
+  });
+
+  it('shows a 422 from the BR Code checks under the field it names', async () => {
+    owner();
+    const { form, user } = await openForm();
+    await user.type(within(form).getByLabelText('Chave Pix'), 'não é chave');
+    await user.type(within(form).getByLabelText('Nome de quem recebe'), 'Ana');
+    await user.type(within(form).getByLabelText('Cidade'), 'Recife');
+    await user.click(within(form).getByRole('button', { name: 'Criar QR code' }));
+
+    const key = within(form).getByLabelText('Chave Pix');
+    await waitFor(() =>
+      expect(key).toHaveAccessibleDescription(/Chave Pix: não é um CPF, CNPJ, e-mail, celular ou chave aleatória\./),
+    );
+    expect(key).toHaveFocus();
+    expect(db.qrcodes).toEqual([]);
+  });
+
+  it('also understands the BR Code’s own field names in a 422', async () => {
+    owner();
+    server.use(
+      http.post('/api/accounts/:id/qrcodes', () =>
+        fieldError('merchant-name-too-long', 'Nome: use no máximo 25 caracteres.', 'merchant_name'),
+      ),
+    );
+    const { form, user } = await openForm();
+    await user.type(within(form).getByLabelText('Chave Pix'), 'ana@exemplo.com');
+    await user.type(within(form).getByLabelText('Nome de quem recebe'), 'Um nome comprido demais para caber');
+    await user.type(within(form).getByLabelText('Cidade'), 'Recife');
+    await user.click(within(form).getByRole('button', { name: 'Criar QR code' }));
+    await waitFor(() =>
+      expect(within(form).getByLabelText('Nome de quem recebe')).toHaveAccessibleDescription(
+        'Nome: use no máximo 25 caracteres.',
+      ),
+    );
+  });
+
+  it('asks for the amount as 12,50 before sending it', async () => {
+    const ana = owner();
+    const { form, user } = await openForm();
+    await user.type(within(form).getByLabelText('Chave Pix'), 'ana@exemplo.com');
+    await user.type(within(form).getByLabelText('Nome de quem recebe'), 'Ana');
+    await user.type(within(form).getByLabelText('Cidade'), 'Recife');
+    await user.type(within(form).getByLabelText('Valor (opcional)'), '12.50');
+    await user.click(within(form).getByRole('button', { name: 'Criar QR code' }));
+    expect(within(form).getByLabelText('Valor (opcional)')).toHaveAccessibleDescription(
+      /Digite o valor em reais, como 12,50\./,
+    );
+    expect(callTimes(`POST /api/accounts/${ana.uid}/qrcodes`)).toEqual([]);
+  });
+
+  it('asks for key, name and city', async () => {
+    owner();
+    const { form, user } = await openForm();
+    await user.click(within(form).getByRole('button', { name: 'Criar QR code' }));
+    for (const label of ['Chave Pix', 'Nome de quem recebe', 'Cidade']) {
+      expect(within(form).getByLabelText(label)).toHaveAccessibleDescription(/Campo obrigatório\./);
+    }
+    expect(within(form).getByLabelText('Chave Pix')).toHaveFocus();
+  });
+
+  it('tells a role without the right to create (403)', async () => {
+    owner();
+    server.use(http.post('/api/accounts/:id/qrcodes', () => apiError(403, 'forbidden', 'Proibido.')));
+    const { form, user } = await openForm();
+    await user.type(within(form).getByLabelText('Chave Pix'), 'ana@exemplo.com');
+    await user.type(within(form).getByLabelText('Nome de quem recebe'), 'Ana');
+    await user.type(within(form).getByLabelText('Cidade'), 'Recife');
+    await user.click(within(form).getByRole('button', { name: 'Criar QR code' }));
+    expect(await within(form).findByRole('alert')).toHaveTextContent(
+      'Seu papel nesta conta não permite criar QR codes.',
+    );
+  });
+});

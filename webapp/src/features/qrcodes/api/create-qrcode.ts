@@ -1,0 +1,29 @@
+import { api } from '@/lib/api';
+
+import type { QrCode } from './list-qrcodes';
+
+export interface NewQrCode {
+  pixKey: string;
+  merchantName: string;
+  merchantCity: string;
+  /** As typed in pt-BR (`"12,50"`), or null for a code where the payer types the amount. */
+  amount: string | null;
+  description: string | null;
+}
+
+export const createQrCodeApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    /** `POST /api/accounts/{accountId}/qrcodes`: 201 with the code; BR Code problems are 422 with `field`. */
+    createQrCode: build.mutation<QrCode, { accountId: string; qrcode: NewQrCode }>({
+      query: ({ accountId, qrcode }) => ({
+        url: `/api/accounts/${encodeURIComponent(accountId)}/qrcodes`,
+        method: 'POST',
+        body: qrcode,
+      }),
+      extraOptions: { authenticated: true },
+      invalidatesTags: (_result, _error, { accountId }) => [{ type: 'QrCodes', id: accountId }],
+    }),
+  }),
+});
+
+export const { useCreateQrCodeMutation } = createQrCodeApi;

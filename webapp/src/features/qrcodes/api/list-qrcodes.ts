@@ -1,0 +1,32 @@
+import { api } from '@/lib/api';
+
+/** A QR code, as `GET /api/accounts/{id}/qrcodes` lists it. */
+export interface QrCode {
+  id: string;
+  pixKey: string;
+  merchantName: string;
+  merchantCity: string;
+  /** Integer centavos; null when the payer types the amount. */
+  amountCentavos: number | null;
+  description: string | null;
+  /** The BR Code text ("Pix copia e cola"). */
+  payload: string;
+  createdAt: string;
+  /** The account id of whoever created it (null for codes older than that record). */
+  createdBy: string | null;
+  paymentUrl: string;
+}
+
+export const listQrCodesApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    /** `GET /api/accounts/{accountId}/qrcodes`: all of them for owners and managers, their own for operators. */
+    listQrCodes: build.query<QrCode[], string>({
+      query: (accountId) => `/api/accounts/${encodeURIComponent(accountId)}/qrcodes`,
+      extraOptions: { authenticated: true },
+      transformResponse: (response: { qrcodes: QrCode[] }) => response.qrcodes,
+      providesTags: (_result, _error, accountId) => [{ type: 'QrCodes', id: accountId }],
+    }),
+  }),
+});
+
+export const { useListQrCodesQuery } = listQrCodesApi;

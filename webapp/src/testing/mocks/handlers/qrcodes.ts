@@ -1,0 +1,105 @@
+// A working fake of /api/accounts/{id}/qrcodes: owners and managers see every code, operators
+// their own; BR Code problems come back as 422 with the request field they are about.
+
+import { HttpResponse, http } from 'msw';
+
+import { isBrazilianAmount } from '@/utils/money';
+
+import { type FakeQrCode, db, roleIn } from '../db';
+import { fieldError } from './api-error';
+import { bearerUser, unauthorized } from './bearer';
+import { NOT_FOUND } from './team';
+
+const PIX_KEY = [
+  /^[^\s@]+@[^\s@]+\.[^\s@]+$/, // e-mail
+  /^\d{11}$/, // CPF
+  /^\d{14}$/, // CNPJ
+  /^\+55\d{10,11}$/, // phone
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, // random key
+];
+
+const qrcodeJson = (qrcode: FakeQrCode) => ({
+  id: qrcode.id,
+  pixKey: qrcode.pixKey,
+  merchantName: qrcode.merchantName,
+  merchantCity: qrcode.merchantCity,
+  amountCentavos: qrcode.amountCentavos,
+  description: qrcode.description,
+  payload: qrcode.payload,
+  createdAt: qrcode.createdAt,
+  createdBy: qrcode.createdBy,
+  paymentUrl: `/pagamento/${qrcode.id}`,
+});
+
+/** `"1.234,5"` → 123450. */
+function toCentavos(amount: string): number {
+  const [reais = '0', cents = ''] = amount.trim().replace(/\./g, '').split(',');
+  return Number(reais) * 100 + Number(cents.padEnd(2, '0'));
+}
+
+const upperAscii = (value: string) => value.normalize('NFD').replace(/\p{M}/gu, '').trim().toUpperCase();
+
+export const qrcodeHandlers = [
+  http.get('/api/accounts/:accountId/qrcodes', ({ request, params }) => {
+    const user = bearerUser(request);
+    if (user === undefined) return unauthorized();
+    const accountId = String(params.accountId);
+    const role = roleIn(accountId, user.uid);
+    if (role === undefined) return NOT_FOUND();
+    const visible = db.qrcodes
+      .filter((qrcode) => qrcode.accountId === accountId)
+      .filter((qrcode) => role !== 'operator' || qrcode.createdBy === user.uid);
+    return HttpResponse.json({ qrcodes: visible.map(qrcodeJson) });
+  }),
+
+  http.post('/api/accounts/:accountId/qrcodes', async ({ request, params }) => {
+    const user = bearerUser(request);
+    if (user === undefined) return unauthorized();
+    const accountId = String(params.accountId);
+    const role = roleIn(accountId, user.uid);
+    if (role === undefined) return NOT_FOUND();
+    const body = (await request.json()) as {
+      pixKey: string;
+      merchantName: string;
+      merchantCity: string;
+      amount: string | null;
+      description: string | null;
+    };
+    const pixKey = body.pixKey.trim();
+    if (!PIX_KEY.some((pattern) => pattern.test(pixKey))) {
+      return fieldError(
+        'invalid-pix-key',
+        'Chave Pix: não é um CPF, CNPJ, e-mail, celular ou chave aleatória.',
+        'pixKey',
+      );
+    }
+    const name = upperAscii(body.merchantName);
+    if (name === '') return fieldError('missing-merchant-name', 'Nome: campo obrigatório.', 'merchantName');
+    if (name.length > 25)
+      return fieldError('merchant-name-too-long', 'Nome: use no máximo 25 caracteres.', 'merchantName');
+    const city = upperAscii(body.merchantCity);
+    if (city === '') return fieldError('missing-merchant-city', 'Cidade: campo obrigatório.', 'merchantCity');
+    if (city.length > 15)
+      return fieldError('merchant-city-too-long', 'Cidade: use no máximo 15 caracteres.', 'merchantCity');
+    let amountCentavos: number | null = null;
+    if (body.amount !== null && body.amount.trim() !== '') {
+      if (!isBrazilianAmount(body.amount)) return fieldError('invalid-amount', 'Valor: use o formato 12,50.', 'amount');
+      amountCentavos = toCentavos(body.amount);
+      if (amountCentavos === 0) return fieldError('amount-zero', 'Valor: precisa ser maior que zero.', 'amount');
+    }
+    const qrcode: FakeQrCode = {
+      id: `qr-${db.nextId++}`,
+      accountId,
+      pixKey,
+      merchantName: name,
+      merchantCity: city,
+      amountCentavos,
+      description: body.description === null || body.description.trim() === '' ? null : body.description.trim(),
+      payload: `00020126${pixKey.length}0014br.gov.bcb.pix`,
+      createdAt: new Date().toISOString(),
+      createdBy: user.uid,
+    };
+    db.qrcodes.push(qrcode);
+    return HttpResponse.json(qrcodeJson(qrcode), { status: 201 });
+  }),
+];
