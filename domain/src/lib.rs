@@ -3,16 +3,20 @@
 //!
 //! | module | holds |
 //! |---|---|
+//! | [`account`] | the Account aggregate (sign-in, profile, team) and the [`account::password_policy`] |
 //! | [`brcode`] | the Pix BR Code engine (make, parse, validate, CLI) |
 //! | [`pix_key`] | Pix keys: CPF, CNPJ, e-mail, phone, random key |
 //! | [`money`] | [`money::Centavos`], integer money |
 //! | [`qr`] | QR rendering: SVG and PNG |
 //! | [`qrcode`] | the QR-code aggregate: commands, events, decisions |
 //! | [`sealed`] | [`sealed::Sealed`], the encrypted form of a personal field in events |
+//! | [`team`] | [`team::Role`] and [`team::Right`]: who may do what in an account |
 
+pub mod account;
 pub mod brcode;
 pub mod money;
 pub mod pix_key;
 pub mod qr;
 pub mod qrcode;
 pub mod sealed;
+pub mod team;

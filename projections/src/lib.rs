@@ -8,10 +8,12 @@
 //!   the projection's checkpoint commit in one database transaction, so redelivery is harmless.
 //! - [`replay`] rebuilds read models straight from PostgreSQL into fresh tables and swaps them in
 //!   without downtime.
-//! - [`qrcodes`] and [`event_counts`] are the read models.
+//! - [`qrcodes`], [`accounts`] (with `account_members`) and [`event_counts`] are the read
+//!   models.
 //!
 //! Every long-running entry point stops when its [`CancellationToken`] is cancelled.
 
+pub mod accounts;
 pub mod checkpoint;
 mod error;
 pub mod event_counts;
@@ -40,6 +42,7 @@ pub fn all() -> Vec<Arc<dyn Projection>> {
     vec![
         Arc::new(qrcodes::QrCodes),
         Arc::new(event_counts::EventCounts),
+        Arc::new(accounts::Accounts),
     ]
 }
 

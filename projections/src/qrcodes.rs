@@ -70,6 +70,9 @@ pub struct QrCodeView {
     pub qrcode_id: Uuid,
     /// The account that made it; `None` for QR codes made without an account.
     pub owner_id: Option<Uuid>,
+    /// The person who made it, by account id: in a team, the member's own account while
+    /// `owner_id` is the workspace. `None` for visitors and for codes made before teams.
+    pub created_by: Option<String>,
     /// Kind of Pix key.
     pub key_kind: KeyKind,
     /// The normalised Pix key.
@@ -98,6 +101,7 @@ pub struct QrCodeView {
 struct Row {
     qrcode_id: Uuid,
     owner_id: Option<Uuid>,
+    created_by: Option<String>,
     key_kind: String,
     pix_key: String,
     merchant_name: String,
@@ -125,6 +129,7 @@ impl TryFrom<Row> for QrCodeView {
         Ok(QrCodeView {
             qrcode_id: row.qrcode_id,
             owner_id: row.owner_id,
+            created_by: row.created_by,
             key_kind,
             pix_key: row.pix_key,
             merchant_name: row.merchant_name,
@@ -140,7 +145,8 @@ impl TryFrom<Row> for QrCodeView {
     }
 }
 
-const SELECT: &str = "select qrcode_id, owner_id, key_kind, pix_key, merchant_name, merchant_city,
+const SELECT: &str =
+    "select qrcode_id, owner_id, created_by, key_kind, pix_key, merchant_name, merchant_city,
                              amount_centavos, description, txid, payload, created_at, event_id,
                              tx_id::text::bigint as tx_id, global_position
                         from qrcodes";
@@ -162,16 +168,20 @@ pub async fn find<'e>(
     row.map(QrCodeView::try_from).transpose()
 }
 
-/// The newest `limit` QR codes an account made, newest first.
+/// The newest `limit` QR codes of an account, newest first; with `created_by`, only those that
+/// person made (what an operator may see in a workspace).
 pub async fn list_by_owner<'e>(
     executor: impl PgExecutor<'e>,
     owner_id: Uuid,
+    created_by: Option<&str>,
     limit: i64,
 ) -> Result<Vec<QrCodeView>, Error> {
     let rows: Vec<Row> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "{SELECT} where owner_id = $1 order by created_at desc, qrcode_id limit $2"
+        "{SELECT} where owner_id = $1 and ($2::text is null or created_by = $2)
+          order by created_at desc, qrcode_id limit $3"
     )))
     .bind(owner_id)
+    .bind(created_by)
     .bind(limit)
     .fetch_all(executor)
     .await?;
@@ -183,6 +193,9 @@ pub async fn list_by_owner<'e>(
 struct QrCodeCreatedV1 {
     qrcode_id: Uuid,
     owner_id: Option<Uuid>,
+    /// Added within version 1: events stored before it have no such field.
+    #[serde(default)]
+    created_by: Option<String>,
     key_kind: KeyKind,
     pix_key: String,
     merchant_name: String,
@@ -199,6 +212,7 @@ struct QrCodeCreatedV1 {
 struct Columns {
     qrcode_id: Vec<Uuid>,
     owner_id: Vec<Option<Uuid>>,
+    created_by: Vec<Option<String>>,
     key_kind: Vec<&'static str>,
     pix_key: Vec<String>,
     merchant_name: Vec<String>,
@@ -217,6 +231,7 @@ impl Columns {
     fn push(&mut self, event: &StoredEvent, created: QrCodeCreatedV1) {
         self.qrcode_id.push(created.qrcode_id);
         self.owner_id.push(created.owner_id);
+        self.created_by.push(created.created_by);
         self.key_kind.push(created.key_kind.as_str());
         self.pix_key.push(created.pix_key);
         self.merchant_name.push(created.merchant_name);
@@ -252,7 +267,8 @@ impl Projection for QrCodes {
         target: &TableSet,
     ) -> Result<(), sqlx::Error> {
         let t = target.table(TABLE);
-        // Same shape as migrations/0003_projections.sql (a test compares them).
+        // Same shape as migrations/0003_projections.sql plus 0005_account_read_models.sql, which
+        // added `created_by` as the last column (a test compares them).
         execute_trusted(
             &mut *conn,
             format!(
@@ -270,7 +286,8 @@ impl Projection for QrCodes {
                     created_at      timestamptz not null,
                     event_id        uuid        not null,
                     tx_id           xid8        not null,
-                    global_position bigint      not null
+                    global_position bigint      not null,
+                    created_by      text
                 )"
             ),
         )
@@ -280,6 +297,14 @@ impl Projection for QrCodes {
             format!(
                 "create index {t}_owner_id_idx on {t} (owner_id, created_at desc)
                   where owner_id is not null"
+            ),
+        )
+        .await?;
+        execute_trusted(
+            &mut *conn,
+            format!(
+                "create index {t}_owner_created_by_idx on {t} (owner_id, created_by, created_at desc)
+                  where created_by is not null"
             ),
         )
         .await?;
@@ -321,16 +346,16 @@ impl Projection for QrCodes {
         sqlx::query(sqlx::AssertSqlSafe(format!(
             "insert into {t} (qrcode_id, owner_id, key_kind, pix_key, merchant_name, merchant_city,
                               amount_centavos, description, txid, payload, created_at, event_id,
-                              tx_id, global_position)
+                              tx_id, global_position, created_by)
              select q.qrcode_id, q.owner_id, q.key_kind, q.pix_key, q.merchant_name,
                     q.merchant_city, q.amount_centavos, q.description, q.txid, q.payload,
-                    q.created_at, q.event_id, q.tx_id::xid8, q.global_position
+                    q.created_at, q.event_id, q.tx_id::xid8, q.global_position, q.created_by
                from unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[],
                            $7::bigint[], $8::text[], $9::text[], $10::text[], $11::timestamptz[],
-                           $12::uuid[], $13::text[], $14::bigint[])
+                           $12::uuid[], $13::text[], $14::bigint[], $15::text[])
                  as q(qrcode_id, owner_id, key_kind, pix_key, merchant_name, merchant_city,
                       amount_centavos, description, txid, payload, created_at, event_id, tx_id,
-                      global_position)"
+                      global_position, created_by)"
         )))
         .bind(&columns.qrcode_id)
         .bind(&columns.owner_id)
@@ -346,6 +371,7 @@ impl Projection for QrCodes {
         .bind(&columns.event_id)
         .bind(&columns.tx_id)
         .bind(&columns.global_position)
+        .bind(&columns.created_by)
         .execute(&mut *conn)
         .await?;
         Ok(())

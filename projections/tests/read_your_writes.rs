@@ -50,7 +50,9 @@ async fn returns_once_the_projection_passed_the_position_and_the_read_model_show
     assert_eq!(view.created_at.to_rfc3339(), "2026-11-20T12:00:00+00:00");
     assert_eq!(view.event_id, created.event_id);
     assert_eq!(view.position, position);
-    let listed = qrcodes::list_by_owner(&env.pool, owner, 10).await.unwrap();
+    let listed = qrcodes::list_by_owner(&env.pool, owner, None, 10)
+        .await
+        .unwrap();
     assert_eq!(listed, vec![view]);
 
     shutdown.cancel();

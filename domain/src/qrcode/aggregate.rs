@@ -26,6 +26,7 @@ impl QrCode {
                 Ok(vec![QrCodeEvent::QrCodeCreated(QrCodeCreated {
                     qrcode_id: create.qrcode_id,
                     owner_id: create.owner_id,
+                    created_by: create.created_by,
                     key_kind: key_kind_name(create.request.key.kind()).to_owned(),
                     pix_key: create.request.key.as_str().to_owned(),
                     merchant_name: made.merchant_name,
@@ -98,6 +99,7 @@ mod tests {
         QrCodeCommand::CreateQrCode(CreateQrCode {
             qrcode_id: "0a6b5c1e-6a1f-4c55-9d0e-2d3a4b5c6d7e".to_owned(),
             owner_id: None,
+            created_by: None,
             request,
             requested_at: "2026-11-21T10:00:00Z".to_owned(),
         })
@@ -109,6 +111,7 @@ mod tests {
         QrCodeEvent::QrCodeCreated(QrCodeCreated {
             qrcode_id: create.qrcode_id,
             owner_id: None,
+            created_by: None,
             key_kind: "email".to_owned(),
             pix_key: "loja@example.com".to_owned(),
             merchant_name: made.merchant_name,
@@ -183,6 +186,55 @@ mod tests {
         assert_eq!(json["type"], "QrCodeCreated");
         assert_eq!(json["merchant_name"], "ANA");
         assert_eq!(json["amount_centavos"], 500);
+        assert_eq!(event.event_version(), "1");
+    }
+
+    #[test]
+    fn the_person_who_made_the_code_is_recorded_beside_the_owning_account() {
+        let QrCodeCommand::CreateQrCode(mut create) = create("Ana", "Natal", None);
+        create.owner_id = Some("0190f1a2-0000-7000-8000-00000000000a".to_owned());
+        create.created_by = Some("0190f1a2-0000-7000-8000-00000000000b".to_owned());
+        let events = QrCodeTest::with(())
+            .given_no_previous_events()
+            .when(QrCodeCommand::CreateQrCode(create))
+            .inspect_result()
+            .expect("the code is created");
+        let [QrCodeEvent::QrCodeCreated(created)] = events.as_slice() else {
+            panic!("exactly one QrCodeCreated, got {events:?}");
+        };
+        assert_eq!(
+            created.owner_id.as_deref(),
+            Some("0190f1a2-0000-7000-8000-00000000000a")
+        );
+        assert_eq!(
+            created.created_by.as_deref(),
+            Some("0190f1a2-0000-7000-8000-00000000000b")
+        );
+        let json = serde_json::to_value(&events[0]).expect("serialisable");
+        assert_eq!(json["created_by"], "0190f1a2-0000-7000-8000-00000000000b");
+    }
+
+    #[test]
+    fn an_event_stored_before_created_by_existed_still_reads_with_no_creator() {
+        // Exactly what the log holds for codes made before teams (schema version 1).
+        let stored = serde_json::json!({
+            "type": "QrCodeCreated",
+            "qrcode_id": "0a6b5c1e-6a1f-4c55-9d0e-2d3a4b5c6d7e",
+            "owner_id": null,
+            "key_kind": "email",
+            "pix_key": "loja@example.com",
+            "merchant_name": "ANA",
+            "merchant_city": "NATAL",
+            "amount_centavos": 500,
+            "description": null,
+            "txid": "***",
+            "payload": "00020126...6304ABCD",
+            "created_at": "2026-11-20T12:00:00Z"
+        });
+        let event: QrCodeEvent = serde_json::from_value(stored).expect("old events still read");
+        let QrCodeEvent::QrCodeCreated(created) = &event;
+        assert_eq!(created.created_by, None);
+        assert_eq!(created.merchant_name, "ANA");
         assert_eq!(event.event_version(), "1");
     }
 }

@@ -16,6 +16,9 @@ pub struct CreateQrCode {
     pub qrcode_id: String,
     /// The account that owns it; `None` for a visitor without an account.
     pub owner_id: Option<String>,
+    /// The signed-in person who made it: in a team, a member's own account id while `owner_id`
+    /// is the workspace's account. `None` for a visitor.
+    pub created_by: Option<String>,
     /// Key, name, city, amount, description and txid.
     pub request: StaticCodeRequest,
     /// When it was asked for, RFC 3339 (the domain reads no clock).

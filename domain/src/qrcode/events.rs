@@ -20,6 +20,11 @@ pub struct QrCodeCreated {
     pub qrcode_id: String,
     /// The owning account, if any.
     pub owner_id: Option<String>,
+    /// The account of the person who made it (a team member's own account when `owner_id` is
+    /// the workspace); `None` for visitors. Added within schema version 1: events stored before
+    /// it existed read as `None`.
+    #[serde(default)]
+    pub created_by: Option<String>,
     /// `cpf`, `cnpj`, `email`, `phone` or `evp`.
     pub key_kind: String,
     /// The key in DICT form, as written in the code.

@@ -1,0 +1,57 @@
+//! Why an account command is refused.
+
+/// A refused account command. Messages are pt-BR, for the person using the dashboard; [`code`]
+/// is stable for the API.
+///
+/// [`code`]: AccountError::code
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum AccountError {
+    /// The account was never opened.
+    #[error("Conta não encontrada.")]
+    NotOpen,
+    /// `OpenAccount` on an account that is already open.
+    #[error("Esta conta já existe.")]
+    AlreadyOpen,
+    /// The account was deleted; nothing more can happen to it.
+    #[error("Esta conta foi excluída.")]
+    Deleted,
+    /// The account is disabled: only enabling or deleting it is possible.
+    #[error("Esta conta está desativada.")]
+    Disabled,
+    /// No invitation with that id in this account.
+    #[error("Convite não encontrado.")]
+    InvitationNotFound,
+    /// The invitation was already accepted or cancelled.
+    #[error("Este convite já foi aceito ou cancelado.")]
+    InvitationNotPending,
+    /// An invitation with that id already exists in this account.
+    #[error("Este convite já existe.")]
+    InvitationAlreadyExists,
+    /// Invitations offer manager or operator, never owner.
+    #[error("Não é possível convidar alguém como proprietário da conta.")]
+    RoleNotInvitable,
+    /// The owner cannot join their own account's team.
+    #[error("Você não pode fazer parte da equipe da sua própria conta.")]
+    CannotInviteSelf,
+    /// The accepting account is already an active member of this team.
+    #[error("Você já faz parte desta equipe.")]
+    AlreadyMember,
+}
+
+impl AccountError {
+    /// A stable, machine-readable code (kebab-case).
+    pub fn code(&self) -> &'static str {
+        match self {
+            AccountError::NotOpen => "account-not-open",
+            AccountError::AlreadyOpen => "account-already-open",
+            AccountError::Deleted => "account-deleted",
+            AccountError::Disabled => "user-disabled",
+            AccountError::InvitationNotFound => "invitation-not-found",
+            AccountError::InvitationNotPending => "invitation-not-pending",
+            AccountError::InvitationAlreadyExists => "invitation-already-exists",
+            AccountError::RoleNotInvitable => "role-not-invitable",
+            AccountError::CannotInviteSelf => "cannot-invite-self",
+            AccountError::AlreadyMember => "already-member",
+        }
+    }
+}
