@@ -21,7 +21,13 @@ export const paths = {
       getHref: (continueTo?: string | null): string =>
         continueTo ? `/entrar?${new URLSearchParams({ [CONTINUE_PARAM]: continueTo }).toString()}` : '/entrar',
     },
-    signUp: { path: '/criar-conta' },
+    signUp: {
+      path: '/criar-conta',
+      getHref: (continueTo?: string | null): string =>
+        continueTo
+          ? `/criar-conta?${new URLSearchParams({ [CONTINUE_PARAM]: continueTo }).toString()}`
+          : '/criar-conta',
+    },
     recover: { path: '/recuperar-senha' },
     reset: { path: '/redefinir-senha' },
     verifyEmail: { path: '/verificar-email' },

@@ -27,6 +27,28 @@ describe('signed-out visitors', () => {
     expect(app.location()).toBe('/painel/chaves');
   });
 
+  it('who create an account on the way come back to where they were going, not the welcome guide', async () => {
+    const app = renderApp('/painel/chaves');
+    await screen.findByRole('heading', { name: 'Entrar' });
+
+    await app.user.click(screen.getByRole('link', { name: 'Criar conta' }));
+    await app.user.type(await screen.findByLabelText('Seu nome'), 'Bruno Lima');
+    expect(app.location()).toBe('/criar-conta?continuar=%2Fpainel%2Fchaves');
+    await app.user.type(screen.getByLabelText('E-mail'), 'bruno@exemplo.com');
+    await app.user.type(screen.getByLabelText('Senha'), 'Senha123');
+    await app.user.click(screen.getByRole('button', { name: 'Criar conta' }));
+
+    expect(await screen.findByRole('heading', { name: 'Chaves Pix' })).toBeInTheDocument();
+    expect(app.location()).toBe('/painel/chaves');
+  });
+
+  it('keep where they were going when they switch from sign-up back to log-in', async () => {
+    const app = renderApp('/criar-conta?continuar=%2Fpainel%2Fplano');
+    await app.user.click(await screen.findByRole('link', { name: 'Entrar' }));
+    await screen.findByRole('heading', { name: 'Entrar' });
+    expect(app.location()).toBe('/entrar?continuar=%2Fpainel%2Fplano');
+  });
+
   it('go to plain /entrar from /painel itself', async () => {
     const app = renderApp('/painel');
     await screen.findByRole('heading', { name: 'Entrar' });

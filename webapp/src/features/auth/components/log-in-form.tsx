@@ -1,5 +1,5 @@
 import { type SubmitEvent, useRef, useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 
 import { FormAlert } from '@/components/form-alert';
 import { PasswordField } from '@/components/password-field';
@@ -8,6 +8,7 @@ import { paths } from '@/config/paths';
 import { useFocusFirstInvalid } from '@/hooks/use-focus-first-invalid';
 import { asApiError } from '@/lib/api-error';
 import { errorMessage } from '@/lib/error-messages';
+import { safeContinuePath } from '@/utils/continue-path';
 import { checkEmail, checkRequired } from '@/utils/field-rules';
 
 import { useLogInMutation } from '../api/log-in';
@@ -19,6 +20,9 @@ interface FieldErrors {
 
 /** E-mail and password. Where to go next is decided by the page's guard once signed in. */
 export function LogInForm() {
+  // Keep the visitor's errand (e.g. an invitation link) when they switch between log-in and sign-up.
+  const [searchParams] = useSearchParams();
+  const continueTo = safeContinuePath(searchParams.get(paths.continueParam));
   const [logIn, { isLoading }] = useLogInMutation();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -72,7 +76,7 @@ export function LogInForm() {
         {isLoading ? 'Entrando…' : 'Entrar'}
       </button>
       <p className="hint">
-        Ainda não tem conta? <Link to={paths.auth.signUp.path}>Criar conta</Link>
+        Ainda não tem conta? <Link to={paths.auth.signUp.getHref(continueTo)}>Criar conta</Link>
       </p>
     </form>
   );

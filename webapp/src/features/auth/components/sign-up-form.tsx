@@ -1,5 +1,5 @@
 import { type SubmitEvent, useRef, useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 
 import { FormAlert } from '@/components/form-alert';
 import { TextField } from '@/components/text-field';
@@ -7,6 +7,7 @@ import { paths } from '@/config/paths';
 import { useFocusFirstInvalid } from '@/hooks/use-focus-first-invalid';
 import { type ApiError, asApiError } from '@/lib/api-error';
 import { errorMessage } from '@/lib/error-messages';
+import { safeContinuePath } from '@/utils/continue-path';
 import { MAX_NAME_LENGTH, WEAK_PASSWORD, checkEmail, checkName } from '@/utils/field-rules';
 
 import { useSignUpMutation } from '../api/sign-up';
@@ -23,6 +24,9 @@ const NO_ERRORS: FieldErrors = { displayName: null, email: null, password: null 
 
 /** Name, e-mail and a password checked live against the server's policy. */
 export function SignUpForm() {
+  // Keep the visitor's errand (e.g. an invitation link) when they switch between log-in and sign-up.
+  const [searchParams] = useSearchParams();
+  const continueTo = safeContinuePath(searchParams.get(paths.continueParam));
   const [signUp, { isLoading }] = useSignUpMutation();
   const [displayName, setDisplayName] = useState('');
   const [email, setEmail] = useState('');
@@ -97,7 +101,7 @@ export function SignUpForm() {
         {isLoading ? 'Criando conta…' : 'Criar conta'}
       </button>
       <p className="hint">
-        Já tem conta? <Link to={paths.auth.logIn.path}>Entrar</Link>
+        Já tem conta? <Link to={paths.auth.logIn.getHref(continueTo)}>Entrar</Link>
       </p>
     </form>
   );

@@ -15,8 +15,9 @@ export interface RedirectIfSignedInProps {
 }
 
 /**
- * For /entrar and /criar-conta: a visitor who is already signed in goes to the dashboard (or to
- * `?continuar=`); one who signs in here goes to `afterSignIn` (by default the same place).
+ * For /entrar and /criar-conta: a visitor who is already signed in goes to `?continuar=` (or the
+ * dashboard); one who signs in here goes to `?continuar=` when there is one, otherwise to
+ * `afterSignIn` (by default the dashboard).
  */
 export function RedirectIfSignedIn({ children, afterSignIn }: RedirectIfSignedInProps) {
   const status = useAppSelector(selectSessionStatus);
@@ -29,8 +30,11 @@ export function RedirectIfSignedIn({ children, afterSignIn }: RedirectIfSignedIn
     return <PageStatus>Carregando…</PageStatus>;
   }
   if (status === 'signed-in') {
-    const continueTo = safeContinuePath(searchParams.get(paths.continueParam)) ?? paths.panel.home;
-    return <Navigate to={sawSignedOut && afterSignIn ? afterSignIn : continueTo} replace />;
+    const requested = safeContinuePath(searchParams.get(paths.continueParam));
+    // A visitor who came here on their way somewhere (an invitation link, say) goes there, even
+    // right after creating the account: the welcome guide is only for a sign-up with no errand.
+    if (requested !== null) return <Navigate to={requested} replace />;
+    return <Navigate to={sawSignedOut && afterSignIn ? afterSignIn : paths.panel.home} replace />;
   }
   return children;
 }
