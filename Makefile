@@ -4,18 +4,26 @@ CARGO ?= cargo
 export DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/balcao
 export NATS_URL ?= nats://127.0.0.1:4222
 
-.PHONY: run test services lint fmt bench lighthouse build webapp-deps
+.PHONY: run test services lint fmt bench lighthouse build webapp-deps webapp-build browser-deps e2e
 
-## Starts PostgreSQL and NATS when they are down, then the whole service in one process.
-run: services
+## Starts PostgreSQL and NATS when they are down, builds the dashboard, then the whole service in one
+## process (http://localhost:8080; e-mails go to .data/outbox and their links to the log).
+run: services webapp-build
 	$(CARGO) run --release -p gateway --bin balcao -- all
 
 ## Runs the whole suite: Rust unit, integration and end-to-end tests over real PostgreSQL and NATS,
-## then the dashboard's tests (Vitest).
+## then the dashboard's tests (Vitest), then the browser tests (Debian's Chromium, playwright-core)
+## against the real binary.
 test: services webapp-deps
 	$(CARGO) test --workspace --lib --bins --tests --examples --no-fail-fast
 	$(CARGO) test --workspace --doc
 	cd webapp && npm test
+	$(MAKE) e2e
+
+## Browser tests: sign-up to recovery, and an owner inviting an operator, in Debian's Chromium.
+e2e: services webapp-build browser-deps
+	$(CARGO) build -p gateway --bin balcao
+	cd tests/browser && npm run e2e
 
 ## Formatting and lints, as CI runs them.
 lint: webapp-deps
@@ -41,6 +49,17 @@ build:
 
 services:
 	@./scripts/services.sh
+
+## Builds the dashboard into webapp/dist, which the gateway serves at /painel.
+webapp-build: webapp-deps
+	cd webapp && npm run build
+
+## The browser tests' packages (playwright-core; no browser is downloaded: Debian's Chromium is used).
+browser-deps: tests/browser/node_modules/.package-lock.json
+
+tests/browser/node_modules/.package-lock.json: tests/browser/package-lock.json
+	cd tests/browser && npm install --no-audit --no-fund
+	touch $@
 
 ## Installs the dashboard's npm packages when the lock file changed (or on a fresh clone).
 webapp-deps: webapp/node_modules/.package-lock.json

@@ -19,8 +19,21 @@
 //! | `BALCAO_NATS_DUPLICATE_WINDOW_SECS` | `900` | JetStream duplicate window; must exceed the relay's retry window |
 //! | `BALCAO_STATEMENT_TIMEOUT_MS` | `10000` | `statement_timeout` on the application's connections |
 //! | `BALCAO_IDLE_IN_TRANSACTION_TIMEOUT_MS` | `15000` | `idle_in_transaction_session_timeout`, so a forgotten transaction cannot stall the feed |
+//! | `BALCAO_WEBAPP_DIR` | `webapp/dist` | the built dashboard (relative to the working directory); when missing, its pages answer 503 |
+//! | `BALCAO_MAIL_URL` | `file://.data/outbox` | where e-mail goes: `smtp://host:port`, `smtps://user:pass@host:port`, `smtp+starttls://user:pass@host:port`, or `file://folder` (one `.eml` per message, link logged) |
+//! | `BALCAO_MAIL_FROM` | `Balcão <nao-responda@balcao.app>` | the sender of every e-mail |
+//! | `BALCAO_TOKEN_SECRET` | unset | access-token signing key (at least 32 bytes); unset: a random key generated once and kept in the database (`server_secrets`), shared by every gateway |
+//! | `BALCAO_COOKIE_SECURE` | `true` | mark the refresh cookie `Secure` (turn off only for plain-HTTP development on a host other than `localhost`) |
+//! | `BALCAO_PASSWORD_MIN_LENGTH` | `6` | shortest password accepted, in characters (at most 128) |
+//! | `BALCAO_PASSWORD_REQUIRE_LOWERCASE` | `false` | passwords need a lower-case letter |
+//! | `BALCAO_PASSWORD_REQUIRE_UPPERCASE` | `false` | passwords need an upper-case letter |
+//! | `BALCAO_PASSWORD_REQUIRE_NUMERIC` | `false` | passwords need a number |
+//! | `BALCAO_PASSWORD_REQUIRE_NON_ALPHANUMERIC` | `false` | passwords need a symbol or a space |
+//! | `BALCAO_AUTH_PER_MINUTE_PER_ADDRESS` | `20` | sign-in and recovery attempts allowed per client address per minute (each) |
+//! | `BALCAO_AUTH_PER_MINUTE_PER_EMAIL` | `5` | sign-in and recovery attempts allowed per e-mail address per minute (each), from any client |
 
 use std::net::SocketAddr;
+use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
@@ -155,4 +168,197 @@ pub struct Settings {
         global = true
     )]
     pub idle_in_transaction_timeout_ms: u64,
+    /// The built dashboard's folder.
+    #[arg(
+        long,
+        env = "BALCAO_WEBAPP_DIR",
+        default_value = DEFAULT_WEBAPP_DIR,
+        global = true
+    )]
+    pub webapp_dir: PathBuf,
+    /// E-mail settings.
+    #[command(flatten)]
+    pub mail: MailSettings,
+    /// Sign-in settings.
+    #[command(flatten)]
+    pub auth: AuthSettings,
+}
+
+/// Default of `BALCAO_WEBAPP_DIR`.
+pub const DEFAULT_WEBAPP_DIR: &str = "webapp/dist";
+/// Default of `BALCAO_MAIL_URL`.
+pub const DEFAULT_MAIL_URL: &str = "file://.data/outbox";
+/// Default of `BALCAO_MAIL_FROM`.
+pub const DEFAULT_MAIL_FROM: &str = "Balcão <nao-responda@balcao.app>";
+/// Default of `BALCAO_PASSWORD_MIN_LENGTH`.
+pub const DEFAULT_PASSWORD_MIN_LENGTH: usize = 6;
+/// Default of `BALCAO_AUTH_PER_MINUTE_PER_ADDRESS`.
+pub const DEFAULT_AUTH_PER_MINUTE_PER_ADDRESS: u32 = 20;
+/// Default of `BALCAO_AUTH_PER_MINUTE_PER_EMAIL`.
+pub const DEFAULT_AUTH_PER_MINUTE_PER_EMAIL: u32 = 5;
+
+/// Where e-mail goes and who sends it.
+#[derive(Clone, Args)]
+pub struct MailSettings {
+    /// Mail transport URL: `smtp://`, `smtps://`, `smtp+starttls://` or `file://`.
+    #[arg(long, env = "BALCAO_MAIL_URL", default_value = DEFAULT_MAIL_URL, global = true)]
+    pub mail_url: String,
+    /// Sender of every e-mail.
+    #[arg(long, env = "BALCAO_MAIL_FROM", default_value = DEFAULT_MAIL_FROM, global = true)]
+    pub mail_from: String,
+}
+
+impl std::fmt::Debug for MailSettings {
+    /// The URL without its password.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MailSettings")
+            .field("mail_url", &crate::mail::redact(&self.mail_url))
+            .field("mail_from", &self.mail_from)
+            .finish()
+    }
+}
+
+impl Default for MailSettings {
+    fn default() -> Self {
+        MailSettings {
+            mail_url: DEFAULT_MAIL_URL.to_owned(),
+            mail_from: DEFAULT_MAIL_FROM.to_owned(),
+        }
+    }
+}
+
+/// Sign-in: token key, cookie, password policy and rate limits.
+#[derive(Clone, Args)]
+pub struct AuthSettings {
+    /// Access-token signing key (at least 32 bytes); unset: generated once into the database.
+    #[arg(
+        long,
+        env = "BALCAO_TOKEN_SECRET",
+        hide_env_values = true,
+        global = true
+    )]
+    pub token_secret: Option<String>,
+    /// Mark the refresh cookie `Secure`.
+    #[arg(
+        long,
+        env = "BALCAO_COOKIE_SECURE",
+        default_value_t = true,
+        action = clap::ArgAction::Set,
+        global = true
+    )]
+    pub cookie_secure: bool,
+    /// Shortest password, in characters.
+    #[arg(
+        long,
+        env = "BALCAO_PASSWORD_MIN_LENGTH",
+        default_value_t = DEFAULT_PASSWORD_MIN_LENGTH,
+        global = true
+    )]
+    pub password_min_length: usize,
+    /// Passwords need a lower-case letter.
+    #[arg(
+        long,
+        env = "BALCAO_PASSWORD_REQUIRE_LOWERCASE",
+        default_value_t = false,
+        global = true
+    )]
+    pub password_require_lowercase: bool,
+    /// Passwords need an upper-case letter.
+    #[arg(
+        long,
+        env = "BALCAO_PASSWORD_REQUIRE_UPPERCASE",
+        default_value_t = false,
+        global = true
+    )]
+    pub password_require_uppercase: bool,
+    /// Passwords need a number.
+    #[arg(
+        long,
+        env = "BALCAO_PASSWORD_REQUIRE_NUMERIC",
+        default_value_t = false,
+        global = true
+    )]
+    pub password_require_numeric: bool,
+    /// Passwords need a symbol or a space.
+    #[arg(
+        long,
+        env = "BALCAO_PASSWORD_REQUIRE_NON_ALPHANUMERIC",
+        default_value_t = false,
+        global = true
+    )]
+    pub password_require_non_alphanumeric: bool,
+    /// Sign-in and recovery attempts per client address per minute.
+    #[arg(
+        long,
+        env = "BALCAO_AUTH_PER_MINUTE_PER_ADDRESS",
+        default_value_t = DEFAULT_AUTH_PER_MINUTE_PER_ADDRESS,
+        global = true
+    )]
+    pub auth_per_minute_per_address: u32,
+    /// Sign-in and recovery attempts per e-mail address per minute.
+    #[arg(
+        long,
+        env = "BALCAO_AUTH_PER_MINUTE_PER_EMAIL",
+        default_value_t = DEFAULT_AUTH_PER_MINUTE_PER_EMAIL,
+        global = true
+    )]
+    pub auth_per_minute_per_email: u32,
+}
+
+impl std::fmt::Debug for AuthSettings {
+    /// Everything but the secret.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AuthSettings")
+            .field("token_secret", &self.token_secret.as_ref().map(|_| "***"))
+            .field("cookie_secure", &self.cookie_secure)
+            .field("password_min_length", &self.password_min_length)
+            .field(
+                "password_require_lowercase",
+                &self.password_require_lowercase,
+            )
+            .field(
+                "password_require_uppercase",
+                &self.password_require_uppercase,
+            )
+            .field("password_require_numeric", &self.password_require_numeric)
+            .field(
+                "password_require_non_alphanumeric",
+                &self.password_require_non_alphanumeric,
+            )
+            .field(
+                "auth_per_minute_per_address",
+                &self.auth_per_minute_per_address,
+            )
+            .field("auth_per_minute_per_email", &self.auth_per_minute_per_email)
+            .finish()
+    }
+}
+
+impl Default for AuthSettings {
+    fn default() -> Self {
+        AuthSettings {
+            token_secret: None,
+            cookie_secure: true,
+            password_min_length: DEFAULT_PASSWORD_MIN_LENGTH,
+            password_require_lowercase: false,
+            password_require_uppercase: false,
+            password_require_numeric: false,
+            password_require_non_alphanumeric: false,
+            auth_per_minute_per_address: DEFAULT_AUTH_PER_MINUTE_PER_ADDRESS,
+            auth_per_minute_per_email: DEFAULT_AUTH_PER_MINUTE_PER_EMAIL,
+        }
+    }
+}
+
+impl AuthSettings {
+    /// The password policy these settings describe.
+    pub fn password_policy(&self) -> domain::account::password_policy::PasswordPolicy {
+        domain::account::password_policy::PasswordPolicy {
+            min_length: self.password_min_length,
+            require_lowercase: self.password_require_lowercase,
+            require_uppercase: self.password_require_uppercase,
+            require_numeric: self.password_require_numeric,
+            require_non_alphanumeric: self.password_require_non_alphanumeric,
+        }
+    }
 }

@@ -1,18 +1,24 @@
 //! Balcão's HTTP gateway (axum) and the roles of the `balcao` binary.
 //!
-//! [`build_router`] lists every route; handlers live in [`pages`] (askama pages) and [`ops`]
-//! (health, readiness, metrics). Errors map to HTTP in one place, [`error::AppError`].
+//! [`build_router`] lists every route; handlers live in [`pages`] (askama pages), [`api`] (the
+//! JSON API under `/api`), [`spa`] (the dashboard's built files) and [`ops`] (health, readiness,
+//! metrics). Errors map to HTTP in one place per kind of answer: [`error::AppError`] for pages,
+//! [`api::error::ApiError`] for the API.
 
+pub mod api;
 pub mod assets;
+pub mod auth;
 pub mod client_address;
 pub mod config;
 pub mod content;
 pub mod error;
 pub mod html;
+pub mod mail;
 pub mod ops;
 pub mod pages;
 pub mod rate_limit;
 pub mod roles;
+pub mod spa;
 pub mod state;
 pub mod telemetry;
 
@@ -21,15 +27,15 @@ use std::time::Duration;
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::http::{HeaderValue, StatusCode, header};
-use axum::response::{IntoResponse, Redirect};
-use axum::routing::get;
+use axum::response::IntoResponse;
+use axum::routing::{any, get};
 use tower_http::compression::CompressionLayer;
 use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
 
 use crate::error::AppError;
-use crate::pages::{accounts, articles, home, institutional, payment, seo, sign_form};
+use crate::pages::{articles, home, institutional, payment, seo, sign_form};
 use crate::state::AppState;
 
 /// Largest request body accepted (forms are small; this bounds abuse).
@@ -47,12 +53,16 @@ pub fn build_router(state: AppState) -> Router {
         .route("/termos-de-uso", get(institutional::terms))
         .route("/sobre-nos", get(institutional::about))
         .route("/api-pix", get(institutional::api_pix))
-        .route("/entrar", get(accounts::login))
-        .route("/criar-conta", get(accounts::sign_up))
         .route("/painel/duvidas", get(institutional::faq))
+        // 301, as the dashboard's contract says (axum's `Redirect::permanent` is a 308).
         .route(
             "/painel/index_old",
-            get(|| async { Redirect::permanent("/painel") }),
+            get(|| async {
+                (
+                    StatusCode::MOVED_PERMANENTLY,
+                    [(header::LOCATION, "/painel")],
+                )
+            }),
         )
         // The visitor's flow: make a sign, then the payer page.
         .route(
@@ -61,6 +71,13 @@ pub fn build_router(state: AppState) -> Router {
         )
         .route("/pagamento/{qrcode_id}", get(payment::show))
         .route("/pagamento/{qrcode_id}/placa", get(payment::sign))
+        // The dashboard (`/entrar`, `/criar-conta`, …, `/painel/*`) and its JSON API.
+        .merge(spa::routes())
+        .nest("/api", api::router())
+        // Profile photos, loaded by `<img>` without a token (`api::workspace::photo`).
+        .merge(api::workspace::public_routes())
+        // Else `/{slug}` would answer `/api` with the HTML 404 page.
+        .route("/api", any(|| async { api::not_found() }))
         // Findability and assets.
         .route("/sitemap.xml", get(seo::sitemap))
         .route("/robots.txt", get(seo::robots))
@@ -78,6 +95,7 @@ pub fn build_router(state: AppState) -> Router {
             StatusCode::REQUEST_TIMEOUT,
             REQUEST_TIMEOUT,
         ))
+        .layer(axum::middleware::from_fn(api::api_error_shape))
         .layer(CompressionLayer::new())
         .layer(TraceLayer::new_for_http())
         .layer(header_layer(header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
@@ -109,6 +127,9 @@ const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self' htt
      connect-src 'self' https://*.google-analytics.com https://*.analytics.google.com https://www.googletagmanager.com; \
      frame-ancestors 'none'; base-uri 'self'; form-action 'self'";
 
-async fn not_found() -> impl IntoResponse {
-    AppError::NotFound
+async fn not_found(uri: axum::http::Uri) -> axum::response::Response {
+    if api::is_api_path(uri.path()) {
+        return api::not_found();
+    }
+    AppError::NotFound.into_response()
 }

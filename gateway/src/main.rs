@@ -47,12 +47,32 @@ enum Role {
     },
     /// Creates the database when missing and applies the migrations.
     Migrate,
+    /// Account administration: `account disable EMAIL` or `account enable EMAIL`.
+    Account {
+        /// What to do.
+        #[command(subcommand)]
+        action: AccountCommand,
+    },
     /// The BR Code tool: `brcode parse PAYLOAD` or `brcode make --key … --name … --city …`.
     #[command(disable_help_flag = true)]
     Brcode {
         /// Arguments passed to the tool.
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum AccountCommand {
+    /// Disables the account with this sign-in e-mail: sign-in is refused and every session ends.
+    Disable {
+        /// The account's sign-in e-mail.
+        email: String,
+    },
+    /// Enables the account with this sign-in e-mail again.
+    Enable {
+        /// The account's sign-in e-mail.
+        email: String,
     },
 }
 
@@ -95,6 +115,20 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             return roles::replay(&settings, &names, !quiet).await;
         }
         Role::Brcode { .. } => return Ok(()),
+        Role::Account { action } => {
+            let (action, email) = match action {
+                AccountCommand::Disable { email } => (roles::AccountAction::Disable, email),
+                AccountCommand::Enable { email } => (roles::AccountAction::Enable, email),
+            };
+            let account_id = roles::account(&settings, action, &email).await?;
+            let done = match action {
+                roles::AccountAction::Disable => "desativada",
+                roles::AccountAction::Enable => "reativada",
+            };
+            tracing::info!(account_id, "conta {done}");
+            let _ = writeln!(std::io::stdout(), "Conta {account_id} {done}.");
+            return Ok(());
+        }
         Role::All => {
             roles::migrate(&settings).await?;
             Roles::all()

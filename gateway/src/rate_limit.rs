@@ -1,23 +1,27 @@
-//! A per-client-address rate limit for public actions (a token bucket per address, in memory).
+//! Rate limits for public actions: a token bucket per key, in memory. The key is whatever the
+//! action is limited by: the client address (public QR-code creation, sign-in, recovery) or the
+//! SHA-256 of an e-mail (sign-in and recovery attempts on one account, from any address).
 //!
 //! In memory is enough for one gateway; behind several gateways each enforces its own share,
 //! which still bounds abuse. Buckets are kept in integer milli-tokens, no floats.
 
 use std::collections::HashMap;
+use std::hash::Hash;
 use std::net::IpAddr;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-/// Addresses tracked before idle buckets are swept, so a flood of addresses cannot grow memory
+/// Keys tracked before idle buckets are swept, so a flood of addresses cannot grow memory
 /// without bound.
 const SWEEP_ABOVE: usize = 10_000;
 const MILLI: u64 = 1_000;
 
-/// Allows `per_minute` actions per address per minute, with bursts up to the same number.
+/// Allows `per_minute` actions per key per minute, with bursts up to the same number. The key is
+/// a client address unless said otherwise.
 #[derive(Debug)]
-pub struct RateLimiter {
+pub struct RateLimiter<K = IpAddr> {
     per_minute: u64,
-    buckets: Mutex<HashMap<IpAddr, Bucket>>,
+    buckets: Mutex<HashMap<K, Bucket>>,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -26,8 +30,8 @@ struct Bucket {
     updated: Instant,
 }
 
-impl RateLimiter {
-    /// A limiter allowing `per_minute` actions per address per minute (at least one).
+impl<K: Eq + Hash> RateLimiter<K> {
+    /// A limiter allowing `per_minute` actions per key per minute (at least one).
     pub fn per_minute(per_minute: u32) -> Self {
         RateLimiter {
             per_minute: u64::from(per_minute.max(1)),
@@ -35,8 +39,8 @@ impl RateLimiter {
         }
     }
 
-    /// Takes one token for `address` at time `now`. `Err` carries how long to wait.
-    pub fn check(&self, address: IpAddr, now: Instant) -> Result<(), Duration> {
+    /// Takes one token for `key` at time `now`. `Err` carries how long to wait.
+    pub fn check(&self, key: K, now: Instant) -> Result<(), Duration> {
         let capacity = self.per_minute * MILLI;
         // milli-tokens regained per millisecond = per_minute / 60 (kept as a ratio).
         let mut buckets = self
@@ -46,7 +50,7 @@ impl RateLimiter {
         if buckets.len() > SWEEP_ABOVE {
             buckets.retain(|_, b| now.duration_since(b.updated) < Duration::from_secs(60));
         }
-        let bucket = buckets.entry(address).or_insert(Bucket {
+        let bucket = buckets.entry(key).or_insert(Bucket {
             milli_tokens: capacity,
             updated: now,
         });
@@ -92,6 +96,19 @@ mod tests {
         assert!(limiter.check(address(1), now).is_ok());
         assert!(limiter.check(address(1), now).is_err());
         assert!(limiter.check(address(2), now).is_ok());
+    }
+
+    #[test]
+    fn any_key_can_be_limited_such_as_an_email_digest() {
+        let limiter: RateLimiter<String> = RateLimiter::per_minute(2);
+        let now = Instant::now();
+        assert!(limiter.check("a1".to_owned(), now).is_ok());
+        assert!(limiter.check("a1".to_owned(), now).is_ok());
+        assert_eq!(
+            limiter.check("a1".to_owned(), now),
+            Err(Duration::from_secs(30))
+        );
+        assert!(limiter.check("b2".to_owned(), now).is_ok());
     }
 
     #[test]

@@ -7,6 +7,7 @@
 
 use std::net::SocketAddr;
 use std::str::FromStr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context;
@@ -19,9 +20,12 @@ use sqlx::{ConnectOptions, PgPool};
 use tokio::net::TcpListener;
 use tokio::task::JoinSet;
 
+use crate::auth::Auth;
 use crate::config::Settings;
 use crate::html::Site;
+use crate::mail::Mailer;
 use crate::rate_limit::RateLimiter;
+use crate::spa::Webapp;
 use crate::state::{AppState, Inner};
 
 /// Which long-running roles a process runs.
@@ -244,7 +248,7 @@ pub async fn start(settings: &Settings, roles: Roles) -> anyhow::Result<Running>
     if roles.serve {
         let pool = pool(settings, "balcao-gateway", 20).await?;
         let client = client.clone();
-        let state = app_state(settings, pool, Some(client));
+        let state = app_state(settings, pool, Some(client)).await?;
         let listener = TcpListener::bind(settings.listen)
             .await
             .with_context(|| format!("could not listen on {}", settings.listen))?;
@@ -270,8 +274,20 @@ pub async fn start(settings: &Settings, roles: Roles) -> anyhow::Result<Running>
 }
 
 /// The gateway's shared state for `settings`.
-pub fn app_state(settings: &Settings, pool: PgPool, nats: Option<async_nats::Client>) -> AppState {
-    AppState::new(Inner {
+///
+/// # Errors
+///
+/// When the mail settings are unusable, the token secret is too short, or PostgreSQL fails
+/// while reading the generated token key.
+pub async fn app_state(
+    settings: &Settings,
+    pool: PgPool,
+    nats: Option<async_nats::Client>,
+) -> anyhow::Result<AppState> {
+    let tokens = crate::auth::token_keys(&pool, settings.auth.token_secret.as_deref()).await?;
+    let mailer = Mailer::new(&settings.mail.mail_url, &settings.mail.mail_from)?;
+    tracing::info!(mail = ?settings.mail, webapp = %settings.webapp_dir.display(), "gateway settings");
+    Ok(AppState::new(Inner {
         site: Site {
             url: settings.site_url.trim_end_matches('/').to_owned(),
             contact_email: settings.contact_email.clone(),
@@ -281,13 +297,17 @@ pub fn app_state(settings: &Settings, pool: PgPool, nats: Option<async_nats::Cli
                 .filter(|id| !id.trim().is_empty()),
         },
         qrcodes: CommandService::new(PgEventStore::new(pool.clone()), ()),
+        accounts: CommandService::new(PgEventStore::new(pool.clone()), ()),
+        auth: Auth::new(&settings.auth, tokens),
+        mailer: Arc::new(mailer),
+        webapp: Webapp::new(settings.webapp_dir.clone()),
         pool,
         nats,
         create_limiter: RateLimiter::per_minute(settings.create_per_minute),
         trust_forwarded_for: settings.trust_forwarded_for,
         read_your_writes: Duration::from_millis(settings.read_your_writes_ms),
         metrics: crate::ops::metrics_handle(),
-    })
+    }))
 }
 
 /// `balcao replay`: rebuilds the named projections (or all) from PostgreSQL and swaps them in.
@@ -312,6 +332,42 @@ pub async fn replay(
         );
     }
     Ok(())
+}
+
+/// What `balcao account` does to an account.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AccountAction {
+    /// Disable: sign-in refused, every session ended.
+    Disable,
+    /// Enable again.
+    Enable,
+}
+
+/// `balcao account disable|enable EMAIL`: finds the account by its sign-in e-mail and disables
+/// or enables it. Answers the account id.
+///
+/// # Errors
+///
+/// When no account has that e-mail, the account was deleted, or PostgreSQL fails.
+pub async fn account(
+    settings: &Settings,
+    action: AccountAction,
+    email: &str,
+) -> anyhow::Result<String> {
+    use crate::auth::accounts;
+    let pool = pool(settings, "balcao-admin", 2).await?;
+    let service: CommandService<domain::account::Account> =
+        CommandService::new(PgEventStore::new(pool.clone()), ());
+    let account_id = accounts::find_by_email(&pool, email)
+        .await?
+        .with_context(|| format!("no account has the e-mail {email}"))?;
+    let done = match action {
+        AccountAction::Disable => accounts::disable_with(&pool, &service, &account_id).await,
+        AccountAction::Enable => accounts::enable_with(&service, &account_id).await,
+    };
+    done.with_context(|| format!("account {account_id}"))?;
+    pool.close().await;
+    Ok(account_id)
 }
 
 /// Waits for SIGINT or SIGTERM, then cancels `token`.

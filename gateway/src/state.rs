@@ -6,8 +6,11 @@ use std::time::Duration;
 use metrics_exporter_prometheus::PrometheusHandle;
 use sqlx::PgPool;
 
+use crate::auth::Auth;
 use crate::html::Site;
+use crate::mail::Mailer;
 use crate::rate_limit::RateLimiter;
+use crate::spa::Webapp;
 
 /// Shared state; cheap to clone.
 #[derive(Clone)]
@@ -21,6 +24,14 @@ pub struct Inner {
     pub pool: PgPool,
     /// Runs the QR-code aggregate's commands.
     pub qrcodes: commands::CommandService<domain::qrcode::QrCode>,
+    /// Runs the Account aggregate's commands (and loads accounts, authoritatively).
+    pub accounts: commands::CommandService<domain::account::Account>,
+    /// Identity: token keys, password hashing and policy, cookie flags, rate limits.
+    pub auth: Auth,
+    /// Sends e-mail.
+    pub mailer: Arc<Mailer>,
+    /// The built dashboard.
+    pub webapp: Webapp,
     /// The NATS connection, for `/readyz`.
     pub nats: Option<async_nats::Client>,
     /// Limits public QR-code creation per client address.

@@ -1,13 +1,19 @@
 //! Test support for Balcão's end-to-end tests: [`TestApp`] starts every role in-process against a
-//! fresh database and a fresh JetStream stream, on a free port.
+//! fresh database, a fresh JetStream stream and its own SMTP sink ([`smtp_sink::SmtpSink`]), on a
+//! free port; [`browser::Browser`] plays the dashboard (it keeps the refresh cookie itself).
+
+pub mod browser;
+pub mod smtp_sink;
 
 use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
-use gateway::config::{LogFormat, Settings};
+use gateway::config::{AuthSettings, LogFormat, MailSettings, Settings};
 use gateway::roles::{self, Roles, Running};
-use sqlx::ConnectOptions;
+use smtp_sink::SmtpSink;
 use sqlx::postgres::PgConnectOptions;
+use sqlx::{ConnectOptions, PgPool};
 use uuid::Uuid;
 
 /// The PostgreSQL server tests use: `DATABASE_URL`'s server, or the local default.
@@ -20,14 +26,53 @@ fn nats_url() -> String {
     std::env::var("NATS_URL").unwrap_or_else(|_| "nats://127.0.0.1:4222".to_owned())
 }
 
-/// A running Balcão with its own database and stream, removed again by [`TestApp::stop`].
+/// The build id of the fixture dashboard every [`TestApp`] serves.
+pub const FIXTURE_BUILD_ID: &str = "build-de-teste";
+
+/// Writes a tiny built dashboard into `dir`, shaped like Vite's output (`index.html` loading a
+/// hashed script and stylesheet from `/painel/assets/`, `builds/latest.json`), so the tests do
+/// not depend on `npm run build`.
+///
+/// # Panics
+///
+/// When the folder cannot be written.
+pub fn write_fixture_webapp(dir: &Path) {
+    std::fs::create_dir_all(dir.join("assets")).expect("fixture folder");
+    std::fs::create_dir_all(dir.join("builds")).expect("fixture folder");
+    std::fs::write(
+        dir.join("index.html"),
+        "<!doctype html>\n<html lang=\"pt-BR\">\n<head><meta charset=\"utf-8\"><title>Painel · Balcão</title>\n\
+         <script type=\"module\" crossorigin src=\"/painel/assets/index-abc123.js\"></script>\n\
+         <link rel=\"stylesheet\" crossorigin href=\"/painel/assets/index-def456.css\"></head>\n\
+         <body><div id=\"root\"></div></body>\n</html>\n",
+    )
+    .expect("fixture index");
+    std::fs::write(
+        dir.join("assets/index-abc123.js"),
+        "document.getElementById('root').textContent = 'Painel';\n",
+    )
+    .expect("fixture script");
+    std::fs::write(dir.join("assets/index-def456.css"), "body { margin: 0; }\n")
+        .expect("fixture stylesheet");
+    std::fs::write(
+        dir.join("builds/latest.json"),
+        format!("{{\"buildId\":\"{FIXTURE_BUILD_ID}\"}}\n"),
+    )
+    .expect("fixture manifest");
+}
+
+/// A running Balcão with its own database, stream and SMTP sink, removed again by
+/// [`TestApp::stop`].
 pub struct TestApp {
     /// `http://127.0.0.1:PORT`.
     pub base_url: String,
     /// The settings it runs with.
     pub settings: Settings,
+    /// The SMTP server the app sends its e-mail to.
+    pub mail: SmtpSink,
     running: Option<Running>,
     database: String,
+    webapp: PathBuf,
 }
 
 impl TestApp {
@@ -43,11 +88,18 @@ impl TestApp {
 
     /// Starts every role after `adjust` changed the settings.
     ///
+    /// Besides the fresh database and stream, the app sends e-mail to its own [`SmtpSink`]
+    /// (`app.mail`), serves a fixture dashboard ([`write_fixture_webapp`]) and allows 1 000
+    /// sign-in and recovery attempts per minute (the rate-limit tests lower that).
+    ///
     /// # Panics
     ///
     /// As [`TestApp::spawn`].
     pub async fn spawn_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
         let id = Uuid::new_v4().simple().to_string();
+        let mail = SmtpSink::start().await;
+        let webapp = std::env::temp_dir().join(format!("balcao-webapp-{id}"));
+        write_fixture_webapp(&webapp);
         let database = format!("balcao_test_{id}");
         let mut url =
             PgConnectOptions::from_str(&server_url()).expect("DATABASE_URL is a PostgreSQL URL");
@@ -69,6 +121,16 @@ impl TestApp {
             nats_duplicate_window_secs: 900,
             statement_timeout_ms: 10_000,
             idle_in_transaction_timeout_ms: 15_000,
+            webapp_dir: webapp.clone(),
+            mail: MailSettings {
+                mail_url: mail.url(),
+                ..MailSettings::default()
+            },
+            auth: AuthSettings {
+                auth_per_minute_per_address: 1_000,
+                auth_per_minute_per_email: 1_000,
+                ..AuthSettings::default()
+            },
         };
         adjust(&mut settings);
         roles::migrate(&settings)
@@ -81,9 +143,22 @@ impl TestApp {
         TestApp {
             base_url: format!("http://{address}"),
             settings,
+            mail,
             running: Some(running),
             database,
+            webapp,
         }
+    }
+
+    /// A connection pool to the app's database, for a test to look at (or tamper with) rows.
+    ///
+    /// # Panics
+    ///
+    /// When PostgreSQL cannot be reached.
+    pub async fn db(&self) -> PgPool {
+        PgPool::connect(&self.settings.database_url)
+            .await
+            .expect("the test database answers")
     }
 
     /// An HTTP client that does not follow redirects, so tests see them.
@@ -130,6 +205,7 @@ impl TestApp {
         if let Some(running) = self.running.take() {
             running.stop().await.expect("every role stops cleanly");
         }
+        let _ = std::fs::remove_dir_all(&self.webapp);
         if let Ok(client) = async_nats::connect(&self.settings.nats_url).await {
             let _ = async_nats::jetstream::new(client)
                 .delete_stream(&self.settings.nats_stream)

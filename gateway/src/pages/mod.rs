@@ -1,7 +1,6 @@
 //! Server-rendered public pages (askama): the home page, articles, institutional pages, the sign
 //! creator and the payer page.
 
-pub mod accounts;
 pub mod articles;
 pub mod home;
 pub mod institutional;

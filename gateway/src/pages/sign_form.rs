@@ -230,6 +230,7 @@ async fn create(
     let command = QrCodeCommand::CreateQrCode(CreateQrCode {
         qrcode_id: qrcode_id.to_string(),
         owner_id: None,
+        created_by: None,
         request,
         requested_at: chrono::Utc::now().to_rfc3339(),
     });

@@ -1,0 +1,454 @@
+//! The JSON API's one error type, [`ApiError`], and its mapping to HTTP.
+//!
+//! Every error under `/api` has the same body, whatever produced it (a handler, an extractor, the
+//! body limit, the timeout, an unknown path):
+//!
+//! ```json
+//! {"error": {"code": "invalid-argument", "message": "Informe um e-mail válido.", "field": "email"}}
+//! ```
+//!
+//! `code` is stable kebab-case for programs; `message` is pt-BR for people (the dashboard shows
+//! the message of a 4xx whose code it does not know as it is); `field` names the request field at
+//! fault, when there is one.
+//!
+//! | code | status | when |
+//! |---|---|---|
+//! | `invalid-json` | 400 | the body is not JSON (or not the form the call takes) |
+//! | `invalid-credential` | 401 | sign-in with an unknown e-mail **or** a wrong password (the same answer for both, so the API never tells whether an e-mail has an account); a refused refresh token |
+//! | `wrong-password` | 401 | the current password given to confirm a change is wrong (signed-in calls only) |
+//! | `user-not-found` | — | never sent by sign-in (see `invalid-credential`); kept in the list because the dashboard reads it like `invalid-credential` |
+//! | `unauthenticated` | 401 | no bearer token, or a bad, expired or revoked one (with `WWW-Authenticate: Bearer`) |
+//! | `user-disabled` | 403 | the account is disabled |
+//! | `forbidden` | 403 | signed in, but the role does not allow it |
+//! | `not-found` | 404 | no such resource (or one the caller may not know exists), or no such API path |
+//! | `method-not-allowed` | 405 | the path exists, the method does not |
+//! | `timeout` | 408 | the call took longer than 30 s |
+//! | `email-already-in-use` | 409 | another account has that e-mail |
+//! | `conflict` | 409 | other writers kept changing the same record; retrying works |
+//! | `expired-action-code` | 400 | an e-mailed link's code is unknown, used or expired |
+//! | `payload-too-large` | 413 | the body is over the limit |
+//! | `unsupported-media-type` | 415 | the body is not `application/json` (or the type the call takes) |
+//! | `weak-password` | 422 | the new password breaks the password policy (the message lists what is missing) |
+//! | `invalid-argument` | 422 | a field is missing, has the wrong type or an invalid value (`field` says which) |
+//! | an aggregate's own code (e.g. `invitation-not-pending`) | 422 | a business rule refused the command; the message is the domain's pt-BR text |
+//! | `too-many-requests` | 429 | rate limited; `Retry-After` gives the seconds to wait |
+//! | `internal` | 500 | a bug or an unexpected failure; the cause goes to the log only |
+//! | `unavailable` | 503 | PostgreSQL (or another dependency) is not answering; the cause goes to the log only |
+//!
+//! Other modules may add codes with [`ApiError::new`]; they document theirs next to the handler.
+//! Nothing internal reaches the client: causes are logged once, here, inside the request's span.
+
+use std::borrow::Cow;
+
+use axum::Json;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+
+/// An error a JSON API handler returns; see the module documentation for the table of codes.
+#[derive(Debug)]
+pub struct ApiError {
+    status: StatusCode,
+    code: &'static str,
+    message: Cow<'static, str>,
+    field: Option<String>,
+    retry_after_secs: Option<u64>,
+    cause: Option<anyhow::Error>,
+}
+
+/// The body of every API error.
+#[derive(Debug, Serialize)]
+struct Envelope<'a> {
+    error: Body<'a>,
+}
+
+#[derive(Debug, Serialize)]
+struct Body<'a> {
+    code: &'a str,
+    message: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    field: Option<&'a str>,
+}
+
+impl ApiError {
+    /// An error with any status, code and pt-BR message (for codes owned by other modules).
+    pub fn new(
+        status: StatusCode,
+        code: &'static str,
+        message: impl Into<Cow<'static, str>>,
+    ) -> Self {
+        ApiError {
+            status,
+            code,
+            message: message.into(),
+            field: None,
+            retry_after_secs: None,
+            cause: None,
+        }
+    }
+
+    /// Names the request field at fault.
+    #[must_use]
+    pub fn with_field(mut self, field: impl Into<String>) -> Self {
+        self.field = Some(field.into());
+        self
+    }
+
+    /// 400 `invalid-json`: the body could not be read as the call's format.
+    pub fn invalid_json(message: impl Into<Cow<'static, str>>) -> Self {
+        Self::new(StatusCode::BAD_REQUEST, "invalid-json", message)
+    }
+
+    /// 401 `invalid-credential`: unknown e-mail or wrong password (never says which), or a
+    /// refused refresh token.
+    pub fn invalid_credential() -> Self {
+        Self::new(
+            StatusCode::UNAUTHORIZED,
+            "invalid-credential",
+            "E-mail ou senha incorretos.",
+        )
+    }
+
+    /// 401 `invalid-credential` for a refresh token that is missing, unknown, expired or ended.
+    pub fn session_expired() -> Self {
+        Self::new(
+            StatusCode::UNAUTHORIZED,
+            "invalid-credential",
+            "Sua sessão expirou. Entre novamente.",
+        )
+    }
+
+    /// 401 `wrong-password`: the current password confirming a change is wrong.
+    pub fn wrong_password() -> Self {
+        Self::new(
+            StatusCode::UNAUTHORIZED,
+            "wrong-password",
+            "A senha atual está incorreta.",
+        )
+        .with_field("password")
+    }
+
+    /// 401 `unauthenticated`: no valid bearer token.
+    pub fn unauthenticated() -> Self {
+        Self::new(
+            StatusCode::UNAUTHORIZED,
+            "unauthenticated",
+            "Entre na sua conta para continuar.",
+        )
+    }
+
+    /// 403 `user-disabled`.
+    pub fn user_disabled() -> Self {
+        Self::new(
+            StatusCode::FORBIDDEN,
+            "user-disabled",
+            "Esta conta foi desativada. Fale com o suporte do Balcão.",
+        )
+    }
+
+    /// 403 `forbidden`.
+    pub fn forbidden() -> Self {
+        Self::new(
+            StatusCode::FORBIDDEN,
+            "forbidden",
+            "Você não tem permissão para fazer isso nesta conta.",
+        )
+    }
+
+    /// 404 `not-found`.
+    pub fn not_found() -> Self {
+        Self::new(
+            StatusCode::NOT_FOUND,
+            "not-found",
+            "Não encontramos o que você procurou.",
+        )
+    }
+
+    /// 405 `method-not-allowed`.
+    pub fn method_not_allowed() -> Self {
+        Self::new(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "method-not-allowed",
+            "Este endereço não aceita esse método.",
+        )
+    }
+
+    /// 408 `timeout`.
+    pub fn timeout() -> Self {
+        Self::new(
+            StatusCode::REQUEST_TIMEOUT,
+            "timeout",
+            "O pedido demorou demais para ser concluído. Tente de novo em alguns instantes.",
+        )
+    }
+
+    /// 409 `conflict`: other changes to the same thing kept arriving at the same time.
+    pub fn conflict() -> Self {
+        Self::new(
+            StatusCode::CONFLICT,
+            "conflict",
+            "Outra alteração chegou ao mesmo tempo. Nada foi perdido: tente de novo.",
+        )
+    }
+
+    /// 409 `email-already-in-use`.
+    pub fn email_already_in_use() -> Self {
+        Self::new(
+            StatusCode::CONFLICT,
+            "email-already-in-use",
+            "Já existe uma conta com este e-mail.",
+        )
+        .with_field("email")
+    }
+
+    /// 400 `expired-action-code`: the link is unknown, already used or expired.
+    pub fn expired_action_code() -> Self {
+        Self::new(
+            StatusCode::BAD_REQUEST,
+            "expired-action-code",
+            "Este link expirou ou já foi usado. Peça um novo.",
+        )
+    }
+
+    /// 413 `payload-too-large`.
+    pub fn payload_too_large() -> Self {
+        Self::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "payload-too-large",
+            "O pedido é grande demais.",
+        )
+    }
+
+    /// 415 `unsupported-media-type`: the body is not JSON.
+    pub fn unsupported_media_type() -> Self {
+        Self::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "unsupported-media-type",
+            "Envie os dados como JSON (Content-Type: application/json).",
+        )
+    }
+
+    /// 422 `weak-password`, with the policy's pt-BR message.
+    pub fn weak_password(message: impl Into<Cow<'static, str>>) -> Self {
+        Self::new(StatusCode::UNPROCESSABLE_ENTITY, "weak-password", message)
+    }
+
+    /// 422 `invalid-argument` on `field`.
+    pub fn invalid_argument(
+        field: impl Into<String>,
+        message: impl Into<Cow<'static, str>>,
+    ) -> Self {
+        Self::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "invalid-argument",
+            message,
+        )
+        .with_field(field)
+    }
+
+    /// 429 `too-many-requests`; `Retry-After` says when to try again (at least one second).
+    pub fn too_many_requests(retry_after_secs: u64) -> Self {
+        let mut error = Self::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "too-many-requests",
+            "Muitas tentativas seguidas. Aguarde um pouco e tente de novo.",
+        );
+        error.retry_after_secs = Some(retry_after_secs.max(1));
+        error
+    }
+
+    /// 500 `internal`; `cause` is logged, never sent.
+    pub fn internal(cause: impl Into<anyhow::Error>) -> Self {
+        let mut error = Self::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal",
+            "Algo deu errado do nosso lado. Nada foi perdido: tente de novo em alguns instantes.",
+        );
+        error.cause = Some(cause.into());
+        error
+    }
+
+    /// 503 `unavailable`; `cause` is logged, never sent.
+    pub fn unavailable(cause: impl Into<anyhow::Error>) -> Self {
+        let mut error = Self::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "unavailable",
+            "Estamos com uma instabilidade passageira. Tente de novo em alguns instantes.",
+        );
+        error.cause = Some(cause.into());
+        error
+    }
+
+    /// The HTTP status.
+    pub fn status(&self) -> StatusCode {
+        self.status
+    }
+
+    /// The stable code.
+    pub fn code(&self) -> &'static str {
+        self.code
+    }
+
+    /// The pt-BR message.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// The field at fault, if any.
+    pub fn field(&self) -> Option<&str> {
+        self.field.as_deref()
+    }
+}
+
+impl std::fmt::Display for ApiError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} ({}): {}", self.code, self.status, self.message)
+    }
+}
+
+impl From<sqlx::Error> for ApiError {
+    fn from(error: sqlx::Error) -> Self {
+        match error {
+            sqlx::Error::PoolTimedOut | sqlx::Error::Io(_) | sqlx::Error::PoolClosed => {
+                ApiError::unavailable(error)
+            }
+            other => ApiError::internal(other),
+        }
+    }
+}
+
+impl From<anyhow::Error> for ApiError {
+    fn from(error: anyhow::Error) -> Self {
+        ApiError::internal(error)
+    }
+}
+
+/// A refused or failed account command, for any handler that runs one: the aggregate's own
+/// refusal keeps its code and pt-BR message (422, or 403 `user-disabled`, or 404 `not-found` for
+/// an account that is not open); a taken e-mail claim is `email-already-in-use`; an unusable
+/// action code `expired-action-code`; a lost race 409 `conflict`; the rest 503 or 500.
+impl From<commands::CommandError<domain::account::AccountError>> for ApiError {
+    fn from(error: commands::CommandError<domain::account::AccountError>) -> Self {
+        use commands::CommandError;
+        use domain::account::AccountError;
+        match error {
+            CommandError::Rejected(AccountError::Disabled) => ApiError::user_disabled(),
+            CommandError::Rejected(AccountError::NotOpen | AccountError::Deleted) => {
+                ApiError::not_found()
+            }
+            CommandError::Rejected(refusal) => ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                refusal.code(),
+                refusal.to_string(),
+            ),
+            CommandError::ClaimTaken { scope } if scope == commands::claims::EMAIL_SCOPE => {
+                ApiError::email_already_in_use()
+            }
+            CommandError::ActionCodeExpired => ApiError::expired_action_code(),
+            CommandError::Conflict { .. } => ApiError::conflict(),
+            other if other.is_transient() => ApiError::unavailable(anyhow::anyhow!("{other}")),
+            other => ApiError::internal(anyhow::anyhow!("{other}")),
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        if let Some(cause) = &self.cause {
+            tracing::error!(
+                status = self.status.as_u16(),
+                code = self.code,
+                error = format!("{cause:#}"),
+                "API request failed"
+            );
+        }
+        let body = Envelope {
+            error: Body {
+                code: self.code,
+                message: &self.message,
+                field: self.field.as_deref(),
+            },
+        };
+        let mut response = (self.status, Json(body)).into_response();
+        let headers = response.headers_mut();
+        if let Some(seconds) = self.retry_after_secs {
+            headers.insert(header::RETRY_AFTER, HeaderValue::from(seconds));
+        }
+        if self.status == StatusCode::UNAUTHORIZED {
+            headers.insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+        }
+        response
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    async fn json(response: Response) -> serde_json::Value {
+        let bytes = axum::body::to_bytes(response.into_body(), 1 << 20)
+            .await
+            .expect("body");
+        serde_json::from_slice(&bytes).expect("JSON")
+    }
+
+    #[tokio::test]
+    async fn an_error_is_the_envelope_with_code_message_and_field() {
+        let response =
+            ApiError::invalid_argument("email", "Informe um e-mail válido.").into_response();
+        assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+        assert_eq!(response.headers()[header::CONTENT_TYPE], "application/json");
+        assert_eq!(
+            json(response).await,
+            serde_json::json!({"error": {
+                "code": "invalid-argument",
+                "message": "Informe um e-mail válido.",
+                "field": "email"
+            }})
+        );
+    }
+
+    #[tokio::test]
+    async fn an_unexpected_failure_leaks_nothing() {
+        let response =
+            ApiError::internal(anyhow::anyhow!("connection to 10.0.0.7 refused: secret"))
+                .into_response();
+        assert_eq!(response.status(), StatusCode::INTERNAL_SERVER_ERROR);
+        let body = json(response).await.to_string();
+        assert!(body.contains("\"code\":\"internal\""));
+        assert!(!body.contains("10.0.0.7") && !body.contains("secret"));
+        assert!(!body.contains("field"), "no field on a general error");
+    }
+
+    #[tokio::test]
+    async fn a_rate_limit_says_when_to_come_back_and_a_401_names_the_scheme() {
+        let limited = ApiError::too_many_requests(0).into_response();
+        assert_eq!(limited.status(), StatusCode::TOO_MANY_REQUESTS);
+        assert_eq!(limited.headers()[header::RETRY_AFTER], "1");
+        let unauthenticated = ApiError::unauthenticated().into_response();
+        assert_eq!(
+            unauthenticated.headers()[header::WWW_AUTHENTICATE],
+            "Bearer"
+        );
+    }
+
+    #[test]
+    fn sign_in_failures_read_the_same_whatever_the_cause() {
+        let unknown = ApiError::invalid_credential();
+        assert_eq!(unknown.status(), StatusCode::UNAUTHORIZED);
+        assert_eq!(unknown.code(), "invalid-credential");
+        assert_eq!(ApiError::user_disabled().status(), StatusCode::FORBIDDEN);
+        assert_eq!(
+            ApiError::email_already_in_use().status(),
+            StatusCode::CONFLICT
+        );
+        assert_eq!(
+            ApiError::expired_action_code().status(),
+            StatusCode::BAD_REQUEST
+        );
+        assert_eq!(
+            ApiError::weak_password("x").status(),
+            StatusCode::UNPROCESSABLE_ENTITY
+        );
+    }
+}

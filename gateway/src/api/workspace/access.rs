@@ -1,0 +1,217 @@
+//! Who may do what in an account: the one place the workspace API decides access.
+//!
+//! Every `/api/accounts/{accountId}/…` handler takes a [`Workspace`] (an extractor) and calls
+//! [`Workspace::require`] with the [`Right`] it needs, before doing anything else:
+//!
+//! 1. no valid bearer token → 401 `unauthenticated` (the [`Authenticated`] extractor's answer);
+//! 2. `{accountId}` is not the caller's own account and not one they are an **active** member
+//!    of (a pending or removed invitation gives nothing), or no such account exists, or it was
+//!    deleted → 404 `not-found`. The same answer for all of these, so the API never reveals
+//!    whether someone else's account exists;
+//! 3. the account is disabled → 403 `account-disabled` for everyone in its team, its owner
+//!    included: a disabled account keeps its data but nothing may be done in it (the Account
+//!    aggregate refuses every command but enabling and deleting). Only people who already hold a
+//!    role there learn it is disabled;
+//! 4. the caller's role lacks the right → 403 `forbidden`, with a pt-BR message naming what the
+//!    role cannot do ([`Role::can`] is the table; see `domain::team`).
+//!
+//! The role is read from the `accounts` read model ([`projections::accounts::role_in`]): the
+//! owner of an open account, or an active member. Removing a member, deleting an account and
+//! disabling one take effect on the next request once the projection has applied them (the
+//! handlers that make those changes wait for it).
+
+use axum::extract::{FromRequestParts, RawPathParams};
+use axum::http::StatusCode;
+use axum::http::request::Parts;
+use domain::team::{Right, Role};
+use uuid::Uuid;
+
+use crate::api::error::ApiError;
+use crate::auth::Authenticated;
+use crate::state::AppState;
+
+/// The path segment naming the account (`/api/accounts/{accountId}/…`).
+pub const ACCOUNT_ID_SEGMENT: &str = "accountId";
+
+/// The caller, the account they are acting in, and their role there.
+#[derive(Debug, Clone)]
+pub struct Workspace {
+    account_id: String,
+    account: Uuid,
+    caller: Authenticated,
+    role: Role,
+}
+
+impl Workspace {
+    /// The caller's role in `account_id`.
+    ///
+    /// # Errors
+    ///
+    /// 404 `not-found` when the caller holds no role there (or `account_id` is not even an
+    /// account id); 403 `account-disabled` when the account is disabled; 503/500 when
+    /// PostgreSQL fails.
+    pub async fn resolve(
+        state: &AppState,
+        caller: Authenticated,
+        account_id: &str,
+    ) -> Result<Workspace, ApiError> {
+        // Account ids are UUIDs; anything else cannot name an account, so skip the lookup.
+        let Ok(account) = Uuid::parse_str(account_id) else {
+            return Err(ApiError::not_found());
+        };
+        let caller_uuid = caller.account_uuid()?;
+        let role = projections::accounts::role_in(&state.pool, account, caller_uuid)
+            .await
+            .map_err(projection_error)?
+            .ok_or_else(ApiError::not_found)?;
+        let view = projections::accounts::find(&state.pool, account)
+            .await
+            .map_err(projection_error)?
+            .ok_or_else(ApiError::not_found)?;
+        if view.disabled {
+            return Err(account_disabled());
+        }
+        Ok(Workspace {
+            account_id: account.hyphenated().to_string(),
+            account,
+            caller,
+            role,
+        })
+    }
+
+    /// The account acted in (canonical UUID text).
+    pub fn account_id(&self) -> &str {
+        &self.account_id
+    }
+
+    /// The account acted in, as the read models key it.
+    pub fn account_uuid(&self) -> Uuid {
+        self.account
+    }
+
+    /// The signed-in caller.
+    pub fn caller(&self) -> &Authenticated {
+        &self.caller
+    }
+
+    /// The caller's account id.
+    pub fn caller_id(&self) -> &str {
+        &self.caller.account_id
+    }
+
+    /// The caller's role in the account.
+    pub fn role(&self) -> Role {
+        self.role
+    }
+
+    /// Whether the caller's role allows `right`.
+    pub fn can(&self, right: Right) -> bool {
+        self.role.can(right)
+    }
+
+    /// Goes on only when the caller's role allows `right`.
+    ///
+    /// # Errors
+    ///
+    /// 403 `forbidden`, saying in pt-BR what the role cannot do.
+    pub fn require(&self, right: Right) -> Result<(), ApiError> {
+        if self.can(right) {
+            Ok(())
+        } else {
+            Err(forbidden(self.role, right))
+        }
+    }
+}
+
+impl FromRequestParts<AppState> for Workspace {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
+        // Authentication first: without a token the answer is 401 whatever the path names.
+        let caller = Authenticated::from_request_parts(parts, state).await?;
+        let params = RawPathParams::from_request_parts(parts, state)
+            .await
+            .map_err(|_| ApiError::not_found())?;
+        let account_id = params
+            .iter()
+            .find(|(name, _)| *name == ACCOUNT_ID_SEGMENT)
+            .map(|(_, value)| value.to_owned())
+            .ok_or_else(ApiError::not_found)?;
+        Workspace::resolve(state, caller, &account_id).await
+    }
+}
+
+/// 403 `account-disabled`: the account exists, the caller belongs to it, and it is disabled.
+pub fn account_disabled() -> ApiError {
+    ApiError::new(
+        StatusCode::FORBIDDEN,
+        "account-disabled",
+        "Esta conta está desativada: nada pode ser feito nela até que seja reativada.",
+    )
+}
+
+/// 403 `forbidden` for `role` lacking `right`.
+pub fn forbidden(role: Role, right: Right) -> ApiError {
+    ApiError::new(
+        StatusCode::FORBIDDEN,
+        "forbidden",
+        format!(
+            "Como {}, você não pode {} nesta conta.",
+            role.label().to_lowercase(),
+            what(right)
+        ),
+    )
+}
+
+/// What a right allows, as the end of "você não pode …".
+fn what(right: Right) -> &'static str {
+    match right {
+        Right::ManageKeys => "cadastrar, alterar nem remover chaves Pix",
+        Right::CreateQrCodes => "criar QR codes",
+        Right::ViewAllQrCodes => "ver os QR codes criados por outras pessoas",
+        Right::ViewOwnQrCodes => "ver QR codes",
+        Right::ViewAllTransactions => "ver as transações de outras pessoas",
+        Right::ViewOwnTransactions => "ver transações",
+        Right::ManageMembers => "convidar nem remover pessoas da equipe",
+        Right::ManageSettings => "mudar as configurações",
+    }
+}
+
+/// A read-model query failure: 503 when PostgreSQL is unreachable, 500 otherwise.
+pub(crate) fn projection_error(error: projections::Error) -> ApiError {
+    match error {
+        projections::Error::Database(error) => ApiError::from(error),
+        other => ApiError::internal(anyhow::Error::new(other)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_refusal_names_the_role_and_what_it_cannot_do() {
+        let error = forbidden(Role::Manager, Right::ManageMembers);
+        assert_eq!(error.status(), StatusCode::FORBIDDEN);
+        assert_eq!(error.code(), "forbidden");
+        assert_eq!(
+            error.message(),
+            "Como gerente, você não pode convidar nem remover pessoas da equipe nesta conta."
+        );
+        let error = forbidden(Role::Operator, Right::ViewAllQrCodes);
+        assert_eq!(
+            error.message(),
+            "Como operador, você não pode ver os QR codes criados por outras pessoas nesta conta."
+        );
+    }
+
+    #[test]
+    fn every_right_has_words() {
+        for right in Right::ALL {
+            assert!(!what(right).is_empty());
+        }
+    }
+}

@@ -1,0 +1,154 @@
+//! `POST /api/account/delete {password}`: the signed-in person erases their account.
+//!
+//! The password is asked again (401 `wrong-password` on `password`), then, in this order:
+//!
+//! 1. **the teams the person works in are left**: in each, `RemoveMember` on the owner's account
+//!    releases the invitation's claim on the address, so the owner sees the member gone and may
+//!    invite the address again. Done first so that a failure here leaves the account intact
+//!    and the request can simply be repeated;
+//! 2. **`DeleteAccount`**, with, in the same transaction: every unique claim the account holds
+//!    released (its sign-in e-mail, so the address can sign up again, and the invitations its
+//!    own team sent) and **its key destroyed** (`account_keys`): every sealed field in its
+//!    history (e-mail, name, phone, default receiver name and city, the addresses it invited)
+//!    can never be opened again;
+//! 3. the photo (`account_photos`), every e-mailed link's code (`action_codes`) and every
+//!    session with its refresh tokens (`auth_sessions`, `refresh_tokens`) are deleted: access
+//!    tokens already issued stop working at once;
+//! 4. the answer waits for the `accounts` read model, which drops the account's row and every
+//!    team row naming it (as workspace or as member), and clears the refresh cookie.
+//!
+//! # What deletion keeps, and why
+//!
+//! - **The event log** is append-only and keeps the account's events, but their personal fields
+//!   are only ever [`Sealed`](domain::sealed::Sealed) with the account's key, which step 2
+//!   destroys: what remains is ids, times, roles, password hashes of a login that no longer
+//!   exists, and the photo URL (a path with the account id). No plain e-mail, name or phone is
+//!   in the log, ever (a test searches the raw payloads for the address).
+//! - **QR codes** the account (or its team) made stay, as payment records: a static Pix code is
+//!   printed on signs and may still be paid after the account is gone, and the payer page at
+//!   `/pagamento/{id}` keeps working. A `QrCodeCreated` event holds the Pix key, the receiver
+//!   name and city as printed in the code (public on the sign, not account data), the amount,
+//!   the payer message, and two account ids (`owner_id`, `created_by`) that no longer lead
+//!   anywhere; it holds no e-mail, name or phone of the account. Codes made by a member in
+//!   someone else's account belong to that account and stay in it.
+//! - **Invitations** the person received by e-mail from other teams are the inviting account's
+//!   records (sealed with that account's key) and stay until that owner cancels them.
+
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use commands::claims::{digest, invite_scope, normalise_email};
+use commands::{Effects, ExpectedVersion};
+use domain::account::{AccountCommand, DeleteAccount, RemoveMember};
+use domain::team::Role;
+use serde::Deserialize;
+
+use super::access::projection_error;
+use super::credentials::confirm_password;
+use super::support::{account_failure, metadata, now, wait_for};
+use crate::api::error::ApiError;
+use crate::api::json::Json;
+use crate::auth::Authenticated;
+use crate::auth::cookie::clear_refresh_cookie;
+use crate::state::AppState;
+
+/// `POST /api/account/delete` body.
+#[derive(Debug, Deserialize)]
+pub struct Deletion {
+    /// The current password, asked again.
+    pub password: String,
+}
+
+/// `POST /api/account/delete`.
+///
+/// # Errors
+///
+/// 401 `wrong-password` on `password`; 401 without a valid token; 404 when the account is
+/// already gone.
+pub async fn delete_account(
+    State(state): State<AppState>,
+    caller: Authenticated,
+    Json(body): Json<Deletion>,
+) -> Result<Response, ApiError> {
+    confirm_password(&state, &caller, &body.password, "password").await?;
+    leave_teams(&state, &caller).await?;
+    let account_id = caller.account_id.as_str();
+    let effects = Effects::new().release_all(account_id).shred_key(account_id);
+    let outcome = state
+        .accounts
+        .execute_with(
+            account_id,
+            AccountCommand::DeleteAccount(DeleteAccount { at: now() }),
+            ExpectedVersion::Any,
+            metadata(account_id),
+            &effects,
+        )
+        .await
+        .map_err(account_failure)?;
+    forget(&state, account_id).await?;
+    wait_for(&state, projections::accounts::NAME, &outcome).await?;
+    tracing::info!(account_id, "account deleted");
+    let mut headers = HeaderMap::new();
+    headers.insert(
+        header::SET_COOKIE,
+        clear_refresh_cookie(state.auth.cookie_secure),
+    );
+    Ok((StatusCode::NO_CONTENT, headers).into_response())
+}
+
+/// Step 1: leaves every team the caller is an active member of.
+async fn leave_teams(state: &AppState, caller: &Authenticated) -> Result<(), ApiError> {
+    let workspaces = projections::accounts::workspaces_of(&state.pool, caller.account_uuid()?)
+        .await
+        .map_err(projection_error)?;
+    for workspace in workspaces.iter().filter(|w| w.role != Role::Owner) {
+        let owner = workspace.account_id.hyphenated().to_string();
+        let loaded = state.accounts.load(&owner).await.map_err(ApiError::from)?;
+        let Some(member) = loaded.aggregate.active_member(&caller.account_id) else {
+            continue;
+        };
+        let mut effects = Effects::new();
+        // The owner's key opens the invited address, whose digest is the claim to release; with
+        // no key (the owner is being deleted too) the claim goes with the owner's own deletion.
+        if let Some(key) = commands::vault::load_key(&state.pool, &owner)
+            .await
+            .map_err(|e| ApiError::internal(anyhow::Error::new(e)))?
+            && let Ok(address) = key.open(&member.email)
+        {
+            effects = effects.release(invite_scope(&owner), digest(&normalise_email(&address)));
+        }
+        let command = AccountCommand::RemoveMember(RemoveMember {
+            invitation_id: member.invitation_id.clone(),
+            at: now(),
+        });
+        state
+            .accounts
+            .execute_with(
+                &owner,
+                command,
+                ExpectedVersion::Any,
+                metadata(&caller.account_id),
+                &effects,
+            )
+            .await
+            .map_err(account_failure)?;
+    }
+    Ok(())
+}
+
+/// Step 3: what lives beside the log.
+async fn forget(state: &AppState, account_id: &str) -> Result<(), ApiError> {
+    let mut tx = state.pool.begin().await?;
+    sqlx::query("delete from account_photos where account_id = $1")
+        .bind(account_id)
+        .execute(&mut *tx)
+        .await?;
+    commands::action_codes::forget_account(&mut *tx, account_id).await?;
+    // Refresh tokens go with their sessions (`on delete cascade`).
+    sqlx::query("delete from auth_sessions where account_id = $1")
+        .bind(account_id)
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    Ok(())
+}

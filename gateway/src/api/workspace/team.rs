@@ -1,0 +1,400 @@
+//! Teams: the accounts a person works in, and the owner's invitations.
+//!
+//! | call | who | answer |
+//! |---|---|---|
+//! | `GET /api/workspaces` | anyone signed in | `{workspaces: [{accountId, displayName, role}]}`, own account first (role `owner`) |
+//! | `GET /api/accounts/{accountId}/members` | owner ([`Right::ManageMembers`]) | `{members: [{invitationId, email, role, status, invitedAt, joinedAt}]}`, pending and active, oldest first |
+//! | `POST /api/accounts/{accountId}/members {email, role}` | owner | 201 the member (status `invited`); the invitee gets an e-mail with `/painel/convite?codigo=…`, valid 7 days; 409 `member-already-invited`; 422 `cannot-invite-self`; 422 `invalid-argument` on `email` or `role` (`manager` or `operator`) |
+//! | `DELETE /api/accounts/{accountId}/members/{invitationId}` | owner | 204: a pending invitation is cancelled (its link stops working), an active member loses access at once; 404 when there is no such invitation |
+//! | `POST /api/invitations/accept {code}` | anyone signed in | `{accountId, role}`; 400 `expired-action-code` (unknown, used, expired or cancelled); 422 `cannot-invite-self`; 409 `already-member` |
+//!
+//! The invitee's address is sealed with the **owner's** key in `MemberInvited` (it is the
+//! owner's record), and claimed per team (`invite:<owner id>`, by digest) in the same
+//! transaction, so one address has at most one pending or active invitation per team; removing
+//! the member releases the claim. The link's code is the only credential needed to accept:
+//! whoever holds it (it went to the invited address) joins with the account they are signed in
+//! to. Accepting spends the code in the same transaction as `AcceptInvitation`, so a link works
+//! exactly once.
+
+use std::time::Duration;
+
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use chrono::{DateTime, SecondsFormat, Utc};
+use commands::action_codes::{self, Purpose};
+use commands::claims::{EMAIL_SCOPE, digest, invite_scope, normalise_email};
+use commands::{CommandError, Effects, ExpectedVersion};
+use domain::account::{AcceptInvitation, AccountCommand, InviteMember, MemberStatus, RemoveMember};
+use domain::team::{Right, Role};
+use projections::accounts::MemberView;
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+use super::access::{Workspace, account_disabled, projection_error};
+use super::support::{account_failure, metadata, now, wait_for};
+use crate::api::auth::valid_email;
+use crate::api::error::ApiError;
+use crate::api::json::Json;
+use crate::auth::Authenticated;
+use crate::mail::Email;
+use crate::state::AppState;
+
+/// How long an invitation link works.
+pub const INVITATION_TTL: Duration = Duration::from_secs(7 * 24 * 3600);
+
+/// The dashboard page an invitation links to (`?codigo=<code>`).
+pub const INVITATION_PATH: &str = "/painel/convite";
+
+fn rfc3339(at: DateTime<Utc>) -> String {
+    at.to_rfc3339_opts(SecondsFormat::Millis, true)
+}
+
+/// One account a person can work in.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WorkspaceJson {
+    /// The account's id.
+    pub account_id: String,
+    /// Its name.
+    pub display_name: Option<String>,
+    /// The person's role there.
+    pub role: Role,
+}
+
+/// `GET /api/workspaces` answer.
+#[derive(Debug, Serialize)]
+pub struct Workspaces {
+    /// Own account first.
+    pub workspaces: Vec<WorkspaceJson>,
+}
+
+/// One invitation or member.
+#[derive(Debug, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct MemberJson {
+    /// The invitation's id (the path segment to remove it).
+    pub invitation_id: String,
+    /// The invited address.
+    pub email: Option<String>,
+    /// `manager` or `operator`.
+    pub role: Role,
+    /// `invited` or `active`.
+    pub status: MemberStatus,
+    /// When the invitation was sent, RFC 3339.
+    pub invited_at: String,
+    /// When it was accepted, RFC 3339.
+    pub joined_at: Option<String>,
+}
+
+impl From<MemberView> for MemberJson {
+    fn from(view: MemberView) -> Self {
+        MemberJson {
+            invitation_id: view.invitation_id,
+            email: view.email,
+            role: view.role,
+            status: view.status,
+            invited_at: rfc3339(view.invited_at),
+            joined_at: view.joined_at.map(rfc3339),
+        }
+    }
+}
+
+/// `GET …/members` answer.
+#[derive(Debug, Serialize)]
+pub struct Members {
+    /// Pending invitations and active members, oldest first.
+    pub members: Vec<MemberJson>,
+}
+
+/// `POST …/members` body.
+#[derive(Debug, Deserialize)]
+pub struct NewMember {
+    /// The invitee's address.
+    pub email: String,
+    /// `manager` or `operator`.
+    pub role: String,
+}
+
+/// `POST /api/invitations/accept` body.
+#[derive(Debug, Deserialize)]
+pub struct Acceptance {
+    /// The code from the link.
+    pub code: String,
+}
+
+/// `POST /api/invitations/accept` answer.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Accepted {
+    /// The account joined.
+    pub account_id: String,
+    /// The role held there.
+    pub role: Role,
+}
+
+/// `GET /api/workspaces`.
+///
+/// # Errors
+///
+/// 401 without a valid token.
+pub async fn workspaces(
+    State(state): State<AppState>,
+    caller: Authenticated,
+) -> Result<Json<Workspaces>, ApiError> {
+    let views = projections::accounts::workspaces_of(&state.pool, caller.account_uuid()?)
+        .await
+        .map_err(projection_error)?;
+    Ok(Json(Workspaces {
+        workspaces: views
+            .into_iter()
+            .map(|view| WorkspaceJson {
+                account_id: view.account_id.hyphenated().to_string(),
+                display_name: view.display_name,
+                role: view.role,
+            })
+            .collect(),
+    }))
+}
+
+/// `GET /api/accounts/{accountId}/members`.
+///
+/// # Errors
+///
+/// As [`Workspace`] and the module table say.
+pub async fn members(
+    State(state): State<AppState>,
+    workspace: Workspace,
+) -> Result<Json<Members>, ApiError> {
+    workspace.require(Right::ManageMembers)?;
+    let views = projections::accounts::members_of(&state.pool, workspace.account_uuid())
+        .await
+        .map_err(projection_error)?;
+    Ok(Json(Members {
+        members: views.into_iter().map(MemberJson::from).collect(),
+    }))
+}
+
+/// 409 `member-already-invited`.
+fn already_invited() -> ApiError {
+    ApiError::new(
+        StatusCode::CONFLICT,
+        "member-already-invited",
+        "Este e-mail já foi convidado para esta conta.",
+    )
+    .with_field("email")
+}
+
+/// 422 `cannot-invite-self`.
+fn cannot_invite_self() -> ApiError {
+    ApiError::new(
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "cannot-invite-self",
+        "Você não pode convidar o seu próprio e-mail: você já é o titular desta conta.",
+    )
+    .with_field("email")
+}
+
+/// `POST /api/accounts/{accountId}/members`.
+///
+/// # Errors
+///
+/// As [`Workspace`] and the module table say.
+pub async fn invite(
+    State(state): State<AppState>,
+    workspace: Workspace,
+    Json(body): Json<NewMember>,
+) -> Result<Response, ApiError> {
+    workspace.require(Right::ManageMembers)?;
+    let normalised = valid_email(&body.email, "email")?;
+    let role = Role::parse(&body.role).ok_or_else(|| {
+        ApiError::invalid_argument(
+            "role",
+            "Escolha o papel: gerente (manager) ou operador (operator).",
+        )
+    })?;
+    let owner = workspace.account_id();
+    let address_digest = digest(&normalised);
+    if commands::claims::owner_of(&state.pool, EMAIL_SCOPE, &address_digest).await?
+        == Some(owner.to_owned())
+    {
+        return Err(cannot_invite_self());
+    }
+    let key = commands::vault::load_key(&state.pool, owner)
+        .await
+        .map_err(|e| ApiError::internal(anyhow::Error::new(e)))?
+        .ok_or_else(ApiError::not_found)?;
+    let invitation_id = Uuid::now_v7().to_string();
+    let command = AccountCommand::InviteMember(InviteMember {
+        invitation_id: invitation_id.clone(),
+        email: key.seal(&normalised),
+        role,
+        at: now(),
+    });
+    let effects = Effects::new().claim(invite_scope(owner), address_digest, owner);
+    let outcome = state
+        .accounts
+        .execute_with(
+            owner,
+            command,
+            ExpectedVersion::Any,
+            metadata(workspace.caller_id()),
+            &effects,
+        )
+        .await
+        .map_err(|error| match error {
+            CommandError::ClaimTaken { .. } => already_invited(),
+            other => account_failure(other),
+        })?;
+    // The code names the owner's account (the stream `AcceptInvitation` runs on) and the
+    // invitation; nothing personal.
+    let issued = action_codes::issue(
+        &state.pool,
+        owner,
+        Purpose::Invitation,
+        serde_json::json!({ "invitationId": invitation_id, "role": role }),
+        INVITATION_TTL,
+    )
+    .await?;
+    let link = format!(
+        "{}{INVITATION_PATH}?codigo={}",
+        state.site.url.trim_end_matches('/'),
+        issued.code
+    );
+    let inviter = projections::accounts::find(&state.pool, workspace.account_uuid())
+        .await
+        .map_err(projection_error)?
+        .and_then(|account| account.display_name)
+        .unwrap_or_default();
+    state.mailer.send_in_background(Email::invitation(
+        &normalised,
+        &inviter,
+        &role.label().to_lowercase(),
+        &link,
+        INVITATION_TTL,
+    ));
+    wait_for(&state, projections::accounts::NAME, &outcome).await?;
+    let member = projections::accounts::members_of(&state.pool, workspace.account_uuid())
+        .await
+        .map_err(projection_error)?
+        .into_iter()
+        .find(|m| m.invitation_id == invitation_id)
+        .map_or_else(
+            // The read model is late: answer with what was just decided.
+            || MemberJson {
+                invitation_id: invitation_id.clone(),
+                email: Some(normalised.clone()),
+                role,
+                status: MemberStatus::Invited,
+                invited_at: rfc3339(Utc::now()),
+                joined_at: None,
+            },
+            MemberJson::from,
+        );
+    Ok((StatusCode::CREATED, Json(member)).into_response())
+}
+
+/// `DELETE /api/accounts/{accountId}/members/{invitationId}`.
+///
+/// # Errors
+///
+/// As [`Workspace`] and the module table say.
+pub async fn remove(
+    State(state): State<AppState>,
+    workspace: Workspace,
+    Path((_, invitation_id)): Path<(String, String)>,
+) -> Result<StatusCode, ApiError> {
+    workspace.require(Right::ManageMembers)?;
+    let owner = workspace.account_id();
+    let loaded = state.accounts.load(owner).await.map_err(ApiError::from)?;
+    let member = loaded
+        .aggregate
+        .member(&invitation_id)
+        .ok_or_else(ApiError::not_found)?;
+    let mut effects = Effects::new();
+    if let Some(key) = commands::vault::load_key(&state.pool, owner)
+        .await
+        .map_err(|e| ApiError::internal(anyhow::Error::new(e)))?
+    {
+        let address = key
+            .open(&member.email)
+            .map_err(|e| ApiError::internal(anyhow::Error::new(e)))?;
+        effects = effects.release(invite_scope(owner), digest(&normalise_email(&address)));
+    }
+    let command = AccountCommand::RemoveMember(RemoveMember {
+        invitation_id,
+        at: now(),
+    });
+    let outcome = state
+        .accounts
+        .execute_with(
+            owner,
+            command,
+            ExpectedVersion::Any,
+            metadata(workspace.caller_id()),
+            &effects,
+        )
+        .await
+        .map_err(account_failure)?;
+    wait_for(&state, projections::accounts::NAME, &outcome).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// `POST /api/invitations/accept`.
+///
+/// # Errors
+///
+/// As the module table says.
+pub async fn accept(
+    State(state): State<AppState>,
+    caller: Authenticated,
+    Json(body): Json<Acceptance>,
+) -> Result<Json<Accepted>, ApiError> {
+    let code = body.code.trim();
+    let pending = action_codes::peek(&state.pool, code, Purpose::Invitation)
+        .await?
+        .ok_or_else(ApiError::expired_action_code)?;
+    let invitation_id = pending
+        .payload
+        .get("invitationId")
+        .and_then(serde_json::Value::as_str)
+        .ok_or_else(ApiError::expired_action_code)?
+        .to_owned();
+    let owner = pending.account_id;
+    let command = AccountCommand::AcceptInvitation(AcceptInvitation {
+        invitation_id: invitation_id.clone(),
+        member_account_id: caller.account_id.clone(),
+        at: now(),
+    });
+    let effects = Effects::new().consume_action_code(code, Purpose::Invitation);
+    let outcome = state
+        .accounts
+        .execute_with(
+            &owner,
+            command,
+            ExpectedVersion::Any,
+            metadata(&caller.account_id),
+            &effects,
+        )
+        .await
+        .map_err(|error| match error {
+            CommandError::Rejected(
+                domain::account::AccountError::NotOpen
+                | domain::account::AccountError::Deleted
+                | domain::account::AccountError::InvitationNotFound,
+            ) => ApiError::expired_action_code(),
+            CommandError::Rejected(domain::account::AccountError::Disabled) => account_disabled(),
+            other => account_failure(other),
+        })?;
+    wait_for(&state, projections::accounts::NAME, &outcome).await?;
+    let loaded = state.accounts.load(&owner).await.map_err(ApiError::from)?;
+    let role = loaded
+        .aggregate
+        .member(&invitation_id)
+        .map(|member| member.role)
+        .ok_or_else(ApiError::expired_action_code)?;
+    Ok(Json(Accepted {
+        account_id: owner,
+        role,
+    }))
+}

@@ -1,0 +1,129 @@
+//! Account administration shared by the API and the `balcao account` command: disabling and
+//! enabling an account, and finding one by e-mail.
+
+use commands::claims::{EMAIL_SCOPE, digest, normalise_email};
+use commands::{CommandError, CommandMetadata, CommandService};
+use domain::account::{Account, AccountCommand, AccountError, DisableAccount, EnableAccount};
+use sqlx::PgPool;
+
+use crate::auth::session::{self, EndReason};
+use crate::state::AppState;
+
+/// Why an administrative change did not happen.
+#[derive(Debug, thiserror::Error)]
+pub enum AdminError {
+    /// No open account with that id (or e-mail).
+    #[error("conta não encontrada")]
+    NotFound,
+    /// The account was deleted.
+    #[error("a conta foi excluída")]
+    Deleted,
+    /// PostgreSQL or the command layer failed.
+    #[error(transparent)]
+    Failed(#[from] anyhow::Error),
+}
+
+impl From<CommandError<AccountError>> for AdminError {
+    fn from(error: CommandError<AccountError>) -> Self {
+        match error {
+            CommandError::Rejected(AccountError::NotOpen) => AdminError::NotFound,
+            CommandError::Rejected(AccountError::Deleted) => AdminError::Deleted,
+            other => AdminError::Failed(anyhow::anyhow!("{other}")),
+        }
+    }
+}
+
+/// The account holding the sign-in e-mail `email` (normalised here), if any.
+///
+/// # Errors
+///
+/// When PostgreSQL fails.
+pub async fn find_by_email(pool: &PgPool, email: &str) -> Result<Option<String>, sqlx::Error> {
+    commands::claims::owner_of(pool, EMAIL_SCOPE, &digest(&normalise_email(email))).await
+}
+
+/// Disables `account_id` (sign-in, refresh and every signed-in call then answer 403
+/// `user-disabled`) and ends all its sessions.
+///
+/// # Errors
+///
+/// [`AdminError::NotFound`] / [`AdminError::Deleted`], or a failure.
+pub async fn disable(state: &AppState, account_id: &str) -> Result<(), AdminError> {
+    disable_with(&state.pool, &state.accounts, account_id).await
+}
+
+/// Enables a disabled `account_id` again (its person signs in anew: sessions ended by the
+/// disabling stay ended).
+///
+/// # Errors
+///
+/// As [`disable`].
+pub async fn enable(state: &AppState, account_id: &str) -> Result<(), AdminError> {
+    enable_with(&state.accounts, account_id).await
+}
+
+/// [`disable`] with an explicit pool and command service (for the command line).
+///
+/// # Errors
+///
+/// As [`disable`].
+pub async fn disable_with(
+    pool: &PgPool,
+    accounts: &CommandService<Account>,
+    account_id: &str,
+) -> Result<(), AdminError> {
+    accounts
+        .execute(
+            account_id,
+            AccountCommand::DisableAccount(DisableAccount { at: now() }),
+            CommandMetadata::start().by("admin"),
+        )
+        .await?;
+    // After the event, so a sign-in racing with this one either saw the account disabled or
+    // gets its new session ended here.
+    let ended = session::end_all(pool, account_id, EndReason::Disabled)
+        .await
+        .map_err(anyhow::Error::from)?;
+    tracing::info!(account_id, sessions_ended = ended, "account disabled");
+    Ok(())
+}
+
+/// [`enable`] with an explicit command service (for the command line).
+///
+/// # Errors
+///
+/// As [`disable`].
+pub async fn enable_with(
+    accounts: &CommandService<Account>,
+    account_id: &str,
+) -> Result<(), AdminError> {
+    accounts
+        .execute(
+            account_id,
+            AccountCommand::EnableAccount(EnableAccount { at: now() }),
+            CommandMetadata::start().by("admin"),
+        )
+        .await?;
+    tracing::info!(account_id, "account enabled");
+    Ok(())
+}
+
+/// Whether `account_id` is disabled now, as its event stream says (not the read model, which
+/// may not have seen the disabling yet).
+///
+/// # Errors
+///
+/// When PostgreSQL fails.
+pub async fn is_disabled(state: &AppState, account_id: &str) -> anyhow::Result<bool> {
+    let loaded = state
+        .accounts
+        .load(account_id)
+        .await
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    Ok(loaded.aggregate.is_disabled())
+}
+
+/// Now, RFC 3339, for a command's `at`.
+pub fn now() -> String {
+    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Micros, true)
+}

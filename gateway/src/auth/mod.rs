@@ -1,0 +1,191 @@
+//! Identity: password hashing ([`password`]), access tokens ([`token`]), sessions and refresh
+//! tokens ([`session`]), the refresh cookie ([`cookie`]), the [`Authenticated`] extractor that
+//! other handlers use to know who is calling, and account administration ([`accounts`]).
+//!
+//! The HTTP endpoints are in [`crate::api::auth`].
+
+pub mod accounts;
+pub mod cookie;
+mod extractor;
+pub mod password;
+pub mod session;
+pub mod token;
+
+use std::net::IpAddr;
+use std::time::Instant;
+
+use domain::account::password_policy::PasswordPolicy;
+use sqlx::PgPool;
+
+pub use extractor::Authenticated;
+
+use crate::api::error::ApiError;
+use crate::config::AuthSettings;
+use crate::rate_limit::RateLimiter;
+use password::Passwords;
+use token::TokenKeys;
+
+/// The `server_secrets` row holding the generated access-token key.
+const TOKEN_KEY_SECRET: &str = "access_token_hs256";
+
+/// Everything identity needs at run time; part of [`crate::state::AppState`].
+#[derive(Debug)]
+pub struct Auth {
+    /// Signs and checks access tokens.
+    pub tokens: TokenKeys,
+    /// Hashes and verifies passwords.
+    pub passwords: Passwords,
+    /// What a new password must satisfy.
+    pub policy: PasswordPolicy,
+    /// Whether the refresh cookie is marked `Secure`.
+    pub cookie_secure: bool,
+    /// Sign-in and recovery rate limits.
+    pub limits: AuthLimits,
+}
+
+impl Auth {
+    /// Identity for `settings`, signing with `tokens`.
+    pub fn new(settings: &AuthSettings, tokens: TokenKeys) -> Self {
+        Auth {
+            tokens,
+            passwords: Passwords::new(),
+            policy: settings.password_policy(),
+            cookie_secure: settings.cookie_secure,
+            limits: AuthLimits::new(
+                settings.auth_per_minute_per_address,
+                settings.auth_per_minute_per_email,
+            ),
+        }
+    }
+}
+
+/// An action limited per client address and per e-mail.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum LimitedAction {
+    /// `POST /api/auth/login`.
+    SignIn,
+    /// `POST /api/auth/recover`.
+    Recover,
+    /// `POST /api/auth/send-verification` (limited per account's e-mail only).
+    SendVerification,
+}
+
+/// Per-address and per-e-mail budgets, kept apart per action so that a few failed sign-ins do
+/// not also block the recovery e-mail.
+#[derive(Debug)]
+pub struct AuthLimits {
+    per_address: RateLimiter<(LimitedAction, IpAddr)>,
+    per_email: RateLimiter<(LimitedAction, String)>,
+}
+
+impl AuthLimits {
+    /// `per_address` and `per_email` attempts per minute, for each action.
+    pub fn new(per_address: u32, per_email: u32) -> Self {
+        AuthLimits {
+            per_address: RateLimiter::per_minute(per_address),
+            per_email: RateLimiter::per_minute(per_email),
+        }
+    }
+
+    /// Takes one attempt of `action` from `address`'s budget and then from the e-mail's
+    /// (`email_digest`, the SHA-256 of the normalised address, so no plain address is kept).
+    ///
+    /// # Errors
+    ///
+    /// 429 `too-many-requests` with `Retry-After` when either budget is spent. A refusal by
+    /// address does not spend the e-mail's budget.
+    pub fn check(
+        &self,
+        action: LimitedAction,
+        address: Option<IpAddr>,
+        email_digest: Option<&str>,
+    ) -> Result<(), ApiError> {
+        let now = Instant::now();
+        let too_many = |wait: std::time::Duration| {
+            ApiError::too_many_requests(wait.as_secs() + u64::from(wait.subsec_nanos() > 0))
+        };
+        if let Some(address) = address {
+            self.per_address
+                .check((action, address), now)
+                .map_err(too_many)?;
+        }
+        if let Some(digest) = email_digest {
+            self.per_email
+                .check((action, digest.to_owned()), now)
+                .map_err(too_many)?;
+        }
+        Ok(())
+    }
+}
+
+/// The access-token keys: from `configured` (`BALCAO_TOKEN_SECRET`), or the key generated once
+/// into `server_secrets`, so every gateway of a cluster signs with the same one and tokens
+/// survive restarts.
+///
+/// # Errors
+///
+/// When the configured secret is shorter than 32 bytes, or PostgreSQL fails.
+pub async fn token_keys(pool: &PgPool, configured: Option<&str>) -> anyhow::Result<TokenKeys> {
+    if let Some(secret) = configured.filter(|s| !s.is_empty()) {
+        return TokenKeys::new(secret.as_bytes())
+            .map_err(|e| anyhow::anyhow!("BALCAO_TOKEN_SECRET: {e}"));
+    }
+    let fresh = token::random_bytes::<32>();
+    // Of concurrent first starts, one insert wins and everyone reads its key.
+    sqlx::query(
+        "insert into server_secrets (name, value) values ($1, $2) on conflict (name) do nothing",
+    )
+    .bind(TOKEN_KEY_SECRET)
+    .bind(fresh.as_slice())
+    .execute(pool)
+    .await?;
+    let stored: Vec<u8> = sqlx::query_scalar("select value from server_secrets where name = $1")
+        .bind(TOKEN_KEY_SECRET)
+        .fetch_one(pool)
+        .await?;
+    TokenKeys::new(&stored)
+}
+
+/// Seconds since the Unix epoch, now.
+pub fn now_secs() -> i64 {
+    chrono::Utc::now().timestamp()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_address_over_its_budget_is_refused_with_a_wait_and_keeps_the_emails_budget() {
+        let limits = AuthLimits::new(2, 3);
+        let address = Some(IpAddr::from([192, 0, 2, 1]));
+        for _ in 0..2 {
+            limits
+                .check(LimitedAction::SignIn, address, Some("d1"))
+                .expect("allowed");
+        }
+        let refused = limits
+            .check(LimitedAction::SignIn, address, Some("d1"))
+            .expect_err("over the address budget");
+        assert_eq!(refused.code(), "too-many-requests");
+        // Recovery has its own budget.
+        limits
+            .check(LimitedAction::Recover, address, Some("d1"))
+            .expect("allowed");
+        // The e-mail's budget was spent twice, not three times: one attempt is left from
+        // another address, then the e-mail's budget refuses.
+        let elsewhere = Some(IpAddr::from([192, 0, 2, 2]));
+        limits
+            .check(LimitedAction::SignIn, elsewhere, Some("d1"))
+            .expect("allowed");
+        assert!(
+            limits
+                .check(LimitedAction::SignIn, elsewhere, Some("d1"))
+                .is_err()
+        );
+        let third = Some(IpAddr::from([192, 0, 2, 3]));
+        limits
+            .check(LimitedAction::SignIn, third, Some("d2"))
+            .expect("another e-mail");
+    }
+}

@@ -1,0 +1,382 @@
+//! Sign-in sessions and their refresh tokens (`auth_sessions`, `refresh_tokens`, migration 0004).
+//!
+//! A session is one sign-in on one device; its refresh tokens form a family. Each refresh marks the
+//! presented token rotated and issues its successor. Presenting a rotated token again means two
+//! parties hold the same token (one of them stole it), so the whole session ends: the thief's
+//! successor stops working too, and the person signs in again. Tokens are random 32-byte strings
+//! (base64url); only their SHA-256 is stored.
+
+use std::time::Duration;
+
+use base64::Engine as _;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use chrono::{DateTime, Utc};
+use sha2::{Digest, Sha256};
+use sqlx::PgPool;
+use uuid::Uuid;
+
+use crate::auth::token::random_bytes;
+
+/// How long a refresh token (and the cookie carrying it) lasts; each refresh starts it again.
+pub const REFRESH_TOKEN_TTL: Duration = Duration::from_secs(30 * 24 * 3600);
+/// How much of a user agent is kept (for the session list).
+const USER_AGENT_CHARS: usize = 200;
+
+/// Why a session ended (`auth_sessions.revoked_reason`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EndReason {
+    /// "Sair" on this device.
+    SignOut,
+    /// "Sair de todos os dispositivos".
+    SignOutAll,
+    /// A rotated refresh token was presented again.
+    TokenReuse,
+    /// Ended from the session list.
+    Ended,
+    /// The account was disabled.
+    Disabled,
+    /// The password was reset by e-mail.
+    PasswordReset,
+    /// The account was deleted.
+    Deleted,
+}
+
+impl EndReason {
+    /// The stored text.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EndReason::SignOut => "sign_out",
+            EndReason::SignOutAll => "sign_out_all",
+            EndReason::TokenReuse => "token_reuse",
+            EndReason::Ended => "ended",
+            EndReason::Disabled => "disabled",
+            EndReason::PasswordReset => "password_reset",
+            EndReason::Deleted => "deleted",
+        }
+    }
+}
+
+/// A session just started, with its first refresh token (for the cookie).
+#[derive(Debug, Clone)]
+pub struct NewSession {
+    /// The session id (the access token's `sid`).
+    pub session_id: Uuid,
+    /// The refresh token, in the clear: goes into the cookie, never stored.
+    pub refresh_token: String,
+}
+
+/// The answer to a refresh.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refresh {
+    /// The token was good: here is its successor.
+    Rotated {
+        /// The account.
+        account_id: String,
+        /// The session.
+        session_id: Uuid,
+        /// The successor, in the clear.
+        refresh_token: String,
+    },
+    /// The token is refused.
+    Refused(Refused),
+}
+
+/// Why a refresh token was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refused {
+    /// No such token.
+    Unknown,
+    /// Past its expiry.
+    Expired,
+    /// Its session had ended.
+    Ended {
+        /// The session's account.
+        account_id: String,
+        /// The stored reason, e.g. `disabled`.
+        reason: Option<String>,
+    },
+    /// It had been rotated already: its session is now ended.
+    Reused,
+}
+
+/// Whether a session may still be used.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SessionState {
+    /// Not ended.
+    Active,
+    /// Ended, with the stored reason.
+    Ended(Option<String>),
+    /// No such session for that account.
+    Missing,
+}
+
+/// One row of the session list.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct SessionInfo {
+    /// The session id.
+    pub id: Uuid,
+    /// When it started (the sign-in).
+    pub created_at: DateTime<Utc>,
+    /// When it was last used.
+    pub last_used_at: DateTime<Utc>,
+    /// The browser that started it, cut short.
+    pub user_agent: Option<String>,
+}
+
+/// The stored form of a refresh token.
+fn hash(token: &str) -> Vec<u8> {
+    Sha256::digest(token.as_bytes()).to_vec()
+}
+
+fn new_token() -> String {
+    URL_SAFE_NO_PAD.encode(random_bytes::<32>())
+}
+
+/// The refresh-token lifetime in whole days, for `make_interval(days => …)`.
+fn ttl_days() -> i32 {
+    i32::try_from(REFRESH_TOKEN_TTL.as_secs() / 86_400).unwrap_or(i32::MAX)
+}
+
+/// Starts a session for `account_id` and issues its first refresh token.
+///
+/// # Errors
+///
+/// When PostgreSQL fails.
+pub async fn start(
+    pool: &PgPool,
+    account_id: &str,
+    user_agent: Option<&str>,
+) -> Result<NewSession, sqlx::Error> {
+    let session_id = Uuid::now_v7();
+    let refresh_token = new_token();
+    let user_agent: Option<String> =
+        user_agent.map(|ua| ua.chars().take(USER_AGENT_CHARS).collect());
+    let mut tx = pool.begin().await?;
+    sqlx::query("insert into auth_sessions (id, account_id, user_agent) values ($1, $2, $3)")
+        .bind(session_id)
+        .bind(account_id)
+        .bind(user_agent)
+        .execute(&mut *tx)
+        .await?;
+    sqlx::query(
+        "insert into refresh_tokens (token_hash, session_id, expires_at)
+         values ($1, $2, now() + make_interval(days => $3))",
+    )
+    .bind(hash(&refresh_token))
+    .bind(session_id)
+    .bind(ttl_days())
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    Ok(NewSession {
+        session_id,
+        refresh_token,
+    })
+}
+
+/// Exchanges `presented` for its successor, or refuses it (ending the session on reuse).
+///
+/// Concurrent refreshes with the same token are serialised on the token's row: the first one
+/// rotates it, the second sees it rotated and ends the session.
+///
+/// # Errors
+///
+/// When PostgreSQL fails.
+pub async fn rotate(pool: &PgPool, presented: &str) -> Result<Refresh, sqlx::Error> {
+    let presented_hash = hash(presented);
+    let mut tx = pool.begin().await?;
+    let row: Option<(Uuid, bool, bool, String, bool, Option<String>)> = sqlx::query_as(
+        "select t.session_id, t.expires_at <= now(), t.rotated_at is not null,
+                s.account_id, s.revoked_at is not null, s.revoked_reason
+         from refresh_tokens t join auth_sessions s on s.id = t.session_id
+         where t.token_hash = $1
+         for update of t, s",
+    )
+    .bind(&presented_hash)
+    .fetch_optional(&mut *tx)
+    .await?;
+    let Some((session_id, expired, rotated, account_id, ended, reason)) = row else {
+        return Ok(Refresh::Refused(Refused::Unknown));
+    };
+    if ended {
+        return Ok(Refresh::Refused(Refused::Ended { account_id, reason }));
+    }
+    if rotated {
+        end_in(&mut tx, session_id, EndReason::TokenReuse).await?;
+        tx.commit().await?;
+        tracing::warn!(%session_id, "a rotated refresh token was presented again; the session is ended");
+        return Ok(Refresh::Refused(Refused::Reused));
+    }
+    if expired {
+        return Ok(Refresh::Refused(Refused::Expired));
+    }
+    let successor = new_token();
+    sqlx::query("update refresh_tokens set rotated_at = now() where token_hash = $1")
+        .bind(&presented_hash)
+        .execute(&mut *tx)
+        .await?;
+    sqlx::query(
+        "insert into refresh_tokens (token_hash, session_id, expires_at)
+         values ($1, $2, now() + make_interval(days => $3))",
+    )
+    .bind(hash(&successor))
+    .bind(session_id)
+    .bind(ttl_days())
+    .execute(&mut *tx)
+    .await?;
+    sqlx::query("update auth_sessions set last_used_at = now() where id = $1")
+        .bind(session_id)
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    Ok(Refresh::Rotated {
+        account_id,
+        session_id,
+        refresh_token: successor,
+    })
+}
+
+/// The live session (and account) a refresh token belongs to, whether or not the token was
+/// rotated or expired: enough to sign that session out.
+///
+/// # Errors
+///
+/// When PostgreSQL fails.
+pub async fn owner_of_token(
+    pool: &PgPool,
+    presented: &str,
+) -> Result<Option<(Uuid, String)>, sqlx::Error> {
+    sqlx::query_as(
+        "select s.id, s.account_id from refresh_tokens t join auth_sessions s on s.id = t.session_id
+         where t.token_hash = $1 and s.revoked_at is null",
+    )
+    .bind(hash(presented))
+    .fetch_optional(pool)
+    .await
+}
+
+async fn end_in(
+    tx: &mut sqlx::PgConnection,
+    session_id: Uuid,
+    reason: EndReason,
+) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query(
+        "update auth_sessions set revoked_at = now(), revoked_reason = $2
+         where id = $1 and revoked_at is null",
+    )
+    .bind(session_id)
+    .bind(reason.as_str())
+    .execute(tx)
+    .await?;
+    Ok(done.rows_affected() > 0)
+}
+
+/// Ends one session of `account_id`. `false` when there is no such live session.
+///
+/// # Errors
+///
+/// When PostgreSQL fails.
+pub async fn end(
+    pool: &PgPool,
+    account_id: &str,
+    session_id: Uuid,
+    reason: EndReason,
+) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query(
+        "update auth_sessions set revoked_at = now(), revoked_reason = $3
+         where id = $1 and account_id = $2 and revoked_at is null",
+    )
+    .bind(session_id)
+    .bind(account_id)
+    .bind(reason.as_str())
+    .execute(pool)
+    .await?;
+    Ok(done.rows_affected() > 0)
+}
+
+/// Ends every live session of `account_id`; answers how many.
+///
+/// # Errors
+///
+/// When PostgreSQL fails.
+pub async fn end_all(
+    pool: &PgPool,
+    account_id: &str,
+    reason: EndReason,
+) -> Result<u64, sqlx::Error> {
+    let done = sqlx::query(
+        "update auth_sessions set revoked_at = now(), revoked_reason = $2
+         where account_id = $1 and revoked_at is null",
+    )
+    .bind(account_id)
+    .bind(reason.as_str())
+    .execute(pool)
+    .await?;
+    Ok(done.rows_affected())
+}
+
+/// Whether `session_id` of `account_id` is live, in one round trip. It also records the use,
+/// at most every five minutes, so the session list shows recent activity without a write per
+/// request.
+///
+/// # Errors
+///
+/// When PostgreSQL fails.
+pub async fn state(
+    pool: &PgPool,
+    account_id: &str,
+    session_id: Uuid,
+) -> Result<SessionState, sqlx::Error> {
+    let row: Option<(bool, Option<String>)> = sqlx::query_as(
+        "with live as (
+             select revoked_at is null as active, revoked_reason
+             from auth_sessions where id = $1 and account_id = $2
+         ), touched as (
+             update auth_sessions set last_used_at = now()
+             where id = $1 and account_id = $2 and revoked_at is null
+               and last_used_at < now() - interval '5 minutes'
+             returning id
+         )
+         select active, revoked_reason from live",
+    )
+    .bind(session_id)
+    .bind(account_id)
+    .fetch_optional(pool)
+    .await?;
+    Ok(match row {
+        None => SessionState::Missing,
+        Some((true, _)) => SessionState::Active,
+        Some((false, reason)) => SessionState::Ended(reason),
+    })
+}
+
+/// The live sessions of `account_id`, newest first.
+///
+/// # Errors
+///
+/// When PostgreSQL fails.
+pub async fn list(pool: &PgPool, account_id: &str) -> Result<Vec<SessionInfo>, sqlx::Error> {
+    sqlx::query_as(
+        "select id, created_at, last_used_at, user_agent from auth_sessions
+         where account_id = $1 and revoked_at is null
+         order by created_at desc, id desc",
+    )
+    .bind(account_id)
+    .fetch_all(pool)
+    .await
+}
+
+/// When `account_id` last signed in: the newest session's start.
+///
+/// # Errors
+///
+/// When PostgreSQL fails.
+pub async fn last_sign_in(
+    pool: &PgPool,
+    account_id: &str,
+) -> Result<Option<DateTime<Utc>>, sqlx::Error> {
+    sqlx::query_scalar("select max(created_at) from auth_sessions where account_id = $1")
+        .bind(account_id)
+        .fetch_one(pool)
+        .await
+}

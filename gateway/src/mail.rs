@@ -1,0 +1,672 @@
+//! Outgoing e-mail (lettre): the pt-BR messages Balcão sends and the transport that carries them.
+//!
+//! The transport comes from one URL, `BALCAO_MAIL_URL`:
+//!
+//! | URL | transport |
+//! |---|---|
+//! | `smtp://host:port` | SMTP without TLS (a relay on the same machine or network; port 25 by default) |
+//! | `smtps://user:pass@host:port` | SMTP over implicit TLS (port 465 by default) |
+//! | `smtp+starttls://user:pass@host:port` | SMTP upgraded with STARTTLS, refused if the server cannot (port 587 by default) |
+//! | `file:///abs/path` or `file://relative/path` | one `.eml` file per message in that folder (created when missing) |
+//!
+//! The default, `file://.data/outbox`, needs no mail server: `make run` writes the messages there
+//! and logs each message's link at info level ("link de verificação: …"), so a developer can
+//! follow it. TLS uses rustls with the system's root certificates.
+//!
+//! Sending never decides a request's answer: a failure is logged and counted
+//! (`balcao_mail_total{outcome="failed"}`) and the caller carries on (recovery answers 204 either
+//! way, so it cannot reveal which e-mails have accounts).
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use lettre::message::{Mailbox, MultiPart};
+use lettre::transport::smtp::authentication::Credentials;
+use lettre::transport::smtp::client::{Tls, TlsParameters};
+use lettre::{AsyncFileTransport, AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
+
+/// How long one SMTP conversation may take before it is abandoned.
+const SMTP_TIMEOUT: Duration = Duration::from_secs(15);
+/// The counter of messages by kind and outcome.
+const MAIL_COUNTER: &str = "balcao_mail_total";
+
+/// Why the mail settings cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum MailConfigError {
+    /// The URL is not one of the accepted forms.
+    #[error("BALCAO_MAIL_URL {url:?} is not usable: {reason}")]
+    Url {
+        /// The URL, with any password hidden.
+        url: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// The sender is not an e-mail address (with an optional name).
+    #[error(
+        "BALCAO_MAIL_FROM {0:?} is not an address such as \"Balcão <nao-responda@balcao.app>\""
+    )]
+    From(String),
+    /// The outbox folder cannot be created.
+    #[error("could not create the mail folder {path}: {source}")]
+    Folder {
+        /// The folder.
+        path: PathBuf,
+        /// What the file system said.
+        source: std::io::Error,
+    },
+}
+
+/// How SMTP is protected.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SmtpSecurity {
+    /// No TLS at all (`smtp://`).
+    None,
+    /// TLS from the first byte (`smtps://`).
+    Implicit,
+    /// Plain connection upgraded with STARTTLS, which is required (`smtp+starttls://`).
+    StartTls,
+}
+
+/// `BALCAO_MAIL_URL`, parsed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MailUrl {
+    /// An SMTP server.
+    Smtp {
+        /// Host name or address.
+        host: String,
+        /// Port.
+        port: u16,
+        /// TLS mode.
+        security: SmtpSecurity,
+        /// User name and password, when the URL has them (percent-decoded).
+        credentials: Option<(String, String)>,
+    },
+    /// A folder that receives one `.eml` file per message.
+    File(PathBuf),
+}
+
+impl MailUrl {
+    /// Parses a mail URL (see the module documentation for the forms).
+    ///
+    /// # Errors
+    ///
+    /// [`MailConfigError::Url`] for any other scheme, a missing host or path, or a bad port.
+    pub fn parse(text: &str) -> Result<MailUrl, MailConfigError> {
+        let invalid = |reason: &str| MailConfigError::Url {
+            url: redact(text),
+            reason: reason.to_owned(),
+        };
+        if let Some(path) = text.strip_prefix("file://") {
+            if path.is_empty() {
+                return Err(invalid(
+                    "a file URL needs a folder, e.g. file://.data/outbox",
+                ));
+            }
+            return Ok(MailUrl::File(PathBuf::from(path)));
+        }
+        let url = url::Url::parse(text).map_err(|e| invalid(&e.to_string()))?;
+        let (security, default_port) = match url.scheme() {
+            "smtp" => (SmtpSecurity::None, 25),
+            "smtps" => (SmtpSecurity::Implicit, 465),
+            "smtp+starttls" => (SmtpSecurity::StartTls, 587),
+            _ => {
+                return Err(invalid(
+                    "use smtp://, smtps://, smtp+starttls:// or file://",
+                ));
+            }
+        };
+        let host = url
+            .host_str()
+            .filter(|h| !h.is_empty())
+            .ok_or_else(|| invalid("the URL names no host"))?
+            .trim_start_matches('[')
+            .trim_end_matches(']')
+            .to_owned();
+        let decode = |s: &str| {
+            percent_encoding::percent_decode_str(s)
+                .decode_utf8()
+                .map(|c| c.into_owned())
+                .map_err(|_| invalid("the user name or password is not UTF-8"))
+        };
+        let credentials = if url.username().is_empty() {
+            None
+        } else {
+            Some((
+                decode(url.username())?,
+                decode(url.password().unwrap_or_default())?,
+            ))
+        };
+        Ok(MailUrl::Smtp {
+            host,
+            port: url.port().unwrap_or(default_port),
+            security,
+            credentials,
+        })
+    }
+}
+
+/// The URL without its password, for messages and logs.
+pub fn redact(url: &str) -> String {
+    match url::Url::parse(url) {
+        Ok(mut parsed) if parsed.password().is_some() => {
+            let _ = parsed.set_password(Some("***"));
+            parsed.to_string()
+        }
+        _ => url.to_owned(),
+    }
+}
+
+/// What a message is for (the `kind` label of the metric, and the log line under the file
+/// transport).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MailKind {
+    /// Confirm the address of a new account.
+    VerifyEmail,
+    /// Choose a new password.
+    ResetPassword,
+    /// Confirm a new address for an existing account.
+    ConfirmNewEmail,
+    /// Join someone's account as a member.
+    Invitation,
+}
+
+impl MailKind {
+    /// The metric label.
+    pub fn label(self) -> &'static str {
+        match self {
+            MailKind::VerifyEmail => "verify_email",
+            MailKind::ResetPassword => "reset_password",
+            MailKind::ConfirmNewEmail => "confirm_new_email",
+            MailKind::Invitation => "invitation",
+        }
+    }
+
+    /// How the link is named in the log under the file transport.
+    fn link_name(self) -> &'static str {
+        match self {
+            MailKind::VerifyEmail => "link de verificação",
+            MailKind::ResetPassword => "link de redefinição de senha",
+            MailKind::ConfirmNewEmail => "link de confirmação do novo e-mail",
+            MailKind::Invitation => "link do convite",
+        }
+    }
+}
+
+/// One message, ready to send: the recipient, the subject, a plain-text body and an HTML one.
+#[derive(Debug, Clone)]
+pub struct Email {
+    /// What it is for.
+    pub kind: MailKind,
+    /// The recipient's address.
+    pub to: String,
+    /// The subject, pt-BR.
+    pub subject: String,
+    /// The plain-text body.
+    pub text: String,
+    /// The HTML body.
+    pub html: String,
+    /// The one link the message carries.
+    pub link: String,
+}
+
+impl Email {
+    /// "Confirme seu e-mail": sent after sign-up (and on request) to verify the address.
+    pub fn verify_email(to: &str, display_name: &str, link: &str, valid_for: Duration) -> Email {
+        let greeting = greeting(display_name);
+        let validity = describe_duration(valid_for);
+        compose(
+            MailKind::VerifyEmail,
+            to,
+            "Confirme seu e-mail no Balcão",
+            link,
+            &[
+                greeting.as_str(),
+                "Confirme que este e-mail é seu para concluir o cadastro no Balcão:",
+            ],
+            "Confirmar e-mail",
+            &[
+                &format!("O link vale por {validity}."),
+                "Se você não criou uma conta no Balcão, ignore esta mensagem.",
+            ],
+        )
+    }
+
+    /// "Redefina sua senha": sent by `POST /api/auth/recover` when the account exists.
+    pub fn reset_password(to: &str, link: &str, valid_for: Duration) -> Email {
+        let validity = describe_duration(valid_for);
+        compose(
+            MailKind::ResetPassword,
+            to,
+            "Redefina sua senha do Balcão",
+            link,
+            &[
+                "Olá!",
+                "Recebemos um pedido para redefinir a senha da sua conta no Balcão. Para escolher uma nova senha, abra o link:",
+            ],
+            "Escolher nova senha",
+            &[
+                &format!("O link vale por {validity} e só pode ser usado uma vez."),
+                "Se você não pediu para redefinir a senha, ignore esta mensagem: sua senha continua a mesma.",
+            ],
+        )
+    }
+
+    /// "Confirme seu novo e-mail": sent to the new address when a signed-in person changes it.
+    pub fn confirm_new_email(
+        to: &str,
+        display_name: &str,
+        link: &str,
+        valid_for: Duration,
+    ) -> Email {
+        let greeting = greeting(display_name);
+        let validity = describe_duration(valid_for);
+        compose(
+            MailKind::ConfirmNewEmail,
+            to,
+            "Confirme seu novo e-mail no Balcão",
+            link,
+            &[
+                greeting.as_str(),
+                "Você pediu para usar este endereço na sua conta do Balcão. Para confirmar a troca, abra o link:",
+            ],
+            "Confirmar novo e-mail",
+            &[
+                &format!(
+                    "O link vale por {validity}. Até lá, a conta continua com o e-mail anterior."
+                ),
+                "Se você não pediu essa troca, ignore esta mensagem: nada muda na conta.",
+            ],
+        )
+    }
+
+    /// "Você foi convidado": `inviter` invites the recipient to their account as `role` (the
+    /// role's pt-BR name, e.g. "gerente" or "operador").
+    pub fn invitation(
+        to: &str,
+        inviter: &str,
+        role: &str,
+        link: &str,
+        valid_for: Duration,
+    ) -> Email {
+        let validity = describe_duration(valid_for);
+        let inviter = if inviter.trim().is_empty() {
+            "Uma pessoa"
+        } else {
+            inviter.trim()
+        };
+        compose(
+            MailKind::Invitation,
+            to,
+            &format!("{inviter} convidou você para o Balcão"),
+            link,
+            &[
+                "Olá!",
+                &format!(
+                    "{inviter} convidou você para participar da conta no Balcão como {role}. Para aceitar, abra o link:"
+                ),
+            ],
+            "Aceitar convite",
+            &[
+                &format!(
+                    "O link vale por {validity}. Se você ainda não tem conta, crie uma com este e-mail e abra o link de novo."
+                ),
+                "Se você não esperava este convite, ignore esta mensagem.",
+            ],
+        )
+    }
+}
+
+fn greeting(display_name: &str) -> String {
+    let name = display_name.trim();
+    if name.is_empty() {
+        "Olá!".to_owned()
+    } else {
+        format!("Olá, {name}!")
+    }
+}
+
+/// "1 hora", "24 horas", "3 dias": how long a link is valid, in pt-BR.
+pub fn describe_duration(duration: Duration) -> String {
+    let hours = duration.as_secs().div_ceil(3600).max(1);
+    if hours <= 48 {
+        if hours == 1 {
+            "1 hora".to_owned()
+        } else {
+            format!("{hours} horas")
+        }
+    } else {
+        let days = hours.div_ceil(24);
+        format!("{days} dias")
+    }
+}
+
+/// Builds both bodies from the same paragraphs: the ones before the link, the button's label,
+/// the ones after.
+fn compose(
+    kind: MailKind,
+    to: &str,
+    subject: &str,
+    link: &str,
+    before: &[&str],
+    button: &str,
+    after: &[&str],
+) -> Email {
+    let mut text = String::new();
+    for paragraph in before {
+        let _ = write!(text, "{paragraph}\n\n");
+    }
+    let _ = write!(text, "{link}\n\n");
+    for paragraph in after {
+        let _ = write!(text, "{paragraph}\n\n");
+    }
+    text.push_str("Equipe Balcão\n");
+
+    let mut html = String::from(
+        "<!doctype html>\n<html lang=\"pt-BR\">\n<head><meta charset=\"utf-8\"><title>",
+    );
+    html.push_str(&escape(subject));
+    html.push_str(
+        "</title></head>\n<body style=\"font-family: Arial, sans-serif; color: #1f2933; line-height: 1.5;\">\n",
+    );
+    for paragraph in before {
+        let _ = writeln!(html, "<p>{}</p>", escape(paragraph));
+    }
+    let _ = writeln!(
+        html,
+        "<p><a href=\"{href}\" style=\"display: inline-block; padding: 12px 20px; background: #0b6b62; color: #ffffff; text-decoration: none; border-radius: 6px;\">{label}</a></p>",
+        href = escape(link),
+        label = escape(button),
+    );
+    let _ = writeln!(
+        html,
+        "<p>Se o botão não funcionar, copie este endereço no navegador:<br>{}</p>",
+        escape(link)
+    );
+    for paragraph in after {
+        let _ = writeln!(html, "<p>{}</p>", escape(paragraph));
+    }
+    html.push_str("<p>Equipe Balcão</p>\n</body>\n</html>\n");
+
+    Email {
+        kind,
+        to: to.to_owned(),
+        subject: subject.to_owned(),
+        text,
+        html,
+        link: link.to_owned(),
+    }
+}
+
+/// Escapes text for HTML content and attribute values.
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// Why one message was not sent.
+#[derive(Debug, thiserror::Error)]
+pub enum SendError {
+    /// The recipient is not an e-mail address lettre accepts.
+    #[error("the recipient is not a valid address: {0}")]
+    Recipient(#[from] lettre::address::AddressError),
+    /// The message could not be built.
+    #[error("the message could not be built: {0}")]
+    Message(#[from] lettre::error::Error),
+    /// The SMTP server refused or could not be reached.
+    #[error("SMTP failed: {0}")]
+    Smtp(#[from] lettre::transport::smtp::Error),
+    /// The file could not be written.
+    #[error("the message file could not be written: {0}")]
+    File(#[from] lettre::transport::file::Error),
+}
+
+enum Transport {
+    Smtp(AsyncSmtpTransport<Tokio1Executor>),
+    File(AsyncFileTransport<Tokio1Executor>),
+}
+
+/// Sends [`Email`]s through the configured transport. Share it in an [`Arc`].
+pub struct Mailer {
+    transport: Transport,
+    from: Mailbox,
+    description: String,
+}
+
+impl std::fmt::Debug for Mailer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Mailer")
+            .field("transport", &self.description)
+            .field("from", &self.from.to_string())
+            .finish()
+    }
+}
+
+impl Mailer {
+    /// A mailer for `url` (see [`MailUrl`]) sending as `from` (e.g. `Balcão <nao-responda@balcao.app>`).
+    ///
+    /// # Errors
+    ///
+    /// When the URL or the sender is not usable, or the outbox folder cannot be created.
+    pub fn new(url: &str, from: &str) -> Result<Mailer, MailConfigError> {
+        let sender: Mailbox = from
+            .parse()
+            .map_err(|_| MailConfigError::From(from.to_owned()))?;
+        let transport = match MailUrl::parse(url)? {
+            MailUrl::File(folder) => {
+                std::fs::create_dir_all(&folder).map_err(|source| MailConfigError::Folder {
+                    path: folder.clone(),
+                    source,
+                })?;
+                Transport::File(AsyncFileTransport::<Tokio1Executor>::new(folder))
+            }
+            MailUrl::Smtp {
+                host,
+                port,
+                security,
+                credentials,
+            } => {
+                let mut builder = AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(&host)
+                    .port(port)
+                    .timeout(Some(SMTP_TIMEOUT));
+                let tls = |host: &str| {
+                    TlsParameters::new(host.to_owned()).map_err(|e| MailConfigError::Url {
+                        url: redact(url),
+                        reason: format!("TLS could not be set up: {e}"),
+                    })
+                };
+                builder = match security {
+                    SmtpSecurity::None => builder.tls(Tls::None),
+                    SmtpSecurity::Implicit => builder.tls(Tls::Wrapper(tls(&host)?)),
+                    SmtpSecurity::StartTls => builder.tls(Tls::Required(tls(&host)?)),
+                };
+                if let Some((user, password)) = credentials {
+                    builder = builder.credentials(Credentials::new(user, password));
+                }
+                Transport::Smtp(builder.build())
+            }
+        };
+        metrics::describe_counter!(
+            MAIL_COUNTER,
+            "E-mail messages handed to the transport, by kind and outcome (sent, failed)."
+        );
+        Ok(Mailer {
+            transport,
+            from: sender,
+            description: redact(url),
+        })
+    }
+
+    /// Sends `email` now. The outcome is logged and counted here; the caller only decides
+    /// whether the error changes its answer (it should not, for recovery).
+    ///
+    /// # Errors
+    ///
+    /// When the message cannot be built or the transport refuses it.
+    pub async fn send(&self, email: &Email) -> Result<(), SendError> {
+        let result = self.try_send(email).await;
+        let outcome = if result.is_ok() { "sent" } else { "failed" };
+        metrics::counter!(MAIL_COUNTER, "kind" => email.kind.label(), "outcome" => outcome)
+            .increment(1);
+        match &result {
+            Ok(()) => {
+                if matches!(self.transport, Transport::File(_)) {
+                    // Only the development transport logs the link: it is the developer's inbox.
+                    tracing::info!("{}: {}", email.kind.link_name(), email.link);
+                } else {
+                    tracing::debug!(kind = email.kind.label(), "e-mail sent");
+                }
+            }
+            Err(error) => {
+                tracing::warn!(kind = email.kind.label(), %error, transport = %self.description, "e-mail not sent");
+            }
+        }
+        result
+    }
+
+    /// Sends `email` on a task of its own, so the request does not wait for the mail server (and
+    /// its timing does not depend on it). Failures are logged and counted by [`Mailer::send`].
+    pub fn send_in_background(self: &Arc<Self>, email: Email) {
+        let mailer = Arc::clone(self);
+        tokio::spawn(async move {
+            let _ = mailer.send(&email).await;
+        });
+    }
+
+    async fn try_send(&self, email: &Email) -> Result<(), SendError> {
+        let message = Message::builder()
+            .from(self.from.clone())
+            .to(email.to.parse::<Mailbox>()?)
+            .subject(email.subject.clone())
+            .multipart(MultiPart::alternative_plain_html(
+                email.text.clone(),
+                email.html.clone(),
+            ))?;
+        match &self.transport {
+            Transport::Smtp(smtp) => {
+                smtp.send(message).await?;
+            }
+            Transport::File(file) => {
+                file.send(message).await?;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_documented_url_form_parses() {
+        assert_eq!(
+            MailUrl::parse("smtp://127.0.0.1:2525").unwrap(),
+            MailUrl::Smtp {
+                host: "127.0.0.1".into(),
+                port: 2525,
+                security: SmtpSecurity::None,
+                credentials: None
+            }
+        );
+        assert_eq!(
+            MailUrl::parse("smtps://ana%40x.com:s%3Acr%C3%A9t@mail.x.com").unwrap(),
+            MailUrl::Smtp {
+                host: "mail.x.com".into(),
+                port: 465,
+                security: SmtpSecurity::Implicit,
+                credentials: Some(("ana@x.com".into(), "s:crét".into()))
+            }
+        );
+        assert_eq!(
+            MailUrl::parse("smtp+starttls://u:p@mail.x.com").unwrap(),
+            MailUrl::Smtp {
+                host: "mail.x.com".into(),
+                port: 587,
+                security: SmtpSecurity::StartTls,
+                credentials: Some(("u".into(), "p".into()))
+            }
+        );
+        assert_eq!(
+            MailUrl::parse("file:///var/mail/balcao").unwrap(),
+            MailUrl::File(PathBuf::from("/var/mail/balcao"))
+        );
+        assert_eq!(
+            MailUrl::parse("file://.data/outbox").unwrap(),
+            MailUrl::File(PathBuf::from(".data/outbox"))
+        );
+    }
+
+    #[test]
+    fn unknown_schemes_and_empty_places_are_refused_without_showing_the_password() {
+        for bad in ["http://x", "file://", "smtp://", "imap://u:segredo@x"] {
+            let error = MailUrl::parse(bad).expect_err(bad).to_string();
+            assert!(!error.contains("segredo"), "{error}");
+        }
+    }
+
+    #[test]
+    fn messages_are_in_portuguese_carry_the_link_and_escape_the_html() {
+        let email = Email::invitation(
+            "b@x.com",
+            "Ana <Admin>",
+            "gerente",
+            "https://balcao.app/painel/convite?codigo=abc&x=1",
+            Duration::from_secs(7 * 24 * 3600),
+        );
+        assert_eq!(email.subject, "Ana <Admin> convidou você para o Balcão");
+        assert!(email.text.contains("como gerente"));
+        assert!(
+            email
+                .text
+                .contains("https://balcao.app/painel/convite?codigo=abc&x=1")
+        );
+        assert!(email.text.contains("7 dias"));
+        assert!(email.html.contains("Ana &lt;Admin&gt;"));
+        assert!(email.html.contains("codigo=abc&amp;x=1"));
+        assert!(email.html.contains("lang=\"pt-BR\""));
+        let reset = Email::reset_password("a@x.com", "https://x/r", Duration::from_secs(3600));
+        assert!(reset.text.contains("1 hora"));
+    }
+
+    #[test]
+    fn durations_read_naturally() {
+        assert_eq!(describe_duration(Duration::from_secs(3600)), "1 hora");
+        assert_eq!(
+            describe_duration(Duration::from_secs(24 * 3600)),
+            "24 horas"
+        );
+        assert_eq!(
+            describe_duration(Duration::from_secs(3 * 24 * 3600)),
+            "3 dias"
+        );
+    }
+
+    #[tokio::test]
+    async fn the_file_transport_writes_one_eml_per_message() {
+        let folder = std::env::temp_dir().join(format!("balcao-mail-{}", uuid::Uuid::new_v4()));
+        let url = format!("file://{}", folder.display());
+        let mailer = Mailer::new(&url, "Balcão <nao-responda@balcao.app>").expect("mailer");
+        let email = Email::verify_email(
+            "ana@example.com",
+            "Ana",
+            "http://x/v?c=1",
+            Duration::from_secs(3600),
+        );
+        mailer.send(&email).await.expect("written");
+        let files: Vec<_> = std::fs::read_dir(&folder).expect("folder").collect();
+        assert_eq!(files.len(), 1);
+        let _ = std::fs::remove_dir_all(&folder);
+    }
+}

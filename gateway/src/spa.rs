@@ -1,0 +1,285 @@
+//! Serving the dashboard (`webapp/dist`, built by Vite with `base: '/painel/'`).
+//!
+//! | path | answer | `Cache-Control` |
+//! |---|---|---|
+//! | `/entrar`, `/criar-conta`, `/recuperar-senha`, `/redefinir-senha`, `/verificar-email`, `/painel`, `/painel/*` | `dist/index.html` (the app routes on the client) | `no-cache`, so a deploy is picked up on the next visit |
+//! | `/painel/assets/*` | `dist/assets/*` (hashed names) | `public, max-age=31536000, immutable` |
+//! | `/builds/latest.json` | `dist/builds/latest.json` (the version check) | `no-store` |
+//!
+//! `/painel/duvidas` (the server-rendered FAQ) and `/painel/index_old` (a redirect) are routed
+//! elsewhere; a static route wins over `/painel/*`.
+//!
+//! The folder is read on every request, so a rebuild needs no restart. When it is missing (the
+//! dashboard was not built), the app's pages answer a pt-BR 503 page saying so instead of
+//! failing, `/builds/latest.json` a 503 JSON error with code `webapp-not-built`, and assets 404.
+//!
+//! The app's responses carry their own content security policy, stricter than the public site's
+//! (no tag manager): Vite's output has no inline script, and React sets `style` props through
+//! the CSSOM, which `style-src 'self'` does not block, so no `'unsafe-inline'` is needed.
+
+use std::path::{Path, PathBuf};
+
+use axum::Router;
+use axum::extract::{Path as UrlPath, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use sha2::{Digest, Sha256};
+
+use crate::api::error::ApiError;
+use crate::error::AppError;
+use crate::html::{ErrorPage, HtmlTemplate, Meta};
+use crate::state::AppState;
+
+/// The app's content security policy: its own scripts, styles, images (and `data:` images),
+/// and API calls; nothing else.
+pub const WEBAPP_CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; \
+     style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; \
+     frame-ancestors 'none'; base-uri 'self'; form-action 'self'; object-src 'none'";
+
+/// The paths that are the app's pages (besides `/painel/*`).
+pub const APP_PAGES: [&str; 7] = [
+    "/entrar",
+    "/criar-conta",
+    "/recuperar-senha",
+    "/redefinir-senha",
+    "/verificar-email",
+    "/painel",
+    "/painel/",
+];
+
+/// Where the built dashboard lives.
+#[derive(Debug, Clone)]
+pub struct Webapp {
+    dir: PathBuf,
+}
+
+impl Webapp {
+    /// The built app in `dir` (`BALCAO_WEBAPP_DIR`, default `webapp/dist`, relative to the
+    /// working directory).
+    pub fn new(dir: impl Into<PathBuf>) -> Self {
+        Webapp { dir: dir.into() }
+    }
+
+    /// The folder.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+}
+
+/// The dashboard's routes.
+pub fn routes() -> Router<AppState> {
+    let mut router = Router::new()
+        .route("/painel/{*rest}", get(index))
+        .route("/painel/assets/{*path}", get(asset))
+        .route("/builds/latest.json", get(latest_build));
+    for page in APP_PAGES {
+        router = router.route(page, get(index));
+    }
+    router
+}
+
+/// `index.html` for any of the app's pages.
+async fn index(State(state): State<AppState>, request_headers: HeaderMap) -> Response {
+    let path = state.webapp.dir.join("index.html");
+    let html = match tokio::fs::read(&path).await {
+        Ok(html) => html,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return not_built(&state),
+        Err(error) => {
+            return AppError::Internal(anyhow::anyhow!("reading {}: {error}", path.display()))
+                .into_response();
+        }
+    };
+    // A strong validator, so "no-cache" costs a 304 rather than the whole file.
+    let etag = format!(
+        "\"{}\"",
+        Sha256::digest(&html)
+            .iter()
+            .take(16)
+            .map(|b| format!("{b:02x}"))
+            .collect::<String>()
+    );
+    let matches = request_headers
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(',').any(|tag| tag.trim() == etag));
+    let headers = [
+        (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
+        (
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(WEBAPP_CONTENT_SECURITY_POLICY),
+        ),
+        (
+            header::ETAG,
+            HeaderValue::from_str(&etag).expect("hex is header text"),
+        ),
+    ];
+    if matches {
+        return (StatusCode::NOT_MODIFIED, headers).into_response();
+    }
+    (
+        headers,
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("text/html; charset=utf-8"),
+        )],
+        html,
+    )
+        .into_response()
+}
+
+/// A hashed asset under `/painel/assets/`.
+async fn asset(State(state): State<AppState>, UrlPath(path): UrlPath<String>) -> Response {
+    let Some(relative) = safe_relative(&path) else {
+        return AppError::NotFound.into_response();
+    };
+    let file = state.webapp.dir.join("assets").join(relative);
+    match tokio::fs::read(&file).await {
+        Ok(bytes) => (
+            [
+                (header::CONTENT_TYPE, content_type(&path)),
+                (header::CACHE_CONTROL, "public, max-age=31536000, immutable"),
+            ],
+            bytes,
+        )
+            .into_response(),
+        Err(error)
+            if matches!(
+                error.kind(),
+                std::io::ErrorKind::NotFound | std::io::ErrorKind::IsADirectory
+            ) =>
+        {
+            AppError::NotFound.into_response()
+        }
+        Err(error) => AppError::Internal(anyhow::anyhow!("reading {}: {error}", file.display()))
+            .into_response(),
+    }
+}
+
+/// `/builds/latest.json`: the build id the running app compares with its own.
+async fn latest_build(State(state): State<AppState>) -> Response {
+    let file = state.webapp.dir.join("builds").join("latest.json");
+    match tokio::fs::read(&file).await {
+        Ok(bytes) => (
+            [
+                (header::CONTENT_TYPE, "application/json"),
+                (header::CACHE_CONTROL, "no-store"),
+            ],
+            bytes,
+        )
+            .into_response(),
+        Err(error) => {
+            if error.kind() != std::io::ErrorKind::NotFound {
+                tracing::warn!(%error, file = %file.display(), "could not read the build manifest");
+            }
+            let mut response = ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "webapp-not-built",
+                "O painel do Balcão ainda não foi construído neste servidor.",
+            )
+            .into_response();
+            response
+                .headers_mut()
+                .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+            response
+        }
+    }
+}
+
+/// The 503 page for a server without a built dashboard.
+fn not_built(state: &AppState) -> Response {
+    tracing::warn!(
+        dir = %state.webapp.dir.display(),
+        "the dashboard is not built: run `npm run build` in webapp/ (or set BALCAO_WEBAPP_DIR)"
+    );
+    let message = "O painel do Balcão ainda não foi construído neste servidor. Enquanto isso, você pode criar placas e QR codes Pix sem conta.";
+    let page = HtmlTemplate(ErrorPage {
+        meta: Meta::unindexed(Some(&state.site), "Painel indisponível | Balcão", message),
+        status: 503,
+        heading: "O painel ainda não está disponível",
+        message,
+    });
+    (
+        StatusCode::SERVICE_UNAVAILABLE,
+        [(header::CACHE_CONTROL, "no-store")],
+        page,
+    )
+        .into_response()
+}
+
+/// `path` as a relative path with only normal segments (no `..`, `.`, empty segments or
+/// backslashes), so a request cannot leave the assets folder.
+fn safe_relative(path: &str) -> Option<PathBuf> {
+    let mut relative = PathBuf::new();
+    for segment in path.split('/') {
+        if segment.is_empty()
+            || segment == "."
+            || segment == ".."
+            || segment.contains('\\')
+            || segment.contains('\0')
+        {
+            return None;
+        }
+        relative.push(segment);
+    }
+    Some(relative)
+}
+
+/// The content type of what Vite emits, by extension.
+fn content_type(path: &str) -> &'static str {
+    let extension = path
+        .rsplit_once('.')
+        .map(|(_, e)| e.to_ascii_lowercase())
+        .unwrap_or_default();
+    match extension.as_str() {
+        "js" | "mjs" => "text/javascript; charset=utf-8",
+        "css" => "text/css; charset=utf-8",
+        "json" | "map" => "application/json",
+        "svg" => "image/svg+xml",
+        "png" => "image/png",
+        "jpg" | "jpeg" => "image/jpeg",
+        "webp" => "image/webp",
+        "avif" => "image/avif",
+        "gif" => "image/gif",
+        "ico" => "image/x-icon",
+        "woff2" => "font/woff2",
+        "woff" => "font/woff",
+        "ttf" => "font/ttf",
+        "txt" => "text/plain; charset=utf-8",
+        "wasm" => "application/wasm",
+        _ => "application/octet-stream",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_plain_relative_paths_reach_the_disk() {
+        assert_eq!(
+            safe_relative("index-abc.js"),
+            Some(PathBuf::from("index-abc.js"))
+        );
+        assert_eq!(safe_relative("a/b.css"), Some(PathBuf::from("a/b.css")));
+        for bad in [
+            "../secret",
+            "a/../../b",
+            "./a",
+            "a//b",
+            "",
+            "a\\..\\b",
+            "/etc/passwd",
+        ] {
+            assert_eq!(safe_relative(bad), None, "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn vite_outputs_get_their_types() {
+        assert_eq!(content_type("index-x.js"), "text/javascript; charset=utf-8");
+        assert_eq!(content_type("index-x.CSS"), "text/css; charset=utf-8");
+        assert_eq!(content_type("font.woff2"), "font/woff2");
+        assert_eq!(content_type("sem-extensao"), "application/octet-stream");
+    }
+}
