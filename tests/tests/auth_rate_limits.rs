@@ -1,5 +1,5 @@
-//! Sign-in and recovery are rate limited per client address and per e-mail: 429
-//! `too-many-requests` with `Retry-After`.
+//! Sign-in and recovery are rate limited per client address and per e-mail, and re-entering the
+//! password on a signed-in device per account: 429 `too-many-requests` with `Retry-After`.
 
 use reqwest::StatusCode;
 use serde_json::json;
@@ -103,6 +103,39 @@ async fn one_email_gets_a_few_attempts_a_minute_from_any_number_of_addresses() {
     assert_limited(
         &attacker
             .post_json("/api/auth/recover", &json!({ "email": "alvo@exemplo.com" }))
+            .await,
+    );
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn re_entering_the_password_on_a_signed_in_device_is_limited_per_account() {
+    let app = TestApp::spawn_with(|settings| {
+        settings.auth.auth_per_minute_per_email = 3;
+    })
+    .await;
+    let mut browser = Browser::new(&app);
+    let signed_up = browser.sign_up("lia@exemplo.com", "segredo1", "Lia").await;
+    assert_eq!(signed_up.status, StatusCode::OK, "{}", signed_up.text);
+
+    for _ in 0..3 {
+        let answer = browser
+            .post_json("/api/account/delete", &json!({"password": "chute-errado"}))
+            .await;
+        assert_eq!(answer.code(), "wrong-password", "{}", answer.text);
+    }
+    // A stolen unlocked phone cannot go on guessing, not even with the right password.
+    assert_limited(
+        &browser
+            .post_json("/api/account/delete", &json!({"password": "segredo1"}))
+            .await,
+    );
+    assert_limited(
+        &browser
+            .post_json(
+                "/api/account/password",
+                &json!({"currentPassword": "segredo1", "newPassword": "outra-senha-1"}),
+            )
             .await,
     );
     app.stop().await;

@@ -1,6 +1,6 @@
 //! Sign-in through HTTP: the answer, what it never reveals, disabled accounts, bad input.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use gateway::roles::{self, AccountAction};
 use reqwest::{Method, StatusCode};
@@ -52,12 +52,8 @@ async fn an_unknown_email_and_a_wrong_password_get_the_very_same_answer() {
     account(&app, "hana@exemplo.com", "segredo1").await;
     let mut browser = Browser::new(&app);
 
-    let started = Instant::now();
     let wrong_password = browser.log_in("hana@exemplo.com", "errada1").await;
-    let wrong_password_took = started.elapsed();
-    let started = Instant::now();
     let unknown = browser.log_in("ninguem@exemplo.com", "errada1").await;
-    let unknown_took = started.elapsed();
 
     for answer in [&wrong_password, &unknown] {
         assert_eq!(answer.status, StatusCode::UNAUTHORIZED);
@@ -66,16 +62,9 @@ async fn an_unknown_email_and_a_wrong_password_get_the_very_same_answer() {
     }
     assert_eq!(wrong_password.json, unknown.json, "same code and message");
     assert_eq!(unknown.message(), "E-mail ou senha incorretos.");
-    // Both ran a password check: neither is an order of magnitude faster than the other.
-    let (fast, slow) = if unknown_took < wrong_password_took {
-        (unknown_took, wrong_password_took)
-    } else {
-        (wrong_password_took, unknown_took)
-    };
-    assert!(
-        slow < fast * 10 + Duration::from_millis(50),
-        "timing gives nothing away: {wrong_password_took:?} vs {unknown_took:?}"
-    );
+    // Both run one argon2id check with the same parameters (see the gateway's
+    // `the_check_for_an_unknown_email_does_the_same_work_as_a_real_one`); timing is not asserted
+    // here because a loaded machine makes timed tests flaky.
     app.stop().await;
 }
 

@@ -7,7 +7,7 @@
 //! Columns: no token · stranger (an account of their own, no role in the owner's) · owner ·
 //! manager · operator · removed member. "Own account" routes (`/api/account/…`, `/api/auth/me`…)
 //! act on the caller's own account, so every signed-in column succeeds there; the requests that
-//! would change something for good carry a wrong password, so signed-in callers get 401
+//! would change something for good carry a wrong password, so signed-in callers get 400
 //! `wrong-password` and nobody without a token learns more than 401 `unauthenticated`.
 
 mod workspace_support;
@@ -179,11 +179,11 @@ async fn every_api_route_answers_each_kind_of_caller_exactly_as_the_contract_say
         row(M::PUT, "/api/account/photo", Body::Photo,
             ["401 unauthenticated", "200", "200", "200", "200", "200"]),
         row(M::POST, "/api/account/password", Body::Json(json!({"currentPassword": wrong_password, "newPassword": "nova-senha-1"})),
-            ["401 unauthenticated", "401 wrong-password", "401 wrong-password", "401 wrong-password", "401 wrong-password", "401 wrong-password"]),
+            ["401 unauthenticated", "400 wrong-password", "400 wrong-password", "400 wrong-password", "400 wrong-password", "400 wrong-password"]),
         row(M::POST, "/api/account/email", Body::Json(json!({"newEmail": "novo@padaria.test", "password": wrong_password})),
-            ["401 unauthenticated", "401 wrong-password", "401 wrong-password", "401 wrong-password", "401 wrong-password", "401 wrong-password"]),
+            ["401 unauthenticated", "400 wrong-password", "400 wrong-password", "400 wrong-password", "400 wrong-password", "400 wrong-password"]),
         row(M::POST, "/api/account/delete", Body::Json(json!({"password": wrong_password})),
-            ["401 unauthenticated", "401 wrong-password", "401 wrong-password", "401 wrong-password", "401 wrong-password", "401 wrong-password"]),
+            ["401 unauthenticated", "400 wrong-password", "400 wrong-password", "400 wrong-password", "400 wrong-password", "400 wrong-password"]),
         // Teams.
         row(M::GET, "/api/workspaces", Body::None,
             ["401 unauthenticated", "200", "200", "200", "200", "200"]),

@@ -61,7 +61,7 @@ async fn a_deleted_account_leaves_only_unreadable_sealed_fields_and_its_address_
     let refused = owner
         .post("/api/account/delete", &json!({"password": "errada-1"}))
         .await;
-    assert_eq!(refused.status, StatusCode::UNAUTHORIZED, "{}", refused.text);
+    assert_eq!(refused.status, StatusCode::BAD_REQUEST, "{}", refused.text);
     assert_eq!(refused.code(), "wrong-password");
     assert_eq!(refused.field(), Some("password"));
     let missing = owner.post("/api/account/delete", &json!({})).await;

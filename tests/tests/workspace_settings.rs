@@ -369,7 +369,7 @@ async fn a_new_password_keeps_this_session_and_ends_every_other() {
             &json!({"currentPassword": "errada-1", "newPassword": "nova-senha-2"}),
         )
         .await;
-    assert_eq!(wrong.status, StatusCode::UNAUTHORIZED, "{}", wrong.text);
+    assert_eq!(wrong.status, StatusCode::BAD_REQUEST, "{}", wrong.text);
     assert_eq!(wrong.code(), "wrong-password");
     assert_eq!(wrong.field(), Some("currentPassword"));
 
@@ -435,7 +435,7 @@ async fn a_new_address_is_confirmed_by_a_link_sent_to_it_and_then_signs_in() {
     for (body, status, code, field) in [
         (
             json!({"newEmail": "ana.nova@padaria.test", "password": "errada-1"}),
-            StatusCode::UNAUTHORIZED,
+            StatusCode::BAD_REQUEST,
             "wrong-password",
             "password",
         ),

@@ -15,7 +15,7 @@
 //! |---|---|---|
 //! | `invalid-json` | 400 | the body is not JSON (or not the form the call takes) |
 //! | `invalid-credential` | 401 | sign-in with an unknown e-mail **or** a wrong password (the same answer for both, so the API never tells whether an e-mail has an account); a refused refresh token |
-//! | `wrong-password` | 401 | the current password given to confirm a change is wrong (signed-in calls only) |
+//! | `wrong-password` | 400 | the current password given to confirm a change is wrong (signed-in calls only; not 401, which means a bad token) |
 //! | `user-not-found` | — | never sent by sign-in (see `invalid-credential`); kept in the list because the dashboard reads it like `invalid-credential` |
 //! | `unauthenticated` | 401 | no bearer token, or a bad, expired or revoked one (with `WWW-Authenticate: Bearer`) |
 //! | `user-disabled` | 403 | the account is disabled |
@@ -118,10 +118,11 @@ impl ApiError {
         )
     }
 
-    /// 401 `wrong-password`: the current password confirming a change is wrong.
+    /// 400 `wrong-password`: the current password confirming a change is wrong. Not 401: the
+    /// caller's token is fine, and a 401 would make the dashboard refresh its session.
     pub fn wrong_password() -> Self {
         Self::new(
-            StatusCode::UNAUTHORIZED,
+            StatusCode::BAD_REQUEST,
             "wrong-password",
             "A senha atual está incorreta.",
         )

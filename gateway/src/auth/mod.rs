@@ -68,6 +68,10 @@ pub enum LimitedAction {
     Recover,
     /// `POST /api/auth/send-verification` (limited per account's e-mail only).
     SendVerification,
+    /// Re-entering the password to change the password or e-mail or to delete the account
+    /// (limited per account, keyed by its id in the per-e-mail budget), so a borrowed signed-in
+    /// device cannot be used to guess the password.
+    ConfirmPassword,
 }
 
 /// Per-address and per-e-mail budgets, kept apart per action so that a few failed sign-ins do

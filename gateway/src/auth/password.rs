@@ -159,4 +159,20 @@ mod tests {
         );
         assert!(!passwords.verify_nothing("x".to_owned()).await.unwrap());
     }
+
+    #[tokio::test]
+    async fn the_check_for_an_unknown_email_does_the_same_work_as_a_real_one() {
+        // Same algorithm and parameters as a stored hash, so the same cost: sign-in's timing
+        // cannot tell an unknown e-mail from a wrong password (shown by construction, not timed).
+        let passwords = Passwords::new();
+        passwords.verify_nothing("x".to_owned()).await.unwrap();
+        let dummy = passwords.dummy.get().expect("made on first use");
+        let real = passwords.hash("x".to_owned()).await.unwrap();
+        let parameters = |hash: &str| hash.rsplitn(3, '$').nth(2).map(str::to_owned);
+        assert_eq!(parameters(dummy), parameters(&real));
+        assert!(
+            dummy.starts_with("$argon2id$v=19$m=19456,t=2,p=1$"),
+            "{dummy}"
+        );
+    }
 }

@@ -17,14 +17,14 @@ use axum::http::StatusCode;
 use commands::action_codes::{self, Purpose};
 use commands::claims::{EMAIL_SCOPE, digest, normalise_email};
 use commands::vault;
-use commands::{CommandMetadata, Effects};
+use commands::{CommandMetadata, Effects, FeedPosition};
 use domain::account::{
     AccountCommand, ChangeEmail, ChangePassword, PasswordChangeReason, VerifyEmail,
 };
 use domain::sealed::Sealed;
 use serde::Deserialize;
 
-use super::{check_password, link, valid_email};
+use super::{check_password, link, valid_email, wait_for_accounts};
 use crate::api::error::ApiError;
 use crate::api::json::Json;
 use crate::auth::accounts::now;
@@ -254,7 +254,7 @@ pub async fn verify_email(
     let code = body.oob_code;
     if let Some(pending) = action_codes::peek(&state.pool, &code, Purpose::VerifyEmail).await? {
         let account_id = pending.account_id;
-        state
+        let outcome = state
             .accounts
             .execute_with(
                 &account_id,
@@ -264,10 +264,13 @@ pub async fn verify_email(
                 &Effects::new().consume_action_code(&code, Purpose::VerifyEmail),
             )
             .await?;
+        // The page that opened the link reads `/me` next: answer once the read model shows it.
+        wait_for_accounts(&state, outcome.position).await;
         return Ok(StatusCode::NO_CONTENT);
     }
     if let Some(pending) = action_codes::peek(&state.pool, &code, Purpose::ChangeEmail).await? {
-        change_email(&state, &code, &pending.account_id, &pending.payload).await?;
+        let position = change_email(&state, &code, &pending.account_id, &pending.payload).await?;
+        wait_for_accounts(&state, position).await;
         return Ok(StatusCode::NO_CONTENT);
     }
     Err(ApiError::expired_action_code())
@@ -278,7 +281,7 @@ async fn change_email(
     code: &str,
     account_id: &str,
     payload: &serde_json::Value,
-) -> Result<(), ApiError> {
+) -> Result<Option<FeedPosition>, ApiError> {
     let sealed = payload
         .get(NEW_EMAIL_FIELD)
         .and_then(serde_json::Value::as_str)
@@ -324,7 +327,7 @@ async fn change_email(
         )
         .await?;
     // Opening the link proved the new address is theirs.
-    state
+    let verified = state
         .accounts
         .execute(
             account_id,
@@ -333,7 +336,7 @@ async fn change_email(
         )
         .await?;
     tracing::info!(account_id, "sign-in e-mail changed");
-    Ok(())
+    Ok(verified.position)
 }
 
 /// `POST /api/auth/send-verification` (bearer): e-mails a new verification link to the

@@ -5,8 +5,8 @@
 //!
 //! | call | answer |
 //! |---|---|
-//! | password | 204; the person's **other** sessions end (this one stays signed in); 401 `wrong-password` on `currentPassword`; 422 `weak-password` on `newPassword` (the message lists what is missing) |
-//! | e-mail | 204 once a confirmation link is on its way to the new address (nothing changes until it is opened: the auth API's `verify-email` applies it; see [`request_email_change`]); 401 `wrong-password` on `password`; 422 `invalid-argument` on `newEmail` (malformed, or the current address); 409 `email-already-in-use` on `newEmail` |
+//! | password | 204; the person's **other** sessions end (this one stays signed in); 400 `wrong-password` on `currentPassword`; 422 `weak-password` on `newPassword` (the message lists what is missing) |
+//! | e-mail | 204 once a confirmation link is on its way to the new address (nothing changes until it is opened: the auth API's `verify-email` applies it; see [`request_email_change`]); 400 `wrong-password` on `password`; 422 `invalid-argument` on `newEmail` (malformed, or the current address); 409 `email-already-in-use` on `newEmail` |
 
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -19,8 +19,8 @@ use super::support::{account_failure, metadata, now};
 use crate::api::auth::{check_password, request_email_change, valid_email};
 use crate::api::error::ApiError;
 use crate::api::json::Json;
-use crate::auth::Authenticated;
 use crate::auth::session::{self, EndReason};
+use crate::auth::{Authenticated, LimitedAction};
 use crate::state::AppState;
 
 /// `POST /api/account/password` body.
@@ -48,13 +48,19 @@ pub struct EmailChange {
 ///
 /// # Errors
 ///
-/// 401 `wrong-password` on `field`; 404 when the account is gone.
+/// 400 `wrong-password` on `field`; 404 when the account is gone; 429 `too-many-requests` after
+/// the per-account budget of attempts (`BALCAO_AUTH_PER_MINUTE_PER_EMAIL` a minute).
 pub(crate) async fn confirm_password(
     state: &AppState,
     caller: &Authenticated,
     password: &str,
     field: &str,
 ) -> Result<(Account, i64), ApiError> {
+    state.auth.limits.check(
+        LimitedAction::ConfirmPassword,
+        None,
+        Some(&caller.account_id),
+    )?;
     let loaded = state
         .accounts
         .load(&caller.account_id)

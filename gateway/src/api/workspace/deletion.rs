@@ -1,6 +1,6 @@
 //! `POST /api/account/delete {password}`: the signed-in person erases their account.
 //!
-//! The password is asked again (401 `wrong-password` on `password`), then, in this order:
+//! The password is asked again (400 `wrong-password` on `password`), then, in this order:
 //!
 //! 1. **the teams the person works in are left**: in each, `RemoveMember` on the owner's account
 //!    releases the invitation's claim on the address, so the owner sees the member gone and may
@@ -63,7 +63,7 @@ pub struct Deletion {
 ///
 /// # Errors
 ///
-/// 401 `wrong-password` on `password`; 401 without a valid token; 404 when the account is
+/// 400 `wrong-password` on `password`; 401 without a valid token; 404 when the account is
 /// already gone.
 pub async fn delete_account(
     State(state): State<AppState>,
