@@ -12,6 +12,7 @@ pub mod client_address;
 pub mod config;
 pub mod content;
 pub mod error;
+pub mod housekeeping;
 pub mod html;
 pub mod mail;
 pub mod ops;

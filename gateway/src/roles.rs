@@ -248,13 +248,19 @@ pub async fn start(settings: &Settings, roles: Roles) -> anyhow::Result<Running>
     if roles.serve {
         let pool = pool(settings, "balcao-gateway", 20).await?;
         let client = client.clone();
-        let state = app_state(settings, pool, Some(client)).await?;
+        let state = app_state(settings, pool.clone(), Some(client)).await?;
         let listener = TcpListener::bind(settings.listen)
             .await
             .with_context(|| format!("could not listen on {}", settings.listen))?;
         local_addr = Some(listener.local_addr()?);
         tracing::info!(address = %listener.local_addr()?, "gateway listening");
         let router = crate::build_router(state);
+        let housekeeping_pool = pool.clone();
+        let housekeeping_token = shutdown.clone();
+        tasks.spawn(async move {
+            crate::housekeeping::run(housekeeping_pool, housekeeping_token).await;
+            Ok(())
+        });
         let token = shutdown.clone();
         tasks.spawn(async move {
             axum::serve(
