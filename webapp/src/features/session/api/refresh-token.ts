@@ -1,5 +1,6 @@
 import { api } from '@/lib/api';
 import { type ApiError, asApiError } from '@/lib/api-error';
+import { withRefreshLock } from '@/lib/refresh-lock';
 import type { AppDispatch } from '@/lib/store';
 import type { TokenResponse } from '@/types/user';
 
@@ -36,9 +37,14 @@ export function classifyRefreshError(error: ApiError): RefreshOutcome {
   return { kind: 'unreachable', retryAfterSeconds: error.retryAfterSeconds };
 }
 
-/** One refresh call. Untracked, so a background refresh never shows the loading bar. */
+/**
+ * One refresh call, one tab at a time (see `lib/refresh-lock.ts`). Untracked, so a background
+ * refresh never shows the loading bar.
+ */
 export async function requestRefresh(dispatch: AppDispatch): Promise<RefreshOutcome> {
-  const result = await dispatch(refreshTokenApi.endpoints.refreshToken.initiate(undefined, { track: false }));
+  const result = await withRefreshLock(() =>
+    dispatch(refreshTokenApi.endpoints.refreshToken.initiate(undefined, { track: false })),
+  );
   if (result.error !== undefined) return classifyRefreshError(asApiError(result.error));
   if (!isTokenResponse(result.data)) return { kind: 'unreachable', retryAfterSeconds: null };
   return { kind: 'refreshed', accessToken: result.data.accessToken, expiresIn: result.data.expiresIn };
