@@ -192,6 +192,19 @@ impl AccountKey {
     }
 }
 
+/// The key id under which an invitation's own key is kept in `account_keys`.
+///
+/// An invitee's address belongs to the invitee, not to the team's owner, so it is sealed with a
+/// key of its own: removing the member, the member deleting their account, or the owner deleting
+/// theirs shreds it, and the address becomes unreadable in the owner's log too.
+///
+/// ```
+/// assert_eq!(commands::vault::invitation_key_id("0190"), "invitation:0190");
+/// ```
+pub fn invitation_key_id(invitation_id: &str) -> String {
+    format!("invitation:{invitation_id}")
+}
+
 /// The key of `account_id`, or `None` when it has none (never opened, or shredded).
 ///
 /// `executor` may be the pool or a transaction (a projector opens sealed fields inside its own).

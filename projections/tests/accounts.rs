@@ -96,16 +96,19 @@ impl Harness {
         Person { id, key }
     }
 
-    /// `owner` invites `email` as `role`; returns the invitation id.
+    /// `owner` invites `email` as `role`, sealing it with the invitation's own key as the gateway
+    /// does; returns the invitation id.
     async fn invite(&self, owner: &Person, email: &str, role: Role) -> String {
         let invitation_id = Uuid::now_v7().to_string();
+        let key = AccountKey::generate(commands::vault::invitation_key_id(&invitation_id));
         let command = AccountCommand::InviteMember(InviteMember {
             invitation_id: invitation_id.clone(),
-            email: owner.key.seal(email),
+            email: key.seal(email),
             role,
             at: "2026-11-21T11:00:00Z".to_owned(),
         });
-        self.run(&owner.id(), command, Effects::new()).await;
+        self.run(&owner.id(), command, Effects::new().store_key(&key))
+            .await;
         invitation_id
     }
 
@@ -537,7 +540,11 @@ async fn on_replay_a_shredded_key_reads_as_null_personal_fields_and_deleted_acco
     assert_eq!(replayed.created_at, live.created_at);
     let members = accounts::members_of(pool, ana.id).await.unwrap();
     assert_eq!(members.len(), 1);
-    assert_eq!(members[0].email, None, "sealed with Ana's key");
+    assert_eq!(
+        members[0].email.as_deref(),
+        Some("bruno@exemplo.com.br"),
+        "Bruno's address is sealed with the invitation's own key, which lives until it ends"
+    );
     assert_eq!(members[0].member_account_id, Some(bruno.id));
     // Bruno's key is intact: his fields still open; Carla stays deleted.
     let bruno_view = accounts::find(pool, bruno.id).await.unwrap().unwrap();

@@ -94,6 +94,17 @@ async fn a_deleted_account_leaves_only_unreadable_sealed_fields_and_its_address_
         .await,
         0
     );
+    // So are the keys of the invitations it sent (the manager's and the pending one): the
+    // addresses it invited cannot be opened either.
+    assert_eq!(
+        count(
+            &db,
+            "select count(*) from account_keys where account_id like $1",
+            "invitation:%"
+        )
+        .await,
+        0
+    );
     for table in ["account_photos", "action_codes", "auth_sessions"] {
         let sql = format!("select count(*) from {table} where account_id = $1");
         assert_eq!(count(&db, &sql, &id).await, 0, "{table}");
@@ -188,12 +199,25 @@ async fn a_member_who_deletes_their_account_leaves_the_team_and_may_be_invited_a
         Some(1)
     );
 
+    let db = app.db().await;
+    let invitation_keys = "select count(*) from account_keys where account_id like $1";
+    assert_eq!(
+        count(&db, invitation_keys, "invitation:%").await,
+        1,
+        "the invitee's address is sealed with the invitation's own key"
+    );
+
     let deleted = caixa
         .post("/api/account/delete", &json!({"password": PASSWORD}))
         .await;
     assert_eq!(deleted.status, StatusCode::NO_CONTENT, "{}", deleted.text);
 
     assert_eq!(owner.get(&members).await.json["members"], json!([]));
+    assert_eq!(
+        count(&db, invitation_keys, "invitation:%").await,
+        0,
+        "leaving the team shredded it: the address is unreadable in the owner's log too"
+    );
     let invited = invite(&mut owner, "caixa@padaria.test", "operator").await;
     assert_eq!(invited.status, StatusCode::CREATED, "{}", invited.text);
     app.stop().await;

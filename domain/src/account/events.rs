@@ -152,7 +152,8 @@ pub struct MemberInvited {
     pub account_id: String,
     /// The invitation's id.
     pub invitation_id: String,
-    /// The invited address, sealed with the inviting account's key.
+    /// The invited address, sealed with the invitation's own key (`invitation:<id>`), shredded when
+    /// the invitation ends.
     pub email: Sealed,
     /// The role offered (`manager` or `operator`).
     pub role: Role,

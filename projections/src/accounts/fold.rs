@@ -274,7 +274,11 @@ async fn fold(
             keys.forget(&owner);
         }
         AccountEvent::MemberInvited(invited) => {
-            let email = keys.open(conn, event, &owner, Some(&invited.email)).await?;
+            // Sealed with the invitation's own key (shredded when the invitation ends).
+            let key_id = commands::vault::invitation_key_id(&invited.invitation_id);
+            let email = keys
+                .open(conn, event, &key_id, Some(&invited.email))
+                .await?;
             // An `owner` role breaks the table's check constraint: the runtime parks the event.
             sqlx::query(AssertSqlSafe(format!(
                 "insert into {m} (account_id, invitation_id, email, role, status,

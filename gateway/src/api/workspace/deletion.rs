@@ -3,14 +3,15 @@
 //! The password is asked again (400 `wrong-password` on `password`), then, in this order:
 //!
 //! 1. **the teams the person works in are left**: in each, `RemoveMember` on the owner's account
-//!    releases the invitation's claim on the address, so the owner sees the member gone and may
-//!    invite the address again. Done first so that a failure here leaves the account intact
+//!    releases the invitation's claim on the address and shreds the invitation's own key, so
+//!    the person's address becomes unreadable in the owner's log too; the owner sees the member
+//!    gone and may invite the address again. Done first so that a failure here leaves the account intact
 //!    and the request can simply be repeated;
 //! 2. **`DeleteAccount`**, with, in the same transaction: every unique claim the account holds
 //!    released (its sign-in e-mail, so the address can sign up again, and the invitations its
-//!    own team sent) and **its key destroyed** (`account_keys`): every sealed field in its
-//!    history (e-mail, name, phone, default receiver name and city, the addresses it invited)
-//!    can never be opened again;
+//!    own team sent) and **its key destroyed** (`account_keys`), with the keys of every
+//!    invitation it sent: every sealed field in its history (e-mail, name, phone, default
+//!    receiver name and city, the addresses it invited) can never be opened again;
 //! 3. the photo (`account_photos`), every e-mailed link's code (`action_codes`) and every
 //!    session with its refresh tokens (`auth_sessions`, `refresh_tokens`) are deleted: access
 //!    tokens already issued stop working at once;
@@ -31,13 +32,14 @@
 //!   the payer message, and two account ids (`owner_id`, `created_by`) that no longer lead
 //!   anywhere; it holds no e-mail, name or phone of the account. Codes made by a member in
 //!   someone else's account belong to that account and stay in it.
-//! - **Invitations** the person received by e-mail from other teams are the inviting account's
-//!   records (sealed with that account's key) and stay until that owner cancels them.
+//! - **Pending invitations** the person received from other teams (not accepted) are the
+//!   inviting account's records of an address it typed; they are sealed with their own key and
+//!   become unreadable when that owner cancels them or deletes their account.
 
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use commands::claims::{digest, invite_scope, normalise_email};
+use commands::vault::invitation_key_id;
 use commands::{Effects, ExpectedVersion};
 use domain::account::{AccountCommand, DeleteAccount, RemoveMember};
 use domain::team::Role;
@@ -70,10 +72,14 @@ pub async fn delete_account(
     caller: Authenticated,
     Json(body): Json<Deletion>,
 ) -> Result<Response, ApiError> {
-    confirm_password(&state, &caller, &body.password, "password").await?;
+    let (account, _) = confirm_password(&state, &caller, &body.password, "password").await?;
     leave_teams(&state, &caller).await?;
     let account_id = caller.account_id.as_str();
-    let effects = Effects::new().release_all(account_id).shred_key(account_id);
+    let mut effects = Effects::new().release_all(account_id).shred_key(account_id);
+    // The addresses of the people this account invited are sealed with keys of their own.
+    for member in account.members() {
+        effects = effects.shred_key(invitation_key_id(&member.invitation_id));
+    }
     let outcome = state
         .accounts
         .execute_with(
@@ -107,16 +113,7 @@ async fn leave_teams(state: &AppState, caller: &Authenticated) -> Result<(), Api
         let Some(member) = loaded.aggregate.active_member(&caller.account_id) else {
             continue;
         };
-        let mut effects = Effects::new();
-        // The owner's key opens the invited address, whose digest is the claim to release; with
-        // no key (the owner is being deleted too) the claim goes with the owner's own deletion.
-        if let Some(key) = commands::vault::load_key(&state.pool, &owner)
-            .await
-            .map_err(|e| ApiError::internal(anyhow::Error::new(e)))?
-            && let Ok(address) = key.open(&member.email)
-        {
-            effects = effects.release(invite_scope(&owner), digest(&normalise_email(&address)));
-        }
+        let effects = super::team::ending_invitation(&state.pool, &owner, member).await?;
         let command = AccountCommand::RemoveMember(RemoveMember {
             invitation_id: member.invitation_id.clone(),
             at: now(),

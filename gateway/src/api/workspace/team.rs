@@ -8,8 +8,11 @@
 //! | `DELETE /api/accounts/{accountId}/members/{invitationId}` | owner | 204: a pending invitation is cancelled (its link stops working), an active member loses access at once; 404 when there is no such invitation |
 //! | `POST /api/invitations/accept {code}` | anyone signed in | `{accountId, role}`; 400 `expired-action-code` (unknown, used, expired or cancelled); 422 `cannot-invite-self`; 409 `already-member` |
 //!
-//! The invitee's address is sealed with the **owner's** key in `MemberInvited` (it is the
-//! owner's record), and claimed per team (`invite:<owner id>`, by digest) in the same
+//! The invitee's address is sealed in `MemberInvited` with a key of the invitation's own
+//! ([`commands::vault::invitation_key_id`]): it is the invitee's personal data in the owner's
+//! log, so it must become unreadable when the invitation ends (removal, the member deleting
+//! their account, the owner deleting theirs), whatever happens to the owner's key. It is claimed
+//! per team (`invite:<owner id>`, by digest) in the same
 //! transaction, so one address has at most one pending or active invitation per team; removing
 //! the member releases the claim. The link's code is the only credential needed to accept:
 //! whoever holds it (it went to the invited address) joins with the account they are signed in
@@ -24,6 +27,7 @@ use axum::response::{IntoResponse, Response};
 use chrono::{DateTime, SecondsFormat, Utc};
 use commands::action_codes::{self, Purpose};
 use commands::claims::{EMAIL_SCOPE, digest, invite_scope, normalise_email};
+use commands::vault::invitation_key_id;
 use commands::{CommandError, Effects, ExpectedVersion};
 use domain::account::{AcceptInvitation, AccountCommand, InviteMember, MemberStatus, RemoveMember};
 use domain::team::{Right, Role};
@@ -220,18 +224,17 @@ pub async fn invite(
     {
         return Err(cannot_invite_self());
     }
-    let key = commands::vault::load_key(&state.pool, owner)
-        .await
-        .map_err(|e| ApiError::internal(anyhow::Error::new(e)))?
-        .ok_or_else(ApiError::not_found)?;
     let invitation_id = Uuid::now_v7().to_string();
+    let key = commands::vault::AccountKey::generate(invitation_key_id(&invitation_id));
     let command = AccountCommand::InviteMember(InviteMember {
         invitation_id: invitation_id.clone(),
         email: key.seal(&normalised),
         role,
         at: now(),
     });
-    let effects = Effects::new().claim(invite_scope(owner), address_digest, owner);
+    let effects = Effects::new()
+        .claim(invite_scope(owner), address_digest, owner)
+        .store_key(&key);
     let outcome = state
         .accounts
         .execute_with(
@@ -311,16 +314,7 @@ pub async fn remove(
         .aggregate
         .member(&invitation_id)
         .ok_or_else(ApiError::not_found)?;
-    let mut effects = Effects::new();
-    if let Some(key) = commands::vault::load_key(&state.pool, owner)
-        .await
-        .map_err(|e| ApiError::internal(anyhow::Error::new(e)))?
-    {
-        let address = key
-            .open(&member.email)
-            .map_err(|e| ApiError::internal(anyhow::Error::new(e)))?;
-        effects = effects.release(invite_scope(owner), digest(&normalise_email(&address)));
-    }
+    let effects = ending_invitation(&state.pool, owner, member).await?;
     let command = AccountCommand::RemoveMember(RemoveMember {
         invitation_id,
         at: now(),
@@ -397,4 +391,29 @@ pub async fn accept(
         account_id: owner,
         role,
     }))
+}
+
+/// What ending `member`'s invitation to `owner`'s team does beside the log: releases the
+/// address's claim (its digest, read with the invitation's key) and shreds that key.
+///
+/// # Errors
+///
+/// 500 when the key is unreadable or PostgreSQL fails.
+pub(super) async fn ending_invitation(
+    pool: &sqlx::PgPool,
+    owner: &str,
+    member: &domain::account::Member,
+) -> Result<Effects, ApiError> {
+    let key_id = invitation_key_id(&member.invitation_id);
+    let mut effects = Effects::new();
+    if let Some(key) = commands::vault::load_key(pool, &key_id)
+        .await
+        .map_err(|e| ApiError::internal(anyhow::Error::new(e)))?
+    {
+        let address = key
+            .open(&member.email)
+            .map_err(|e| ApiError::internal(anyhow::Error::new(e)))?;
+        effects = effects.release(invite_scope(owner), digest(&normalise_email(&address)));
+    }
+    Ok(effects.shred_key(key_id))
 }
