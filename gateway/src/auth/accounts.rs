@@ -81,7 +81,7 @@ pub async fn disable_with(
         .await?;
     // After the event, so a sign-in racing with this one either saw the account disabled or
     // gets its new session ended here.
-    let ended = session::end_all(pool, account_id, EndReason::Disabled)
+    let ended = session::end_all(pool, account_id, None, EndReason::Disabled)
         .await
         .map_err(anyhow::Error::from)?;
     tracing::info!(account_id, sessions_ended = ended, "account disabled");

@@ -294,7 +294,8 @@ pub async fn end(
     Ok(done.rows_affected() > 0)
 }
 
-/// Ends every live session of `account_id`; answers how many.
+/// Ends every live session of `account_id` but `keep` (the caller's own, when it should stay
+/// signed in); answers how many.
 ///
 /// # Errors
 ///
@@ -302,14 +303,16 @@ pub async fn end(
 pub async fn end_all(
     pool: &PgPool,
     account_id: &str,
+    keep: Option<Uuid>,
     reason: EndReason,
 ) -> Result<u64, sqlx::Error> {
     let done = sqlx::query(
         "update auth_sessions set revoked_at = now(), revoked_reason = $2
-         where account_id = $1 and revoked_at is null",
+         where account_id = $1 and revoked_at is null and id is distinct from $3",
     )
     .bind(account_id)
     .bind(reason.as_str())
+    .bind(keep)
     .execute(pool)
     .await?;
     Ok(done.rows_affected())

@@ -24,9 +24,10 @@ use domain::account::{
 use domain::sealed::Sealed;
 use serde::Deserialize;
 
-use super::{check_password, link, valid_email, wait_for_accounts};
+use super::{check_password, link, valid_email};
 use crate::api::error::ApiError;
 use crate::api::json::Json;
+use crate::api::read_your_writes::wait_for;
 use crate::auth::accounts::now;
 use crate::auth::session::{self, EndReason};
 use crate::auth::{Authenticated, LimitedAction};
@@ -232,7 +233,7 @@ pub async fn reset(
             &Effects::new().consume_action_code(&body.oob_code, Purpose::ResetPassword),
         )
         .await?;
-    let ended = session::end_all(&state.pool, &account_id, EndReason::PasswordReset).await?;
+    let ended = session::end_all(&state.pool, &account_id, None, EndReason::PasswordReset).await?;
     tracing::info!(%account_id, sessions_ended = ended, "password reset by e-mail");
     Ok(StatusCode::NO_CONTENT)
 }
@@ -265,12 +266,12 @@ pub async fn verify_email(
             )
             .await?;
         // The page that opened the link reads `/me` next: answer once the read model shows it.
-        wait_for_accounts(&state, outcome.position).await;
+        wait_for(&state, projections::accounts::NAME, outcome.position).await;
         return Ok(StatusCode::NO_CONTENT);
     }
     if let Some(pending) = action_codes::peek(&state.pool, &code, Purpose::ChangeEmail).await? {
         let position = change_email(&state, &code, &pending.account_id, &pending.payload).await?;
-        wait_for_accounts(&state, position).await;
+        wait_for(&state, projections::accounts::NAME, position).await;
         return Ok(StatusCode::NO_CONTENT);
     }
     Err(ApiError::expired_action_code())

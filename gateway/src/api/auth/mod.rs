@@ -26,7 +26,6 @@ use axum::http::{HeaderMap, HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, get, post};
 use chrono::{DateTime, Utc};
-use commands::FeedPosition;
 use projections::accounts::AccountView;
 use serde::Serialize;
 
@@ -203,28 +202,6 @@ fn user_agent(headers: &HeaderMap) -> Option<&str> {
         .get(header::USER_AGENT)
         .and_then(|v: &HeaderValue| v.to_str().ok())
         .filter(|v| !v.trim().is_empty())
-}
-
-/// Waits (bounded by `BALCAO_READ_YOUR_WRITES_MS`) until the `accounts` read model has
-/// `position`; `false` when it did not get there in time.
-async fn wait_for_accounts(state: &AppState, position: Option<FeedPosition>) -> bool {
-    let Some(position) = position else {
-        return true;
-    };
-    match projections::projector::wait_until(
-        &state.pool,
-        projections::accounts::NAME,
-        position,
-        state.read_your_writes,
-    )
-    .await
-    {
-        Ok(waited) => waited.reached(),
-        Err(error) => {
-            tracing::warn!(%error, "could not wait for the accounts read model");
-            false
-        }
-    }
 }
 
 /// The account's read-model row, if it has one.

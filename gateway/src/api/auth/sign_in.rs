@@ -13,10 +13,10 @@ use uuid::Uuid;
 
 use super::{
     UserView, account_row, check_password, signed_in, user_agent, valid_display_name, valid_email,
-    wait_for_accounts,
 };
 use crate::api::error::ApiError;
 use crate::api::json::Json;
+use crate::api::read_your_writes::wait_for;
 use crate::auth::accounts::now;
 use crate::auth::{LimitedAction, session};
 use crate::client_address::ClientAddress;
@@ -105,7 +105,7 @@ pub async fn sign_up(
     let new_session = session::start(&state.pool, &account_id, user_agent(&headers)).await?;
     super::send_verification_email(&state, &account_id, &email, &display_name).await;
 
-    let user = if wait_for_accounts(&state, outcome.position).await
+    let user = if wait_for(&state, projections::accounts::NAME, outcome.position).await
         && let Some(row) = account_row(&state, &account_id).await?
     {
         UserView::from_row(&row, Some(opened_at))

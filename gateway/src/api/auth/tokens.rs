@@ -164,7 +164,7 @@ pub async fn revoke(
         return Ok(refused(&state, ApiError::unauthenticated()));
     };
     if request.all_devices {
-        let ended = session::end_all(&state.pool, &account_id, EndReason::SignOutAll).await?;
+        let ended = session::end_all(&state.pool, &account_id, None, EndReason::SignOutAll).await?;
         tracing::info!(%account_id, ended, "signed out of every device");
     } else if !session::end(&state.pool, &account_id, session_id, EndReason::SignOut).await? {
         return Ok(refused(&state, ApiError::unauthenticated()));

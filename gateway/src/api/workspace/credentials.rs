@@ -121,13 +121,13 @@ pub async fn change_password(
 /// Ends every session of the caller's account but the one making the request: whoever else
 /// knew the old password is signed out, the person changing it is not.
 async fn end_other_sessions(state: &AppState, caller: &Authenticated) -> Result<(), ApiError> {
-    let sessions = session::list(&state.pool, &caller.account_id).await?;
-    let mut ended = 0_u32;
-    for other in sessions.iter().filter(|s| s.id != caller.session_id) {
-        if session::end(&state.pool, &caller.account_id, other.id, EndReason::Ended).await? {
-            ended += 1;
-        }
-    }
+    let ended = session::end_all(
+        &state.pool,
+        &caller.account_id,
+        Some(caller.session_id),
+        EndReason::Ended,
+    )
+    .await?;
     tracing::info!(
         account_id = caller.account_id,
         sessions_ended = ended,

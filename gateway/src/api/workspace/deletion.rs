@@ -47,9 +47,10 @@ use serde::Deserialize;
 
 use super::access::projection_error;
 use super::credentials::confirm_password;
-use super::support::{account_failure, metadata, now, wait_for};
+use super::support::{account_failure, metadata, now};
 use crate::api::error::ApiError;
 use crate::api::json::Json;
+use crate::api::read_your_writes::wait_for;
 use crate::auth::Authenticated;
 use crate::auth::cookie::clear_refresh_cookie;
 use crate::state::AppState;
@@ -92,7 +93,7 @@ pub async fn delete_account(
         .await
         .map_err(account_failure)?;
     forget(&state, account_id).await?;
-    wait_for(&state, projections::accounts::NAME, &outcome).await?;
+    wait_for(&state, projections::accounts::NAME, outcome.position).await;
     tracing::info!(account_id, "account deleted");
     let mut headers = HeaderMap::new();
     headers.insert(

@@ -25,9 +25,10 @@ use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
 use super::photo_check::{check, declared, photo_too_large};
-use super::support::{account_failure, metadata, now, wait_for};
+use super::support::{account_failure, metadata, now};
 use crate::api::error::ApiError;
 use crate::api::json::Json;
+use crate::api::read_your_writes::wait_for;
 use crate::auth::Authenticated;
 use crate::error::AppError;
 use crate::state::AppState;
@@ -107,7 +108,7 @@ pub async fn upload(
             return Err(account_failure(error));
         }
     };
-    wait_for(&state, projections::accounts::NAME, &outcome).await?;
+    wait_for(&state, projections::accounts::NAME, outcome.position).await;
     Ok(Json(PhotoUploaded { photo_url: url }))
 }
 

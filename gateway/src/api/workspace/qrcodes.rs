@@ -29,9 +29,10 @@ use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 use super::access::{Workspace, projection_error};
-use super::support::{metadata, now, wait_for};
+use super::support::{metadata, now};
 use crate::api::error::ApiError;
 use crate::api::json::Json;
+use crate::api::read_your_writes::wait_for;
 use crate::state::AppState;
 
 /// The most codes one list answers (the newest).
@@ -224,7 +225,7 @@ pub async fn create(
         )
         .await
         .map_err(qrcode_failure)?;
-    wait_for(&state, projections::qrcodes::NAME, &outcome).await?;
+    wait_for(&state, projections::qrcodes::NAME, outcome.position).await;
     let stored = projections::qrcodes::find(&state.pool, qrcode_id)
         .await
         .map_err(projection_error)?;

@@ -22,10 +22,11 @@ use serde::{Deserialize, Deserializer, Serialize};
 
 use super::access::projection_error;
 use super::profile_input::{merchant_city, merchant_name, phone_number};
-use super::support::{account_failure, metadata, now, wait_for};
+use super::support::{account_failure, metadata, now};
 use crate::api::auth::valid_display_name;
 use crate::api::error::ApiError;
 use crate::api::json::Json;
+use crate::api::read_your_writes::wait_for;
 use crate::auth::Authenticated;
 use crate::state::AppState;
 
@@ -158,7 +159,7 @@ pub async fn update(
         .execute(&caller.account_id, command, metadata(&caller.account_id))
         .await
         .map_err(account_failure)?;
-    let caught_up = wait_for(&state, projections::accounts::NAME, &outcome).await?;
+    let caught_up = wait_for(&state, projections::accounts::NAME, outcome.position).await;
     let mut settings: Settings = own_account(&state, &caller).await?.into();
     if !caught_up {
         // The read model is late: answer with what was saved rather than the old values.

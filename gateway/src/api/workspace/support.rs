@@ -1,13 +1,11 @@
-//! What the workspace handlers share: command failures as API errors, read-your-writes waits,
-//! the command metadata and the clock.
+//! What the workspace handlers share: command failures as API errors, the command metadata and
+//! the clock.
 
 use axum::http::StatusCode;
-use commands::{CommandError, CommandMetadata, CommandOutcome};
+use commands::{CommandError, CommandMetadata};
 use domain::account::AccountError;
 
-use super::access::projection_error;
 use crate::api::error::ApiError;
-use crate::state::AppState;
 
 /// Now, RFC 3339: the `at` of every command (the domain reads no clock).
 pub(crate) fn now() -> String {
@@ -17,39 +15,6 @@ pub(crate) fn now() -> String {
 /// Metadata of a command asked for by `caller` (an account id).
 pub(crate) fn metadata(caller: &str) -> CommandMetadata {
     CommandMetadata::start().by(caller.to_owned())
-}
-
-/// Waits (bounded by `BALCAO_READ_YOUR_WRITES_MS`) until `projection` has applied what
-/// `outcome` appended, so the answer and the caller's next read see their own write. `true`
-/// when it has (or nothing was appended); `false` when the wait timed out.
-///
-/// # Errors
-///
-/// 503/500 when PostgreSQL fails.
-pub(crate) async fn wait_for(
-    state: &AppState,
-    projection: &str,
-    outcome: &CommandOutcome,
-) -> Result<bool, ApiError> {
-    let Some(position) = outcome.position else {
-        return Ok(true);
-    };
-    let waited = projections::projector::wait_until(
-        &state.pool,
-        projection,
-        position,
-        state.read_your_writes,
-    )
-    .await
-    .map_err(projection_error)?;
-    if !waited.reached() {
-        tracing::warn!(
-            projection,
-            stream_id = outcome.stream_id,
-            "the read model did not reach the command's position in time"
-        );
-    }
-    Ok(waited.reached())
 }
 
 /// An Account command's failure as the workspace API answers it: the team's refusals get the

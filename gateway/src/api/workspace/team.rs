@@ -36,10 +36,11 @@ use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 use super::access::{Workspace, account_disabled, projection_error};
-use super::support::{account_failure, metadata, now, wait_for};
+use super::support::{account_failure, metadata, now};
 use crate::api::auth::valid_email;
 use crate::api::error::ApiError;
 use crate::api::json::Json;
+use crate::api::read_your_writes::wait_for;
 use crate::auth::Authenticated;
 use crate::mail::Email;
 use crate::state::AppState;
@@ -276,7 +277,7 @@ pub async fn invite(
         &link,
         INVITATION_TTL,
     ));
-    wait_for(&state, projections::accounts::NAME, &outcome).await?;
+    wait_for(&state, projections::accounts::NAME, outcome.position).await;
     let member = projections::accounts::members_of(&state.pool, workspace.account_uuid())
         .await
         .map_err(projection_error)?
@@ -330,7 +331,7 @@ pub async fn remove(
         )
         .await
         .map_err(account_failure)?;
-    wait_for(&state, projections::accounts::NAME, &outcome).await?;
+    wait_for(&state, projections::accounts::NAME, outcome.position).await;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -380,7 +381,7 @@ pub async fn accept(
             CommandError::Rejected(domain::account::AccountError::Disabled) => account_disabled(),
             other => account_failure(other),
         })?;
-    wait_for(&state, projections::accounts::NAME, &outcome).await?;
+    wait_for(&state, projections::accounts::NAME, outcome.position).await;
     let loaded = state.accounts.load(&owner).await.map_err(ApiError::from)?;
     let role = loaded
         .aggregate
