@@ -18,6 +18,7 @@ pub mod mail;
 pub mod ops;
 pub mod pages;
 pub mod rate_limit;
+pub mod read_your_writes;
 pub mod roles;
 pub mod spa;
 pub mod state;

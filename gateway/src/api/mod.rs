@@ -10,7 +10,6 @@
 pub mod auth;
 pub mod error;
 pub mod json;
-mod read_your_writes;
 pub mod workspace;
 
 use axum::Router;

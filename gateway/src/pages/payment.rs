@@ -13,6 +13,7 @@ use uuid::Uuid;
 use crate::assets;
 use crate::error::AppError;
 use crate::html::{HtmlTemplate, Meta};
+use crate::read_your_writes::wait_for;
 use crate::state::AppState;
 
 /// The payer page.
@@ -106,14 +107,7 @@ pub async fn show(
     if view.is_none()
         && let Some(position) = query.get("posicao").and_then(|p| parse_position(p))
     {
-        projections::projector::wait_until(
-            &state.pool,
-            qrcodes::NAME,
-            position,
-            state.read_your_writes,
-        )
-        .await
-        .map_err(internal)?;
+        wait_for(&state, qrcodes::NAME, Some(position)).await;
         view = qrcodes::find(&state.pool, qrcode_id)
             .await
             .map_err(internal)?;

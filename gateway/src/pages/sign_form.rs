@@ -22,6 +22,7 @@ use uuid::Uuid;
 use crate::client_address::ClientAddress;
 use crate::error::AppError;
 use crate::html::{HtmlTemplate, Meta};
+use crate::read_your_writes::wait_for;
 use crate::state::AppState;
 
 /// The key kinds offered, as (form value, label).
@@ -252,22 +253,14 @@ async fn create(
     };
     let id = outcome.stream_id;
     let mut target = format!("/pagamento/{id}");
-    if let Some(position) = outcome.position {
-        let waited = projections::projector::wait_until(
-            &state.pool,
-            projections::qrcodes::NAME,
-            position,
-            state.read_your_writes,
-        )
-        .await
-        .map_err(|e| AppError::Internal(e.into()))?;
-        if !waited.reached() {
-            // Let the payer page wait once more rather than answer 404.
-            target.push_str(&format!(
-                "?posicao={}.{}",
-                position.tx_id, position.global_position
-            ));
-        }
+    if let Some(position) = outcome.position
+        && !wait_for(state, projections::qrcodes::NAME, Some(position)).await
+    {
+        // Let the payer page wait once more rather than answer 404.
+        target.push_str(&format!(
+            "?posicao={}.{}",
+            position.tx_id, position.global_position
+        ));
     }
     Ok(Redirect::to(&target).into_response())
 }

@@ -27,12 +27,12 @@ use serde::Deserialize;
 use super::{check_password, link, valid_email};
 use crate::api::error::ApiError;
 use crate::api::json::Json;
-use crate::api::read_your_writes::wait_for;
 use crate::auth::accounts::now;
 use crate::auth::session::{self, EndReason};
 use crate::auth::{Authenticated, LimitedAction};
 use crate::client_address::ClientAddress;
 use crate::mail::Email;
+use crate::read_your_writes::wait_for;
 use crate::state::AppState;
 
 /// How long an address-verification link works.

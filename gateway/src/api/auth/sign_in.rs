@@ -16,10 +16,10 @@ use super::{
 };
 use crate::api::error::ApiError;
 use crate::api::json::Json;
-use crate::api::read_your_writes::wait_for;
 use crate::auth::accounts::now;
 use crate::auth::{LimitedAction, session};
 use crate::client_address::ClientAddress;
+use crate::read_your_writes::wait_for;
 use crate::state::AppState;
 
 /// `GET /api/auth/password-policy`.

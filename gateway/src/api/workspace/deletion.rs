@@ -50,9 +50,9 @@ use super::credentials::confirm_password;
 use super::support::{account_failure, metadata, now};
 use crate::api::error::ApiError;
 use crate::api::json::Json;
-use crate::api::read_your_writes::wait_for;
 use crate::auth::Authenticated;
 use crate::auth::cookie::clear_refresh_cookie;
+use crate::read_your_writes::wait_for;
 use crate::state::AppState;
 
 /// `POST /api/account/delete` body.

@@ -28,9 +28,9 @@ use super::photo_check::{check, declared, photo_too_large};
 use super::support::{account_failure, metadata, now};
 use crate::api::error::ApiError;
 use crate::api::json::Json;
-use crate::api::read_your_writes::wait_for;
 use crate::auth::Authenticated;
 use crate::error::AppError;
+use crate::read_your_writes::wait_for;
 use crate::state::AppState;
 
 /// The answer to an upload.

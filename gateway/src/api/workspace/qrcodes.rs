@@ -32,7 +32,7 @@ use super::access::{Workspace, projection_error};
 use super::support::{metadata, now};
 use crate::api::error::ApiError;
 use crate::api::json::Json;
-use crate::api::read_your_writes::wait_for;
+use crate::read_your_writes::wait_for;
 use crate::state::AppState;
 
 /// The most codes one list answers (the newest).

@@ -26,8 +26,8 @@ use super::support::{account_failure, metadata, now};
 use crate::api::auth::valid_display_name;
 use crate::api::error::ApiError;
 use crate::api::json::Json;
-use crate::api::read_your_writes::wait_for;
 use crate::auth::Authenticated;
+use crate::read_your_writes::wait_for;
 use crate::state::AppState;
 
 /// The settings as the dashboard reads them.

@@ -40,9 +40,9 @@ use super::support::{account_failure, metadata, now};
 use crate::api::auth::valid_email;
 use crate::api::error::ApiError;
 use crate::api::json::Json;
-use crate::api::read_your_writes::wait_for;
 use crate::auth::Authenticated;
 use crate::mail::Email;
+use crate::read_your_writes::wait_for;
 use crate::state::AppState;
 
 /// How long an invitation link works.

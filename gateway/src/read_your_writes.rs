@@ -1,5 +1,5 @@
-//! Read-your-writes for the JSON API: after a command, wait (bounded) until a read model has
-//! applied it, so the answer and the caller's next read see their own write.
+//! Read-your-writes, for the JSON API and the pages alike: after a command, wait (bounded) until
+//! a read model has applied it, so the answer and the caller's next read see their own write.
 
 use commands::FeedPosition;
 
@@ -11,11 +11,7 @@ use crate::state::AppState;
 ///
 /// Never an error: the command has already committed, and answering its caller with a failure
 /// (inviting a retry) would be wrong; the read model catches up on its own.
-pub(crate) async fn wait_for(
-    state: &AppState,
-    projection: &str,
-    position: Option<FeedPosition>,
-) -> bool {
+pub async fn wait_for(state: &AppState, projection: &str, position: Option<FeedPosition>) -> bool {
     let Some(position) = position else {
         return true;
     };
