@@ -7,10 +7,9 @@ use domain::account::AccountError;
 
 use crate::api::error::ApiError;
 
-/// Now, RFC 3339: the `at` of every command (the domain reads no clock).
-pub(crate) fn now() -> String {
-    chrono::Utc::now().to_rfc3339()
-}
+/// The `at` of every command (the domain reads no clock): the one clock the auth API uses too,
+/// so every event's time has the same form.
+pub(crate) use crate::auth::accounts::now;
 
 /// Metadata of a command asked for by `caller` (an account id).
 pub(crate) fn metadata(caller: &str) -> CommandMetadata {
