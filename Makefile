@@ -25,8 +25,9 @@ e2e: services webapp-build browser-deps
 	$(CARGO) build -p gateway --bin balcao
 	cd tests/browser && npm run e2e
 
-## Formatting and lints, as CI runs them.
+## Formatting and lints, as CI runs them, and a check that no tracked file reads outside the clone.
 lint: webapp-deps
+	./scripts/check-self-contained.sh
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	cd webapp && npm run lint && npm run typecheck && npm run format:check

@@ -2,6 +2,10 @@
 //! as `crc_valid` says, its decoded fields equal to `expected`, its listed errors found, its
 //! listed warnings (and no others of the kinds the file tracks) raised. Every mismatch is
 //! reported, not just the first.
+//!
+//! The vectors live in `tests/data/brcode_vectors.json`, a copy of the project's shared set of real
+//! codes (made 2026-11-21, every CRC recomputed independently) so the suite needs nothing outside
+//! the repository; cases added here are marked `"source": "balcao"`.
 
 use std::collections::BTreeSet;
 
@@ -10,7 +14,7 @@ use serde_json::Value;
 
 const VECTORS: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../../shared/data/brcode_vectors.json"
+    "/tests/data/brcode_vectors.json"
 );
 
 fn vectors() -> Vec<Value> {
