@@ -8,6 +8,7 @@ pub mod smtp_sink;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
+use std::time::Duration;
 
 use gateway::config::{AuthSettings, LogFormat, MailSettings, Settings};
 use gateway::roles::{self, Roles, Running};
@@ -62,7 +63,7 @@ pub fn write_fixture_webapp(dir: &Path) {
 }
 
 /// A running Balcão with its own database, stream and SMTP sink, removed again by
-/// [`TestApp::stop`].
+/// [`TestApp::stop`], or by `Drop` when a test panics first.
 pub struct TestApp {
     /// `http://127.0.0.1:PORT`.
     pub base_url: String,
@@ -73,6 +74,8 @@ pub struct TestApp {
     running: Option<Running>,
     database: String,
     webapp: PathBuf,
+    /// Set by [`TestApp::stop`], so `Drop` has nothing left to do.
+    removed: bool,
 }
 
 impl TestApp {
@@ -147,6 +150,7 @@ impl TestApp {
             running: Some(running),
             database,
             webapp,
+            removed: false,
         }
     }
 
@@ -196,7 +200,14 @@ impl TestApp {
         format!("{}{path}", self.base_url)
     }
 
+    /// The name of the app's own database.
+    pub fn database_name(&self) -> &str {
+        &self.database
+    }
+
     /// Stops every role, deletes the stream and drops the database.
+    ///
+    /// A test that panics before it gets here is cleaned up all the same, by `Drop`.
     ///
     /// # Panics
     ///
@@ -205,10 +216,61 @@ impl TestApp {
         if let Some(running) = self.running.take() {
             running.stop().await.expect("every role stops cleanly");
         }
+        self.resources().remove().await;
+        self.removed = true;
+    }
+
+    fn resources(&self) -> Resources {
+        Resources {
+            database: self.database.clone(),
+            nats_url: self.settings.nats_url.clone(),
+            stream: self.settings.nats_stream.clone(),
+            webapp: self.webapp.clone(),
+        }
+    }
+}
+
+/// A test that panicked (or never called [`TestApp::stop`]) still leaves nothing behind: its
+/// roles are aborted and the database, stream and fixture folder removed.
+impl Drop for TestApp {
+    fn drop(&mut self) {
+        if self.removed {
+            return;
+        }
+        // Aborts every role's task, so none holds the database while it is dropped.
+        drop(self.running.take());
+        let resources = self.resources();
+        // The test's own runtime may be unwinding around us and cannot be blocked on: the
+        // clean-up gets a thread and a runtime of its own.
+        let cleaned = std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .expect("a clean-up runtime");
+            runtime.block_on(resources.remove());
+        })
+        .join();
+        if cleaned.is_err() {
+            eprintln!("could not remove the test database {}", self.database);
+        }
+    }
+}
+
+/// What a [`TestApp`] made outside its own memory.
+struct Resources {
+    database: String,
+    nats_url: String,
+    stream: String,
+    webapp: PathBuf,
+}
+
+impl Resources {
+    /// Removes the fixture folder, the stream and the database; each as far as it exists.
+    async fn remove(self) {
         let _ = std::fs::remove_dir_all(&self.webapp);
-        if let Ok(client) = async_nats::connect(&self.settings.nats_url).await {
+        if let Ok(client) = async_nats::connect(&self.nats_url).await {
             let _ = async_nats::jetstream::new(client)
-                .delete_stream(&self.settings.nats_stream)
+                .delete_stream(&self.stream)
                 .await;
         }
         let admin = PgConnectOptions::from_str(&server_url())
@@ -222,6 +284,26 @@ impl TestApp {
             .execute(&mut conn)
             .await;
         }
+    }
+}
+
+/// Asks `attempt` again every 50 ms until it gives a value, for at most 10 seconds: for what an
+/// asynchronous part (a projector, the mail sender) does a moment after the request answered.
+///
+/// # Panics
+///
+/// When `attempt` gave nothing for 10 seconds; the message names `what` was awaited.
+pub async fn eventually<T>(what: &str, mut attempt: impl AsyncFnMut() -> Option<T>) -> T {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        if let Some(value) = attempt().await {
+            return value;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "still waiting after 10 s for {what}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
 

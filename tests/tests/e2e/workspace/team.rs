@@ -1,15 +1,13 @@
 //! Teams through HTTP: invitations by e-mail, accepting them, the workspace list, removing
 //! members, and every kind of bad input.
 
-mod workspace_support;
-
+use super::support::{
+    Person, accept, invitation_code, invite, join, mail_with_link, qrcode_body, rejoin, sign_up,
+};
 use gateway::roles::{self, AccountAction};
 use reqwest::StatusCode;
 use serde_json::json;
-use tests::TestApp;
-use workspace_support::{
-    Person, accept, invitation_code, invite, join, mail_with_link, qrcode_body, rejoin, sign_up,
-};
+use tests::{TestApp, eventually};
 
 #[tokio::test]
 async fn an_emailed_invitation_makes_the_invitee_a_member_with_the_role_offered() {
@@ -284,7 +282,7 @@ async fn a_disabled_account_closes_its_workspace_to_its_team_until_enabled_again
         .await
         .expect("disabled");
     // The command line does not wait for the read model; the gateway reads it.
-    let refused = eventually(&mut gerente, &qrcodes, StatusCode::FORBIDDEN).await;
+    let refused = answers(&mut gerente, &qrcodes, StatusCode::FORBIDDEN).await;
     assert_eq!(refused.code(), "account-disabled", "{}", refused.text);
     let made = gerente.post(&qrcodes, &qrcode_body("Padaria")).await;
     assert_eq!(made.status, StatusCode::FORBIDDEN);
@@ -296,18 +294,15 @@ async fn a_disabled_account_closes_its_workspace_to_its_team_until_enabled_again
     roles::account(&app.settings, AccountAction::Enable, "dona@padaria.test")
         .await
         .expect("enabled");
-    eventually(&mut gerente, &qrcodes, StatusCode::OK).await;
+    answers(&mut gerente, &qrcodes, StatusCode::OK).await;
     app.stop().await;
 }
 
 /// `GET path` as `person` until it answers `status` (for a few seconds at most).
-async fn eventually(person: &mut Person, path: &str, status: StatusCode) -> tests::browser::Answer {
-    for _ in 0..50 {
+async fn answers(person: &mut Person, path: &str, status: StatusCode) -> tests::browser::Answer {
+    eventually(&format!("{path} to answer {status}"), async || {
         let answer = person.get(path).await;
-        if answer.status == status {
-            return answer;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
-    panic!("{path} never answered {status}");
+        (answer.status == status).then_some(answer)
+    })
+    .await
 }

@@ -10,13 +10,11 @@
 //! would change something for good carry a wrong password, so signed-in callers get 400
 //! `wrong-password` and nobody without a token learns more than 401 `unauthenticated`.
 
-mod workspace_support;
-
+use super::support::{PNG, Person, invite, qrcode_body, team};
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use tests::TestApp;
 use tests::browser::{Answer, Browser};
-use workspace_support::{PNG, Person, invite, qrcode_body, team};
 
 /// What a cell expects: `"200"`, or `"404 not-found"` (status and error code).
 type Cell = &'static str;

@@ -8,9 +8,9 @@ use gateway::api::auth::request_email_change;
 use gateway::state::AppState;
 use reqwest::StatusCode;
 use serde_json::json;
-use tests::TestApp;
 use tests::browser::Browser;
 use tests::smtp_sink::query_param;
+use tests::{TestApp, eventually};
 
 const MAIL_WAIT: Duration = Duration::from_secs(10);
 
@@ -70,14 +70,11 @@ async fn the_link_sent_to_the_new_address_moves_the_account_there_verified() {
         confirmed.text
     );
 
-    let mut me = browser.me().await;
-    for _ in 0..50 {
-        if me.json["email"] == "novo@exemplo.com" && me.json["emailVerified"] == true {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-        me = browser.me().await;
-    }
+    let me = eventually("/me to show the new address verified", async || {
+        let me = browser.me().await;
+        (me.json["email"] == "novo@exemplo.com" && me.json["emailVerified"] == true).then_some(me)
+    })
+    .await;
     assert_eq!(me.json["email"], "novo@exemplo.com");
     assert_eq!(me.json["emailVerified"], true);
 

@@ -1,14 +1,12 @@
 //! The signed-in person's own account through HTTP: settings, the BR Code preview, the photo,
 //! the password and the sign-in e-mail, with every kind of bad input.
 
-mod workspace_support;
-
+use super::support::{JPEG, PASSWORD, PNG, WEBP, mail_with_link, sign_up};
 use reqwest::{Method, StatusCode};
 use serde_json::json;
-use tests::TestApp;
 use tests::browser::Browser;
 use tests::smtp_sink::query_param;
-use workspace_support::{JPEG, PASSWORD, PNG, WEBP, mail_with_link, sign_up};
+use tests::{TestApp, eventually};
 
 #[tokio::test]
 async fn saved_settings_read_back_with_the_phone_in_international_form_and_the_defaults_as_a_code_writes_them()
@@ -493,16 +491,16 @@ async fn a_new_address_is_confirmed_by_a_link_sent_to_it_and_then_signs_in() {
 
     // `verify-email` (the auth API's) answers before the read model has its two commands (the
     // move, then the verification); give the read model a moment.
-    let mut settings = ana.get("/api/account/settings").await;
-    for _ in 0..50 {
-        if settings.json["email"] == "ana.nova@padaria.test"
-            && settings.json["emailVerified"] == true
-        {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-        settings = ana.get("/api/account/settings").await;
-    }
+    let settings = eventually(
+        "the settings to show the new address verified",
+        async || {
+            let settings = ana.get("/api/account/settings").await;
+            (settings.json["email"] == "ana.nova@padaria.test"
+                && settings.json["emailVerified"] == true)
+                .then_some(settings)
+        },
+    )
+    .await;
     assert_eq!(settings.json["email"], "ana.nova@padaria.test");
     assert_eq!(settings.json["emailVerified"], true);
     let mut elsewhere = Browser::new(&app);

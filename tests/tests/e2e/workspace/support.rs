@@ -1,12 +1,7 @@
 //! What the workspace tests share: people who sign up through the API, a whole team built
 //! through invitation e-mails, and small request helpers.
 //!
-//! Included with `mod workspace_support;` by the `workspace_*` and `authorization_matrix` test
-//! files; each uses a part of it.
-#![allow(
-    dead_code,
-    reason = "each test file that includes this module uses a different part of it"
-)]
+//! Used by the workspace tests and the authorisation matrix.
 
 use std::time::Duration;
 

@@ -1,12 +1,10 @@
 //! An account's QR codes through HTTP: made by its team, listed by role, read one by one, and
 //! every kind of bad input.
 
-mod workspace_support;
-
+use super::support::{Person, join, qrcode_body, sign_up};
 use reqwest::StatusCode;
 use serde_json::json;
 use tests::TestApp;
-use workspace_support::{Person, join, qrcode_body, sign_up};
 
 #[tokio::test]
 async fn a_code_made_in_an_account_is_listed_read_and_paid_on_its_page() {

@@ -1,12 +1,10 @@
 //! Sign-in through HTTP: the answer, what it never reveals, disabled accounts, bad input.
 
-use std::time::Duration;
-
 use gateway::roles::{self, AccountAction};
 use reqwest::{Method, StatusCode};
 use serde_json::json;
-use tests::TestApp;
 use tests::browser::Browser;
+use tests::{TestApp, eventually};
 
 async fn account(app: &TestApp, email: &str, password: &str) -> Browser {
     let mut browser = Browser::new(app);
@@ -103,15 +101,12 @@ async fn a_disabled_account_cannot_sign_in_refresh_or_call_and_can_be_enabled_ag
     assert_eq!(enabled_id, account_id);
     let again = browser.log_in("ivo@exemplo.com", "segredo1").await;
     assert_eq!(again.status, StatusCode::OK, "{}", again.text);
-    let mut me = browser.me().await;
-    for _ in 0..50 {
-        if me.status == StatusCode::OK {
-            break;
-        }
-        // The read model catches up with the enabling.
-        tokio::time::sleep(Duration::from_millis(100)).await;
-        me = browser.me().await;
-    }
+    // The read model catches up with the enabling.
+    let me = eventually("/me to answer after the enabling", async || {
+        let me = browser.me().await;
+        (me.status == StatusCode::OK).then_some(me)
+    })
+    .await;
     assert_eq!(me.status, StatusCode::OK, "{}", me.text);
     // The sessions the disabling ended stay ended, now as ordinary ended sessions.
     device.set_refresh_cookie(old_cookie);

@@ -3,13 +3,11 @@
 //! in the read models, its teams lose it, its address can sign up again, and the QR codes it
 //! made stay payable.
 
-mod workspace_support;
-
+use super::support::{PASSWORD, PNG, Person, invite, join, qrcode_body, sign_up};
 use reqwest::StatusCode;
 use serde_json::json;
 use tests::TestApp;
 use tests::browser::Browser;
-use workspace_support::{PASSWORD, PNG, Person, invite, join, qrcode_body, sign_up};
 
 async fn count(db: &sqlx::PgPool, sql: &str, account_id: &str) -> i64 {
     sqlx::query_scalar(sqlx::AssertSqlSafe(sql.to_owned()))

@@ -5,9 +5,9 @@ use std::time::Duration;
 
 use reqwest::{Method, StatusCode};
 use serde_json::json;
-use tests::TestApp;
 use tests::browser::Browser;
 use tests::smtp_sink::query_param;
+use tests::{TestApp, eventually};
 
 const MAIL_WAIT: Duration = Duration::from_secs(10);
 
@@ -125,16 +125,11 @@ async fn the_verification_email_arrives_and_its_link_verifies_the_address_once()
     assert_eq!(again.code(), "expired-action-code");
 
     // The read model follows: poll briefly, as the dashboard refetches.
-    let mut verified_in_me = false;
-    for _ in 0..50 {
+    eventually("/me to show the address verified", async || {
         let me = browser.me().await;
-        if me.json["emailVerified"] == true {
-            verified_in_me = true;
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    assert!(verified_in_me, "/me shows the address verified");
+        (me.json["emailVerified"] == true).then_some(())
+    })
+    .await;
     app.stop().await;
 }
 

@@ -1,0 +1,11 @@
+//! Balcão's end-to-end tests, through HTTP over real PostgreSQL, NATS and an SMTP sink: one test
+//! binary (one link, one process) with a module per resource, as the URLs are grouped.
+//!
+//! Every test starts its own [`tests::TestApp`] (fresh database, stream and mail sink), which is
+//! removed again when the test ends, passes or panics.
+
+mod auth;
+mod housekeeping;
+mod public;
+mod test_app;
+mod workspace;

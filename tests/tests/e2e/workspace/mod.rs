@@ -1,0 +1,8 @@
+//! `/api/account` and `/api/workspaces`: settings, teams, QR codes, deletion, and who may do what.
+
+mod authorization_matrix;
+mod deletion;
+mod qrcodes;
+mod settings;
+mod support;
+mod team;
