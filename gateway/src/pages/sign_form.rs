@@ -119,6 +119,22 @@ impl FieldErrors {
         let general = (!general.is_empty()).then(|| general.join(" "));
         (out, general)
     }
+
+    /// Each refused field as (the input's id, its message), in the form's order: the summary at
+    /// the top of the page links each to its field, so a phone user sees at once what to fix.
+    pub fn summary(&self) -> Vec<(&'static str, &str)> {
+        [
+            ("tipo", &self.key_kind),
+            ("chave", &self.key),
+            ("nome", &self.name),
+            ("cidade", &self.city),
+            ("valor", &self.amount),
+            ("descricao", &self.description),
+        ]
+        .into_iter()
+        .filter_map(|(id, message)| message.as_deref().map(|m| (id, m)))
+        .collect()
+    }
 }
 
 /// What the review step shows.
