@@ -22,7 +22,7 @@
 //! assert_eq!(strict[0].code(), "dynamic-txid-not-stars");
 //! ```
 
-use super::error::{BrCodeError, Warning};
+use super::error::{BrCodeError, Field, Warning};
 use super::fields::BrCode;
 use super::tlv;
 use super::validate::{self, CrcState, Findings, Severity};
@@ -103,10 +103,30 @@ fn findings(payload: &str) -> (Option<BrCode>, CrcState, Findings) {
         }
         Err(e) => {
             findings.errors.push((Severity::Fatal, e));
+            name_stray_character(payload, &mut findings);
             None
         }
     };
     (code, crc, findings)
+}
+
+/// When the structure is broken, a character outside the alphabet is the likeliest cause (a
+/// generator that counted UTF-8 bytes): name the field it sits in, as far as the walk reaches,
+/// unless that is template 64. A decoded code gets the same check field by field instead.
+fn name_stray_character(payload: &str, findings: &mut Findings) {
+    let stray = payload
+        .chars()
+        .enumerate()
+        .filter(|(_, c)| !validate::in_alphabet(*c))
+        .map(|(at, ch)| (at, ch, tlv::path_at(payload, at)))
+        .find(|(_, _, path)| !path.as_deref().is_some_and(|p| p.starts_with("64")));
+    if let Some((at, ch, path)) = stray {
+        let field = path.as_deref().map_or(Field::Payload, validate::field_of_guessed_path);
+        findings.errors.push((
+            Severity::Strict,
+            BrCodeError::CharacterOutsideAlphabet { path, field, ch, at },
+        ));
+    }
 }
 
 /// Lenient parse: accepts what real payer apps accept (well-formed TLV, matching CRC, every
