@@ -191,7 +191,9 @@ const NO_KIND_ACCEPTS: &str = ":,;<>[]\\\"%&";
 /// A character outside printable ASCII: control characters, DEL, accents, emoji, invisible ones.
 fn stray_char() -> impl Strategy<Value = char> {
     prop_oneof![
-        prop::sample::select(vec!['\t', '\n', '\u{1}', '\u{7f}', '\u{a0}', '\u{200b}', '\u{feff}']),
+        prop::sample::select(vec![
+            '\t', '\n', '\u{1}', '\u{7f}', '\u{a0}', '\u{200b}', '\u{feff}'
+        ]),
         prop::sample::select(vec!['á', 'ã', 'ç', 'é', 'Í', 'õ', 'ü', 'º', 'ª', '€', '👀']),
         any::<char>().prop_filter("outside printable ASCII", |c| !matches!(c, ' '..='~')),
     ]
@@ -216,7 +218,11 @@ fn unfit_key() -> impl Strategy<Value = String> {
         });
     let digits = prop_oneof![1usize..=9, Just(12usize), 15usize..=31]
         .prop_flat_map(|n| prop::collection::vec(0u32..10, n))
-        .prop_map(|d| d.iter().map(|x| char::from_digit(*x, 10).unwrap()).collect::<String>());
+        .prop_map(|d| {
+            d.iter()
+                .map(|x| char::from_digit(*x, 10).unwrap())
+                .collect::<String>()
+        });
     prop_oneof![spoiled, digits].prop_filter("fits the Pix template", |k| k.chars().count() <= 77)
 }
 
@@ -254,8 +260,12 @@ fn insert(value: &str, at: prop::sample::Index, ch: char) -> String {
 /// would no longer fit in 99 characters.
 fn spoil(payload: &str, target: Target, at: prop::sample::Index, ch: char) -> Option<String> {
     let code = brcode::decode(payload).ok()?;
-    let mut objects: Vec<DataObject> =
-        code.objects().iter().filter(|o| o.id() != 63).cloned().collect();
+    let mut objects: Vec<DataObject> = code
+        .objects()
+        .iter()
+        .filter(|o| o.id() != 63)
+        .cloned()
+        .collect();
     let top = |id: u8| match target {
         Target::Name => id == 59,
         Target::City => id == 60,
@@ -269,13 +279,16 @@ fn spoil(payload: &str, target: Target, at: prop::sample::Index, ch: char) -> Op
                 objects.insert(at, DataObject::new(61, "01310100").ok()?);
             }
             let i = objects.iter().position(|o| top(o.id()))?;
-            objects[i] = DataObject::new(objects[i].id(), insert(objects[i].value(), at, ch)).ok()?;
+            objects[i] =
+                DataObject::new(objects[i].id(), insert(objects[i].value(), at, ch)).ok()?;
         }
         Target::Info => {
             let i = objects.iter().position(|o| o.id() == 26)?;
             let mut children = objects[i].children().ok()?;
             match children.iter().position(|c| c.id() == 2) {
-                Some(j) => children[j] = DataObject::new(2, insert(children[j].value(), at, ch)).ok()?,
+                Some(j) => {
+                    children[j] = DataObject::new(2, insert(children[j].value(), at, ch)).ok()?
+                }
                 None => children.push(DataObject::new(2, ch.to_string()).ok()?),
             }
             objects[i] = DataObject::new(26, tlv::write(&children)).ok()?;

@@ -185,9 +185,15 @@ fn every_shared_vector_is_classified_and_decoded_as_the_file_says() {
         }
         if v["warning_codes"].is_array() {
             let expected: BTreeSet<String> = strings(&v["warning_codes"]).into_iter().collect();
-            let ours: BTreeSet<String> = report.warnings.iter().map(|w| w.code().to_owned()).collect();
+            let ours: BTreeSet<String> = report
+                .warnings
+                .iter()
+                .map(|w| w.code().to_owned())
+                .collect();
             if ours != expected {
-                fail(format!("warning codes {ours:?}, the file lists {expected:?}"));
+                fail(format!(
+                    "warning codes {ours:?}, the file lists {expected:?}"
+                ));
             }
         }
 

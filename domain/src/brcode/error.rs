@@ -613,9 +613,9 @@ fn key_not_canonical(found: &str, dict_form: &Result<String, PixKeyError>) -> St
         Ok(form) => format!(
             "A chave “{found}” não está no formato do DICT, que a escreve “{form}”; alguns bancos não a encontram assim."
         ),
-        Err(why) => format!(
-            "A chave “{found}” não está no formato do DICT: {why} O pagamento pode falhar."
-        ),
+        Err(why) => {
+            format!("A chave “{found}” não está no formato do DICT: {why} O pagamento pode falhar.")
+        }
     }
 }
 
@@ -773,7 +773,10 @@ mod tests {
             colon.to_string(),
             "A chave Pix “08074883:00196” tem o caractere “:”, que nenhuma chave do DICT aceita; o banco do pagador não vai encontrá-la."
         );
-        assert_eq!((colon.code(), colon.field()), ("key-invalid", Field::PixKey));
+        assert_eq!(
+            (colon.code(), colon.field()),
+            ("key-invalid", Field::PixKey)
+        );
         let shape = BrCodeError::KeyInvalid {
             found: "43214833".into(),
             ch: None,

@@ -351,7 +351,11 @@ fn check_alphabet(code: &BrCode, findings: &mut Findings) {
         if has_own_alphabet_rule(code, parent, object.id) {
             return;
         }
-        let Some((i, ch)) = object.value.chars().enumerate().find(|(_, c)| !in_alphabet(*c))
+        let Some((i, ch)) = object
+            .value
+            .chars()
+            .enumerate()
+            .find(|(_, c)| !in_alphabet(*c))
         else {
             return;
         };

@@ -152,7 +152,10 @@ mod tests {
     #[test]
     fn keeps_keys_of_a_dict_shape_with_bad_content_as_near_misses() {
         for (key, error) in [
-            ("52998224724", PixKeyError::NotCpfNorPhone("52998224724".into())),
+            (
+                "52998224724",
+                PixKeyError::NotCpfNorPhone("52998224724".into()),
+            ),
             ("529.982.247-24", PixKeyError::CpfCheckDigits),
             ("+5554000000000", PixKeyError::PhoneNotMobile),
             ("+14155550100", PixKeyError::PhoneNotBrazilian),
@@ -194,7 +197,12 @@ mod tests {
 
     #[test]
     fn refuses_in_the_form_every_key_it_finds_unfit() {
-        for key in ["08074883:00196", "+557199607473é", "43214833", "PADARIA DO JOAO"] {
+        for key in [
+            "08074883:00196",
+            "+557199607473é",
+            "43214833",
+            "PADARIA DO JOAO",
+        ] {
             assert!(PixKey::detect(key).is_err(), "{key}");
             for kind in super::super::PixKeyKind::ALL {
                 assert!(PixKey::parse_as(kind, key).is_err(), "{key} as {kind}");
