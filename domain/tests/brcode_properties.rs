@@ -1,11 +1,13 @@
 //! Property tests: making then parsing gives the input back; normalisation always yields text
-//! bank apps accept; parsing never panics on any string or on near-valid payloads.
+//! bank apps accept; parsing never panics on any string or on near-valid payloads; a key no
+//! DICT kind can hold, or a character outside printable ASCII anywhere but template 64, makes a
+//! code invalid with an error naming it, and the web form refuses every such key.
 
 use domain::brcode::normalise::{Case, normalise};
 use domain::brcode::tlv::{self, DataObject};
-use domain::brcode::{self, StaticCodeRequest, crc, parse};
+use domain::brcode::{self, BrCodeError, Field, StaticCodeForm, StaticCodeRequest, crc, parse};
 use domain::money::Centavos;
-use domain::pix_key::{PixKey, PixKeyKind};
+use domain::pix_key::{PixKey, PixKeyKind, WrittenKey};
 use proptest::prelude::*;
 
 /// Mod-11 check digit as the Receita defines it, written independently of the crate.
@@ -155,6 +157,154 @@ fn request(input: &Input) -> StaticCodeRequest {
     }
 }
 
+/// Writes objects as a payload with its CRC (lengths in characters, CRC over UTF-8 bytes).
+fn with_crc(objects: &[DataObject]) -> String {
+    let mut body = tlv::write(objects);
+    body.push_str("6304");
+    let crc = crc::crc_hex(&body);
+    body.extend(crc.iter().map(|b| char::from(*b)));
+    body
+}
+
+/// A static code around `key`, built by hand (the builder only takes well-formed keys).
+fn code_with_key(key: &str) -> Option<String> {
+    let account = tlv::write(&[
+        DataObject::new(0, "br.gov.bcb.pix").ok()?,
+        DataObject::new(1, key).ok()?,
+    ]);
+    let objects = [
+        DataObject::new(0, "01").ok()?,
+        DataObject::new(26, account).ok()?,
+        DataObject::new(52, "0000").ok()?,
+        DataObject::new(53, "986").ok()?,
+        DataObject::new(58, "BR").ok()?,
+        DataObject::new(59, "LOJA TESTE").ok()?,
+        DataObject::new(60, "SAO PAULO").ok()?,
+        DataObject::new(62, "0503***").ok()?,
+    ];
+    Some(with_crc(&objects))
+}
+
+/// Printable ASCII characters no kind of key accepts.
+const NO_KIND_ACCEPTS: &str = ":,;<>[]\\\"%&";
+
+/// A character outside printable ASCII: control characters, DEL, accents, emoji, invisible ones.
+fn stray_char() -> impl Strategy<Value = char> {
+    prop_oneof![
+        prop::sample::select(vec![
+            '\t', '\n', '\u{1}', '\u{7f}', '\u{a0}', '\u{200b}', '\u{feff}'
+        ]),
+        prop::sample::select(vec!['á', 'ã', 'ç', 'é', 'Í', 'õ', 'ü', 'º', 'ª', '€', '👀']),
+        any::<char>().prop_filter("outside printable ASCII", |c| !matches!(c, ' '..='~')),
+    ]
+}
+
+/// Keys no DICT kind can hold, by construction: a good key with a character no kind accepts
+/// (or one outside printable ASCII) put anywhere in it, or a run of digits of a length no kind
+/// has (a CPF has 11, a CNPJ 14, a phone 10, 11 or 13, a random key 32 hex digits).
+fn unfit_key() -> impl Strategy<Value = String> {
+    let spoiled = (
+        key(),
+        any::<prop::sample::Index>(),
+        prop_oneof![
+            prop::sample::select(NO_KIND_ACCEPTS.chars().collect::<Vec<_>>()),
+            stray_char(),
+        ],
+    )
+        .prop_map(|(key, at, ch)| {
+            let mut chars: Vec<char> = key.as_str().chars().collect();
+            chars.insert(at.index(chars.len() + 1), ch);
+            chars.into_iter().collect::<String>()
+        });
+    let digits = prop_oneof![1usize..=9, Just(12usize), 15usize..=31]
+        .prop_flat_map(|n| prop::collection::vec(0u32..10, n))
+        .prop_map(|d| {
+            d.iter()
+                .map(|x| char::from_digit(*x, 10).unwrap())
+                .collect::<String>()
+        });
+    prop_oneof![spoiled, digits].prop_filter("fits the Pix template", |k| k.chars().count() <= 77)
+}
+
+/// Where a stray character goes in a made code: a top-level field, or a sub-field of the Pix
+/// template (`Some(26)`) or of another arrangement's template 27 added for the purpose.
+#[derive(Debug, Clone, Copy)]
+enum Target {
+    Name,
+    City,
+    PostalCode,
+    Info,
+    OtherArrangement,
+}
+
+impl Target {
+    fn expected(self) -> (&'static str, Field) {
+        match self {
+            Self::Name => ("59", Field::MerchantName),
+            Self::City => ("60", Field::MerchantCity),
+            Self::PostalCode => ("61", Field::PostalCode),
+            Self::Info => ("26-02", Field::AdditionalInfo),
+            Self::OtherArrangement => ("27-01", Field::Payload),
+        }
+    }
+}
+
+fn insert(value: &str, at: prop::sample::Index, ch: char) -> String {
+    let mut chars: Vec<char> = value.chars().collect();
+    chars.insert(at.index(chars.len() + 1), ch);
+    chars.into_iter().collect()
+}
+
+/// The made code with `ch` put into the target field (the field is added when the code has
+/// none), every length rewritten in characters and the CRC recomputed. `None` when the field
+/// would no longer fit in 99 characters.
+fn spoil(payload: &str, target: Target, at: prop::sample::Index, ch: char) -> Option<String> {
+    let code = brcode::decode(payload).ok()?;
+    let mut objects: Vec<DataObject> = code
+        .objects()
+        .iter()
+        .filter(|o| o.id() != 63)
+        .cloned()
+        .collect();
+    let top = |id: u8| match target {
+        Target::Name => id == 59,
+        Target::City => id == 60,
+        Target::PostalCode => id == 61,
+        _ => false,
+    };
+    match target {
+        Target::Name | Target::City | Target::PostalCode => {
+            if !objects.iter().any(|o| top(o.id())) {
+                let at = objects.iter().position(|o| o.id() == 62)?;
+                objects.insert(at, DataObject::new(61, "01310100").ok()?);
+            }
+            let i = objects.iter().position(|o| top(o.id()))?;
+            objects[i] =
+                DataObject::new(objects[i].id(), insert(objects[i].value(), at, ch)).ok()?;
+        }
+        Target::Info => {
+            let i = objects.iter().position(|o| o.id() == 26)?;
+            let mut children = objects[i].children().ok()?;
+            match children.iter().position(|c| c.id() == 2) {
+                Some(j) => {
+                    children[j] = DataObject::new(2, insert(children[j].value(), at, ch)).ok()?
+                }
+                None => children.push(DataObject::new(2, ch.to_string()).ok()?),
+            }
+            objects[i] = DataObject::new(26, tlv::write(&children)).ok()?;
+        }
+        Target::OtherArrangement => {
+            let other = tlv::write(&[
+                DataObject::new(0, "BR.COM.OUTRO").ok()?,
+                DataObject::new(1, insert("0123456789", at, ch)).ok()?,
+            ]);
+            let i = objects.iter().position(|o| o.id() == 26)?;
+            objects.insert(i + 1, DataObject::new(27, other).ok()?);
+        }
+    }
+    Some(with_crc(&objects))
+}
+
 proptest! {
     #[test]
     fn making_then_parsing_gives_every_input_back(input in input()) {
@@ -268,6 +418,97 @@ proptest! {
         let amount = Centavos::new(c);
         prop_assert_eq!(Centavos::parse_br(&amount.to_string()), Ok(amount));
         prop_assert_eq!(Centavos::parse_emv(&amount.to_emv()), Ok(amount));
+    }
+
+    #[test]
+    fn every_key_no_dict_kind_can_hold_makes_the_code_invalid_with_key_invalid(key in unfit_key()) {
+        prop_assert!(matches!(PixKey::read_written(&key), WrittenKey::Unfit { .. }), "{key:?}");
+        let payload = code_with_key(&key).expect("the key fits the template");
+        let report = parse::inspect(&payload);
+        prop_assert!(report.crc_valid && !report.valid, "{payload:?}");
+        prop_assert!(
+            report.errors.iter().any(|e| matches!(e, BrCodeError::KeyInvalid { found, .. } if *found == key)),
+            "{payload:?}: {:?}", report.errors
+        );
+        // Fatal: no payer app can find the key, so the lenient parser refuses the code too.
+        prop_assert!(brcode::parse(&payload).is_err());
+    }
+
+    #[test]
+    fn a_well_formed_key_is_never_found_unfit_and_makes_a_code_without_key_errors(key in key()) {
+        prop_assert!(matches!(PixKey::read_written(key.as_str()), WrittenKey::Canonical(_)));
+        let payload = code_with_key(key.as_str()).unwrap();
+        prop_assert!(brcode::validate_strict(&payload).is_ok(), "{payload:?}");
+        let near_miss = PixKey::read_written(&key.display_form());
+        prop_assert!(!matches!(near_miss, WrittenKey::Unfit { .. }), "{}", key.display_form());
+    }
+
+    #[test]
+    fn the_form_refuses_every_key_the_reader_finds_unfit(
+        typed in prop_oneof![unfit_key(), "\\PC{0,20}", "[0-9 .()/-]{0,20}", "[A-Za-z0-9@._+-]{0,20}"]
+    ) {
+        let written = PixKey::read_written(typed.trim());
+        for kind in ["", "cpf", "cnpj", "email", "telefone", "aleatoria"] {
+            let preview = brcode::preview_form(&StaticCodeForm {
+                key: typed.clone(),
+                key_kind: kind.into(),
+                ..StaticCodeForm::default()
+            });
+            match (&written, &preview.key) {
+                (WrittenKey::Unfit { .. }, Some(key)) => {
+                    prop_assert!(false, "the form took {typed:?} as {kind:?}: {key:?}");
+                }
+                // Whatever the form accepts, it writes in the form the reader finds canonical.
+                (_, Some(key)) => prop_assert!(
+                    matches!(PixKey::read_written(key.as_str()), WrittenKey::Canonical(_))
+                ),
+                (_, None) => prop_assert!(preview.errors.iter().any(|e| e.field() == Field::PixKey)),
+            }
+        }
+    }
+
+    #[test]
+    fn every_character_outside_printable_ascii_outside_template_64_makes_the_code_invalid_naming_its_field(
+        input in input(),
+        target in prop::sample::select(vec![Target::Name, Target::City, Target::PostalCode, Target::Info, Target::OtherArrangement]),
+        at in any::<prop::sample::Index>(),
+        ch in stray_char(),
+    ) {
+        let made = brcode::make_static(&request(&input)).unwrap().payload;
+        let spoiled = spoil(&made, target, at, ch);
+        prop_assume!(spoiled.is_some(), "the field is full");
+        let payload = spoiled.unwrap();
+        let (path, field) = target.expected();
+        let report = parse::inspect(&payload);
+        prop_assert!(report.crc_valid && !report.valid, "{payload:?}");
+        let named = report.errors.iter().any(|e| matches!(
+            e,
+            BrCodeError::CharacterOutsideAlphabet { path: Some(p), ch: c, .. } if p == path && *c == ch
+        ) && e.field() == field);
+        prop_assert!(named, "{payload:?}: {:?}", report.errors);
+        // Strict, not fatal: the lenient parser names it among its warnings.
+        if let Ok(parsed) = brcode::parse(&payload) {
+            prop_assert!(parsed.warnings.iter().any(|w| w.code() == "character-outside-alphabet"));
+        }
+    }
+
+    #[test]
+    fn any_text_in_the_language_template_64_keeps_a_valid_code_valid(
+        input in input(), name in "\\PC{1,25}", city in "\\PC{1,15}"
+    ) {
+        let made = brcode::make_static(&request(&input)).unwrap().payload;
+        let code = brcode::decode(&made).unwrap();
+        let language = tlv::write(&[
+            DataObject::new(0, "pt").unwrap(),
+            DataObject::new(1, name).unwrap(),
+            DataObject::new(2, city).unwrap(),
+        ]);
+        let mut objects: Vec<DataObject> =
+            code.objects().iter().filter(|o| o.id() != 63).cloned().collect();
+        let at = objects.iter().position(|o| o.id() == 62).unwrap();
+        objects.insert(at, DataObject::new(64, language).unwrap());
+        let payload = with_crc(&objects);
+        prop_assert!(brcode::validate_strict(&payload).is_ok(), "{payload:?}: {:?}", parse::inspect(&payload).errors);
     }
 
     #[test]

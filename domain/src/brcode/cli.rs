@@ -333,6 +333,48 @@ mod tests {
     }
 
     #[test]
+    fn parse_refuses_a_key_no_dict_kind_can_hold_naming_the_key() {
+        // Issue 17: "valid" with only a warning before; the colon fits no kind of key.
+        let out = run_with(&[
+            "parse",
+            "00020101021128360014br.gov.bcb.pix011408074883:001965204000053039865802BR5908APPD S.C6015SAO JOSE CAMPOS62070503***63049821",
+        ]);
+        assert_eq!(out.exit_code, 1);
+        let value = json(&out);
+        assert_eq!(value["valid"], false);
+        assert_eq!(value["errors"][0]["code"], "key-invalid");
+        assert_eq!(value["errors"][0]["field"], "pix_key");
+        let message = value["errors"][0]["message"].as_str().unwrap();
+        assert!(message.contains("“08074883:00196”"), "{message}");
+        assert_eq!(value["warnings"], json!([]));
+    }
+
+    #[test]
+    fn parse_refuses_a_character_outside_printable_ascii_naming_the_field() {
+        let out = run_with(&[
+            "parse",
+            "00020126830014br.gov.bcb.pix01364004901d-bd85-4769-8e52-cb4c42c506dc0221Jornada pagador 57768520400005303986540573.625802BR5903Pix6008Brasília62080504oooo6304B243",
+        ]);
+        assert_eq!(out.exit_code, 1);
+        let value = json(&out);
+        assert_eq!(value["errors"][0]["code"], "character-outside-alphabet");
+        assert_eq!(value["errors"][0]["field"], "merchant_city");
+        let message = value["errors"][0]["message"].as_str().unwrap();
+        assert!(
+            message.starts_with("O campo 60 (Cidade) tem o caractere “í”"),
+            "{message}"
+        );
+        let out = run_with(&[
+            "parse",
+            "00020128360014BR.GOV.BCB.PIX0114+557199607473é520400005303986540510.005802BR5910SUPER_BIKE6008SALVADOR62120508PAGID771630467A0",
+        ]);
+        let value = json(&out);
+        assert_eq!(value["errors"][0]["code"], "key-invalid");
+        let message = value["errors"][0]["message"].as_str().unwrap();
+        assert!(message.contains("o caractere “é”"), "{message}");
+    }
+
+    #[test]
     fn parse_of_garbage_prints_empty_fields_and_the_errors() {
         let out = run_with(&["parse", "hello"]);
         let value = json(&out);

@@ -323,6 +323,31 @@ pub enum BrCodeError {
         /// Its length in characters.
         len: usize,
     },
+    /// A key (26-01) no DICT kind can hold: a character or a shape outside every kind (see
+    /// [`crate::pix_key::WrittenKey::Unfit`]). The payer's bank cannot find it, so no app pays
+    /// the code.
+    #[error("{}", key_invalid(found, *ch))]
+    KeyInvalid {
+        /// The key as written.
+        found: String,
+        /// The first character no kind accepts, when one is to blame.
+        ch: Option<char>,
+    },
+    /// A character outside printable ASCII (`0x20`–`0x7E`) in any field but template 64 (the
+    /// only place EMV allows other characters). Lengths count characters, so a generator that
+    /// counted bytes shifts every field after it; this names where it sits.
+    #[error("{}", outside_alphabet(path.as_deref(), *field, *ch, *at))]
+    CharacterOutsideAlphabet {
+        /// The field's path (`60`, `26-02`, `27-01`), or `None` when the structure is broken
+        /// before the character.
+        path: Option<String>,
+        /// The field it concerns ([`Field::Payload`] for fields without a name of their own).
+        field: Field,
+        /// The first such character in the field.
+        ch: char,
+        /// Its character position in the (trimmed) payload.
+        at: usize,
+    },
     /// 52 missing or not 4 digits.
     #[error("O código de categoria (campo 52) deve ter 4 dígitos.")]
     MerchantCategoryCodeInvalid {
@@ -349,6 +374,48 @@ pub enum BrCodeError {
         /// The value found.
         found: String,
     },
+}
+
+/// A character as a message shows it: itself in quotes, or its code point when it is invisible.
+fn shown(ch: char) -> String {
+    let invisible = ch.is_control()
+        || ch.is_whitespace()
+        || matches!(u32::from(ch), 0x200B..=0x200F | 0x2028..=0x202E | 0x2060..=0x206F | 0xFEFF);
+    if invisible {
+        format!("invisível U+{:04X}", u32::from(ch))
+    } else {
+        format!("“{ch}”")
+    }
+}
+
+fn key_invalid(found: &str, ch: Option<char>) -> String {
+    match ch {
+        Some(ch) => format!(
+            "A chave Pix “{found}” tem o caractere {}, que nenhuma chave do DICT aceita; o banco do pagador não vai encontrá-la.",
+            shown(ch)
+        ),
+        None => format!(
+            "A chave Pix “{found}” não é CPF, CNPJ, e-mail, celular nem chave aleatória; o banco do pagador não vai encontrá-la."
+        ),
+    }
+}
+
+fn outside_alphabet(path: Option<&str>, field: Field, ch: char, at: usize) -> String {
+    let rule = "fora do campo 64, o BR Code só aceita caracteres ASCII imprimíveis (letras sem acento, números, espaço e símbolos como . - / :).";
+    match path {
+        Some(path) if field == Field::Payload => {
+            format!("O campo {path} tem o caractere {}; {rule}", shown(ch))
+        }
+        Some(path) => format!(
+            "O campo {path} ({}) tem o caractere {}; {rule}",
+            field.label(),
+            shown(ch)
+        ),
+        None => format!(
+            "O código tem o caractere {} na posição {at}; {rule}",
+            shown(ch)
+        ),
+    }
 }
 
 fn additional_info_too_long(len: usize, max: usize) -> String {
@@ -408,6 +475,8 @@ impl BrCodeError {
             Self::PixAccountWithoutKeyOrUrl => "pix-account-without-key-or-url",
             Self::PixAccountWithKeyAndUrl => "pix-account-with-key-and-url",
             Self::KeyTooLong { .. } => "key-too-long",
+            Self::KeyInvalid { .. } => "key-invalid",
+            Self::CharacterOutsideAlphabet { .. } => "character-outside-alphabet",
             Self::MerchantCategoryCodeInvalid { .. } => "merchant-category-code-invalid",
             Self::CurrencyInvalid { .. } => "currency-invalid",
             Self::CountryInvalid { .. } => "country-invalid",
@@ -424,7 +493,8 @@ impl BrCodeError {
     #[must_use]
     pub fn field(&self) -> Field {
         match self {
-            Self::Key(_) | Self::KeyTooLong { .. } => Field::PixKey,
+            Self::Key(_) | Self::KeyTooLong { .. } | Self::KeyInvalid { .. } => Field::PixKey,
+            Self::CharacterOutsideAlphabet { field, .. } => *field,
             Self::Amount(_)
             | Self::AmountZero
             | Self::AmountTooLong { .. }
@@ -499,14 +569,6 @@ pub enum Warning {
         /// The GUI as written.
         found: String,
     },
-    /// Name, city or message with accents or other non-ASCII characters.
-    #[error("{} tem acentos ou caracteres especiais (“{value}”); alguns bancos recusam.", field.label())]
-    NonAsciiText {
-        /// Which field.
-        field: Field,
-        /// Its value.
-        value: String,
-    },
     /// An amount not written with exactly 2 decimals (`10`, `10.`, `1.5`).
     #[error(
         "O valor está escrito “{found}”; alguns bancos só leem valores com duas casas decimais, como 10.00."
@@ -515,11 +577,16 @@ pub enum Warning {
         /// The raw amount.
         found: String,
     },
-    /// A key not in the canonical DICT form (masked CPF, upper-case e-mail, unknown shape…).
-    #[error("A chave “{found}” não está no formato do DICT; o pagamento pode falhar.")]
+    /// A key with the shape of a DICT kind but not in its form: a phone without `+55`, an
+    /// upper-case e-mail, a masked CPF (the DICT form is shown), or a CPF, CNPJ or phone whose
+    /// content the DICT refuses (the reason is shown). Some banks pay these; a key no kind can
+    /// hold is an error instead ([`BrCodeError::KeyInvalid`]).
+    #[error("{}", key_not_canonical(found, dict_form))]
     KeyNotCanonical {
         /// The key as written.
         found: String,
+        /// The DICT form, or why the DICT would refuse the key.
+        dict_form: Result<String, PixKeyError>,
     },
     /// An amount in a dynamic code, which payers ignore (the charge behind the URL rules).
     #[error(
@@ -541,6 +608,17 @@ pub enum Warning {
     BreaksStrictRule(BrCodeError),
 }
 
+fn key_not_canonical(found: &str, dict_form: &Result<String, PixKeyError>) -> String {
+    match dict_form {
+        Ok(form) => format!(
+            "A chave “{found}” não está no formato do DICT, que a escreve “{form}”; alguns bancos não a encontram assim."
+        ),
+        Err(why) => {
+            format!("A chave “{found}” não está no formato do DICT: {why} O pagamento pode falhar.")
+        }
+    }
+}
+
 impl Warning {
     /// A stable machine-readable code; a [`Warning::BreaksStrictRule`] carries the rule's code.
     ///
@@ -551,7 +629,6 @@ impl Warning {
     pub fn code(&self) -> &'static str {
         match self {
             Self::GuiNotLowercase { .. } => "gui-not-lowercase",
-            Self::NonAsciiText { .. } => "non-ascii-text",
             Self::AmountNotCanonical { .. } => "amount-not-canonical",
             Self::KeyNotCanonical { .. } => "key-not-canonical",
             Self::AmountInDynamicCode => "amount-in-dynamic-code",
@@ -571,7 +648,6 @@ impl Warning {
     pub fn field(&self) -> Field {
         match self {
             Self::GuiNotLowercase { .. } => Field::MerchantAccount,
-            Self::NonAsciiText { field, .. } => *field,
             Self::AmountNotCanonical { .. } | Self::AmountInDynamicCode => Field::TransactionAmount,
             Self::KeyNotCanonical { .. } => Field::PixKey,
             Self::CrcLowercase => Field::Crc,
@@ -647,14 +723,87 @@ mod tests {
     }
 
     #[test]
-    fn labels_non_ascii_warnings_with_the_field_name() {
-        let w = Warning::NonAsciiText {
+    fn names_the_field_and_the_character_outside_the_alphabet() {
+        let e = BrCodeError::CharacterOutsideAlphabet {
+            path: Some("60".into()),
             field: Field::MerchantCity,
-            value: "Maceió".into(),
+            ch: 'ó',
+            at: 120,
         };
         assert_eq!(
-            w.to_string(),
-            "Cidade tem acentos ou caracteres especiais (“Maceió”); alguns bancos recusam."
+            e.to_string(),
+            "O campo 60 (Cidade) tem o caractere “ó”; fora do campo 64, o BR Code só aceita caracteres ASCII imprimíveis (letras sem acento, números, espaço e símbolos como . - / :)."
+        );
+        assert_eq!(
+            (e.code(), e.field()),
+            ("character-outside-alphabet", Field::MerchantCity)
+        );
+        let unnamed = BrCodeError::CharacterOutsideAlphabet {
+            path: Some("27-01".into()),
+            field: Field::Payload,
+            ch: '\t',
+            at: 80,
+        };
+        assert!(
+            unnamed
+                .to_string()
+                .starts_with("O campo 27-01 tem o caractere invisível U+0009;"),
+            "{unnamed}"
+        );
+        let lost = BrCodeError::CharacterOutsideAlphabet {
+            path: None,
+            field: Field::Payload,
+            ch: 'á',
+            at: 170,
+        };
+        assert!(
+            lost.to_string()
+                .starts_with("O código tem o caractere “á” na posição 170;"),
+            "{lost}"
+        );
+    }
+
+    #[test]
+    fn names_the_key_no_dict_kind_can_hold() {
+        let colon = BrCodeError::KeyInvalid {
+            found: "08074883:00196".into(),
+            ch: Some(':'),
+        };
+        assert_eq!(
+            colon.to_string(),
+            "A chave Pix “08074883:00196” tem o caractere “:”, que nenhuma chave do DICT aceita; o banco do pagador não vai encontrá-la."
+        );
+        assert_eq!(
+            (colon.code(), colon.field()),
+            ("key-invalid", Field::PixKey)
+        );
+        let shape = BrCodeError::KeyInvalid {
+            found: "43214833".into(),
+            ch: None,
+        };
+        assert_eq!(
+            shape.to_string(),
+            "A chave Pix “43214833” não é CPF, CNPJ, e-mail, celular nem chave aleatória; o banco do pagador não vai encontrá-la."
+        );
+    }
+
+    #[test]
+    fn shows_the_dict_form_of_a_near_miss_or_why_the_dict_refuses_it() {
+        let phone = Warning::KeyNotCanonical {
+            found: "71996074734".into(),
+            dict_form: Ok("+5571996074734".into()),
+        };
+        assert_eq!(
+            phone.to_string(),
+            "A chave “71996074734” não está no formato do DICT, que a escreve “+5571996074734”; alguns bancos não a encontram assim."
+        );
+        let cpf = Warning::KeyNotCanonical {
+            found: "11111111111".into(),
+            dict_form: Err(PixKeyError::NotCpfNorPhone("11111111111".into())),
+        };
+        assert_eq!(
+            cpf.to_string(),
+            "A chave “11111111111” não está no formato do DICT: “11111111111” não é um CPF válido nem um celular com DDD. O pagamento pode falhar."
         );
     }
 }

@@ -22,7 +22,7 @@
 //! assert_eq!(strict[0].code(), "dynamic-txid-not-stars");
 //! ```
 
-use super::error::{BrCodeError, Warning};
+use super::error::{BrCodeError, Field, Warning};
 use super::fields::BrCode;
 use super::tlv;
 use super::validate::{self, CrcState, Findings, Severity};
@@ -103,10 +103,37 @@ fn findings(payload: &str) -> (Option<BrCode>, CrcState, Findings) {
         }
         Err(e) => {
             findings.errors.push((Severity::Fatal, e));
+            name_stray_character(payload, &mut findings);
             None
         }
     };
     (code, crc, findings)
+}
+
+/// When the structure is broken, a character outside the alphabet is the likeliest cause (a
+/// generator that counted UTF-8 bytes): name the field it sits in, as far as the walk reaches,
+/// unless that is template 64. A decoded code gets the same check field by field instead.
+fn name_stray_character(payload: &str, findings: &mut Findings) {
+    let stray = payload
+        .chars()
+        .enumerate()
+        .filter(|(_, c)| !validate::in_alphabet(*c))
+        .map(|(at, ch)| (at, ch, tlv::path_at(payload, at)))
+        .find(|(_, _, path)| !path.as_deref().is_some_and(|p| p.starts_with("64")));
+    if let Some((at, ch, path)) = stray {
+        let field = path
+            .as_deref()
+            .map_or(Field::Payload, validate::field_of_guessed_path);
+        findings.errors.push((
+            Severity::Strict,
+            BrCodeError::CharacterOutsideAlphabet {
+                path,
+                field,
+                ch,
+                at,
+            },
+        ));
+    }
 }
 
 /// Lenient parse: accepts what real payer apps accept (well-formed TLV, matching CRC, every
@@ -358,6 +385,76 @@ mod tests {
         assert_eq!(code.to_payload(), "0000");
         let report = inspect("0000");
         assert!(report.errors.iter().any(|e| e.code() == "empty-value"));
+    }
+
+    #[test]
+    fn warns_about_a_near_miss_key_with_its_dict_form() {
+        let body = "00020126330014br.gov.bcb.pix0111719960747345204000053039865802BR5910LOJA TESTE6009SAO PAULO62070503***6304";
+        let parsed = validate_strict(&with_crc(body)).unwrap();
+        assert_eq!(
+            parsed.warnings,
+            vec![Warning::KeyNotCanonical {
+                found: "71996074734".into(),
+                dict_form: Ok("+5571996074734".into()),
+            }]
+        );
+    }
+
+    #[test]
+    fn refuses_a_key_no_dict_kind_can_hold_at_both_levels() {
+        let body = "00020126300014br.gov.bcb.pix0108912345675204000053039865802BR5910LOJA TESTE6009SAO PAULO62070503***6304";
+        let expected = vec![BrCodeError::KeyInvalid {
+            found: "91234567".into(),
+            ch: None,
+        }];
+        assert_eq!(parse(&with_crc(body)).unwrap_err(), expected);
+        assert_eq!(validate_strict(&with_crc(body)).unwrap_err(), expected);
+    }
+
+    #[test]
+    fn names_the_accented_field_when_a_byte_counted_length_breaks_the_walk() {
+        // "BRASÍLIA" is 8 characters and 9 UTF-8 bytes; the generator wrote 09.
+        let body = "00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5910LOJA TESTE6009BRASÍLIA62070503***6304";
+        let report = inspect(&with_crc(body));
+        assert!(report.code.is_none());
+        assert_eq!(
+            codes(&report.errors),
+            ["tlv-value-too-short", "character-outside-alphabet"]
+        );
+        assert_eq!(
+            report.errors[1],
+            BrCodeError::CharacterOutsideAlphabet {
+                path: Some("60".into()),
+                field: Field::MerchantCity,
+                ch: 'Í',
+                at: 111,
+            }
+        );
+    }
+
+    #[test]
+    fn tolerates_an_accent_when_lenient_and_refuses_it_when_strict() {
+        let body = "00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5910LOJA TESTE6006MACEIÓ62070503***6304";
+        let payload = with_crc(body);
+        let lenient = parse(&payload).unwrap();
+        assert_eq!(
+            lenient
+                .warnings
+                .iter()
+                .map(Warning::code)
+                .collect::<Vec<_>>(),
+            ["character-outside-alphabet"]
+        );
+        assert_eq!(
+            codes(&validate_strict(&payload).unwrap_err()),
+            ["character-outside-alphabet"]
+        );
+    }
+
+    #[test]
+    fn accepts_any_character_in_the_language_template_64() {
+        let body = "00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5910LOJA TESTE6006MACEIO64180002pt0108SÃO JOÃO62070503***6304";
+        assert!(validate_strict(&with_crc(body)).is_ok());
     }
 
     #[test]

@@ -1,6 +1,12 @@
 //! The EMV TLV layer: `ID` (2 digits) + `LEN` (2 digits) + `VALUE` (LEN characters), flat or
-//! nested inside templates. Lengths count Unicode scalar values (characters), as Pix practice
-//! does; the engine only ever *writes* ASCII, where characters and bytes agree.
+//! nested inside templates.
+//!
+//! Lengths count characters (Unicode scalar values), the unit EMV uses: outside template 64
+//! every value is "ans" (printable ASCII, one byte per character), and inside 64 EMV counts
+//! characters, not UTF-8 bytes. The engine only ever *writes* ASCII. A code written by a
+//! generator that counted bytes is walked out of step after its first accented character; the
+//! validator then names that character's field ([`path_at`] finds it even when the walk breaks
+//! further on), so the shift is never silent.
 
 use std::fmt;
 
@@ -257,6 +263,58 @@ pub(crate) fn parse_at(s: &str, base: usize, path: &str) -> Result<Vec<DataObjec
         at += 4 + len;
     }
     Ok(objects)
+}
+
+/// The path (`60`, `26-02`) of the field whose value holds the character at position `at` of
+/// `s`, walking as far as the structure allows: `None` when the walk breaks before reaching it
+/// or the character sits in an ID or length. Templates (26–51, 62, 64, 80–99) are entered one
+/// level deep; a value that runs past the end still holds the characters it covers.
+///
+/// ```
+/// use domain::brcode::tlv::path_at;
+///
+/// // 60 declares 9 characters (its UTF-8 bytes), so the walk breaks at "2070…" afterwards.
+/// let s = "5903Pix6009BRASÍLIA62070503***";
+/// assert_eq!(path_at(s, 15).as_deref(), Some("60"));
+/// assert_eq!(path_at("26270014br.gov.bcb.pix01051234é", 30).as_deref(), Some("26-01"));
+/// assert_eq!(path_at("59X3Pixé", 7), None);
+/// ```
+#[must_use]
+pub fn path_at(s: &str, at: usize) -> Option<String> {
+    let chars: Vec<char> = s.chars().collect();
+    walk_to(&chars, at, true)
+}
+
+fn walk_to(chars: &[char], at: usize, top: bool) -> Option<String> {
+    let mut i = 0;
+    while i < chars.len() {
+        let header = chars.get(i..i + 4)?;
+        let digit = |c: &char| c.to_digit(10);
+        let [a, b, c, d] = [
+            digit(&header[0])?,
+            digit(&header[1])?,
+            digit(&header[2])?,
+            digit(&header[3])?,
+        ];
+        let (id, len) = (a * 10 + b, (c * 10 + d) as usize);
+        let start = i + 4;
+        let end = (start + len).min(chars.len());
+        if at < start {
+            return None;
+        }
+        if at < end {
+            let template = matches!(id, 26..=51 | 62 | 64 | 80..=99);
+            let inner = (top && template)
+                .then(|| walk_to(&chars[start..end], at - start, false))
+                .flatten();
+            return Some(match inner {
+                Some(child) => format!("{id:02}-{child}"),
+                None => format!("{id:02}"),
+            });
+        }
+        i = end;
+    }
+    None
 }
 
 /// `"00"`, `"01"`, … `"99"`: the 2-digit form of every ID without allocating.

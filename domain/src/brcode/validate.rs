@@ -9,7 +9,7 @@ use super::crc::{crc16, hex4};
 use super::error::{BrCodeError, Field, Warning};
 use super::fields::{BrCode, PIX_GUI};
 use super::tlv::DataObject;
-use crate::pix_key::PixKey;
+use crate::pix_key::{PixKey, WrittenKey};
 
 /// The most characters API Pix allows in a Copia e Cola string.
 ///
@@ -123,6 +123,7 @@ pub(crate) fn examine(payload: &str, code: &BrCode, crc: &CrcState, findings: &m
     check_account(code, findings);
     check_fixed_fields(code, findings);
     check_texts(code, findings);
+    check_alphabet(code, findings);
     check_amount(code, findings);
     check_txid(code, findings);
 }
@@ -200,8 +201,8 @@ fn check_account(code: &BrCode, findings: &mut Findings) {
         if len > MAX_KEY_OR_URL_LEN {
             findings.strict(BrCodeError::KeyTooLong { len });
         }
-        if !key.is_empty() && PixKey::canonical_kind(key).is_none() {
-            findings.warn(Warning::KeyNotCanonical { found: key.clone() });
+        if !key.is_empty() {
+            check_key(key, findings);
         }
     }
     let urls = [account.url.as_deref(), code.recurrence_url()];
@@ -215,6 +216,23 @@ fn check_account(code: &BrCode, findings: &mut Findings) {
                 .all(|b| b.is_ascii_digit() || b.is_ascii_uppercase()))
     {
         findings.strict(BrCodeError::FssInvalid { found: fss.clone() });
+    }
+}
+
+/// The manual asks for "uma chave válida no DICT" and says a code with an invalid key is one no
+/// reader can process: a key no DICT kind can hold is fatal. Near misses are only warned about,
+/// because real codes carry them and some banks pay them.
+fn check_key(key: &str, findings: &mut Findings) {
+    match PixKey::read_written(key) {
+        WrittenKey::Canonical(_) => {}
+        WrittenKey::NearMiss(dict_form) => findings.warn(Warning::KeyNotCanonical {
+            found: key.to_owned(),
+            dict_form: dict_form.map(|k| k.as_str().to_owned()),
+        }),
+        WrittenKey::Unfit { ch } => findings.fatal(BrCodeError::KeyInvalid {
+            found: key.to_owned(),
+            ch,
+        }),
     }
 }
 
@@ -273,18 +291,103 @@ fn check_texts(code: &BrCode, findings: &mut Findings) {
             }
         }
     }
-    let info = code
-        .merchant_account
-        .as_ref()
-        .and_then(|a| a.additional_info.clone());
-    let texts = [
-        (Field::MerchantName, code.merchant_name.clone()),
-        (Field::MerchantCity, code.merchant_city.clone()),
-        (Field::AdditionalInfo, info),
-    ];
-    for (field, value) in texts {
-        if let Some(value) = value.filter(|v| !v.is_ascii()) {
-            findings.warn(Warning::NonAsciiText { field, value });
+}
+
+/// True for the characters every field but template 64 may hold: printable ASCII, the EMV
+/// "ans" format (the BR Code manual's own set is narrower; the Pix manual's examples use
+/// lower case, `@` and `_`, all printable ASCII).
+pub(crate) fn in_alphabet(ch: char) -> bool {
+    matches!(ch, ' '..='~')
+}
+
+/// Fields whose own rule already names a character outside its alphabet: 00, 01, 52, 53, 54,
+/// 58 and 63 at the top, the key and the fss in the Pix template, the txid in 62.
+fn has_own_alphabet_rule(code: &BrCode, parent: Option<u8>, id: u8) -> bool {
+    let pix = code.merchant_account.as_ref().map(|a| a.id);
+    match parent {
+        None => matches!(id, 0 | 1 | 52 | 53 | 54 | 58 | 63),
+        Some(62) => id == 5,
+        Some(parent) => Some(parent) == pix && matches!(id, 1 | 3),
+    }
+}
+
+/// The [`Field`] a path names, for the error's `field()`.
+pub(crate) fn field_of_path(parent: Option<u8>, id: u8, pix: Option<u8>, rec: Option<u8>) -> Field {
+    match (parent, id) {
+        (None, 59) => Field::MerchantName,
+        (None, 60) => Field::MerchantCity,
+        (None, 61) => Field::PostalCode,
+        (Some(62), 5) => Field::Txid,
+        (Some(p), 1) if Some(p) == pix => Field::PixKey,
+        (Some(p), 2) if Some(p) == pix => Field::AdditionalInfo,
+        (Some(p), 3) if Some(p) == pix => Field::Fss,
+        (Some(p), 25) if Some(p) == pix => Field::Url,
+        (Some(p), _) if Some(p) == pix => Field::MerchantAccount,
+        (Some(p), _) if Some(p) == rec => Field::Recurrence,
+        _ => Field::Payload,
+    }
+}
+
+/// The [`Field`] of a path found in a code whose structure is broken (so which template is
+/// the Pix one is unknown): 26 is, in every real code.
+pub(crate) fn field_of_guessed_path(path: &str) -> Field {
+    let id = |s: &str| s.parse::<u8>().ok();
+    match path.split_once('-') {
+        Some((parent, child)) => match (id(parent), id(child)) {
+            (Some(parent), Some(child)) => field_of_path(Some(parent), child, Some(26), None),
+            _ => Field::Payload,
+        },
+        None => id(path).map_or(Field::Payload, |id| field_of_path(None, id, Some(26), None)),
+    }
+}
+
+/// Any character outside printable ASCII, in any field but template 64, is an error naming the
+/// field (one per field: the first such character). Strict, not fatal: payer apps differ (some
+/// pay an accented city, others refuse the code), so the lenient parser warns.
+fn check_alphabet(code: &BrCode, findings: &mut Findings) {
+    let pix = code.merchant_account.as_ref().map(|a| a.id);
+    let rec = code.recurrence.as_ref().map(|r| r.id);
+    let mut report = |parent: Option<u8>, object: &DataObject, value_at: usize| {
+        if has_own_alphabet_rule(code, parent, object.id) {
+            return;
+        }
+        let Some((i, ch)) = object
+            .value
+            .chars()
+            .enumerate()
+            .find(|(_, c)| !in_alphabet(*c))
+        else {
+            return;
+        };
+        let path = match parent {
+            None => format!("{:02}", object.id),
+            Some(p) => format!("{p:02}-{:02}", object.id),
+        };
+        findings.strict(BrCodeError::CharacterOutsideAlphabet {
+            path: Some(path),
+            field: field_of_path(parent, object.id, pix, rec),
+            ch,
+            at: value_at + i,
+        });
+    };
+    let mut offset = 0;
+    for object in &code.objects {
+        let value_at = offset + 4;
+        offset = value_at + object.len();
+        if object.id == 64 || object.value.chars().all(in_alphabet) {
+            continue;
+        }
+        let template = matches!(object.id, 26..=51 | 62 | 80..=99);
+        match template.then(|| object.children().ok()).flatten() {
+            Some(children) => {
+                let mut child_offset = value_at;
+                for child in &children {
+                    let child_value_at = child_offset + 4;
+                    child_offset = child_value_at + child.len();
+                    report(Some(object.id), child, child_value_at);
+                }
+            }
+            None => report(None, object, value_at),
         }
     }
 }

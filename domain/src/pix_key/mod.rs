@@ -28,6 +28,13 @@
 //!        ([`PixKeyError::Ambiguous`]: the form must ask for the kind); neither → refused.
 //! 5. Anything else is refused as unrecognised.
 //!
+//! # Keys read from codes made by others ([`PixKey::read_written`])
+//!
+//! The same detection sorts a key found in a BR Code: already canonical; a *near miss* of a
+//! DICT form (refused or rewritten only for its content or its writing, like `71996074734` or
+//! `529.982.247-24`), which some banks pay; or *unfit* for every kind (refused for its
+//! characters or its shape, like `08074883:00196`), which none can. See [`WrittenKey`].
+//!
 //! ```
 //! use domain::pix_key::{PixKey, PixKeyError, PixKeyKind};
 //!
@@ -45,6 +52,7 @@ mod cpf;
 mod email;
 mod evp;
 mod phone;
+mod written;
 
 use std::fmt;
 use std::str::FromStr;
@@ -56,6 +64,7 @@ pub use cpf::Cpf;
 pub use email::{Email, MAX_EMAIL_LEN};
 pub use evp::Evp;
 pub use phone::Phone;
+pub use written::WrittenKey;
 
 /// A Pix key in canonical DICT form. Each variant can only be built by parsing, so holding a
 /// `PixKey` means holding a well-formed key.
@@ -416,7 +425,8 @@ impl PixKey {
     }
 
     /// Returns the kind when `text` is *already* a key in canonical DICT form (what a BR Code
-    /// must carry), `None` otherwise. Used to warn about codes made by others.
+    /// must carry), `None` otherwise. [`PixKey::read_written`] says more: how far from a DICT
+    /// form the text is.
     ///
     /// ```
     /// use domain::pix_key::{PixKey, PixKeyKind};
@@ -426,6 +436,11 @@ impl PixKey {
     /// ```
     #[must_use]
     pub fn canonical_kind(text: &str) -> Option<PixKeyKind> {
+        Self::canonical(text).map(|key| key.kind())
+    }
+
+    /// The key when `text` is already in canonical DICT form.
+    fn canonical(text: &str) -> Option<Self> {
         // Canonical forms never overlap, so the shape picks the one kind worth trying (this
         // runs on every parsed code, so it avoids four failed parses).
         let kind = if text.contains('@') {
@@ -441,8 +456,8 @@ impl PixKey {
             }
         };
         Self::parse_as(kind, text)
-            .is_ok_and(|key| key.as_str() == text)
-            .then_some(kind)
+            .ok()
+            .filter(|key| key.as_str() == text)
     }
 
     /// The kind of key.
