@@ -1,6 +1,6 @@
-import { type ComponentPropsWithoutRef, type ReactNode, useId } from 'react';
+import { type ComponentPropsWithRef, type ReactNode, useId } from 'react';
 
-type SelectProps = Omit<ComponentPropsWithoutRef<'select'>, 'id' | 'aria-invalid' | 'aria-describedby'>;
+type SelectProps = Omit<ComponentPropsWithRef<'select'>, 'id' | 'aria-invalid' | 'aria-describedby'>;
 
 export interface SelectFieldProps extends SelectProps {
   label: string;

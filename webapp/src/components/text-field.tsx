@@ -1,6 +1,7 @@
-import { type ComponentPropsWithoutRef, type ReactNode, useId } from 'react';
+import { type ComponentPropsWithRef, type ReactNode, useId } from 'react';
 
-type InputProps = Omit<ComponentPropsWithoutRef<'input'>, 'id' | 'aria-invalid' | 'aria-describedby'>;
+// With its ref, so a form (`useApiForm`'s `field`) can bind the input.
+type InputProps = Omit<ComponentPropsWithRef<'input'>, 'id' | 'aria-invalid' | 'aria-describedby'>;
 
 export interface TextFieldProps extends InputProps {
   label: string;

@@ -1,4 +1,8 @@
-// Per-field checks run before anything is sent; their messages are shown under each field.
+// The checks a field gets before anything is sent, as zod schemas the forms compose (`useApiForm`).
+// Each one parses what was typed into what the request takes (trimmed text, null for an empty
+// optional field), and its pt-BR message is the one shown under the field.
+
+import { z } from 'zod';
 
 export const REQUIRED = 'Campo obrigatório.';
 export const INVALID_EMAIL = 'Digite um e-mail válido (ex.: nome@exemplo.com).';
@@ -9,16 +13,25 @@ export const MAX_NAME_LENGTH = 80;
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-export function checkEmail(value: string): string | null {
-  if (value.trim() === '') return REQUIRED;
-  return EMAIL.test(value.trim()) ? null : INVALID_EMAIL;
-}
+/** Text that must not be blank; sent trimmed. */
+export const requiredText = () => z.string().trim().min(1, { error: REQUIRED, abort: true });
 
-export function checkRequired(value: string): string | null {
-  return value.trim() === '' ? REQUIRED : null;
-}
+/**
+ * A password being confirmed: must not be blank, and is sent exactly as typed (spaces are
+ * characters of a password like any other).
+ */
+export const requiredSecret = () => z.string().refine((value) => value.trim() !== '', { error: REQUIRED, abort: true });
 
-export function checkName(value: string): string | null {
-  if (value.trim() === '') return REQUIRED;
-  return Array.from(value.trim()).length > MAX_NAME_LENGTH ? NAME_TOO_LONG : null;
-}
+/** An e-mail address; sent trimmed. The server still decides whether mail can reach it. */
+export const emailAddress = () => requiredText().regex(EMAIL, { error: INVALID_EMAIL, abort: true });
+
+/** A person's name: not blank, at most 80 characters (code points, as the server counts); sent trimmed. */
+export const personName = () =>
+  requiredText().refine((value) => Array.from(value).length <= MAX_NAME_LENGTH, { error: NAME_TOO_LONG, abort: true });
+
+/** Optional text: sent trimmed, or null when left blank. */
+export const optionalText = () =>
+  z
+    .string()
+    .trim()
+    .transform((value) => (value === '' ? null : value));

@@ -1,22 +1,18 @@
-import { type SubmitEvent, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { z } from 'zod';
 
 import { FormAlert } from '@/components/form-alert';
 import { PasswordField } from '@/components/password-field';
 import { TextField } from '@/components/text-field';
 import { paths } from '@/config/paths';
-import { useFocusFirstInvalid } from '@/hooks/use-focus-first-invalid';
-import { asApiError } from '@/lib/api-error';
+import { useApiForm } from '@/hooks/use-api-form';
 import { errorMessage } from '@/lib/error-messages';
 import { safeContinuePath } from '@/utils/continue-path';
-import { checkEmail, checkRequired } from '@/utils/field-rules';
+import { emailAddress, requiredSecret } from '@/utils/field-rules';
 
 import { useLogInMutation } from '../api/log-in';
 
-interface FieldErrors {
-  email: string | null;
-  password: string | null;
-}
+const logInSchema = z.object({ email: emailAddress(), password: requiredSecret() });
 
 /** E-mail and password. Where to go next is decided by the page's guard once signed in. */
 export function LogInForm() {
@@ -24,51 +20,30 @@ export function LogInForm() {
   const [searchParams] = useSearchParams();
   const continueTo = safeContinuePath(searchParams.get(paths.continueParam));
   const [logIn, { isLoading }] = useLogInMutation();
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({ email: null, password: null });
-  const [failure, setFailure] = useState<string | null>(null);
-  const [attempt, setAttempt] = useState(0);
-  const formRef = useRef<HTMLFormElement>(null);
-  useFocusFirstInvalid(formRef, attempt);
-
-  const submit = async (event: SubmitEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const found: FieldErrors = { email: checkEmail(email), password: checkRequired(password) };
-    setErrors(found);
-    setFailure(null);
-    if (found.email || found.password) {
-      setAttempt((count) => count + 1);
-      return;
-    }
-    try {
-      await logIn({ email: email.trim(), password }).unwrap();
-    } catch (caught) {
-      setFailure(errorMessage(asApiError(caught)));
-    }
-  };
+  const form = useApiForm({
+    schema: logInSchema,
+    defaultValues: { email: '', password: '' },
+    send: async (credentials) => {
+      await logIn(credentials).unwrap();
+      return true;
+    },
+    // A refused sign-in reads the same whatever the cause, in the alert, never under one field:
+    // pointing at the password would tell that the e-mail has an account.
+    codeFields: { 'invalid-credential': null, 'wrong-password': null, 'user-not-found': null },
+  });
 
   return (
-    <form ref={formRef} noValidate onSubmit={(event) => void submit(event)} aria-label="Entrar">
-      {failure ? <FormAlert>{failure}</FormAlert> : null}
+    <form {...form.formProps} aria-label="Entrar">
+      {form.failure ? <FormAlert>{errorMessage(form.failure)}</FormAlert> : null}
       <TextField
         label="E-mail"
-        name="email"
         type="email"
         autoComplete="email"
         inputMode="email"
         autoCapitalize="off"
-        value={email}
-        onChange={(event) => setEmail(event.target.value)}
-        error={errors.email}
+        {...form.field('email')}
       />
-      <PasswordField
-        label="Senha"
-        value={password}
-        onChange={setPassword}
-        autoComplete="current-password"
-        error={errors.password}
-      />
+      <PasswordField label="Senha" autoComplete="current-password" {...form.field('password')} />
       <p>
         <Link to={paths.auth.recover.path}>Esqueci minha senha</Link>
       </p>

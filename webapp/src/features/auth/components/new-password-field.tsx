@@ -1,26 +1,13 @@
-import { PasswordField } from '@/components/password-field';
+import { PasswordField, type PasswordFieldProps } from '@/components/password-field';
 
 import type { PasswordRule } from '../utils/password-rules';
 import { PasswordChecklist } from './password-checklist';
 
-export interface NewPasswordFieldProps {
-  label: string;
-  value: string;
-  onChange: (value: string) => void;
+export interface NewPasswordFieldProps extends Omit<PasswordFieldProps, 'autoComplete' | 'hint'> {
   rules: PasswordRule[];
-  error?: string | null;
 }
 
 /** A new password with the server's policy as a live checklist under it. */
-export function NewPasswordField({ label, value, onChange, rules, error }: NewPasswordFieldProps) {
-  return (
-    <PasswordField
-      label={label}
-      value={value}
-      onChange={onChange}
-      autoComplete="new-password"
-      error={error}
-      hint={<PasswordChecklist rules={rules} />}
-    />
-  );
+export function NewPasswordField({ rules, ...field }: NewPasswordFieldProps) {
+  return <PasswordField autoComplete="new-password" {...field} hint={<PasswordChecklist rules={rules} />} />;
 }

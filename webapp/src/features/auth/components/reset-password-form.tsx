@@ -1,31 +1,23 @@
-import { type SubmitEvent, useRef, useState } from 'react';
+import { useWatch } from 'react-hook-form';
 import { Link } from 'react-router';
+import { z } from 'zod';
 
 import { FormAlert } from '@/components/form-alert';
 import { paths } from '@/config/paths';
-import { useFocusFirstInvalid } from '@/hooks/use-focus-first-invalid';
-import { type ApiError, asApiError } from '@/lib/api-error';
+import { useApiForm } from '@/hooks/use-api-form';
 import { errorMessage } from '@/lib/error-messages';
-import { WEAK_PASSWORD } from '@/utils/field-rules';
 
 import { useResetPasswordMutation } from '../api/reset-password';
-import { usePasswordRules } from '../hooks/use-password-rules';
+import { usePasswordPolicy } from '../hooks/use-password-policy';
+import { type PasswordPolicy, newPasswordText, passwordRules } from '../utils/password-rules';
 import { NewPasswordField } from './new-password-field';
 
 export const INCOMPLETE_LINK = 'Este link está incompleto. Abra de novo o link do e-mail ou peça um novo.';
 
+const resetSchema = (policy: PasswordPolicy) => z.object({ newPassword: newPasswordText(policy) });
+
 /** A new password for the account the e-mailed link (its `oobCode`) belongs to. */
 export function ResetPasswordForm({ oobCode }: { oobCode: string | null }) {
-  const [reset, { isLoading }] = useResetPasswordMutation();
-  const [password, setPassword] = useState('');
-  const [passwordError, setPasswordError] = useState<string | null>(null);
-  const [failure, setFailure] = useState<ApiError | null>(null);
-  const [done, setDone] = useState(false);
-  const [attempt, setAttempt] = useState(0);
-  const formRef = useRef<HTMLFormElement>(null);
-  const { rules, allMet } = usePasswordRules(password);
-  useFocusFirstInvalid(formRef, attempt);
-
   if (!oobCode) {
     return (
       <>
@@ -36,8 +28,23 @@ export function ResetPasswordForm({ oobCode }: { oobCode: string | null }) {
       </>
     );
   }
+  return <NewPasswordForm oobCode={oobCode} />;
+}
 
-  if (done) {
+function NewPasswordForm({ oobCode }: { oobCode: string }) {
+  const [reset, { isLoading }] = useResetPasswordMutation();
+  const policy = usePasswordPolicy();
+  const form = useApiForm({
+    schema: resetSchema(policy),
+    defaultValues: { newPassword: '' },
+    send: async ({ newPassword }) => {
+      await reset({ oobCode, newPassword }).unwrap();
+      return true;
+    },
+  });
+  const rules = passwordRules(policy, useWatch({ control: form.control, name: 'newPassword' }));
+
+  if (form.outcome) {
     return (
       <div role="status">
         <p>Senha alterada. Agora é só entrar com a senha nova.</p>
@@ -50,29 +57,12 @@ export function ResetPasswordForm({ oobCode }: { oobCode: string | null }) {
     );
   }
 
-  const submit = async (event: SubmitEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const found = allMet ? null : WEAK_PASSWORD;
-    setPasswordError(found);
-    setFailure(null);
-    if (found) {
-      setAttempt((count) => count + 1);
-      return;
-    }
-    try {
-      await reset({ oobCode, newPassword: password }).unwrap();
-      setDone(true);
-    } catch (caught) {
-      setFailure(asApiError(caught));
-    }
-  };
-
   return (
-    <form ref={formRef} noValidate onSubmit={(event) => void submit(event)} aria-label="Criar senha nova">
-      {failure ? (
+    <form {...form.formProps} aria-label="Criar senha nova">
+      {form.failure ? (
         <FormAlert>
-          {errorMessage(failure)}
-          {failure.code === 'expired-action-code' ? (
+          {errorMessage(form.failure)}
+          {form.failure.code === 'expired-action-code' ? (
             <>
               {' '}
               <Link to={paths.auth.recover.path}>Pedir um novo link</Link>
@@ -80,13 +70,7 @@ export function ResetPasswordForm({ oobCode }: { oobCode: string | null }) {
           ) : null}
         </FormAlert>
       ) : null}
-      <NewPasswordField
-        label="Senha nova"
-        value={password}
-        onChange={setPassword}
-        rules={rules}
-        error={passwordError}
-      />
+      <NewPasswordField label="Senha nova" rules={rules} {...form.field('newPassword')} />
       <button type="submit" className="button big" disabled={isLoading}>
         {isLoading ? 'Salvando…' : 'Salvar senha nova'}
       </button>

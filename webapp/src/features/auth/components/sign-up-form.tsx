@@ -1,26 +1,22 @@
-import { type SubmitEvent, useRef, useState } from 'react';
+import { useWatch } from 'react-hook-form';
 import { Link, useSearchParams } from 'react-router';
+import { z } from 'zod';
 
 import { FormAlert } from '@/components/form-alert';
 import { TextField } from '@/components/text-field';
 import { paths } from '@/config/paths';
-import { useFocusFirstInvalid } from '@/hooks/use-focus-first-invalid';
-import { type ApiError, asApiError } from '@/lib/api-error';
+import { useApiForm } from '@/hooks/use-api-form';
 import { errorMessage } from '@/lib/error-messages';
 import { safeContinuePath } from '@/utils/continue-path';
-import { MAX_NAME_LENGTH, WEAK_PASSWORD, checkEmail, checkName } from '@/utils/field-rules';
+import { MAX_NAME_LENGTH, emailAddress, personName } from '@/utils/field-rules';
 
 import { useSignUpMutation } from '../api/sign-up';
-import { usePasswordRules } from '../hooks/use-password-rules';
+import { usePasswordPolicy } from '../hooks/use-password-policy';
+import { type PasswordPolicy, newPasswordText, passwordRules } from '../utils/password-rules';
 import { NewPasswordField } from './new-password-field';
 
-interface FieldErrors {
-  displayName: string | null;
-  email: string | null;
-  password: string | null;
-}
-
-const NO_ERRORS: FieldErrors = { displayName: null, email: null, password: null };
+const signUpSchema = (policy: PasswordPolicy) =>
+  z.object({ displayName: personName(), email: emailAddress(), password: newPasswordText(policy) });
 
 /** Name, e-mail and a password checked live against the server's policy. */
 export function SignUpForm() {
@@ -28,42 +24,25 @@ export function SignUpForm() {
   const [searchParams] = useSearchParams();
   const continueTo = safeContinuePath(searchParams.get(paths.continueParam));
   const [signUp, { isLoading }] = useSignUpMutation();
-  const [displayName, setDisplayName] = useState('');
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>(NO_ERRORS);
-  const [failure, setFailure] = useState<ApiError | null>(null);
-  const [attempt, setAttempt] = useState(0);
-  const formRef = useRef<HTMLFormElement>(null);
-  const { rules, allMet } = usePasswordRules(password);
-  useFocusFirstInvalid(formRef, attempt);
-
-  const submit = async (event: SubmitEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const found: FieldErrors = {
-      displayName: checkName(displayName),
-      email: checkEmail(email),
-      password: allMet ? null : WEAK_PASSWORD,
-    };
-    setErrors(found);
-    setFailure(null);
-    if (found.displayName || found.email || found.password) {
-      setAttempt((count) => count + 1);
-      return;
-    }
-    try {
-      await signUp({ displayName: displayName.trim(), email: email.trim(), password }).unwrap();
-    } catch (caught) {
-      setFailure(asApiError(caught));
-    }
-  };
+  const policy = usePasswordPolicy();
+  const form = useApiForm({
+    schema: signUpSchema(policy),
+    defaultValues: { displayName: '', email: '', password: '' },
+    send: async (account) => {
+      await signUp(account).unwrap();
+      return true;
+    },
+    // Stays in the alert, which offers to sign in or recover the password.
+    codeFields: { 'email-already-in-use': null },
+  });
+  const rules = passwordRules(policy, useWatch({ control: form.control, name: 'password' }));
 
   return (
-    <form ref={formRef} noValidate onSubmit={(event) => void submit(event)} aria-label="Criar conta">
-      {failure ? (
+    <form {...form.formProps} aria-label="Criar conta">
+      {form.failure ? (
         <FormAlert>
-          {errorMessage(failure)}
-          {failure.code === 'email-already-in-use' ? (
+          {errorMessage(form.failure)}
+          {form.failure.code === 'email-already-in-use' ? (
             <>
               {' '}
               <Link to={paths.auth.logIn.path}>Entrar</Link> ·{' '}
@@ -72,27 +51,16 @@ export function SignUpForm() {
           ) : null}
         </FormAlert>
       ) : null}
-      <TextField
-        label="Seu nome"
-        name="displayName"
-        autoComplete="name"
-        maxLength={MAX_NAME_LENGTH * 2}
-        value={displayName}
-        onChange={(event) => setDisplayName(event.target.value)}
-        error={errors.displayName}
-      />
+      <TextField label="Seu nome" autoComplete="name" maxLength={MAX_NAME_LENGTH * 2} {...form.field('displayName')} />
       <TextField
         label="E-mail"
-        name="email"
         type="email"
         autoComplete="email"
         inputMode="email"
         autoCapitalize="off"
-        value={email}
-        onChange={(event) => setEmail(event.target.value)}
-        error={errors.email}
+        {...form.field('email')}
       />
-      <NewPasswordField label="Senha" value={password} onChange={setPassword} rules={rules} error={errors.password} />
+      <NewPasswordField label="Senha" rules={rules} {...form.field('password')} />
       <p className="hint">
         Ao criar a conta, você concorda com os <a href={paths.server.terms}>Termos de uso</a> e com a{' '}
         <a href={paths.server.privacy}>Política de privacidade</a>.

@@ -2,6 +2,10 @@
 // (the same ones Rust's `char::is_lowercase`, `is_uppercase`, `is_numeric` and
 // `is_alphanumeric` use), and length counts characters, not bytes or UTF-16 units.
 
+import { z } from 'zod';
+
+import { WEAK_PASSWORD } from '@/utils/field-rules';
+
 /** What `GET /api/auth/password-policy` returns. */
 export interface PasswordPolicy {
   minLength: number;
@@ -54,3 +58,7 @@ export function passwordRules(policy: PasswordPolicy, password: string): Passwor
   }
   return rules;
 }
+
+/** A new password for a form's schema: refused (with `WEAK_PASSWORD`) until it meets every rule of `policy`. */
+export const newPasswordText = (policy: PasswordPolicy) =>
+  z.string().refine((password) => passwordRules(policy, password).every((rule) => rule.met), WEAK_PASSWORD);

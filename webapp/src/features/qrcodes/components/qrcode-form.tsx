@@ -1,42 +1,43 @@
-import { type SubmitEvent, useRef, useState } from 'react';
+import { useEffect } from 'react';
+import { z } from 'zod';
 
 import { FormAlert } from '@/components/form-alert';
 import { TextField } from '@/components/text-field';
 import { paths } from '@/config/paths';
-import { useFocusFirstInvalid } from '@/hooks/use-focus-first-invalid';
-import { asApiError, errorField } from '@/lib/api-error';
+import { useApiForm } from '@/hooks/use-api-form';
+import type { ApiError } from '@/lib/api-error';
 import { WORKSPACE_NOT_FOUND, errorMessage, isForbidden, isNotFound } from '@/lib/error-messages';
-import { checkRequired } from '@/utils/field-rules';
+import { optionalText, requiredText } from '@/utils/field-rules';
 import { formatCentavos, isBrazilianAmount } from '@/utils/money';
 
 import { type NewQrCode, useCreateQrCodeMutation } from '../api/create-qrcode';
-import type { QrCode } from '../api/list-qrcodes';
 
-const FIELDS = ['pixKey', 'merchantName', 'merchantCity', 'amount', 'description'] as const;
-type Field = (typeof FIELDS)[number];
-type FieldErrors = Record<Field, string | null>;
+export const INVALID_AMOUNT = 'Digite o valor em reais, como 12,50.';
+export const CREATE_FORBIDDEN = 'Seu papel nesta conta não permite criar QR codes.';
 
-const NO_ERRORS: FieldErrors = {
-  pixKey: null,
-  merchantName: null,
-  merchantCity: null,
-  amount: null,
-  description: null,
-};
+const qrCodeSchema = z.object({
+  pixKey: requiredText(),
+  merchantName: requiredText(),
+  merchantCity: requiredText(),
+  // Only the shape is checked here; the server parses the amount into centavos.
+  amount: optionalText().refine((amount) => amount === null || isBrazilianAmount(amount), INVALID_AMOUNT),
+  description: optionalText(),
+}) satisfies z.ZodType<NewQrCode>;
 
 /** The BR Code's own names for the same fields (`domain::brcode::Field::as_str`), should a 422 use them. */
-const FIELD_ALIASES: Readonly<Record<string, Field>> = {
+const FIELD_ALIASES = {
   pix_key: 'pixKey',
   merchant_name: 'merchantName',
   merchant_city: 'merchantCity',
   transaction_amount: 'amount',
   additional_info: 'description',
-};
+} as const;
 
-export const INVALID_AMOUNT = 'Digite o valor em reais, como 12,50.';
-export const CREATE_FORBIDDEN = 'Seu papel nesta conta não permite criar QR codes.';
-
-const orNull = (value: string) => (value.trim() === '' ? null : value.trim());
+function failureMessage(error: ApiError): string {
+  if (isForbidden(error)) return CREATE_FORBIDDEN;
+  if (isNotFound(error)) return WORKSPACE_NOT_FOUND;
+  return errorMessage(error);
+}
 
 export interface QrCodeFormProps {
   accountId: string;
@@ -48,69 +49,31 @@ export interface QrCodeFormProps {
 /** Creates a static QR code in the account; the server's BR Code checks come back under each field. */
 export function QrCodeForm({ accountId, defaultMerchantName, defaultMerchantCity }: QrCodeFormProps) {
   const [create, { isLoading }] = useCreateQrCodeMutation();
-  const [pixKey, setPixKey] = useState('');
-  const [merchantName, setMerchantName] = useState(defaultMerchantName ?? '');
-  const [merchantCity, setMerchantCity] = useState(defaultMerchantCity ?? '');
-  const [amount, setAmount] = useState('');
-  const [description, setDescription] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>(NO_ERRORS);
-  const [failure, setFailure] = useState<string | null>(null);
-  const [created, setCreated] = useState<QrCode | null>(null);
-  const [attempt, setAttempt] = useState(0);
-  const formRef = useRef<HTMLFormElement>(null);
-  useFocusFirstInvalid(formRef, attempt);
+  const form = useApiForm({
+    schema: qrCodeSchema,
+    defaultValues: {
+      pixKey: '',
+      merchantName: defaultMerchantName ?? '',
+      merchantCity: defaultMerchantCity ?? '',
+      amount: '',
+      description: '',
+    },
+    send: (qrcode) => create({ accountId, qrcode }).unwrap(),
+    clearOnSuccess: ['amount', 'description'],
+    fieldAliases: FIELD_ALIASES,
+  });
 
   // The defaults may arrive after the form is on screen: they fill the fields still empty.
-  const defaultsKey = JSON.stringify([defaultMerchantName ?? '', defaultMerchantCity ?? '']);
-  const [appliedDefaults, setAppliedDefaults] = useState(defaultsKey);
-  if (defaultsKey !== appliedDefaults) {
-    setAppliedDefaults(defaultsKey);
-    if (merchantName === '') setMerchantName(defaultMerchantName ?? '');
-    if (merchantCity === '') setMerchantCity(defaultMerchantCity ?? '');
-  }
-
-  const submit = async (event: SubmitEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const found: FieldErrors = {
-      ...NO_ERRORS,
-      pixKey: checkRequired(pixKey),
-      merchantName: checkRequired(merchantName),
-      merchantCity: checkRequired(merchantCity),
-      amount: amount.trim() === '' || isBrazilianAmount(amount) ? null : INVALID_AMOUNT,
-    };
-    setErrors(found);
-    setFailure(null);
-    setCreated(null);
-    if (Object.values(found).some(Boolean)) {
-      setAttempt((count) => count + 1);
-      return;
-    }
-    const qrcode: NewQrCode = {
-      pixKey: pixKey.trim(),
-      merchantName: merchantName.trim(),
-      merchantCity: merchantCity.trim(),
-      amount: orNull(amount),
-      description: orNull(description),
-    };
-    try {
-      setCreated(await create({ accountId, qrcode }).unwrap());
-      setAmount('');
-      setDescription('');
-    } catch (caught) {
-      const error = asApiError(caught);
-      const field = errorField(error, FIELDS, FIELD_ALIASES);
-      if (field !== null) {
-        setErrors({ ...NO_ERRORS, [field]: errorMessage(error) });
-        setAttempt((count) => count + 1);
-      } else if (isForbidden(error)) setFailure(CREATE_FORBIDDEN);
-      else if (isNotFound(error)) setFailure(WORKSPACE_NOT_FOUND);
-      else setFailure(errorMessage(error));
-    }
-  };
+  const { getValues, setValue } = form;
+  useEffect(() => {
+    if (defaultMerchantName && getValues('merchantName') === '') setValue('merchantName', defaultMerchantName);
+    if (defaultMerchantCity && getValues('merchantCity') === '') setValue('merchantCity', defaultMerchantCity);
+  }, [defaultMerchantName, defaultMerchantCity, getValues, setValue]);
+  const created = form.outcome;
 
   return (
-    <form ref={formRef} noValidate onSubmit={(event) => void submit(event)} aria-label="Criar QR code">
-      {failure ? <FormAlert>{failure}</FormAlert> : null}
+    <form {...form.formProps} aria-label="Criar QR code">
+      {form.failure ? <FormAlert>{failureMessage(form.failure)}</FormAlert> : null}
       {created ? (
         <div className="notice" role="status">
           <p>
@@ -125,46 +88,21 @@ export function QrCodeForm({ accountId, defaultMerchantName, defaultMerchantCity
       ) : null}
       <TextField
         label="Chave Pix"
-        name="pixKey"
         autoCapitalize="off"
         spellCheck={false}
-        value={pixKey}
-        onChange={(event) => setPixKey(event.target.value)}
-        error={errors.pixKey}
+        {...form.field('pixKey')}
         hint="CPF, CNPJ, e-mail, celular ou chave aleatória."
       />
-      <TextField
-        label="Nome de quem recebe"
-        name="merchantName"
-        value={merchantName}
-        onChange={(event) => setMerchantName(event.target.value)}
-        error={errors.merchantName}
-      />
-      <TextField
-        label="Cidade"
-        name="merchantCity"
-        value={merchantCity}
-        onChange={(event) => setMerchantCity(event.target.value)}
-        error={errors.merchantCity}
-      />
+      <TextField label="Nome de quem recebe" {...form.field('merchantName')} />
+      <TextField label="Cidade" {...form.field('merchantCity')} />
       <TextField
         label="Valor (opcional)"
-        name="amount"
         inputMode="decimal"
         autoComplete="off"
-        value={amount}
-        onChange={(event) => setAmount(event.target.value)}
-        error={errors.amount}
+        {...form.field('amount')}
         hint="Em reais, como 12,50. Em branco, quem paga digita o valor."
       />
-      <TextField
-        label="Descrição (opcional)"
-        name="description"
-        value={description}
-        onChange={(event) => setDescription(event.target.value)}
-        error={errors.description}
-        hint="Aparece para quem paga."
-      />
+      <TextField label="Descrição (opcional)" {...form.field('description')} hint="Aparece para quem paga." />
       <button type="submit" className="button" disabled={isLoading}>
         {isLoading ? 'Criando…' : 'Criar QR code'}
       </button>

@@ -1,17 +1,18 @@
-import { type SubmitEvent, useRef, useState } from 'react';
+import { z } from 'zod';
 
 import { FormAlert } from '@/components/form-alert';
 import { PasswordField } from '@/components/password-field';
 import { paths } from '@/config/paths';
 import { useAppDispatch } from '@/hooks/store-hooks';
-import { useFocusFirstInvalid } from '@/hooks/use-focus-first-invalid';
-import { asApiError } from '@/lib/api-error';
+import { useApiForm } from '@/hooks/use-api-form';
 import { browserNavigation } from '@/lib/browser-navigation';
 import { signedOut } from '@/lib/credentials';
 import { WRONG_CURRENT_PASSWORD, errorMessage } from '@/lib/error-messages';
-import { checkRequired } from '@/utils/field-rules';
+import { requiredSecret } from '@/utils/field-rules';
 
 import { useDeleteAccountMutation } from '../api/delete-account';
+
+const deleteAccountSchema = z.object({ password: requiredSecret() });
 
 /**
  * Deleting the account: what is erased, what the law makes Balcão keep, and the password asked
@@ -20,39 +21,19 @@ import { useDeleteAccountMutation } from '../api/delete-account';
 export function DeleteAccountForm() {
   const dispatch = useAppDispatch();
   const [deleteAccount, { isLoading }] = useDeleteAccountMutation();
-  const [password, setPassword] = useState('');
-  const [passwordError, setPasswordError] = useState<string | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
-  const [attempt, setAttempt] = useState(0);
-  const formRef = useRef<HTMLFormElement>(null);
-  useFocusFirstInvalid(formRef, attempt);
-
-  const submit = async (event: SubmitEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const found = checkRequired(password);
-    setPasswordError(found);
-    setFailure(null);
-    if (found) {
-      setAttempt((count) => count + 1);
-      return;
-    }
-    try {
-      await deleteAccount({ password }).unwrap();
-    } catch (caught) {
-      const error = asApiError(caught);
-      if (error.code === 'wrong-password') {
-        setPasswordError(WRONG_CURRENT_PASSWORD);
-        setAttempt((count) => count + 1);
-      } else {
-        setFailure(errorMessage(error));
-      }
-      return;
-    }
-    // The server already ended every session and cleared the cookie: forget this one here too
-    // (drops whatever was cached), then leave the dashboard for the public home page.
-    dispatch(signedOut({ reason: 'account-deleted' }));
-    browserNavigation.goTo(paths.server.home);
-  };
+  const form = useApiForm({
+    schema: deleteAccountSchema,
+    defaultValues: { password: '' },
+    send: async (confirmation) => {
+      await deleteAccount(confirmation).unwrap();
+      // The server already ended every session and cleared the cookie: forget this one here too
+      // (drops whatever was cached), then leave the dashboard for the public home page.
+      dispatch(signedOut({ reason: 'account-deleted' }));
+      browserNavigation.goTo(paths.server.home);
+      return true;
+    },
+    codeFields: { 'wrong-password': { field: 'password', message: WRONG_CURRENT_PASSWORD } },
+  });
 
   return (
     <>
@@ -78,16 +59,13 @@ export function DeleteAccountForm() {
         <li>os registros das transações feitas com os seus QR codes, pelo prazo que a lei exigir.</li>
       </ul>
       <p>Passados esses prazos, esses registros também são apagados.</p>
-      <form ref={formRef} noValidate onSubmit={(event) => void submit(event)} aria-label="Excluir conta">
-        {failure ? <FormAlert>{failure}</FormAlert> : null}
+      <form {...form.formProps} aria-label="Excluir conta">
+        {form.failure ? <FormAlert>{errorMessage(form.failure)}</FormAlert> : null}
         <PasswordField
           label="Sua senha"
-          name="password"
-          value={password}
-          onChange={setPassword}
           autoComplete="current-password"
-          error={passwordError}
           hint="Digite a senha de novo para confirmar que é você e que quer excluir a conta."
+          {...form.field('password')}
         />
         <button type="submit" className="button danger" disabled={isLoading}>
           {isLoading ? 'Excluindo…' : 'Excluir minha conta'}

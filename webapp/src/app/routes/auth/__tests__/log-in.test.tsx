@@ -3,7 +3,7 @@ import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 
 import { seedUser } from '@/testing/mocks/db';
-import { apiError } from '@/testing/mocks/handlers/api-error';
+import { apiError, fieldError } from '@/testing/mocks/handlers/api-error';
 import { callTimes, server } from '@/testing/mocks/server';
 import { renderApp } from '@/testing/test-utils';
 
@@ -33,6 +33,25 @@ describe('/entrar', () => {
     expect(screen.getByLabelText('Senha')).toHaveAccessibleDescription('Campo obrigatório.');
     expect(screen.getByLabelText('E-mail')).toHaveFocus();
     expect(callTimes('POST /api/auth/login')).toEqual([]);
+  });
+
+  it('shows every field error at once: a malformed e-mail and a missing password', async () => {
+    const app = renderApp('/entrar');
+    await app.user.type(await screen.findByLabelText('E-mail'), 'ana@exemplo');
+    await app.user.click(screen.getByRole('button', { name: 'Entrar' }));
+    expect(screen.getByLabelText('E-mail')).toHaveAccessibleDescription(
+      'Digite um e-mail válido (ex.: nome@exemplo.com).',
+    );
+    expect(screen.getByLabelText('Senha')).toHaveAccessibleDescription('Campo obrigatório.');
+    expect(screen.getByLabelText('E-mail')).toHaveFocus();
+    expect(callTimes('POST /api/auth/login')).toEqual([]);
+  });
+
+  it('keeps a refused sign-in in the alert even when the server names the password field', async () => {
+    server.use(http.post('/api/auth/login', () => fieldError('wrong-password', 'Senha errada.', 'password', 400)));
+    await submitLogIn();
+    expect(await screen.findByRole('alert')).toHaveTextContent(WRONG_CREDENTIALS);
+    expect(screen.getByLabelText('Senha')).not.toHaveAttribute('aria-invalid');
   });
 
   it('points out an e-mail without a domain', async () => {

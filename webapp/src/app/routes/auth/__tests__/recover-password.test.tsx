@@ -1,10 +1,10 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 
 import { db, seedUser } from '@/testing/mocks/db';
-import { apiError } from '@/testing/mocks/handlers/api-error';
-import { server } from '@/testing/mocks/server';
+import { apiError, fieldError } from '@/testing/mocks/handlers/api-error';
+import { callTimes, server } from '@/testing/mocks/server';
 import { renderApp } from '@/testing/test-utils';
 
 const NEUTRAL =
@@ -58,5 +58,28 @@ describe('/recuperar-senha', () => {
     expect(screen.getByLabelText('E-mail')).toHaveAccessibleDescription(
       'Digite um e-mail válido (ex.: nome@exemplo.com).',
     );
+  });
+
+  it('asks for the e-mail, focused, before sending anything', async () => {
+    const app = renderApp('/recuperar-senha');
+    await app.user.click(await screen.findByRole('button', { name: 'Enviar link' }));
+    expect(screen.getByLabelText('E-mail')).toHaveAccessibleDescription('Campo obrigatório.');
+    expect(screen.getByLabelText('E-mail')).toHaveFocus();
+    expect(callTimes('POST /api/auth/recover')).toEqual([]);
+  });
+
+  it('shows a 422 about the e-mail under the field', async () => {
+    server.use(
+      http.post('/api/auth/recover', () =>
+        fieldError('invalid-argument', 'Informe um e-mail válido, como nome@exemplo.com.br.', 'email'),
+      ),
+    );
+    await askForLink('ana@exemplo.c');
+    await waitFor(() =>
+      expect(screen.getByLabelText('E-mail')).toHaveAccessibleDescription(
+        'Informe um e-mail válido, como nome@exemplo.com.br.',
+      ),
+    );
+    expect(screen.queryByText(NEUTRAL)).not.toBeInTheDocument();
   });
 });

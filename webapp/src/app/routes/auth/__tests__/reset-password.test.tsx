@@ -1,9 +1,9 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 
 import { createActionCode, seedUser } from '@/testing/mocks/db';
-import { apiError } from '@/testing/mocks/handlers/api-error';
+import { apiError, fieldError } from '@/testing/mocks/handlers/api-error';
 import { callTimes, server } from '@/testing/mocks/server';
 import { renderApp } from '@/testing/test-utils';
 
@@ -54,6 +54,16 @@ describe('/redefinir-senha', () => {
     await chooseNewPassword(createActionCode(user, 'reset'), 'curta');
     expect(screen.getByLabelText('Senha nova')).toHaveAccessibleDescription(/A senha ainda não atende/);
     expect(callTimes('POST /api/auth/reset')).toEqual([]);
+  });
+
+  it('shows the server’s refusal of the new password (weak-password, 422) under it', async () => {
+    server.use(
+      http.post('/api/auth/reset', () => fieldError('weak-password', 'A senha precisa de: um símbolo.', 'newPassword')),
+    );
+    await chooseNewPassword('qualquer');
+    const password = screen.getByLabelText('Senha nova');
+    await waitFor(() => expect(password).toHaveAccessibleDescription(/A senha precisa de: um símbolo\./));
+    expect(password).toHaveFocus();
   });
 
   it('says how long to wait after too many attempts', async () => {

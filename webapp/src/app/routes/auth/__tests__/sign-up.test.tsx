@@ -1,9 +1,9 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 
 import { db, seedUser } from '@/testing/mocks/db';
-import { apiError } from '@/testing/mocks/handlers/api-error';
+import { apiError, fieldError } from '@/testing/mocks/handlers/api-error';
 import { callTimes, requestLog, server } from '@/testing/mocks/server';
 import { renderApp } from '@/testing/test-utils';
 
@@ -74,6 +74,53 @@ describe('/criar-conta', () => {
     const app = renderApp('/criar-conta');
     await app.user.click(await screen.findByRole('button', { name: 'Criar conta' }));
     expect(screen.getByLabelText('Seu nome')).toHaveAccessibleDescription('Campo obrigatório.');
+  });
+
+  it('shows every field error at once: no name, a malformed e-mail and a weak password', async () => {
+    const app = renderApp('/criar-conta');
+    await screen.findByText('Pelo menos 8 caracteres');
+    await app.user.type(screen.getByLabelText('E-mail'), 'carla@exemplo');
+    await app.user.type(screen.getByLabelText('Senha'), 'fraca');
+    await app.user.click(screen.getByRole('button', { name: 'Criar conta' }));
+
+    expect(screen.getByLabelText('Seu nome')).toHaveAccessibleDescription('Campo obrigatório.');
+    expect(screen.getByLabelText('E-mail')).toHaveAccessibleDescription(
+      'Digite um e-mail válido (ex.: nome@exemplo.com).',
+    );
+    expect(screen.getByLabelText('Senha')).toHaveAccessibleDescription(
+      /A senha ainda não atende a todos os itens da lista\./,
+    );
+    expect(screen.getByLabelText('Seu nome')).toHaveFocus();
+    expect(callTimes('POST /api/auth/signup')).toEqual([]);
+  });
+
+  it('shows a 422 about a field under that field', async () => {
+    server.use(
+      http.post('/api/auth/signup', () =>
+        fieldError(
+          'invalid-argument',
+          'O nome não pode ter quebras de linha nem caracteres de controle.',
+          'displayName',
+        ),
+      ),
+    );
+    const app = await fillSignUp();
+    await app.user.click(screen.getByRole('button', { name: 'Criar conta' }));
+    const name = screen.getByLabelText('Seu nome');
+    await waitFor(() =>
+      expect(name).toHaveAccessibleDescription('O nome não pode ter quebras de linha nem caracteres de controle.'),
+    );
+    expect(name).toHaveFocus();
+  });
+
+  it('keeps an e-mail already in use in the alert, with its links, even when the server names the field', async () => {
+    server.use(http.post('/api/auth/signup', () => fieldError('email-already-in-use', 'Já existe.', 'email', 409)));
+    const app = await fillSignUp();
+    await app.user.click(screen.getByRole('button', { name: 'Criar conta' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Este e-mail já está em uso. Entre na sua conta ou recupere a senha.');
+    expect(within(alert).getByRole('link', { name: 'Entrar' })).toBeInTheDocument();
+    expect(screen.getByLabelText('E-mail')).not.toHaveAttribute('aria-invalid');
   });
 
   it('says the e-mail is already in use and offers to sign in or recover the password', async () => {

@@ -171,4 +171,19 @@ describe('/painel/criar-conta-extra', () => {
       expect(within(form).getByLabelText('Papel')).toHaveAccessibleDescription(/Escolha Gerente ou Operador\./),
     );
   });
+
+  it('shows only what is wrong now: the next submit replaces the server’s role error with the e-mail’s', async () => {
+    owner();
+    server.use(
+      http.post('/api/accounts/:id/members', () => fieldError('invalid-role', 'Escolha Gerente ou Operador.', 'role')),
+    );
+    const { form, user } = await invite('bruno@exemplo.com');
+    await waitFor(() => expect(within(form).getByLabelText('Papel')).toHaveAttribute('aria-invalid', 'true'));
+
+    await user.clear(within(form).getByLabelText('E-mail da pessoa'));
+    await user.click(within(form).getByRole('button', { name: 'Enviar convite' }));
+    expect(within(form).getByLabelText('E-mail da pessoa')).toHaveAccessibleDescription('Campo obrigatório.');
+    expect(within(form).getByLabelText('E-mail da pessoa')).toHaveFocus();
+    expect(within(form).getByLabelText('Papel')).not.toHaveAttribute('aria-invalid');
+  });
 });

@@ -214,6 +214,22 @@ describe('/painel/qrcodes: creating a code', () => {
     expect(within(form).getByLabelText('Chave Pix')).toHaveFocus();
   });
 
+  it('shows every field error at once: key, name and city missing, and an amount typed as 12.50', async () => {
+    const ana = owner();
+    const { form, user } = await openForm();
+    await user.type(within(form).getByLabelText('Valor (opcional)'), '12.50');
+    await user.click(within(form).getByRole('button', { name: 'Criar QR code' }));
+    for (const label of ['Chave Pix', 'Nome de quem recebe', 'Cidade']) {
+      expect(within(form).getByLabelText(label)).toHaveAccessibleDescription(/Campo obrigatório\./);
+    }
+    expect(within(form).getByLabelText('Valor (opcional)')).toHaveAccessibleDescription(
+      /Digite o valor em reais, como 12,50\./,
+    );
+    expect(within(form).getByLabelText('Descrição (opcional)')).not.toHaveAttribute('aria-invalid');
+    expect(within(form).getByLabelText('Chave Pix')).toHaveFocus();
+    expect(callTimes(`POST /api/accounts/${ana.uid}/qrcodes`)).toEqual([]);
+  });
+
   it('tells a role without the right to create (403)', async () => {
     owner();
     server.use(http.post('/api/accounts/:id/qrcodes', () => apiError(403, 'forbidden', 'Proibido.')));

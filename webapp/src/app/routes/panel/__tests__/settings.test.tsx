@@ -78,6 +78,20 @@ describe('/painel/configuracoes: seus dados', () => {
     expect(callTimes('PATCH /api/account/settings')).toEqual([]);
   });
 
+  it('shows every field error at once: no name and half a phone number', async () => {
+    const { user } = await openSettings();
+    const profile = form('Seus dados');
+    await user.clear(within(profile).getByLabelText('Seu nome'));
+    await user.type(within(profile).getByLabelText('Telefone (opcional)'), '1198765');
+    await user.click(within(profile).getByRole('button', { name: 'Salvar dados' }));
+    expect(within(profile).getByLabelText('Seu nome')).toHaveAccessibleDescription('Campo obrigatório.');
+    expect(within(profile).getByLabelText('Telefone (opcional)')).toHaveAccessibleDescription(
+      /Digite o telefone com DDD: 10 ou 11 dígitos\./,
+    );
+    expect(within(profile).getByLabelText('Seu nome')).toHaveFocus();
+    expect(callTimes('PATCH /api/account/settings')).toEqual([]);
+  });
+
   it('shows a 422 under the field it names', async () => {
     server.use(
       http.patch('/api/account/settings', () =>
@@ -204,6 +218,19 @@ describe('/painel/configuracoes: senha', () => {
     expect(callTimes('POST /api/account/password')).toEqual([]);
   });
 
+  it('shows every field error at once: no current password and a weak new one', async () => {
+    const { user } = await openSettings();
+    const passwordForm = form('Trocar senha');
+    await user.type(within(passwordForm).getByLabelText('Senha nova'), 'fraca');
+    await user.click(within(passwordForm).getByRole('button', { name: 'Trocar senha' }));
+    expect(within(passwordForm).getByLabelText('Senha atual')).toHaveAccessibleDescription('Campo obrigatório.');
+    expect(within(passwordForm).getByLabelText('Senha nova')).toHaveAccessibleDescription(
+      /A senha ainda não atende a todos os itens da lista\./,
+    );
+    expect(within(passwordForm).getByLabelText('Senha atual')).toHaveFocus();
+    expect(callTimes('POST /api/account/password')).toEqual([]);
+  });
+
   it('shows what the server’s policy still misses (weak-password, 422) under the new password', async () => {
     server.use(
       http.post('/api/account/password', () =>
@@ -265,6 +292,33 @@ describe('/painel/configuracoes: e-mail', () => {
         'Este e-mail já é usado por outra conta do Balcão.',
       ),
     );
+  });
+
+  it('shows every field error at once: a malformed address and no password', async () => {
+    const { user } = await openSettings();
+    const emailForm = form('Trocar e-mail');
+    await user.type(within(emailForm).getByLabelText('Novo e-mail'), 'ana.nova@');
+    await user.click(within(emailForm).getByRole('button', { name: 'Trocar e-mail' }));
+    expect(within(emailForm).getByLabelText('Novo e-mail')).toHaveAccessibleDescription(
+      'Digite um e-mail válido (ex.: nome@exemplo.com).',
+    );
+    expect(within(emailForm).getByLabelText('Sua senha')).toHaveAccessibleDescription(
+      /^Para confirmar que é você\. Campo obrigatório\.$/,
+    );
+    expect(within(emailForm).getByLabelText('Novo e-mail')).toHaveFocus();
+    expect(callTimes('POST /api/account/email')).toEqual([]);
+  });
+
+  it('says the new address is already the account’s before sending it', async () => {
+    const { user } = await openSettings();
+    const emailForm = form('Trocar e-mail');
+    await user.type(within(emailForm).getByLabelText('Novo e-mail'), 'ANA@exemplo.com');
+    await user.type(within(emailForm).getByLabelText('Sua senha'), 'Senha123');
+    await user.click(within(emailForm).getByRole('button', { name: 'Trocar e-mail' }));
+    expect(within(emailForm).getByLabelText('Novo e-mail')).toHaveAccessibleDescription(
+      'Este já é o e-mail da sua conta.',
+    );
+    expect(callTimes('POST /api/account/email')).toEqual([]);
   });
 
   it('offers to send the confirmation link again while the address is not confirmed', async () => {
@@ -339,6 +393,16 @@ describe('/painel/configuracoes: excluir conta', () => {
         /Senha incorreta\. Confira e tente de novo\./,
       ),
     );
+    expect(db.users.has('ana@exemplo.com')).toBe(true);
+  });
+
+  it('asks for the password, focused, before deleting anything', async () => {
+    const { user } = await openSettings();
+    const deletion = form('Excluir conta');
+    await user.click(within(deletion).getByRole('button', { name: 'Excluir minha conta' }));
+    expect(within(deletion).getByLabelText('Sua senha')).toHaveAccessibleDescription(/Campo obrigatório\.$/);
+    expect(within(deletion).getByLabelText('Sua senha')).toHaveFocus();
+    expect(callTimes('POST /api/account/delete')).toEqual([]);
     expect(db.users.has('ana@exemplo.com')).toBe(true);
   });
 
