@@ -19,7 +19,8 @@ mod error;
 pub mod event_counts;
 pub mod jetstream;
 mod locks;
-mod metric_names;
+pub mod lag;
+pub mod metric_names;
 mod parking;
 mod projection;
 pub mod projector;
@@ -27,6 +28,7 @@ pub mod qrcodes;
 pub mod relay;
 pub mod replay;
 mod sql;
+pub mod status;
 mod wakeup;
 
 use std::sync::Arc;
