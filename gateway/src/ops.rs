@@ -151,7 +151,11 @@ async fn roles_readyz(State(watched): State<Arc<Watched>>) -> Response {
     };
     if let Some(pool) = &watched.serve {
         let database = database_answers(pool).await;
-        report.role("serve", database, if database { "pronto" } else { "sem PostgreSQL" });
+        report.role(
+            "serve",
+            database,
+            if database { "pronto" } else { "sem PostgreSQL" },
+        );
     }
     if let Some(relay) = &watched.relay {
         let database = database_answers(&relay.pool).await;
@@ -195,7 +199,9 @@ async fn metrics(State(watched): State<Arc<Watched>>) -> Response {
     nats_answers(Some(&watched.nats)).await;
     if let Some(pool) = watched.any_pool() {
         observe("the oldest transaction's age", async {
-            commands::observe_oldest_transaction_age(pool).await.map(drop)
+            commands::observe_oldest_transaction_age(pool)
+                .await
+                .map(drop)
         })
         .await;
     }
@@ -226,10 +232,7 @@ async fn metrics(State(watched): State<Arc<Watched>>) -> Response {
 
 /// Runs one reading for a scrape; a failure or timeout is logged and the scrape goes on with
 /// the gauge's previous value.
-async fn observe<E: std::fmt::Display>(
-    what: &str,
-    reading: impl Future<Output = Result<(), E>>,
-) {
+async fn observe<E: std::fmt::Display>(what: &str, reading: impl Future<Output = Result<(), E>>) {
     match tokio::time::timeout(OBSERVE_TIMEOUT, reading).await {
         Ok(Ok(())) => {}
         Ok(Err(error)) => tracing::warn!(%error, "could not read {what}"),
@@ -248,9 +251,7 @@ async fn database_answers(pool: &PgPool) -> bool {
 async fn nats_answers(client: Option<&async_nats::Client>) -> bool {
     let up = match client {
         // Disconnected: say so at once rather than wait for a flush that cannot succeed.
-        Some(client)
-            if client.connection_state() == async_nats::connection::State::Connected =>
-        {
+        Some(client) if client.connection_state() == async_nats::connection::State::Connected => {
             matches!(
                 tokio::time::timeout(CHECK_TIMEOUT, client.flush()).await,
                 Ok(Ok(()))

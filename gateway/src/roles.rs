@@ -316,7 +316,10 @@ pub async fn start(settings: &Settings, roles: Roles) -> anyhow::Result<Running>
                 .context("HTTP server failed")
         });
     }
-    let ops_address = settings.server.ops_listen.unwrap_or_else(|| roles.default_ops_listen());
+    let ops_address = settings
+        .server
+        .ops_listen
+        .unwrap_or_else(|| roles.default_ops_listen());
     let ops_listener = TcpListener::bind(ops_address)
         .await
         .with_context(|| format!("could not listen on {ops_address} (BALCAO_OPS_LISTEN)"))?;

@@ -55,7 +55,10 @@ fn the_dashboard_and_the_alert_rules_name_only_metrics_the_code_exports() {
             .iter()
             .filter(|word| resolve(word, &exported).is_none())
             .collect();
-        assert!(unknown.is_empty(), "{file} names unknown metrics: {unknown:?}");
+        assert!(
+            unknown.is_empty(),
+            "{file} names unknown metrics: {unknown:?}"
+        );
     }
 }
 

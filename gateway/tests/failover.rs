@@ -129,7 +129,10 @@ impl Cluster {
             .env("DATABASE_URL", &self.database_url)
             .env("NATS_URL", nats_url())
             .env("BALCAO_NATS_STREAM", &self.stream)
-            .env("BALCAO_NATS_SUBJECT_PREFIX", format!("failover.{}", self.id))
+            .env(
+                "BALCAO_NATS_SUBJECT_PREFIX",
+                format!("failover.{}", self.id),
+            )
             .env("BALCAO_OPS_LISTEN", ops.to_string())
             .env("RUST_LOG", "info")
             .env("NO_COLOR", "1")
@@ -273,12 +276,19 @@ async fn killing_the_active_relay_and_projector_under_load_loses_nothing_and_app
         }
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
-    let standby_relay = relays.into_iter().find(|&i| i != active_relay).expect("two");
+    let standby_relay = relays
+        .into_iter()
+        .find(|&i| i != active_relay)
+        .expect("two");
     let standby_projector = projectors
         .into_iter()
         .find(|&i| i != active_projector)
         .expect("two");
-    assert_eq!(cluster.leader(relays).await, standby_relay, "the standby relay took over");
+    assert_eq!(
+        cluster.leader(relays).await,
+        standby_relay,
+        "the standby relay took over"
+    );
     assert_eq!(
         cluster.leader(projectors).await,
         standby_projector,
@@ -312,11 +322,8 @@ async fn killing_the_active_relay_and_projector_under_load_loses_nothing_and_app
 
     // In the stream once each: JetStream dropped whatever the killed relay had published
     // without storing its checkpoint.
-    let jetstream = async_nats::jetstream::new(
-        async_nats::connect(nats_url())
-            .await
-            .expect("NATS answers"),
-    );
+    let jetstream =
+        async_nats::jetstream::new(async_nats::connect(nats_url()).await.expect("NATS answers"));
     let mut stream = jetstream
         .get_stream(&cluster.stream)
         .await

@@ -222,7 +222,11 @@ impl TestApp {
     ///
     /// When the listener does not answer or the body is not text.
     pub async fn metrics(&self) -> String {
-        self.ops_get("/metrics").await.text().await.expect("a text body")
+        self.ops_get("/metrics")
+            .await
+            .text()
+            .await
+            .expect("a text body")
     }
 
     /// Stops every role, deletes the stream and drops the database.

@@ -54,8 +54,7 @@ async fn a_connection_that_never_finishes_its_header_is_closed_after_the_timeout
 }
 
 #[tokio::test]
-async fn beyond_the_connection_cap_a_client_gets_a_503_and_the_operations_listener_still_answers()
-{
+async fn beyond_the_connection_cap_a_client_gets_a_503_and_the_operations_listener_still_answers() {
     let app = TestApp::spawn_with(|settings| {
         settings.server.max_connections = 2;
         settings.server.header_read_timeout_ms = 60_000;
@@ -99,7 +98,8 @@ async fn beyond_the_connection_cap_a_client_gets_a_503_and_the_operations_listen
     assert!(
         metrics
             .lines()
-            .any(|line| line.starts_with("balcao_http_refused_connections_total{listener=\"public\"}")),
+            .any(|line| line
+                .starts_with("balcao_http_refused_connections_total{listener=\"public\"}")),
         "{metrics}"
     );
 
@@ -107,11 +107,10 @@ async fn beyond_the_connection_cap_a_client_gets_a_503_and_the_operations_listen
     drop(held.pop());
     let mut served = false;
     for _ in 0..150 {
-        if let Ok(response) = app.client().get(app.url("/healthz")).send().await {
-            if response.status() == StatusCode::OK {
-                served = true;
-                break;
-            }
+        let response = app.client().get(app.url("/healthz")).send().await;
+        if response.is_ok_and(|r| r.status() == StatusCode::OK) {
+            served = true;
+            break;
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
@@ -128,10 +127,14 @@ async fn asset_names_longer_than_any_file_name_are_not_found_not_a_server_error(
         format!("/painel/assets/{long}.js"),
         format!("/painel/assets/{long}/{long}.js"),
         format!("/painel/assets/index-abc123.js/{long}"),
-        format!("/painel/assets/index-abc123.js/x.js"),
+        "/painel/assets/index-abc123.js/x.js".to_owned(),
         format!("/static/{long}.css"),
     ] {
-        assert_eq!(app.get(&path).await.status(), StatusCode::NOT_FOUND, "{path}");
+        assert_eq!(
+            app.get(&path).await.status(),
+            StatusCode::NOT_FOUND,
+            "{path}"
+        );
     }
     app.stop().await;
 }

@@ -55,7 +55,11 @@ async fn the_gateway_stays_ready_while_nats_is_unreachable_and_says_so() {
     let app = TestApp::spawn_with(|settings| settings.nats_url = dead_nats_url()).await;
 
     let public = app.get("/readyz").await;
-    assert_eq!(public.status(), StatusCode::OK, "PostgreSQL is all serve needs");
+    assert_eq!(
+        public.status(),
+        StatusCode::OK,
+        "PostgreSQL is all serve needs"
+    );
     let body = public.text().await.expect("body");
     assert!(body.contains("postgresql: ok"), "{body}");
     assert!(body.contains("nats: indisponível"), "{body}");
@@ -66,7 +70,10 @@ async fn the_gateway_stays_ready_while_nats_is_unreachable_and_says_so() {
     assert_eq!(roles.status(), StatusCode::SERVICE_UNAVAILABLE);
     let body = roles.text().await.expect("body");
     assert!(body.contains("serve: pronto"), "{body}");
-    assert!(body.contains("relay: ") && body.contains("sem NATS"), "{body}");
+    assert!(
+        body.contains("relay: ") && body.contains("sem NATS"),
+        "{body}"
+    );
     for projection in PROJECTIONS {
         assert!(body.contains(&format!("projeção {projection}: ")), "{body}");
     }
@@ -95,7 +102,10 @@ async fn lag_and_parked_gauges_count_what_the_log_holds_that_nobody_has_carried_
     .expect("a parked event");
 
     let metrics = app.metrics().await;
-    assert_eq!(metric_value(&metrics, "balcao_relay_lag_events", ""), Some(3.0));
+    assert_eq!(
+        metric_value(&metrics, "balcao_relay_lag_events", ""),
+        Some(3.0)
+    );
     let relay_seconds = metric_value(&metrics, "balcao_relay_lag_seconds", "").expect("relay age");
     assert!(relay_seconds >= 3600.0, "{relay_seconds}");
     for projection in PROJECTIONS {
@@ -160,7 +170,10 @@ async fn once_everything_is_carried_the_lag_is_zero_and_each_role_says_it_leads(
     let metrics = metrics_until(&app, caught_up).await;
     assert!(caught_up(&metrics), "{metrics}");
     assert_eq!(metric_value(&metrics, "balcao_nats_up", ""), Some(1.0));
-    assert_eq!(metric_value(&metrics, "balcao_relay_lag_seconds", ""), Some(0.0));
+    assert_eq!(
+        metric_value(&metrics, "balcao_relay_lag_seconds", ""),
+        Some(0.0)
+    );
     for projection in PROJECTIONS {
         let label = format!("projection=\"{projection}\"");
         assert_eq!(

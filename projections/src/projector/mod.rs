@@ -45,7 +45,15 @@ pub async fn run(
     config: ProjectorConfig,
     shutdown: CancellationToken,
 ) -> Result<(), Error> {
-    run_observed(pool, client, projections, config, Status::default(), shutdown).await
+    run_observed(
+        pool,
+        client,
+        projections,
+        config,
+        Status::default(),
+        shutdown,
+    )
+    .await
 }
 
 /// [`run`], reporting each projection's [`Phase`] in `status` under the projection's name:
