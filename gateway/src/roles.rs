@@ -309,6 +309,7 @@ pub async fn start(settings: &Settings, roles: Roles) -> anyhow::Result<Running>
             crate::housekeeping::run(housekeeping_pool, housekeeping_token).await;
             Ok(())
         });
+        crate::server::warn_if_over_file_limit(limits.max_connections);
         let token = shutdown.clone();
         tasks.spawn(async move {
             crate::server::serve(listener, router, limits, "public", token)

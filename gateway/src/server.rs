@@ -133,9 +133,54 @@ async fn accept_failed(error: &std::io::Error) {
     tokio::time::sleep(Duration::from_millis(100)).await;
 }
 
+/// Descriptors the process needs besides the public connections: database pools, NATS, the
+/// operations listener and its connections, files read while answering.
+const FILE_RESERVE: usize = 256;
+
+/// Logs a warning when `max_connections` does not fit in the process's soft file limit with
+/// room to spare: past it `accept` fails with "too many open files" and every listener of the
+/// process stops answering, which the cap is there to prevent.
+pub fn warn_if_over_file_limit(max_connections: usize) {
+    let limits = std::fs::read_to_string("/proc/self/limits").unwrap_or_default();
+    let Some(limit) = soft_open_file_limit(&limits) else {
+        return;
+    };
+    if max_connections.saturating_add(FILE_RESERVE) > limit {
+        tracing::warn!(
+            max_connections,
+            file_limit = limit,
+            "BALCAO_MAX_CONNECTIONS is too close to the file limit; lower it or raise the limit \
+             (ulimit -n, systemd LimitNOFILE)"
+        );
+    }
+}
+
+/// The soft "Max open files" in the text of `/proc/self/limits`; `None` when absent or
+/// unlimited.
+fn soft_open_file_limit(limits: &str) -> Option<usize> {
+    let line = limits.lines().find(|l| l.starts_with("Max open files"))?;
+    line.trim_start_matches("Max open files")
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
+}
+
 #[cfg(test)]
 mod tests {
-    use super::BUSY;
+    use super::{BUSY, soft_open_file_limit};
+
+    #[test]
+    fn the_soft_file_limit_is_read_from_proc_limits() {
+        let limits = "Limit                     Soft Limit           Hard Limit           Units     \n\
+                      Max processes             63704                63704                processes \n\
+                      Max open files            1024                 524288               files     \n";
+        assert_eq!(soft_open_file_limit(limits), Some(1024));
+        let unlimited =
+            "Max open files            unlimited            unlimited            files\n";
+        assert_eq!(soft_open_file_limit(unlimited), None);
+        assert_eq!(soft_open_file_limit(""), None);
+    }
 
     #[test]
     fn the_busy_answer_declares_its_exact_length() {
