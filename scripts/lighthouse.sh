@@ -9,7 +9,7 @@ cargo build --release -p gateway --bin balcao
 port=${LIGHTHOUSE_PORT:-8181}
 db=balcao_lighthouse
 export DATABASE_URL=postgres://postgres@127.0.0.1:5432/$db
-export BALCAO_LISTEN=127.0.0.1:$port BALCAO_SITE_URL=http://127.0.0.1:$port
+export BALCAO_LISTEN=127.0.0.1:$port BALCAO_SITE_URL=http://127.0.0.1:$port BALCAO_OPS_LISTEN=127.0.0.1:0
 export BALCAO_NATS_STREAM=LIGHTHOUSE_EVENTS BALCAO_NATS_SUBJECT_PREFIX=lighthouse.events RUST_LOG=warn
 ./target/release/balcao all &
 server=$!

@@ -5,6 +5,9 @@
 //! | `DATABASE_URL` | `postgres://postgres@127.0.0.1:5432/balcao` | PostgreSQL, the source of truth (created by `migrate` when missing) |
 //! | `NATS_URL` | `nats://127.0.0.1:4222` | NATS with JetStream, the transport from the relay to the projectors |
 //! | `BALCAO_LISTEN` | `127.0.0.1:8080` | address and port the HTTP server listens on |
+//! | `BALCAO_OPS_LISTEN` | `127.0.0.1:9090` (`serve`, `all`), `127.0.0.1:9091` (`relay`), `127.0.0.1:9092` (`project`) | the operations listener: `/metrics`, `/healthz` and `/readyz` for the roles the process runs; one per process, loopback unless you open it |
+//! | `BALCAO_HEADER_READ_TIMEOUT_MS` | `10000` | a connection that has not sent a whole request header within this time (also an idle keep-alive connection) is closed |
+//! | `BALCAO_MAX_CONNECTIONS` | `512` | open connections the public listener holds at once; beyond it a new connection gets a 503 and is closed (keep it below the file limit) |
 //! | `BALCAO_SITE_URL` | `http://localhost:8080` | public base URL, used for canonical links, Open Graph and the sitemap |
 //! | `BALCAO_CONTACT_EMAIL` | `contato@balcao.app` | contact address printed on the legal pages |
 //! | `BALCAO_LOG_FORMAT` | `pretty` | `pretty` or `json` (one JSON object per line) |
@@ -176,6 +179,9 @@ pub struct Settings {
         global = true
     )]
     pub webapp_dir: PathBuf,
+    /// Listeners: the operations address, slow-client and connection limits.
+    #[command(flatten)]
+    pub server: ServerSettings,
     /// E-mail settings.
     #[command(flatten)]
     pub mail: MailSettings,
@@ -196,6 +202,48 @@ pub const DEFAULT_PASSWORD_MIN_LENGTH: usize = 6;
 pub const DEFAULT_AUTH_PER_MINUTE_PER_ADDRESS: u32 = 20;
 /// Default of `BALCAO_AUTH_PER_MINUTE_PER_EMAIL`.
 pub const DEFAULT_AUTH_PER_MINUTE_PER_EMAIL: u32 = 5;
+
+/// Default of `BALCAO_HEADER_READ_TIMEOUT_MS`.
+pub const DEFAULT_HEADER_READ_TIMEOUT_MS: u64 = 10_000;
+/// Default of `BALCAO_MAX_CONNECTIONS`: half of the usual soft file limit (1024), so the
+/// process keeps descriptors for its database and NATS connections and the operations listener.
+pub const DEFAULT_MAX_CONNECTIONS: usize = 512;
+
+/// The listeners' settings besides the public address.
+#[derive(Debug, Clone, Args)]
+pub struct ServerSettings {
+    /// Address and port of the operations listener (`/metrics`, `/healthz`, `/readyz`); unset:
+    /// `127.0.0.1:9090` for `serve` and `all`, `:9091` for `relay`, `:9092` for `project`.
+    #[arg(long, env = "BALCAO_OPS_LISTEN", global = true)]
+    pub ops_listen: Option<SocketAddr>,
+    /// Longest wait for a whole request header (and between requests on a kept-alive
+    /// connection), in milliseconds.
+    #[arg(
+        long,
+        env = "BALCAO_HEADER_READ_TIMEOUT_MS",
+        default_value_t = DEFAULT_HEADER_READ_TIMEOUT_MS,
+        global = true
+    )]
+    pub header_read_timeout_ms: u64,
+    /// Most connections the public listener holds open at once.
+    #[arg(
+        long,
+        env = "BALCAO_MAX_CONNECTIONS",
+        default_value_t = DEFAULT_MAX_CONNECTIONS,
+        global = true
+    )]
+    pub max_connections: usize,
+}
+
+impl Default for ServerSettings {
+    fn default() -> Self {
+        ServerSettings {
+            ops_listen: None,
+            header_read_timeout_ms: DEFAULT_HEADER_READ_TIMEOUT_MS,
+            max_connections: DEFAULT_MAX_CONNECTIONS,
+        }
+    }
+}
 
 /// Where e-mail goes and who sends it.
 #[derive(Clone, Args)]

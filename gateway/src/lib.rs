@@ -2,7 +2,8 @@
 //!
 //! [`build_router`] lists every route; handlers live in [`pages`] (askama pages), [`api`] (the
 //! JSON API under `/api`), [`spa`] (the dashboard's built files) and [`ops`] (health, readiness,
-//! metrics). Errors map to HTTP in one place per kind of answer: [`error::AppError`] for pages,
+//! metrics); [`server`] is the connection loop both listeners (public and operations) run. Errors
+//! map to HTTP in one place per kind of answer: [`error::AppError`] for pages,
 //! [`api::error::ApiError`] for the API.
 
 pub mod api;
@@ -20,6 +21,7 @@ pub mod pages;
 pub mod rate_limit;
 pub mod read_your_writes;
 pub mod roles;
+pub mod server;
 pub mod spa;
 pub mod state;
 pub mod telemetry;
@@ -85,10 +87,10 @@ pub fn build_router(state: AppState) -> Router {
         .route("/robots.txt", get(seo::robots))
         .route("/favicon.svg", get(assets::favicon))
         .route("/static/{name}", get(assets::serve_static))
-        // Operations.
+        // Operations, for the load balancer; `/metrics` is on the operations listener only
+        // (`ops::router`), which is not public.
         .route("/healthz", get(ops::healthz))
         .route("/readyz", get(ops::readyz))
-        .route("/metrics", get(ops::metrics))
         // Articles live at the root: `/{slug}`; anything else there is the 404 page.
         .route("/{slug}", get(articles::article))
         .fallback(not_found)

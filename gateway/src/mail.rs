@@ -30,7 +30,7 @@ use lettre::{AsyncFileTransport, AsyncSmtpTransport, AsyncTransport, Message, To
 /// How long one SMTP conversation may take before it is abandoned.
 const SMTP_TIMEOUT: Duration = Duration::from_secs(15);
 /// The counter of messages by kind and outcome.
-const MAIL_COUNTER: &str = "balcao_mail_total";
+pub(crate) const MAIL_COUNTER: &str = "balcao_mail_total";
 
 /// Why the mail settings cannot be used.
 #[derive(Debug, thiserror::Error)]

@@ -25,6 +25,7 @@ use crate::config::Settings;
 use crate::html::Site;
 use crate::mail::Mailer;
 use crate::rate_limit::RateLimiter;
+use crate::server::Limits;
 use crate::spa::Webapp;
 use crate::state::{AppState, Inner};
 
@@ -51,12 +52,28 @@ impl Roles {
             projections: Vec::new(),
         }
     }
+
+    /// The operations listener's address when `BALCAO_OPS_LISTEN` is unset: port 9090 for a
+    /// process that serves HTTP, 9091 for a relay, 9092 for projectors, so the roles can run
+    /// apart on one machine without configuration.
+    pub fn default_ops_listen(&self) -> SocketAddr {
+        let port = if self.serve {
+            9090
+        } else if self.relay {
+            9091
+        } else {
+            9092
+        };
+        SocketAddr::from(([127, 0, 0, 1], port))
+    }
 }
 
 /// A process running some roles.
 pub struct Running {
     /// Where the HTTP server listens, when `serve` runs.
     pub local_addr: Option<SocketAddr>,
+    /// Where the operations listener (`/metrics`, `/healthz`, `/readyz`) listens.
+    pub ops_addr: SocketAddr,
     shutdown: CancellationToken,
     tasks: JoinSet<anyhow::Result<()>>,
 }
@@ -205,30 +222,50 @@ pub async fn migrate(settings: &Settings) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Starts `roles` and returns once the HTTP server (if any) is listening.
+/// Starts `roles` and returns once the HTTP server (if any) and the operations listener are
+/// listening.
 ///
 /// # Errors
 ///
-/// When PostgreSQL or NATS cannot be reached, or the address cannot be bound.
+/// When PostgreSQL cannot be reached, or an address cannot be bound. NATS may be down: every
+/// role waits for it (and says so in `/readyz`).
 pub async fn start(settings: &Settings, roles: Roles) -> anyhow::Result<Running> {
+    if settings.server.max_connections == 0 {
+        anyhow::bail!("BALCAO_MAX_CONNECTIONS must be at least 1");
+    }
     let shutdown = CancellationToken::new();
     let mut tasks = JoinSet::new();
     let mut local_addr = None;
+    // Every role records metrics; the operations listener serves them.
+    let metrics = crate::ops::metrics_handle();
     // One NATS connection serves every role of the process; clones share it.
     let client = nats(settings).await?;
+    let mut watched = crate::ops::Watched {
+        metrics,
+        nats: client.clone(),
+        serve: None,
+        relay: None,
+        project: None,
+    };
     if roles.relay {
         let pool = pool(settings, "balcao-relay", 4).await?;
-        let client = client.clone();
         let config = RelayConfig {
             stream: stream_settings(settings),
             ..RelayConfig::default()
         };
-        let token = shutdown.clone();
-        tasks.spawn(async move {
-            projections::relay::run(pool, client, config, token)
-                .await
-                .context("relay failed")
+        let status = projections::status::Status::default();
+        watched.relay = Some(crate::ops::RelayWatch {
+            pool: pool.clone(),
+            stream: config.stream.name.clone(),
+            status: status.clone(),
         });
+        tasks.spawn(supervise_relay(
+            pool,
+            client.clone(),
+            config,
+            status,
+            shutdown.clone(),
+        ));
     }
     if roles.project {
         let selected = projections::replay::select(&roles.projections)?;
@@ -238,17 +275,28 @@ pub async fn start(settings: &Settings, roles: Roles) -> anyhow::Result<Running>
             stream: stream_settings(settings),
             ..ProjectorConfig::default()
         };
+        let status = projections::status::Status::default();
+        watched.project = Some(crate::ops::ProjectWatch {
+            pool: pool.clone(),
+            projections: selected.iter().map(|p| p.name()).collect(),
+            status: status.clone(),
+        });
         let token = shutdown.clone();
         tasks.spawn(async move {
-            projections::projector::run(pool, client, selected, config, token)
+            projections::projector::run_observed(pool, client, selected, config, status, token)
                 .await
                 .context("projectors failed")
         });
     }
+    let limits = Limits {
+        header_read_timeout: Duration::from_millis(settings.server.header_read_timeout_ms),
+        max_connections: settings.server.max_connections,
+    };
     if roles.serve {
         let pool = pool(settings, "balcao-gateway", 20).await?;
         let client = client.clone();
         let state = app_state(settings, pool.clone(), Some(client)).await?;
+        watched.serve = Some(pool.clone());
         let listener = TcpListener::bind(settings.listen)
             .await
             .with_context(|| format!("could not listen on {}", settings.listen))?;
@@ -261,22 +309,92 @@ pub async fn start(settings: &Settings, roles: Roles) -> anyhow::Result<Running>
             crate::housekeeping::run(housekeeping_pool, housekeeping_token).await;
             Ok(())
         });
+        crate::server::warn_if_over_file_limit(limits.max_connections);
         let token = shutdown.clone();
         tasks.spawn(async move {
-            axum::serve(
-                listener,
-                router.into_make_service_with_connect_info::<SocketAddr>(),
-            )
-            .with_graceful_shutdown(async move { token.cancelled().await })
-            .await
-            .context("HTTP server failed")
+            crate::server::serve(listener, router, limits, "public", token)
+                .await
+                .context("HTTP server failed")
         });
     }
+    let ops_address = settings
+        .server
+        .ops_listen
+        .unwrap_or_else(|| roles.default_ops_listen());
+    let ops_listener = TcpListener::bind(ops_address)
+        .await
+        .with_context(|| format!("could not listen on {ops_address} (BALCAO_OPS_LISTEN)"))?;
+    let ops_addr = ops_listener.local_addr()?;
+    tracing::info!(address = %ops_addr, "operations listener (/metrics, /healthz, /readyz)");
+    let ops_limits = Limits {
+        max_connections: OPS_MAX_CONNECTIONS,
+        ..limits
+    };
+    let token = shutdown.clone();
+    tasks.spawn(async move {
+        crate::server::serve(
+            ops_listener,
+            crate::ops::router(watched),
+            ops_limits,
+            "ops",
+            token,
+        )
+        .await
+        .context("operations listener failed")
+    });
     Ok(Running {
         local_addr,
+        ops_addr,
         shutdown,
         tasks,
     })
+}
+
+/// Connections the operations listener holds at once: Prometheus and a few probes need far
+/// fewer, and its own cap keeps it answering while the public listener is flooded.
+const OPS_MAX_CONNECTIONS: usize = 32;
+
+/// Longest pause between two attempts of a failing relay.
+const RELAY_MAX_BACKOFF: Duration = Duration::from_secs(30);
+
+/// Runs the relay, starting it again after a failure (NATS unreachable, a batch not acknowledged
+/// within the retry window) instead of ending the process: in `balcao all` that would take the
+/// gateway down with it for a transport outage. Only an invalid configuration ends it.
+async fn supervise_relay(
+    pool: PgPool,
+    client: async_nats::Client,
+    config: RelayConfig,
+    status: projections::status::Status,
+    shutdown: CancellationToken,
+) -> anyhow::Result<()> {
+    let mut backoff = Duration::from_secs(1);
+    loop {
+        let started = std::time::Instant::now();
+        let outcome = projections::relay::run_observed(
+            pool.clone(),
+            client.clone(),
+            config.clone(),
+            status.clone(),
+            shutdown.clone(),
+        )
+        .await;
+        let error = match outcome {
+            Ok(()) => return Ok(()),
+            Err(error @ projections::Error::Config(_)) => {
+                return Err(error).context("relay failed");
+            }
+            Err(error) => error,
+        };
+        if started.elapsed() > RELAY_MAX_BACKOFF {
+            backoff = Duration::from_secs(1);
+        }
+        tracing::error!(%error, retry_in = ?backoff, "relay failed; starting it again");
+        tokio::select! {
+            () = shutdown.cancelled() => return Ok(()),
+            () = tokio::time::sleep(backoff) => {}
+        }
+        backoff = (backoff * 2).min(RELAY_MAX_BACKOFF);
+    }
 }
 
 /// The gateway's shared state for `settings`.
@@ -312,7 +430,6 @@ pub async fn app_state(
         create_limiter: RateLimiter::per_minute(settings.create_per_minute),
         trust_forwarded_for: settings.trust_forwarded_for,
         read_your_writes: Duration::from_millis(settings.read_your_writes_ms),
-        metrics: crate::ops::metrics_handle(),
     }))
 }
 

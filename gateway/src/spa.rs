@@ -143,10 +143,15 @@ async fn asset(State(state): State<AppState>, UrlPath(path): UrlPath<String>) ->
             bytes,
         )
             .into_response(),
+        // Whatever the name asked for, a file that cannot be there is not found: missing, a
+        // folder, a path through a file, or a name the file system refuses (too long).
         Err(error)
             if matches!(
                 error.kind(),
-                std::io::ErrorKind::NotFound | std::io::ErrorKind::IsADirectory
+                std::io::ErrorKind::NotFound
+                    | std::io::ErrorKind::IsADirectory
+                    | std::io::ErrorKind::NotADirectory
+                    | std::io::ErrorKind::InvalidFilename
             ) =>
         {
             AppError::NotFound.into_response()
@@ -207,12 +212,23 @@ fn not_built(state: &AppState) -> Response {
         .into_response()
 }
 
+/// Longest asset name looked up: Vite's hashed names are a few dozen bytes, and file systems
+/// refuse names over 255 bytes anyway.
+const MAX_ASSET_SEGMENT: usize = 255;
+/// Longest asset path looked up.
+const MAX_ASSET_PATH: usize = 1024;
+
 /// `path` as a relative path with only normal segments (no `..`, `.`, empty segments or
-/// backslashes), so a request cannot leave the assets folder.
+/// backslashes), so a request cannot leave the assets folder; `None` too for names longer than
+/// any file there can have, which never reach the disk.
 fn safe_relative(path: &str) -> Option<PathBuf> {
+    if path.len() > MAX_ASSET_PATH {
+        return None;
+    }
     let mut relative = PathBuf::new();
     for segment in path.split('/') {
         if segment.is_empty()
+            || segment.len() > MAX_ASSET_SEGMENT
             || segment == "."
             || segment == ".."
             || segment.contains('\\')
@@ -273,6 +289,15 @@ mod tests {
         ] {
             assert_eq!(safe_relative(bad), None, "{bad:?}");
         }
+    }
+
+    #[test]
+    fn names_longer_than_a_file_name_can_be_never_reach_the_disk() {
+        assert_eq!(safe_relative(&"x".repeat(300)), None);
+        assert_eq!(safe_relative(&format!("{}.js", "x".repeat(253))), None);
+        assert_eq!(safe_relative(&"a/".repeat(600)), None);
+        let longest = format!("{}.js", "x".repeat(252));
+        assert_eq!(safe_relative(&longest), Some(PathBuf::from(&longest)));
     }
 
     #[test]

@@ -3,7 +3,6 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use metrics_exporter_prometheus::PrometheusHandle;
 use sqlx::PgPool;
 
 use crate::auth::Auth;
@@ -40,8 +39,6 @@ pub struct Inner {
     pub trust_forwarded_for: bool,
     /// How long a request waits for a read model to reach its own write.
     pub read_your_writes: Duration,
-    /// Renders `/metrics`.
-    pub metrics: PrometheusHandle,
 }
 
 impl AppState {

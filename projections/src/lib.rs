@@ -18,8 +18,9 @@ pub mod checkpoint;
 mod error;
 pub mod event_counts;
 pub mod jetstream;
+pub mod lag;
 mod locks;
-mod metric_names;
+pub mod metric_names;
 mod parking;
 mod projection;
 pub mod projector;
@@ -27,6 +28,7 @@ pub mod qrcodes;
 pub mod relay;
 pub mod replay;
 mod sql;
+pub mod status;
 mod wakeup;
 
 use std::sync::Arc;

@@ -1,19 +1,59 @@
 //! Names of the metrics this crate records (exported by whatever recorder the binary installs).
+//!
+//! Lag and parked-event gauges are read from PostgreSQL when scraped ([`crate::lag`]), so any
+//! process running the relay or projector role reports them, leader or standby, and they never go
+//! stale while a role is stuck. `deploy/grafana-dashboard.json` and `deploy/prometheus-alerts.yml`
+//! use exactly these names (checked by the gateway's `deploy_files` test against [`ALL`]).
 
-/// Gauge: committed events past the relay's checkpoint (capped at `RELAY_LAG_CAP`).
-pub(crate) const RELAY_LAG_EVENTS: &str = "balcao_relay_lag_events";
+/// Gauge: committed events past the relay's checkpoint, i.e. not yet published (capped at
+/// `RELAY_LAG_CAP`).
+pub const RELAY_LAG_EVENTS: &str = "balcao_relay_lag_events";
+/// Gauge: age in seconds of the oldest committed event the relay has not published (0 when it
+/// is caught up).
+pub const RELAY_LAG_SECONDS: &str = "balcao_relay_lag_seconds";
+/// Gauge: 1 while this process's relay holds the relay lock (leads), 0 while it stands by.
+pub const RELAY_ACTIVE: &str = "balcao_relay_active";
 /// Counter: events the relay published and JetStream acknowledged (duplicates included).
-pub(crate) const RELAY_PUBLISHED: &str = "balcao_relay_published_total";
+pub const RELAY_PUBLISHED: &str = "balcao_relay_published_total";
 /// Counter: publishes JetStream reported as duplicates of an earlier `Nats-Msg-Id`.
-pub(crate) const RELAY_DUPLICATES: &str = "balcao_relay_duplicates_total";
-/// Gauge, per projection: seconds between the last applied event's recording and its apply.
-pub(crate) const PROJECTION_LAG_SECONDS: &str = "balcao_projection_lag_seconds";
+pub const RELAY_DUPLICATES: &str = "balcao_relay_duplicates_total";
+/// Gauge, per projection: committed events past the projection's checkpoint (the feed's head
+/// minus the checkpoint, capped at `RELAY_LAG_CAP`).
+pub const PROJECTION_LAG_EVENTS: &str = "balcao_projection_lag_events";
+/// Gauge, per projection: age in seconds of the oldest committed event the projection has not
+/// applied (0 when it is caught up).
+pub const PROJECTION_LAG_SECONDS: &str = "balcao_projection_lag_seconds";
+/// Gauge, per projection: seconds between the last applied event's recording and its apply, set
+/// by the active projector at each batch.
+pub const PROJECTION_APPLY_DELAY_SECONDS: &str = "balcao_projection_apply_delay_seconds";
+/// Gauge, per projection: 1 while this process's projector holds the projection's lock.
+pub const PROJECTOR_ACTIVE: &str = "balcao_projector_active";
 /// Counter, per projection: events applied (parked ones excluded).
-pub(crate) const PROJECTION_APPLIED: &str = "balcao_projection_applied_total";
-/// Counter, per projection: events parked as poison.
-pub(crate) const PARKED_EVENTS: &str = "balcao_parked_events_total";
+pub const PROJECTION_APPLIED: &str = "balcao_projection_applied_total";
+/// Counter, per projection: events this process parked as poison.
+pub const PARKED_EVENTS_TOTAL: &str = "balcao_parked_events_total";
+/// Gauge, per projection: rows in `parked_events`, whoever parked them.
+pub const PARKED_EVENTS: &str = "balcao_parked_events";
 /// Counter, per projection: times the projector filled a gap in the stream from PostgreSQL.
-pub(crate) const PROJECTION_GAP_REPAIRS: &str = "balcao_projection_gap_repairs_total";
+pub const PROJECTION_GAP_REPAIRS: &str = "balcao_projection_gap_repairs_total";
 
-/// The relay counts its lag up to this many events; beyond it the gauge saturates.
-pub(crate) const RELAY_LAG_CAP: i64 = 1_000_000;
+/// Every metric name above.
+pub const ALL: &[&str] = &[
+    RELAY_LAG_EVENTS,
+    RELAY_LAG_SECONDS,
+    RELAY_ACTIVE,
+    RELAY_PUBLISHED,
+    RELAY_DUPLICATES,
+    PROJECTION_LAG_EVENTS,
+    PROJECTION_LAG_SECONDS,
+    PROJECTION_APPLY_DELAY_SECONDS,
+    PROJECTOR_ACTIVE,
+    PROJECTION_APPLIED,
+    PARKED_EVENTS_TOTAL,
+    PARKED_EVENTS,
+    PROJECTION_GAP_REPAIRS,
+];
+
+/// The lag counts stop at this many events; beyond it the gauges saturate (so a huge backlog
+/// does not make the count itself slow).
+pub const RELAY_LAG_CAP: i64 = 1_000_000;

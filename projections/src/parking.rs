@@ -12,7 +12,7 @@ use commands::feed::{FeedPosition, StoredEvent};
 use sqlx::PgConnection;
 use uuid::Uuid;
 
-use crate::metric_names::PARKED_EVENTS;
+use crate::metric_names::PARKED_EVENTS_TOTAL;
 use crate::sql::tx_text;
 use crate::{ApplyError, Projection, TableSet};
 
@@ -35,7 +35,7 @@ impl Parked {
             error = %self.error,
             "poison event parked"
         );
-        metrics::counter!(PARKED_EVENTS, "projection" => projection.to_owned()).increment(1);
+        metrics::counter!(PARKED_EVENTS_TOTAL, "projection" => projection.to_owned()).increment(1);
     }
 }
 

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::time::Duration;
 
-use gateway::config::{AuthSettings, LogFormat, MailSettings, Settings};
+use gateway::config::{AuthSettings, LogFormat, MailSettings, ServerSettings, Settings};
 use gateway::roles::{self, Roles, Running};
 use smtp_sink::SmtpSink;
 use sqlx::postgres::PgConnectOptions;
@@ -67,6 +67,8 @@ pub fn write_fixture_webapp(dir: &Path) {
 pub struct TestApp {
     /// `http://127.0.0.1:PORT`.
     pub base_url: String,
+    /// The operations listener (`/metrics`, `/healthz`, `/readyz`): `http://127.0.0.1:PORT`.
+    pub ops_url: String,
     /// The settings it runs with.
     pub settings: Settings,
     /// The SMTP server the app sends its e-mail to.
@@ -125,6 +127,10 @@ impl TestApp {
             statement_timeout_ms: 10_000,
             idle_in_transaction_timeout_ms: 15_000,
             webapp_dir: webapp.clone(),
+            server: ServerSettings {
+                ops_listen: Some(SocketAddr::from(([127, 0, 0, 1], 0))),
+                ..ServerSettings::default()
+            },
             mail: MailSettings {
                 mail_url: mail.url(),
                 ..MailSettings::default()
@@ -145,6 +151,7 @@ impl TestApp {
         let address = running.local_addr.expect("the gateway listens");
         TestApp {
             base_url: format!("http://{address}"),
+            ops_url: format!("http://{}", running.ops_addr),
             settings,
             mail,
             running: Some(running),
@@ -203,6 +210,32 @@ impl TestApp {
     /// The name of the app's own database.
     pub fn database_name(&self) -> &str {
         &self.database
+    }
+
+    /// `GET path` on the operations listener.
+    ///
+    /// # Panics
+    ///
+    /// When the listener does not answer.
+    pub async fn ops_get(&self, path: &str) -> reqwest::Response {
+        self.client()
+            .get(format!("{}{path}", self.ops_url))
+            .send()
+            .await
+            .expect("the operations listener answers")
+    }
+
+    /// The body of `GET /metrics` on the operations listener.
+    ///
+    /// # Panics
+    ///
+    /// When the listener does not answer or the body is not text.
+    pub async fn metrics(&self) -> String {
+        self.ops_get("/metrics")
+            .await
+            .text()
+            .await
+            .expect("a text body")
     }
 
     /// Stops every role, deletes the stream and drops the database.
@@ -337,4 +370,18 @@ pub fn meta_content(html: &str, name: &str) -> Option<String> {
     let start = html.find(&marker)? + marker.len();
     let end = start + html[start..].find('"')?;
     Some(html[start..end].to_owned())
+}
+
+/// The value of the sample `name{labels}` in a Prometheus text exposition, if present. `labels`
+/// is the exact label text between the braces (`projection="qrcodes"`), empty for none.
+pub fn metric_value(exposition: &str, name: &str, labels: &str) -> Option<f64> {
+    let series = if labels.is_empty() {
+        name.to_owned()
+    } else {
+        format!("{name}{{{labels}}}")
+    };
+    exposition.lines().find_map(|line| {
+        let value = line.strip_prefix(&series)?.strip_prefix(' ')?;
+        value.trim().parse().ok()
+    })
 }

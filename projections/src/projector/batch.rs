@@ -15,7 +15,9 @@ use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
 use crate::locks::lock_projection_writes;
-use crate::metric_names::{PROJECTION_APPLIED, PROJECTION_GAP_REPAIRS, PROJECTION_LAG_SECONDS};
+use crate::metric_names::{
+    PROJECTION_APPLIED, PROJECTION_APPLY_DELAY_SECONDS, PROJECTION_GAP_REPAIRS,
+};
 use crate::parking::{Parked, apply_with_parking};
 use crate::sql::{position_from, tx_text};
 use crate::{Projection, TableSet, checkpoint};
@@ -149,7 +151,7 @@ async fn commit_round(
     checkpoint::store(&mut tx, name, newest, last_recorded_at).await?;
     tx.commit().await?;
     if let Some(recorded_at) = last_recorded_at {
-        report_lag(name, recorded_at);
+        report_apply_delay(name, recorded_at);
     }
     Ok(Some(round))
 }
@@ -228,9 +230,9 @@ async fn fill_from_feed(
     Ok(filled)
 }
 
-fn report_lag(projection: &str, recorded_at: chrono::DateTime<Utc>) {
+fn report_apply_delay(projection: &str, recorded_at: chrono::DateTime<Utc>) {
     let lag = (Utc::now() - recorded_at).to_std().unwrap_or_default();
-    metrics::gauge!(PROJECTION_LAG_SECONDS, "projection" => projection.to_owned())
+    metrics::gauge!(PROJECTION_APPLY_DELAY_SECONDS, "projection" => projection.to_owned())
         .set(lag.as_secs_f64());
 }
 

@@ -30,6 +30,7 @@ pub use config::ProjectorConfig;
 pub use wait::{Waited, wait_until};
 
 use crate::locks::{LockRole, SessionLock};
+use crate::status::{Phase, Status};
 use crate::{Error, Projection};
 
 /// Runs `projections` until `shutdown` is cancelled, each in its own task.
@@ -44,15 +45,38 @@ pub async fn run(
     config: ProjectorConfig,
     shutdown: CancellationToken,
 ) -> Result<(), Error> {
+    run_observed(
+        pool,
+        client,
+        projections,
+        config,
+        Status::default(),
+        shutdown,
+    )
+    .await
+}
+
+/// [`run`], reporting each projection's [`Phase`] in `status` under the projection's name:
+/// starting, standby (another instance holds its lock), active, or retrying after a failure.
+pub async fn run_observed(
+    pool: PgPool,
+    client: async_nats::Client,
+    projections: Vec<Arc<dyn Projection>>,
+    config: ProjectorConfig,
+    status: Status,
+    shutdown: CancellationToken,
+) -> Result<(), Error> {
     validate(&projections)?;
     let context = jetstream::new(client);
     let mut tasks = JoinSet::new();
     for projection in projections {
+        status.set(projection.name(), Phase::Starting);
         tasks.spawn(run_one(
             pool.clone(),
             context.clone(),
             projection,
             config.clone(),
+            status.clone(),
             shutdown.clone(),
         ));
     }
@@ -90,12 +114,14 @@ async fn run_one(
     context: jetstream::Context,
     projection: Arc<dyn Projection>,
     config: ProjectorConfig,
+    status: Status,
     shutdown: CancellationToken,
 ) {
     let name = projection.name();
     let application_name = format!("balcao-projector {name} {}", config.instance);
     let mut backoff = Duration::from_millis(100);
     loop {
+        status.set(name, Phase::Standby);
         let lock = SessionLock::acquire(
             &pool,
             LockRole::Projector,
@@ -109,6 +135,7 @@ async fn run_one(
             Ok(Some(lock)) => lock,
             Ok(None) => return,
             Err(error) => {
+                status.set(name, Phase::Retrying);
                 tracing::warn!(projection = name, %error, "cannot take the projector lock");
                 if pause(&shutdown, backoff).await {
                     return;
@@ -117,11 +144,21 @@ async fn run_one(
             }
         };
         tracing::info!(projection = name, "projector active");
-        let outcome = consume(&pool, &context, &*projection, &config, &mut lock, &shutdown).await;
+        let outcome = consume(
+            &pool,
+            &context,
+            &*projection,
+            &config,
+            &mut lock,
+            &status,
+            &shutdown,
+        )
+        .await;
         lock.release().await;
         match outcome {
             Ok(()) => return,
             Err(error) => {
+                status.set(name, Phase::Retrying);
                 tracing::warn!(projection = name, %error, retry_in = ?backoff, "projector stopped; restarting");
                 if pause(&shutdown, backoff).await {
                     return;
@@ -147,6 +184,7 @@ async fn consume(
     projection: &dyn Projection,
     config: &ProjectorConfig,
     lock: &mut SessionLock,
+    status: &Status,
     shutdown: &CancellationToken,
 ) -> Result<(), Error> {
     let name = projection.name();
@@ -181,6 +219,8 @@ async fn consume(
         .messages()
         .await
         .map_err(|e| Error::nats("starting to pull", e))?;
+    // Lock held and consumer pulling: this is the running projector.
+    status.set(name, Phase::Active);
     // Take whatever has arrived, up to max_batch, without waiting for more: large batches under
     // load, one-message batches (low latency) when idle.
     let mut chunks = messages.ready_chunks(config.max_batch);

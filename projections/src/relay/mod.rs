@@ -26,6 +26,7 @@ use crate::jetstream::ensure_stream;
 use crate::locks::{LockRole, SessionLock};
 use crate::metric_names::{RELAY_DUPLICATES, RELAY_LAG_CAP, RELAY_LAG_EVENTS, RELAY_PUBLISHED};
 use crate::sql::{count_after, tx_text};
+use crate::status::{Phase, Status};
 use crate::wakeup::Wakeup;
 use crate::{Error, checkpoint};
 
@@ -59,6 +60,34 @@ pub async fn run(
     config: RelayConfig,
     shutdown: CancellationToken,
 ) -> Result<(), Error> {
+    run_observed(pool, client, config, Status::default(), shutdown).await
+}
+
+/// [`run`], reporting its [`Phase`] in `status` under the stream's name: starting, standby
+/// (another instance holds the lock), active, or retrying after a failure.
+pub async fn run_observed(
+    pool: PgPool,
+    client: async_nats::Client,
+    config: RelayConfig,
+    status: Status,
+    shutdown: CancellationToken,
+) -> Result<(), Error> {
+    let name = config.stream.name.clone();
+    status.set(&name, Phase::Starting);
+    let outcome = relay(pool, client, config, &status, shutdown).await;
+    if outcome.is_err() {
+        status.set(&name, Phase::Retrying);
+    }
+    outcome
+}
+
+async fn relay(
+    pool: PgPool,
+    client: async_nats::Client,
+    config: RelayConfig,
+    status: &Status,
+    shutdown: CancellationToken,
+) -> Result<(), Error> {
     config.validate()?;
     let context = jetstream::ContextBuilder::new()
         .timeout(config.nats_timeout)
@@ -66,6 +95,7 @@ pub async fn run(
     ensure_stream(&context, &config.stream).await?;
     let application_name = format!("balcao-relay {}", config.instance);
     loop {
+        status.set(&config.stream.name, Phase::Standby);
         let Some(lock) = SessionLock::acquire(
             &pool,
             LockRole::Relay,
@@ -78,10 +108,12 @@ pub async fn run(
         else {
             return Ok(());
         };
+        status.set(&config.stream.name, Phase::Active);
         tracing::info!(stream = %config.stream.name, instance = %config.instance, "relay active");
         match lead(&pool, &context, &config, lock, &shutdown).await {
             Ok(()) => return Ok(()),
             Err(Error::Database(error)) => {
+                status.set(&config.stream.name, Phase::Retrying);
                 tracing::warn!(%error, "relay lost its database connection; waiting for the lock again");
                 tokio::select! {
                     () = shutdown.cancelled() => return Ok(()),

@@ -449,6 +449,8 @@ export async function startBalcao({ mailUrl }) {
     DATABASE_URL: postgresUrl(database),
     NATS_URL: natsUrl,
     BALCAO_LISTEN: `127.0.0.1:${port}`,
+    // Any free port: another run (or a `make run`) may hold the default 9090.
+    BALCAO_OPS_LISTEN: "127.0.0.1:0",
     BALCAO_SITE_URL: baseUrl,
     BALCAO_MAIL_URL: mailUrl,
     BALCAO_WEBAPP_DIR: webappDir,

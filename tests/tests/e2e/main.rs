@@ -6,6 +6,7 @@
 
 mod auth;
 mod housekeeping;
+mod ops;
 mod public;
 mod test_app;
 mod workspace;

@@ -24,7 +24,7 @@ async fn an_unreachable_mail_server_is_logged_and_counted_not_shown() {
 
     let mut counted = false;
     for _ in 0..100 {
-        let metrics = app.get_text("/metrics").await;
+        let metrics = app.metrics().await;
         counted = metrics.lines().any(|line| {
             line.starts_with("balcao_mail_total")
                 && line.contains("kind=\"reset_password\"")

@@ -265,14 +265,7 @@ async fn health_readiness_and_metrics_answer() {
     }
     assert_eq!(ready, StatusCode::OK);
     confirm(&app, &PADARIA, "44444444-4444-4444-8444-444444444444").await;
-    let metrics = client
-        .get(app.url("/metrics"))
-        .send()
-        .await
-        .expect("metrics")
-        .text()
-        .await
-        .expect("body");
+    let metrics = app.metrics().await;
     for name in [
         "balcao_commands_total",
         "balcao_command_duration_seconds",

@@ -1,0 +1,87 @@
+//! The Grafana dashboard and the Prometheus alert rules in `deploy/` name only metrics the code
+//! exports, so a renamed metric cannot leave a silent alert behind.
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+/// Every metric name the code records, from each crate's list of names.
+fn exported() -> BTreeSet<&'static str> {
+    let mut names: BTreeSet<&'static str> = BTreeSet::new();
+    names.extend(projections::metric_names::ALL);
+    names.extend(gateway::ops::METRIC_NAMES);
+    names.extend([
+        commands::instruments::COMMAND_DURATION_SECONDS,
+        commands::instruments::COMMANDS_TOTAL,
+        commands::instruments::COMMAND_RETRIES_TOTAL,
+        commands::instruments::OLDEST_TRANSACTION_AGE_SECONDS,
+    ]);
+    names
+}
+
+fn deploy_file(relative: &str) -> String {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../deploy")
+        .join(relative);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Every `balcao_…` word in `text`.
+fn metric_words(text: &str) -> BTreeSet<String> {
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|word| word.starts_with("balcao_"))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The exported metric a word refers to: itself, or the histogram a `_bucket`, `_sum` or
+/// `_count` series belongs to.
+fn resolve<'a>(word: &str, exported: &BTreeSet<&'a str>) -> Option<&'a str> {
+    let base = ["_bucket", "_sum", "_count"]
+        .iter()
+        .find_map(|suffix| word.strip_suffix(suffix))
+        .filter(|base| exported.contains(base))
+        .unwrap_or(word);
+    exported.get(base).copied()
+}
+
+#[test]
+fn the_dashboard_and_the_alert_rules_name_only_metrics_the_code_exports() {
+    let exported = exported();
+    for file in ["grafana/balcao.json", "prometheus/alerts.yml"] {
+        let text = deploy_file(file);
+        let words = metric_words(&text);
+        assert!(!words.is_empty(), "{file} names no metric");
+        let unknown: Vec<&String> = words
+            .iter()
+            .filter(|word| resolve(word, &exported).is_none())
+            .collect();
+        assert!(
+            unknown.is_empty(),
+            "{file} names unknown metrics: {unknown:?}"
+        );
+    }
+}
+
+#[test]
+fn the_alert_rules_watch_lag_parked_events_leadership_and_transport() {
+    let words = metric_words(&deploy_file("prometheus/alerts.yml"));
+    for needed in [
+        projections::metric_names::RELAY_LAG_SECONDS,
+        projections::metric_names::RELAY_ACTIVE,
+        projections::metric_names::PROJECTION_LAG_SECONDS,
+        projections::metric_names::PROJECTOR_ACTIVE,
+        projections::metric_names::PARKED_EVENTS,
+        commands::instruments::OLDEST_TRANSACTION_AGE_SECONDS,
+        gateway::ops::NATS_UP,
+    ] {
+        assert!(words.contains(needed), "no alert on {needed}");
+    }
+}
+
+#[test]
+fn the_dashboard_is_valid_json_with_panels() {
+    let dashboard: serde_json::Value =
+        serde_json::from_str(&deploy_file("grafana/balcao.json")).expect("valid JSON");
+    let panels = dashboard["panels"].as_array().expect("a panel list");
+    assert!(panels.len() > 5, "{} panels", panels.len());
+}
