@@ -172,11 +172,15 @@ pub enum BrCodeError {
     },
     /// A city over 15 characters (after normalisation; never truncated).
     #[error(
-        "A cidade tem {len} caracteres; o limite do Pix é 15. Use uma abreviação, como SAO JOSE CAMPOS."
+        "A cidade tem {len} caracteres; o limite do Pix é 15. {}",
+        city_hint(.suggestion.as_deref())
     )]
     MerchantCityTooLong {
         /// Its length in characters.
         len: usize,
+        /// The same city shortened to fit, when its own words allow it
+        /// ([`suggest_city_abbreviation`](super::normalise::suggest_city_abbreviation)).
+        suggestion: Option<String>,
     },
     /// A message for the payer with nothing the banks accept.
     #[error("A mensagem “{input}” não tem letras ou números que os bancos aceitem.")]
@@ -686,6 +690,15 @@ pub struct Report {
     pub field: &'static str,
     /// The pt-BR message.
     pub message: String,
+}
+
+/// The end of the "city too long" message: the typed city's own abbreviation when there is one.
+fn city_hint(suggestion: Option<&str>) -> String {
+    match suggestion {
+        Some(short) => format!("Use uma abreviação, como “{short}”."),
+        None => "Use uma abreviação de até 15 caracteres, como a cidade aparece no seu banco."
+            .to_owned(),
+    }
 }
 
 #[cfg(test)]

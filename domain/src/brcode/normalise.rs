@@ -309,6 +309,62 @@ fn spelled_out(c: char) -> Option<&'static str> {
     })
 }
 
+/// A shorter form of a normalised city that fits the 15 characters of field 60, for the
+/// "too long" message to suggest: the typed city's own words, never another city's. In order,
+/// until it fits: drop a trailing state ("-SP", "/RJ", " MG"); drop the linking words (DA, DAS,
+/// DE, DO, DOS, E, D); shorten the words before the last to four letters and a full stop
+/// ("PRES. PRUDENTE"). `None` when even that does not fit.
+///
+/// ```
+/// use domain::brcode::normalise::suggest_city_abbreviation;
+/// assert_eq!(suggest_city_abbreviation("EMBU DAS ARTES-SP").as_deref(), Some("EMBU DAS ARTES"));
+/// assert_eq!(suggest_city_abbreviation("SAO JOSE DOS CAMPOS").as_deref(), Some("SAO JOSE CAMPOS"));
+/// assert_eq!(suggest_city_abbreviation("PRESIDENTE PRUDENTE").as_deref(), Some("PRES. PRUDENTE"));
+/// ```
+#[must_use]
+pub fn suggest_city_abbreviation(city: &str) -> Option<String> {
+    let fits = |words: &[String]| {
+        let text = words.join(" ");
+        (!text.is_empty() && text.len() <= MAX_CITY_LEN).then_some(text)
+    };
+    let mut words: Vec<String> = city
+        .split([' ', '-', '/'])
+        .filter(|w| !w.is_empty())
+        .map(str::to_owned)
+        .collect();
+    let is_state = |w: &str| w.len() == 2 && w.bytes().all(|b| b.is_ascii_uppercase());
+    if words.len() > 1 && words.last().is_some_and(|w| is_state(w)) {
+        words.pop();
+    }
+    // Rejoined with single spaces: the hyphen before a state is gone with the state.
+    if let Some(text) = fits(&words) {
+        return Some(text);
+    }
+    const LINKING: [&str; 7] = ["DA", "DAS", "DE", "DO", "DOS", "E", "D"];
+    if words.len() > 2 {
+        let last = words.len() - 1;
+        words = words
+            .into_iter()
+            .enumerate()
+            .filter(|(i, w)| *i == 0 || *i == last || !LINKING.contains(&w.as_str()))
+            .map(|(_, w)| w)
+            .collect();
+    }
+    if let Some(text) = fits(&words) {
+        return Some(text);
+    }
+    for i in 0..words.len().saturating_sub(1) {
+        if words[i].len() > 5 {
+            let short: String = words[i].chars().take(4).collect();
+            words[i] = format!("{short}.");
+        }
+        if let Some(text) = fits(&words) {
+            return Some(text);
+        }
+    }
+    None
+}
+
 /// Normalises a field with a limit: refuses empty input, input with nothing usable, and
 /// results over `max`.
 fn prepare(input: &str, field: Field, case: Case, max: usize) -> Result<Normalised, BrCodeError> {
@@ -332,7 +388,10 @@ fn prepare(input: &str, field: Field, case: Case, max: usize) -> Result<Normalis
     if len > max {
         return Err(match field {
             Field::MerchantName => BrCodeError::MerchantNameTooLong { len },
-            Field::MerchantCity => BrCodeError::MerchantCityTooLong { len },
+            Field::MerchantCity => BrCodeError::MerchantCityTooLong {
+                len,
+                suggestion: suggest_city_abbreviation(&text),
+            },
             _ => BrCodeError::AdditionalInfoTooLong { len, max },
         });
     }
@@ -494,8 +553,32 @@ mod tests {
         );
         assert_eq!(
             normalise_city("Presidente Prudente"),
-            Err(BrCodeError::MerchantCityTooLong { len: 19 })
+            Err(BrCodeError::MerchantCityTooLong {
+                len: 19,
+                suggestion: Some("PRES. PRUDENTE".to_owned())
+            })
         );
+    }
+
+    #[test]
+    fn a_too_long_city_is_answered_with_its_own_words_shortened() {
+        for (typed, suggested) in [
+            ("Embu das Artes-SP", Some("EMBU DAS ARTES")),
+            ("Embu das Artes / SP", Some("EMBU DAS ARTES")),
+            ("São José dos Campos", Some("SAO JOSE CAMPOS")),
+            ("Santana de Parnaíba", Some("SANT. PARNAIBA")),
+            ("Vila Velha do Norte Grande", None),
+        ] {
+            match normalise_city(typed) {
+                Err(BrCodeError::MerchantCityTooLong { suggestion, .. }) => {
+                    assert_eq!(suggestion.as_deref(), suggested, "{typed}");
+                    if let Some(s) = suggestion {
+                        assert!(s.len() <= MAX_CITY_LEN && normalise_city(&s).is_ok(), "{s}");
+                    }
+                }
+                other => panic!("{typed}: {other:?}"),
+            }
+        }
     }
 
     #[test]

@@ -287,7 +287,10 @@ fn check_texts(code: &BrCode, findings: &mut Findings) {
         Some(city) => {
             let len = city.chars().count();
             if len > 15 {
-                findings.strict(BrCodeError::MerchantCityTooLong { len });
+                findings.strict(BrCodeError::MerchantCityTooLong {
+                    len,
+                    suggestion: super::normalise::suggest_city_abbreviation(city),
+                });
             }
         }
     }

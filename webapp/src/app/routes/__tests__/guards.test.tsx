@@ -178,11 +178,12 @@ describe('dashboard routes', () => {
     expect(screen.getByRole('main')).toHaveAttribute('id', 'conteudo');
   });
 
-  it('guide a new account from the welcome screen to its first key, QR code and sign', async () => {
+  it('guide a new account from the welcome screen to its first QR code and sign, never to a screen still being built', async () => {
     signedInBrowser();
     renderApp('/painel/boas-vindas');
     expect(await screen.findByRole('heading', { name: 'Boas-vindas ao Balcão' })).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Ir para Chaves Pix' })).toHaveAttribute('href', '/painel/chaves');
+    expect(screen.queryByRole('link', { name: 'Ir para Chaves Pix' })).not.toBeInTheDocument();
+    expect(screen.queryByText(/QR codes do painel ainda estão em construção/)).not.toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Ir para QR codes' })).toHaveAttribute('href', '/painel/qrcodes');
     expect(screen.getAllByRole('link', { name: 'Criar placa Pix' })[0]).toHaveAttribute('href', '/criar-placa-pix');
   });

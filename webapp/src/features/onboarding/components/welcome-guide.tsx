@@ -14,9 +14,11 @@ export function WelcomeGuide() {
       <p className="lead">Sua conta está pronta. Três passos para começar a receber por Pix:</p>
       <ol className="steps">
         <li>
-          <h2>Cadastre sua chave Pix</h2>
-          <p>É a chave da conta onde você recebe: CPF, CNPJ, e-mail, celular ou chave aleatória.</p>
-          <Link to={paths.panel.keys}>Ir para Chaves Pix</Link>
+          <h2>Tenha sua chave Pix à mão</h2>
+          <p>
+            É a chave da conta onde você recebe: CPF, CNPJ, e-mail, celular ou chave aleatória. Você a digita ao criar o
+            QR code.
+          </p>
         </li>
         <li>
           <h2>Crie seu primeiro QR code</h2>
@@ -32,8 +34,7 @@ export function WelcomeGuide() {
         </li>
       </ol>
       <p className="notice">
-        As telas de chaves e de QR codes do painel ainda estão em construção. Enquanto isso, você já pode criar uma
-        placa Pix em <a href={paths.server.signMaker}>Criar placa Pix</a>.
+        Guardar as suas chaves no painel, para não digitá-las a cada QR code, ainda está em construção.
       </p>
       <p>
         <Link className="button" to={paths.panel.home}>
