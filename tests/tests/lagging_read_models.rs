@@ -238,7 +238,14 @@ async fn with_the_projector_stopped_every_creation_is_answered_from_the_command_
     let mut owner = sign_up(&app, "dona@padaria.test", "Dona").await;
     let token = owner.browser.access_token.clone().expect("signed in");
     let path = Person::in_account(&owner.account_id, "/qrcodes");
-    let listed = owner.get(&path).await;
+    // (A projector just started may take longer than the stall time to apply its first event,
+    // so the sign-up may have answered before the read model had the account.)
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let mut listed = owner.get(&path).await;
+    while listed.status == StatusCode::NOT_FOUND && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        listed = owner.get(&path).await;
+    }
     assert_eq!(listed.status, StatusCode::OK, "{}", listed.text);
     projector.stop().await.expect("the projector stops cleanly");
 

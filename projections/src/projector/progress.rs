@@ -84,7 +84,8 @@ impl Drop for Tasks {
 impl ProgressWatch {
     /// Starts listening for the checkpoints of `projections` (names), with at most
     /// `max_waiters` requests waiting at a time; a projection that shows no progress at all for
-    /// `stall_after` while someone waits for it counts as stalled until it moves again.
+    /// `stall_after` while someone waits for it counts as stalled until it moves again (no
+    /// stall is ever noticed by a wait whose timeout is not longer than `stall_after`).
     ///
     /// Its connections use `pool`'s connection options (server, credentials, session settings)
     /// but not `pool` itself. Returns at once; the first read of the checkpoints happens in the
@@ -182,7 +183,7 @@ impl ProgressWatch {
         let mut outcome = tokio::time::timeout(first, receiver.wait_for(done))
             .await
             .map(|seen| seen.map(|seen| *seen));
-        if outcome.is_err() {
+        if outcome.is_err() && first < timeout {
             // Nothing reached us for `stall_after`. If the projection did not move at all in
             // that time it is stalled: say so to every waiter, and to the ones to come.
             let stalled = sender.send_if_modified(|seen| {
