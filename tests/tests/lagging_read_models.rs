@@ -8,6 +8,8 @@
 mod workspace_support;
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::time::{Duration, Instant};
 
 use gateway::roles::Roles;
@@ -50,6 +52,61 @@ fn sign_form(name: &str) -> Vec<(&'static str, String)> {
     ]
 }
 
+/// Watches the app's database connections while a test runs: the most gateway-pool
+/// connections seen sitting in `LISTEN` at once (a request waiting for a read model on a pooled
+/// connection), and the most read-your-writes listener connections (the one per gateway).
+struct ListenerSampler {
+    stop: Arc<AtomicBool>,
+    pooled: Arc<AtomicI64>,
+    dedicated: Arc<AtomicI64>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl ListenerSampler {
+    async fn start(app: &TestApp) -> ListenerSampler {
+        let db = app.db().await;
+        let stop = Arc::new(AtomicBool::new(false));
+        let pooled = Arc::new(AtomicI64::new(0));
+        let dedicated = Arc::new(AtomicI64::new(0));
+        let task = {
+            let (stop, pooled, dedicated) =
+                (Arc::clone(&stop), Arc::clone(&pooled), Arc::clone(&dedicated));
+            tokio::spawn(async move {
+                while !stop.load(Ordering::SeqCst) {
+                    let (in_pool, own): (i64, i64) = sqlx::query_as(
+                        "select count(*) filter (where application_name = 'balcao-gateway'),
+                                count(*) filter (where application_name = 'balcao-read-your-writes')
+                           from pg_stat_activity
+                          where datname = current_database() and query ilike 'listen%'",
+                    )
+                    .fetch_one(&db)
+                    .await
+                    .expect("pg_stat_activity reads");
+                    pooled.fetch_max(in_pool, Ordering::SeqCst);
+                    dedicated.fetch_max(own, Ordering::SeqCst);
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                }
+            })
+        };
+        ListenerSampler {
+            stop,
+            pooled,
+            dedicated,
+            task,
+        }
+    }
+
+    /// (most pooled connections in `LISTEN`, most dedicated listener connections).
+    async fn finish(self) -> (i64, i64) {
+        self.stop.store(true, Ordering::SeqCst);
+        self.task.await.expect("sampler");
+        (
+            self.pooled.load(Ordering::SeqCst),
+            self.dedicated.load(Ordering::SeqCst),
+        )
+    }
+}
+
 /// `POST /api/accounts/{account}/qrcodes` with `token`, as its status and JSON body.
 async fn create(
     client: &reqwest::Client,
@@ -79,6 +136,7 @@ async fn forty_payer_pages_with_made_up_positions_wait_for_nothing_and_starve_no
 
     // Forty attackers, no account, each asking for a code that does not exist "at" a feed
     // position far beyond the head, over and over for a few seconds.
+    let sampler = ListenerSampler::start(&app).await;
     let attack_for = Duration::from_secs(4);
     let started = Instant::now();
     let attackers: Vec<_> = (0..PARALLEL)
@@ -111,6 +169,11 @@ async fn forty_payer_pages_with_made_up_positions_wait_for_nothing_and_starve_no
             *answers.entry(status.as_u16()).or_default() += 1;
         }
     }
+    let (pooled_listeners, _) = sampler.finish().await;
+    assert_eq!(
+        pooled_listeners, 0,
+        "a made-up position made requests wait on pooled connections"
+    );
     assert_eq!(
         answers.keys().copied().collect::<Vec<_>>(),
         vec![404],
@@ -163,6 +226,7 @@ async fn payer_pages_waiting_for_a_stopped_projector_hold_no_database_connection
 
     // Forty payers open that page at once (each waits for the read model, in vain), while
     // twenty visitors make signs of their own (each waits too).
+    let sampler = ListenerSampler::start(&app).await;
     let payers: Vec<_> = (0..PARALLEL)
         .map(|_| {
             let client = client.clone();
@@ -207,6 +271,15 @@ async fn payer_pages_waiting_for_a_stopped_projector_hold_no_database_connection
         assert_eq!(status, StatusCode::SEE_OTHER, "a committed sign is never a failure");
         made.push(location.expect("a redirect"));
     }
+    let (pooled_listeners, dedicated_listeners) = sampler.finish().await;
+    assert_eq!(
+        pooled_listeners, 0,
+        "sixty waiting requests held no pooled connection"
+    );
+    assert_eq!(
+        dedicated_listeners, 1,
+        "one listener, on its own connection, served them all"
+    );
 
     // Once a projector runs, every page the visitors were sent to shows its code.
     let projector = app.start_roles(project()).await;
@@ -250,6 +323,7 @@ async fn with_the_projector_stopped_every_creation_is_answered_from_the_command_
     projector.stop().await.expect("the projector stops cleanly");
 
     let creations = 60;
+    let sampler = ListenerSampler::start(&app).await;
     let client = app.client();
     let url = app.url(&path);
     let tasks: Vec<_> = (0..creations)
@@ -270,6 +344,8 @@ async fn with_the_projector_stopped_every_creation_is_answered_from_the_command_
         made.insert(body["id"].as_str().expect("id").to_owned(), body);
     }
     assert_eq!(made.len(), creations, "sixty different codes");
+    let (pooled_listeners, _) = sampler.finish().await;
+    assert_eq!(pooled_listeners, 0, "no creation waited on a pooled connection");
     let late = owner.get(&path).await;
     assert_eq!(late.status, StatusCode::OK, "{}", late.text);
     assert_eq!(late.json["qrcodes"].as_array().map(Vec::len), Some(0));
