@@ -7,7 +7,7 @@
 //! - afterwards the read model holds exactly the codes that were answered 201 (nothing lost,
 //!   nothing duplicated), and equals what `balcao replay --all` rebuilds from the log.
 //!
-//! Bounded load on loopback: 5 creations and 5 payer pages per second, about 70 s in all.
+//! Bounded load on loopback: 10 creations and 10 payer pages per second, about 70 s in all.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::net::TcpListener;
@@ -21,7 +21,7 @@ use sqlx::{ConnectOptions, Connection, PgConnection};
 use tokio::sync::Mutex;
 use uuid::Uuid;
 
-const RATE: u32 = 5;
+const RATE: u32 = 10;
 
 fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0")
