@@ -173,7 +173,10 @@ mod tests {
             assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
             assert_eq!(response.headers()[header::RETRY_AFTER], "2");
             let html = body(response).await;
-            assert!(html.contains("Serviço temporariamente indisponível"), "{html}");
+            assert!(
+                html.contains("Serviço temporariamente indisponível"),
+                "{html}"
+            );
         }
         let bug = AppError::Internal(anyhow::anyhow!("a bug")).into_response();
         assert_eq!(bug.status(), StatusCode::INTERNAL_SERVER_ERROR);

@@ -76,7 +76,14 @@ struct Nats {
 impl Nats {
     fn start(&self) -> Process {
         let child = Command::new("nats-server")
-            .args(["-js", "-a", "127.0.0.1", "-p", &self.port.to_string(), "-sd"])
+            .args([
+                "-js",
+                "-a",
+                "127.0.0.1",
+                "-p",
+                &self.port.to_string(),
+                "-sd",
+            ])
             .arg(&self.dir)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -121,7 +128,11 @@ impl Setup {
             .stderr(log)
             .status()
             .expect("the balcao binary runs");
-        assert!(status.success(), "balcao {args:?} failed; see {}", self.logs.display());
+        assert!(
+            status.success(),
+            "balcao {args:?} failed; see {}",
+            self.logs.display()
+        );
     }
 }
 
@@ -244,8 +255,14 @@ async fn a_frozen_projector_and_a_stopped_nats_fail_no_request_and_lose_nothing(
             ("BALCAO_LISTEN", format!("127.0.0.1:{port}")),
             ("BALCAO_NATS_STREAM", format!("FAULT_{id}")),
             ("BALCAO_NATS_SUBJECT_PREFIX", format!("fault.{id}")),
-            ("BALCAO_MAIL_URL", format!("file://{}", scratch.join("mail").display())),
-            ("BALCAO_WEBAPP_DIR", scratch.join("webapp").display().to_string()),
+            (
+                "BALCAO_MAIL_URL",
+                format!("file://{}", scratch.join("mail").display()),
+            ),
+            (
+                "BALCAO_WEBAPP_DIR",
+                scratch.join("webapp").display().to_string(),
+            ),
             ("BALCAO_CREATE_PER_MINUTE", "100000".to_owned()),
             ("BALCAO_AUTH_PER_MINUTE_PER_ADDRESS", "1000".to_owned()),
             ("BALCAO_AUTH_PER_MINUTE_PER_EMAIL", "1000".to_owned()),
@@ -293,27 +310,78 @@ async fn a_frozen_projector_and_a_stopped_nats_fail_no_request_and_lose_nothing(
             .expect("answered");
         assert_eq!(made.status().as_u16(), 201);
         let body: Value = made.json().await.expect("JSON");
-        page_urls.push(format!("{base}/pagamento/{}", body["id"].as_str().expect("id")));
+        page_urls.push(format!(
+            "{base}/pagamento/{}",
+            body["id"].as_str().expect("id")
+        ));
     }
     let tally = Arc::new(Mutex::new(Tally::default()));
     let mut counter = 0;
 
     // Healthy, then the projector frozen for 20 s.
-    load(&client, &codes_url, &token, &page_urls, &tally, Duration::from_secs(5), &mut counter).await;
+    load(
+        &client,
+        &codes_url,
+        &token,
+        &page_urls,
+        &tally,
+        Duration::from_secs(5),
+        &mut counter,
+    )
+    .await;
     projector.signal("-STOP");
-    load(&client, &codes_url, &token, &page_urls, &tally, Duration::from_secs(20), &mut counter).await;
+    load(
+        &client,
+        &codes_url,
+        &token,
+        &page_urls,
+        &tally,
+        Duration::from_secs(20),
+        &mut counter,
+    )
+    .await;
     projector.signal("-CONT");
-    load(&client, &codes_url, &token, &page_urls, &tally, Duration::from_secs(5), &mut counter).await;
+    load(
+        &client,
+        &codes_url,
+        &token,
+        &page_urls,
+        &tally,
+        Duration::from_secs(5),
+        &mut counter,
+    )
+    .await;
 
     // The private NATS stopped for 30 s, then started again on the same folder.
     if let Some(process) = nats_process.take() {
         process.stop();
     }
-    load(&client, &codes_url, &token, &page_urls, &tally, Duration::from_secs(30), &mut counter).await;
+    load(
+        &client,
+        &codes_url,
+        &token,
+        &page_urls,
+        &tally,
+        Duration::from_secs(30),
+        &mut counter,
+    )
+    .await;
     nats_process = Some(nats.start());
-    load(&client, &codes_url, &token, &page_urls, &tally, Duration::from_secs(5), &mut counter).await;
+    load(
+        &client,
+        &codes_url,
+        &token,
+        &page_urls,
+        &tally,
+        Duration::from_secs(5),
+        &mut counter,
+    )
+    .await;
 
-    let tally = Arc::try_unwrap(tally).ok().expect("every request ended").into_inner();
+    let tally = Arc::try_unwrap(tally)
+        .ok()
+        .expect("every request ended")
+        .into_inner();
     assert_eq!(tally.unanswered, 0, "every request was answered");
     assert_eq!(
         tally.creations.keys().copied().collect::<Vec<_>>(),
@@ -328,10 +396,16 @@ async fn a_frozen_projector_and_a_stopped_nats_fail_no_request_and_lose_nothing(
         tally.pages
     );
     let answered: usize = tally.creations.values().sum();
-    assert_eq!(tally.made.len(), answered, "every 201 named a code of its own");
+    assert_eq!(
+        tally.made.len(),
+        answered,
+        "every 201 named a code of its own"
+    );
 
     // Once caught up, the read model holds exactly those codes (and the payer pages' own).
-    let mut conn = PgConnection::connect(&database_url).await.expect("the database answers");
+    let mut conn = PgConnection::connect(&database_url)
+        .await
+        .expect("the database answers");
     let deadline = Instant::now() + Duration::from_secs(120);
     let projected = loop {
         let ids: Vec<String> =
@@ -356,10 +430,11 @@ async fn a_frozen_projector_and_a_stopped_nats_fail_no_request_and_lose_nothing(
         tally.made.len() + page_urls.len(),
         "nothing but the codes made is there"
     );
-    let events: i64 = sqlx::query_scalar("select count(*) from events where stream_type = 'qrcode'")
-        .fetch_one(&mut conn)
-        .await
-        .expect("the log reads");
+    let events: i64 =
+        sqlx::query_scalar("select count(*) from events where stream_type = 'qrcode'")
+            .fetch_one(&mut conn)
+            .await
+            .expect("the log reads");
     assert_eq!(
         usize::try_from(events).expect("a count"),
         projected.len(),

@@ -330,7 +330,8 @@ async fn a_checkpoint_moved_without_a_notification_is_still_seen() {
 #[tokio::test]
 async fn a_projection_that_makes_no_progress_is_waited_for_once_then_not_until_it_moves() {
     let env = TestEnv::start().await;
-    let progress = ProgressWatch::start(&env.pool, &[qrcodes::NAME], 100, Duration::from_millis(200));
+    let progress =
+        ProgressWatch::start(&env.pool, &[qrcodes::NAME], 100, Duration::from_millis(200));
     let position = env
         .insert(&[NewEvent::qrcode_created(Uuid::now_v7(), None)])
         .await[0];

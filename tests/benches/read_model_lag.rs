@@ -51,7 +51,14 @@ impl PrivateNats {
 
     fn resume(&mut self) -> anyhow::Result<()> {
         let child = Command::new("nats-server")
-            .args(["-js", "-a", "127.0.0.1", "-p", &self.port.to_string(), "-sd"])
+            .args([
+                "-js",
+                "-a",
+                "127.0.0.1",
+                "-p",
+                &self.port.to_string(),
+                "-sd",
+            ])
             .arg(&self.dir)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -99,7 +106,20 @@ fn percentile(samples: &mut [Duration], p: usize) -> Duration {
 }
 
 fn ms(duration: Duration) -> String {
-    format!("{:.1} ms", duration.as_secs_f64() * 1000.0)
+    let micros = duration.as_micros();
+    format!("{}.{} ms", micros / 1000, (micros % 1000) / 100)
+}
+
+/// `part / whole` as "1.23×", in integers.
+fn ratio(part: Duration, whole: Duration) -> String {
+    let hundredths = part.as_micros() * 100 / whole.as_micros().max(1);
+    format!("{}.{:02}×", hundredths / 100, hundredths % 100)
+}
+
+/// One line of the report.
+fn say(line: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stdout().lock(), "{line}");
 }
 
 struct Load {
@@ -152,8 +172,8 @@ impl Load {
                 }
             }));
             let client = self.client.clone();
-            let page = self.page_urls[usize::try_from(i).unwrap_or(0) % self.page_urls.len()]
-                .clone();
+            let page =
+                self.page_urls[usize::try_from(i).unwrap_or(0) % self.page_urls.len()].clone();
             let into = Arc::clone(&samples);
             tasks.push(tokio::spawn(async move {
                 let sent = Instant::now();
@@ -182,7 +202,7 @@ fn report(phase: &str, mut samples: Samples) -> Duration {
     let c99 = percentile(&mut samples.creations, 99);
     let p50 = percentile(&mut samples.pages, 50);
     let p99 = percentile(&mut samples.pages, 99);
-    println!(
+    say(&format!(
         "| {phase} | {} | {} | {} | {} | {} | {} | {} |",
         samples.creations.len(),
         ms(c50),
@@ -191,7 +211,7 @@ fn report(phase: &str, mut samples: Samples) -> Duration {
         ms(p50),
         ms(p99),
         samples.failed_pages,
-    );
+    ));
     c99
 }
 
@@ -278,13 +298,13 @@ async fn main() -> anyhow::Result<()> {
     // Warm up (connections, caches), not counted.
     load.run(rate, 2).await;
 
-    println!(
+    say(&format!(
         "read model lag: {rate} creations/s + {rate} payer pages/s, {seconds} s per phase\n"
+    ));
+    say(
+        "| phase | creations | creation p50 | creation p99 | failed | payer page p50 | payer page p99 | failed |",
     );
-    println!(
-        "| phase | creations | creation p50 | creation p99 | failed | payer page p50 | payer page p99 | failed |"
-    );
-    println!("|---|---|---|---|---|---|---|---|");
+    say("|---|---|---|---|---|---|---|---|");
     let healthy = report("healthy", load.run(rate, seconds).await);
 
     if let Some(running) = projector.take() {
@@ -309,18 +329,18 @@ async fn main() -> anyhow::Result<()> {
         seen = projected(&db, &account_id).await?;
     }
     let extra = seen.len() - made.iter().filter(|id| seen.contains(*id)).count();
-    println!(
+    say(&format!(
         "\ncreations answered 201: {}; in the read model afterwards: {} of them; codes there that no 201 announced: {} ({} expected: the payer pages' own)",
         made.len(),
         made.iter().filter(|id| seen.contains(*id)).count(),
         extra,
         pages
-    );
-    println!(
-        "creation p99, projector stopped / healthy: {:.2}× (target ≤ 2×); NATS down / healthy: {:.2}×",
-        paused.as_secs_f64() / healthy.as_secs_f64().max(f64::EPSILON),
-        nats_down.as_secs_f64() / healthy.as_secs_f64().max(f64::EPSILON)
-    );
+    ));
+    say(&format!(
+        "creation p99, projector stopped / healthy: {} (target ≤ 2×); NATS down / healthy: {}",
+        ratio(paused, healthy),
+        ratio(nats_down, healthy)
+    ));
     if let Some(running) = projector.take() {
         running.stop().await?;
     }

@@ -69,8 +69,11 @@ impl ListenerSampler {
         let pooled = Arc::new(AtomicI64::new(0));
         let dedicated = Arc::new(AtomicI64::new(0));
         let task = {
-            let (stop, pooled, dedicated) =
-                (Arc::clone(&stop), Arc::clone(&pooled), Arc::clone(&dedicated));
+            let (stop, pooled, dedicated) = (
+                Arc::clone(&stop),
+                Arc::clone(&pooled),
+                Arc::clone(&dedicated),
+            );
             tokio::spawn(async move {
                 while !stop.load(Ordering::SeqCst) {
                     let (in_pool, own): (i64, i64) = sqlx::query_as(
@@ -268,7 +271,11 @@ async fn payer_pages_waiting_for_a_stopped_projector_hold_no_database_connection
     let mut made = Vec::new();
     for maker in makers {
         let (status, location) = maker.await.expect("maker");
-        assert_eq!(status, StatusCode::SEE_OTHER, "a committed sign is never a failure");
+        assert_eq!(
+            status,
+            StatusCode::SEE_OTHER,
+            "a committed sign is never a failure"
+        );
         made.push(location.expect("a redirect"));
     }
     let (pooled_listeners, dedicated_listeners) = sampler.finish().await;
@@ -345,7 +352,10 @@ async fn with_the_projector_stopped_every_creation_is_answered_from_the_command_
     }
     assert_eq!(made.len(), creations, "sixty different codes");
     let (pooled_listeners, _) = sampler.finish().await;
-    assert_eq!(pooled_listeners, 0, "no creation waited on a pooled connection");
+    assert_eq!(
+        pooled_listeners, 0,
+        "no creation waited on a pooled connection"
+    );
     let late = owner.get(&path).await;
     assert_eq!(late.status, StatusCode::OK, "{}", late.text);
     assert_eq!(late.json["qrcodes"].as_array().map(Vec::len), Some(0));
@@ -356,7 +366,10 @@ async fn with_the_projector_stopped_every_creation_is_answered_from_the_command_
     let listed = loop {
         let listed = owner.get(&path).await;
         assert_eq!(listed.status, StatusCode::OK, "{}", listed.text);
-        let codes = listed.json["qrcodes"].as_array().cloned().unwrap_or_default();
+        let codes = listed.json["qrcodes"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
         if codes.len() >= creations || Instant::now() > deadline {
             break codes;
         }
@@ -370,7 +383,10 @@ async fn with_the_projector_stopped_every_creation_is_answered_from_the_command_
         projected.keys().collect::<BTreeSet<_>>(),
         made.keys().collect::<BTreeSet<_>>()
     );
-    assert_eq!(projected, made, "the answers were exactly what the read model shows");
+    assert_eq!(
+        projected, made,
+        "the answers were exactly what the read model shows"
+    );
     projector.stop().await.expect("the projector stops cleanly");
     app.stop().await;
 }

@@ -271,7 +271,7 @@ impl ApiError {
             "internal",
             "Algo deu errado do nosso lado. Nada foi perdido: tente de novo em alguns instantes.",
         );
-        error.cause = Some(cause.into());
+        error.cause = Some(cause);
         error
     }
 
