@@ -332,12 +332,33 @@ async fn a_projection_that_makes_no_progress_is_waited_for_once_then_not_until_i
     let env = TestEnv::start().await;
     let progress =
         ProgressWatch::start(&env.pool, &[qrcodes::NAME], 100, Duration::from_millis(200));
+    // A projector runs a while, so the watch has seen the projection move...
+    let relay_shutdown = CancellationToken::new();
+    let relay = env.spawn_relay(env.relay_config("a"), &relay_shutdown);
+    let shutdown = CancellationToken::new();
+    let projector = env.spawn_projector(vec![Arc::new(qrcodes::QrCodes)], &shutdown);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let mut first = FeedPosition::default();
+    while progress.position(qrcodes::NAME) == FeedPosition::default() && Instant::now() < deadline {
+        first = env
+            .insert(&[NewEvent::qrcode_created(Uuid::now_v7(), None)])
+            .await[0];
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let moved = progress
+        .wait(qrcodes::NAME, first, Duration::from_secs(20))
+        .await;
+    assert!(moved.reached(), "{moved:?}");
+    // ...then it stops.
+    shutdown.cancel();
+    projector.await.unwrap().unwrap();
+    let at = progress.position(qrcodes::NAME);
     let position = env
         .insert(&[NewEvent::qrcode_created(Uuid::now_v7(), None)])
         .await[0];
 
-    // No projector: ten requests wait, with a timeout of a minute. They give up together, as
-    // soon as the projection has shown no progress for the stall time: skipped, not timed out.
+    // Ten requests wait, with a timeout of a minute. They give up together, as soon as the
+    // projection has shown no progress for the stall time: skipped, not timed out.
     let waits: Vec<_> = (0..10)
         .map(|_| {
             let progress = progress.clone();
@@ -349,10 +370,7 @@ async fn a_projection_that_makes_no_progress_is_waited_for_once_then_not_until_i
         })
         .collect();
     for wait in waits {
-        assert_eq!(
-            wait.await.unwrap(),
-            Waited::Skipped(FeedPosition::default())
-        );
+        assert_eq!(wait.await.unwrap(), Waited::Skipped(at));
     }
     assert!(progress.stalled(qrcodes::NAME));
     assert_eq!(progress.waiting(), 0);
@@ -361,19 +379,21 @@ async fn a_projection_that_makes_no_progress_is_waited_for_once_then_not_until_i
         progress
             .wait(qrcodes::NAME, position, Duration::from_secs(60))
             .await,
-        Waited::Skipped(FeedPosition::default())
+        Waited::Skipped(at)
     );
 
-    // The projector runs: its first checkpoint (the only event) ends the stall, and a wait is
-    // answered again.
+    // A projector runs again: its first checkpoint ends the stall, and a wait is answered again.
     let shutdown = CancellationToken::new();
-    let relay = env.spawn_relay(env.relay_config("a"), &shutdown);
     let projector = env.spawn_projector(vec![Arc::new(qrcodes::QrCodes)], &shutdown);
     let deadline = Instant::now() + Duration::from_secs(20);
     while progress.stalled(qrcodes::NAME) && Instant::now() < deadline {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     assert!(!progress.stalled(qrcodes::NAME));
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while progress.position(qrcodes::NAME) < position && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
     assert!(
         progress
             .wait(qrcodes::NAME, position, Duration::from_secs(20))
@@ -382,6 +402,26 @@ async fn a_projection_that_makes_no_progress_is_waited_for_once_then_not_until_i
     );
 
     shutdown.cancel();
+    relay_shutdown.cancel();
     relay.await.unwrap().unwrap();
     projector.await.unwrap().unwrap();
+}
+
+#[tokio::test]
+async fn a_projection_never_seen_moving_is_waited_for_the_whole_timeout() {
+    let env = TestEnv::start().await;
+    let progress =
+        ProgressWatch::start(&env.pool, &[qrcodes::NAME], 100, Duration::from_millis(50));
+    let position = env
+        .insert(&[NewEvent::qrcode_created(Uuid::now_v7(), None)])
+        .await[0];
+    // A projector that is just starting may be slower than the stall time over its first
+    // event: not a stall.
+    assert_eq!(
+        progress
+            .wait(qrcodes::NAME, position, Duration::from_millis(500))
+            .await,
+        Waited::TimedOut(FeedPosition::default())
+    );
+    assert!(!progress.stalled(qrcodes::NAME));
 }

@@ -15,10 +15,11 @@
 //! - the number of concurrent waiters is bounded: beyond the bound a wait returns
 //!   [`Waited::Skipped`] at once, and the caller answers from the command's own result;
 //! - a projection that stopped moving (its projector paused or down, NATS down) is noticed
-//!   once: when a wait has seen no progress at all for `stall_after`, every wait on that
-//!   projection returns [`Waited::Skipped`], and new ones do not start, until its checkpoint
-//!   moves again. So an outage costs each request nothing beyond the first `stall_after`,
-//!   instead of the whole read-your-writes timeout.
+//!   once: when a wait has seen no progress at all for `stall_after` (on a projection this
+//!   watch has seen move before, so a projector that is just starting is waited for), every
+//!   wait on that projection returns [`Waited::Skipped`], and new ones do not start, until its
+//!   checkpoint moves again. So an outage costs each request nothing beyond the first
+//!   `stall_after`, instead of the whole read-your-writes timeout.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -56,6 +57,12 @@ struct Seen {
     position: FeedPosition,
     /// Set when a wait saw no progress for `stall_after`; cleared when the position moves.
     stalled: bool,
+    /// The first read of the checkpoints is done: later increases are the projector moving.
+    loaded: bool,
+    /// This watch has seen the projection move. Until then it is never judged stalled: a
+    /// projector that is just starting may take longer than `stall_after` over its first
+    /// event, and its waiters should get it.
+    moved: bool,
 }
 
 struct Shared {
@@ -85,7 +92,8 @@ impl ProgressWatch {
     /// Starts listening for the checkpoints of `projections` (names), with at most
     /// `max_waiters` requests waiting at a time; a projection that shows no progress at all for
     /// `stall_after` while someone waits for it counts as stalled until it moves again (no
-    /// stall is ever noticed by a wait whose timeout is not longer than `stall_after`).
+    /// stall is ever noticed by a wait whose timeout is not longer than `stall_after`, nor
+    /// before this watch has seen the projection move once).
     ///
     /// Its connections use `pool`'s connection options (server, credentials, session settings)
     /// but not `pool` itself. Returns at once; the first read of the checkpoints happens in the
@@ -187,7 +195,7 @@ impl ProgressWatch {
             // Nothing reached us for `stall_after`. If the projection did not move at all in
             // that time it is stalled: say so to every waiter, and to the ones to come.
             let stalled = sender.send_if_modified(|seen| {
-                let stuck = seen.position == start.position && !seen.stalled;
+                let stuck = seen.moved && seen.position == start.position && !seen.stalled;
                 if stuck {
                     seen.stalled = true;
                     tracing::warn!(
@@ -230,6 +238,8 @@ impl Shared {
                     *seen = Seen {
                         position,
                         stalled: false,
+                        loaded: seen.loaded,
+                        moved: seen.moved || seen.loaded,
                     };
                     true
                 } else {
@@ -315,6 +325,12 @@ async fn reread(pool: &PgPool, shared: &Shared) -> Result<(), sqlx::Error> {
     .await?;
     for (projection, tx_id, global_position) in rows {
         shared.advance(&projection, position_from(tx_id, global_position));
+    }
+    for sender in shared.positions.values() {
+        sender.send_if_modified(|seen| {
+            seen.loaded = true;
+            false
+        });
     }
     Ok(())
 }
