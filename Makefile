@@ -40,6 +40,7 @@ bench: services
 	$(CARGO) bench -p domain
 	$(CARGO) bench -p commands --bench append
 	$(CARGO) bench -p projections
+	$(CARGO) bench -p tests --bench read_model_lag
 
 ## Lighthouse on /, one article and /criar-placa-pix (release build, Debian's Chromium).
 lighthouse:

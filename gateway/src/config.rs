@@ -125,6 +125,23 @@ pub struct Settings {
         global = true
     )]
     pub read_your_writes_ms: u64,
+    /// Most requests waiting for read models at once; beyond it, answers do not wait.
+    #[arg(
+        long,
+        env = "BALCAO_READ_YOUR_WRITES_WAITERS",
+        default_value_t = 1000,
+        global = true
+    )]
+    pub read_your_writes_waiters: usize,
+    /// A read model that shows no progress for this long while a request waits counts as
+    /// stalled: requests answer without waiting for it until it moves again.
+    #[arg(
+        long,
+        env = "BALCAO_READ_YOUR_WRITES_STALL_MS",
+        default_value_t = 250,
+        global = true
+    )]
+    pub read_your_writes_stall_ms: u64,
     /// Analytics measurement id (off when unset).
     #[arg(long, env = "BALCAO_ANALYTICS_ID", global = true)]
     pub analytics_id: Option<String>,

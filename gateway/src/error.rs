@@ -6,7 +6,11 @@
 //! | `Conflict` | 409 | the error page: someone else changed the same thing at the same time |
 //! | `TooManyRequests` | 429 with `Retry-After` | the error page with a pt-BR explanation |
 //! | `Internal` | 500 | the "Internal Server Error" page; the cause goes to the log only |
-//! | `Unavailable` | 503 | the error page; the cause goes to the log only |
+//! | `Unavailable` | 503 with `Retry-After` | the error page; the cause goes to the log only |
+//!
+//! A database that is out of reach, or a pool with no connection free in time (sqlx's
+//! `PoolTimedOut`), is 503 wherever it surfaces, even wrapped in an `Internal`: it says "try
+//! again shortly", never "we broke" (see [`is_unavailable`]).
 //!
 //! Nothing internal reaches the client: causes are logged once, here, with the request's span.
 
@@ -14,6 +18,26 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
 use crate::html::ErrorPage;
+
+/// Seconds a 503 asks the client to wait before trying again.
+pub const UNAVAILABLE_RETRY_AFTER_SECS: u64 = 2;
+
+/// Whether `error` (or anything in its chain of causes) says a dependency is out of reach
+/// rather than broken: PostgreSQL unreachable, or no pooled connection free in time.
+pub fn is_unavailable(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause
+            .downcast_ref::<sqlx::Error>()
+            .is_some_and(sqlx_is_unavailable)
+    })
+}
+
+fn sqlx_is_unavailable(error: &sqlx::Error) -> bool {
+    matches!(
+        error,
+        sqlx::Error::PoolTimedOut | sqlx::Error::Io(_) | sqlx::Error::PoolClosed
+    )
+}
 
 /// An error a handler returns.
 #[derive(Debug, thiserror::Error)]
@@ -46,6 +70,7 @@ impl AppError {
             AppError::Conflict => StatusCode::CONFLICT,
             AppError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             AppError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            AppError::Internal(cause) if is_unavailable(cause) => StatusCode::SERVICE_UNAVAILABLE,
             AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -53,10 +78,18 @@ impl AppError {
 
 impl From<sqlx::Error> for AppError {
     fn from(error: sqlx::Error) -> Self {
+        if sqlx_is_unavailable(&error) {
+            AppError::Unavailable(error.into())
+        } else {
+            AppError::Internal(error.into())
+        }
+    }
+}
+
+impl From<projections::Error> for AppError {
+    fn from(error: projections::Error) -> Self {
         match error {
-            sqlx::Error::PoolTimedOut | sqlx::Error::Io(_) | sqlx::Error::PoolClosed => {
-                AppError::Unavailable(error.into())
-            }
+            projections::Error::Database(error) => AppError::from(error),
             other => AppError::Internal(other.into()),
         }
     }
@@ -83,10 +116,15 @@ impl IntoResponse for AppError {
         }
         let mut response = ErrorPage::for_status(status).into_response();
         *response.status_mut() = status;
-        if let AppError::TooManyRequests { retry_after_secs } = self {
+        let retry_after = match self {
+            AppError::TooManyRequests { retry_after_secs } => Some(retry_after_secs),
+            _ if status == StatusCode::SERVICE_UNAVAILABLE => Some(UNAVAILABLE_RETRY_AFTER_SECS),
+            _ => None,
+        };
+        if let Some(seconds) = retry_after {
             response
                 .headers_mut()
-                .insert(header::RETRY_AFTER, HeaderValue::from(retry_after_secs));
+                .insert(header::RETRY_AFTER, HeaderValue::from(seconds));
         }
         response
     }
@@ -117,6 +155,32 @@ mod tests {
             !html.contains("secret-detail") && !html.contains("10.0.0.7"),
             "nothing internal leaks"
         );
+    }
+
+    #[tokio::test]
+    async fn an_exhausted_pool_is_a_503_with_retry_after_even_when_wrapped_as_internal() {
+        for error in [
+            AppError::from(sqlx::Error::PoolTimedOut),
+            AppError::from(projections::Error::Database(sqlx::Error::PoolTimedOut)),
+            AppError::Internal(anyhow::Error::new(projections::Error::Database(
+                sqlx::Error::PoolTimedOut,
+            ))),
+            AppError::Internal(
+                anyhow::Error::new(sqlx::Error::PoolTimedOut).context("reading the read model"),
+            ),
+        ] {
+            let response = error.into_response();
+            assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
+            assert_eq!(response.headers()[header::RETRY_AFTER], "2");
+            let html = body(response).await;
+            assert!(
+                html.contains("Serviço temporariamente indisponível"),
+                "{html}"
+            );
+        }
+        let bug = AppError::Internal(anyhow::anyhow!("a bug")).into_response();
+        assert_eq!(bug.status(), StatusCode::INTERNAL_SERVER_ERROR);
+        assert!(bug.headers().get(header::RETRY_AFTER).is_none());
     }
 
     #[tokio::test]

@@ -1,13 +1,104 @@
 //! Read-your-writes, for the JSON API and the pages alike: after a command, wait (bounded) until
 //! a read model has applied it, so the answer and the caller's next read see their own write.
+//!
+//! Waiting never holds a database connection ([`ProgressWatch`]: one listener per process), at
+//! most `BALCAO_READ_YOUR_WRITES_WAITERS` requests wait at a time, and a wait that runs out
+//! (or is not taken) is never an error: the command has committed, so the handler answers from
+//! the command's own result.
+//!
+//! A feed position that comes back from a client (the payer page's `?posicao=`) is signed with
+//! a key derived from the server secret and bound to its QR code, so a made-up position (say,
+//! far beyond the feed's head) cannot make the server wait: it is ignored.
 
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use commands::FeedPosition;
+use hmac::{Hmac, Mac};
+use projections::projector::{ProgressWatch, Waited};
+use sha2::Sha256;
+use uuid::Uuid;
 
 use crate::state::AppState;
 
+/// Bytes of the HMAC kept in a signed position (128 bits).
+const SIGNATURE_BYTES: usize = 16;
+
+/// The process's view of the read models' progress, and the key that signs positions.
+#[derive(Clone)]
+pub struct Progress {
+    watch: ProgressWatch,
+    key: PositionKey,
+}
+
+impl Progress {
+    /// `watch` for the waiting; `key` signs the positions handed to clients.
+    pub fn new(watch: ProgressWatch, key: PositionKey) -> Self {
+        Progress { watch, key }
+    }
+
+    /// The watch the waits use.
+    pub fn watch(&self) -> &ProgressWatch {
+        &self.watch
+    }
+
+    /// The key that signs and checks positions handed to clients.
+    pub fn positions(&self) -> &PositionKey {
+        &self.key
+    }
+}
+
+/// Signs feed positions for one QR code's payer page, and checks them when they come back.
+#[derive(Clone)]
+pub struct PositionKey(Vec<u8>);
+
+impl PositionKey {
+    /// A key from secret bytes (derived from the server secret: `TokenKeys::derive`).
+    pub fn new(key: Vec<u8>) -> Self {
+        PositionKey(key)
+    }
+
+    fn mac(&self, qrcode_id: Uuid, text: &str) -> Hmac<Sha256> {
+        let mut mac =
+            Hmac::<Sha256>::new_from_slice(&self.0).expect("HMAC accepts keys of any length");
+        mac.update(qrcode_id.as_bytes());
+        mac.update(text.as_bytes());
+        mac
+    }
+
+    /// `TX.GP.SIGNATURE`: `position` signed for the payer page of `qrcode_id`.
+    pub fn sign(&self, qrcode_id: Uuid, position: FeedPosition) -> String {
+        let text = format!("{}.{}", position.tx_id, position.global_position);
+        let signature = self.mac(qrcode_id, &text).finalize().into_bytes();
+        format!(
+            "{text}.{}",
+            URL_SAFE_NO_PAD.encode(&signature[..SIGNATURE_BYTES])
+        )
+    }
+
+    /// The position in `signed` if this server signed it for `qrcode_id`; `None` for anything
+    /// else (malformed, made up, or signed for another code).
+    pub fn verify(&self, qrcode_id: Uuid, signed: &str) -> Option<FeedPosition> {
+        let (text, signature) = signed.rsplit_once('.')?;
+        let (tx, gp) = text.split_once('.')?;
+        let position = FeedPosition {
+            tx_id: tx.parse().ok()?,
+            global_position: gp.parse().ok()?,
+        };
+        let signature = URL_SAFE_NO_PAD.decode(signature).ok()?;
+        if signature.len() != SIGNATURE_BYTES {
+            return None;
+        }
+        self.mac(qrcode_id, text)
+            .verify_truncated_left(&signature)
+            .ok()?;
+        Some(position)
+    }
+}
+
 /// Waits, at most `BALCAO_READ_YOUR_WRITES_MS`, until `projection` has applied the event at
 /// `position` (`None`: the command appended nothing, so there is nothing to wait for). `true`
-/// when it has; `false` when the wait timed out or PostgreSQL failed, both logged.
+/// when it has; `false` when the wait timed out or was not taken (too many waiting), both
+/// logged.
 ///
 /// Never an error: the command has already committed, and answering its caller with a failure
 /// (inviting a retry) would be wrong; the read model catches up on its own.
@@ -15,25 +106,72 @@ pub async fn wait_for(state: &AppState, projection: &str, position: Option<FeedP
     let Some(position) = position else {
         return true;
     };
-    match projections::projector::wait_until(
-        &state.pool,
-        projection,
-        position,
-        state.read_your_writes,
-    )
-    .await
+    match state
+        .progress
+        .watch
+        .wait(projection, position, state.read_your_writes)
+        .await
     {
-        Ok(waited) if waited.reached() => true,
-        Ok(_) => {
+        Waited::Reached(_) => true,
+        Waited::TimedOut(_) => {
             tracing::warn!(
                 projection,
                 "the read model did not reach the command's position in time"
             );
             false
         }
-        Err(error) => {
-            tracing::warn!(projection, %error, "could not wait for the read model");
+        Waited::Skipped(_) => {
+            tracing::warn!(
+                projection,
+                "too many requests waiting for read models; answering without waiting"
+            );
             false
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const KEY: &[u8] = b"0123456789abcdef0123456789abcdef";
+
+    #[test]
+    fn a_signed_position_verifies_only_for_its_own_code_and_key() {
+        let key = PositionKey::new(KEY.to_vec());
+        let code = Uuid::now_v7();
+        let position = FeedPosition {
+            tx_id: 812,
+            global_position: 45,
+        };
+        let signed = key.sign(code, position);
+        assert!(signed.starts_with("812.45."), "{signed}");
+        assert_eq!(key.verify(code, &signed), Some(position));
+        assert_eq!(key.verify(Uuid::now_v7(), &signed), None);
+        let another = PositionKey::new(b"another server, another key.....".to_vec());
+        assert_eq!(another.verify(code, &signed), None);
+    }
+
+    #[test]
+    fn a_made_up_or_tampered_position_is_ignored() {
+        let key = PositionKey::new(KEY.to_vec());
+        let code = Uuid::now_v7();
+        let signed = key.sign(
+            code,
+            FeedPosition {
+                tx_id: 812,
+                global_position: 45,
+            },
+        );
+        let signature = signed.rsplit_once('.').unwrap().1;
+        for hostile in [
+            "999999999999.1".to_owned(),
+            format!("999999999999.1.{signature}"),
+            format!("812.46.{signature}"),
+            "812.45.".to_owned(),
+            "garbage".to_owned(),
+        ] {
+            assert_eq!(key.verify(code, &hostile), None, "{hostile}");
         }
     }
 }

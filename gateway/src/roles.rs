@@ -411,6 +411,7 @@ pub async fn app_state(
     let tokens = crate::auth::token_keys(&pool, settings.auth.token_secret.as_deref()).await?;
     let mailer = Mailer::new(&settings.mail.mail_url, &settings.mail.mail_from)?;
     tracing::info!(mail = ?settings.mail, webapp = %settings.webapp_dir.display(), "gateway settings");
+    let progress = read_your_writes_progress(settings, &pool, &tokens);
     Ok(AppState::new(Inner {
         site: Site {
             url: settings.site_url.trim_end_matches('/').to_owned(),
@@ -422,7 +423,7 @@ pub async fn app_state(
         },
         qrcodes: CommandService::new(PgEventStore::new(pool.clone()), ()),
         accounts: CommandService::new(PgEventStore::new(pool.clone()), ()),
-        auth: Auth::new(&settings.auth, tokens),
+        auth: Auth::new(&settings.auth, tokens.clone()),
         mailer: Arc::new(mailer),
         webapp: Webapp::new(settings.webapp_dir.clone()),
         pool,
@@ -430,7 +431,28 @@ pub async fn app_state(
         create_limiter: RateLimiter::per_minute(settings.create_per_minute),
         trust_forwarded_for: settings.trust_forwarded_for,
         read_your_writes: Duration::from_millis(settings.read_your_writes_ms),
+        progress,
     }))
+}
+
+/// One listener for every read model's progress, on connections of its own (not `pool`'s),
+/// and the key that signs the positions handed to clients.
+fn read_your_writes_progress(
+    settings: &Settings,
+    pool: &PgPool,
+    tokens: &crate::auth::token::TokenKeys,
+) -> crate::read_your_writes::Progress {
+    let names: Vec<&str> = projections::all().iter().map(|p| p.name()).collect();
+    let watch = projections::projector::ProgressWatch::start(
+        pool,
+        &names,
+        settings.read_your_writes_waiters,
+        Duration::from_millis(settings.read_your_writes_stall_ms),
+    );
+    crate::read_your_writes::Progress::new(
+        watch,
+        crate::read_your_writes::PositionKey::new(tokens.derive("posicao")),
+    )
 }
 
 /// `balcao replay`: rebuilds the named projections (or all) from PostgreSQL and swaps them in.

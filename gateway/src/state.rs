@@ -39,6 +39,9 @@ pub struct Inner {
     pub trust_forwarded_for: bool,
     /// How long a request waits for a read model to reach its own write.
     pub read_your_writes: Duration,
+    /// The read models' progress (waiting holds no database connection) and the key that
+    /// signs positions handed to clients.
+    pub progress: crate::read_your_writes::Progress,
 }
 
 impl AppState {

@@ -101,6 +101,17 @@ impl TestApp {
     ///
     /// As [`TestApp::spawn`].
     pub async fn spawn_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
+        Self::spawn_roles(Roles::all(), adjust).await
+    }
+
+    /// Starts only `roles` (which must include `serve`) after `adjust` changed the settings, as
+    /// [`TestApp::spawn_with`] does; [`TestApp::start_roles`] starts the others later, as a
+    /// separate "process".
+    ///
+    /// # Panics
+    ///
+    /// As [`TestApp::spawn`].
+    pub async fn spawn_roles(roles: Roles, adjust: impl FnOnce(&mut Settings)) -> TestApp {
         let id = Uuid::new_v4().simple().to_string();
         let mail = SmtpSink::start().await;
         let webapp = std::env::temp_dir().join(format!("balcao-webapp-{id}"));
@@ -119,6 +130,9 @@ impl TestApp {
             create_per_minute: 1_000,
             trust_forwarded_for: false,
             read_your_writes_ms: 5_000,
+            read_your_writes_waiters: 1_000,
+            // As patient as the wait itself: a busy test machine must not pass for a stall.
+            read_your_writes_stall_ms: 5_000,
             analytics_id: None,
             nats_stream: format!("TEST_{id}"),
             nats_subject_prefix: format!("test.{id}"),
@@ -145,7 +159,7 @@ impl TestApp {
         roles::migrate(&settings)
             .await
             .expect("migrations run on a fresh database");
-        let running = roles::start(&settings, Roles::all())
+        let running = roles::start(&settings, roles)
             .await
             .expect("every role starts");
         let address = running.local_addr.expect("the gateway listens");
@@ -159,6 +173,19 @@ impl TestApp {
             webapp,
             removed: false,
         }
+    }
+
+    /// Starts `roles` beside the app's own, on the same database and stream (say, the
+    /// projectors a test first ran without). Stop them with [`Running::stop`] before
+    /// [`TestApp::stop`].
+    ///
+    /// # Panics
+    ///
+    /// When a role cannot start.
+    pub async fn start_roles(&self, roles: Roles) -> Running {
+        roles::start(&self.settings, roles)
+            .await
+            .expect("the roles start")
     }
 
     /// A connection pool to the app's database, for a test to look at (or tamper with) rows.

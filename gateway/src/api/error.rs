@@ -33,7 +33,7 @@
 //! | an aggregate's own code (e.g. `invitation-not-pending`) | 422 | a business rule refused the command; the message is the domain's pt-BR text |
 //! | `too-many-requests` | 429 | rate limited; `Retry-After` gives the seconds to wait |
 //! | `internal` | 500 | a bug or an unexpected failure; the cause goes to the log only |
-//! | `unavailable` | 503 | PostgreSQL (or another dependency) is not answering; the cause goes to the log only |
+//! | `unavailable` | 503 | PostgreSQL (or another dependency) is not answering, or no pooled connection was free in time (never 500, whoever built the error); `Retry-After` gives the seconds to wait; the cause goes to the log only |
 //!
 //! Other modules may add codes with [`ApiError::new`]; they document theirs next to the handler.
 //! Nothing internal reaches the client: causes are logged once, here, inside the request's span.
@@ -258,14 +258,20 @@ impl ApiError {
         error
     }
 
-    /// 500 `internal`; `cause` is logged, never sent.
+    /// 500 `internal`; `cause` is logged, never sent. A cause that only says a dependency is
+    /// out of reach (`crate::error::is_unavailable`: an exhausted pool, say) is 503
+    /// `unavailable` instead.
     pub fn internal(cause: impl Into<anyhow::Error>) -> Self {
+        let cause = cause.into();
+        if crate::error::is_unavailable(&cause) {
+            return Self::unavailable(cause);
+        }
         let mut error = Self::new(
             StatusCode::INTERNAL_SERVER_ERROR,
             "internal",
             "Algo deu errado do nosso lado. Nada foi perdido: tente de novo em alguns instantes.",
         );
-        error.cause = Some(cause.into());
+        error.cause = Some(cause);
         error
     }
 
@@ -276,6 +282,7 @@ impl ApiError {
             "unavailable",
             "Estamos com uma instabilidade passageira. Tente de novo em alguns instantes.",
         );
+        error.retry_after_secs = Some(crate::error::UNAVAILABLE_RETRY_AFTER_SECS);
         error.cause = Some(cause.into());
         error
     }
@@ -431,6 +438,27 @@ mod tests {
             unauthenticated.headers()[header::WWW_AUTHENTICATE],
             "Bearer"
         );
+    }
+
+    #[tokio::test]
+    async fn an_exhausted_pool_is_a_503_with_retry_after_and_never_a_500() {
+        for error in [
+            ApiError::from(sqlx::Error::PoolTimedOut),
+            ApiError::internal(anyhow::Error::new(sqlx::Error::PoolTimedOut)),
+            ApiError::internal(anyhow::Error::new(projections::Error::Database(
+                sqlx::Error::PoolTimedOut,
+            ))),
+        ] {
+            let response = error.into_response();
+            assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
+            assert_eq!(response.headers()[header::RETRY_AFTER], "2");
+            let body = json(response).await;
+            assert_eq!(body["error"]["code"], "unavailable");
+            assert_eq!(
+                body["error"]["message"],
+                "Estamos com uma instabilidade passageira. Tente de novo em alguns instantes."
+            );
+        }
     }
 
     #[test]

@@ -87,6 +87,16 @@ impl TokenKeys {
         HmacSha256::new_from_slice(&self.key).expect("HMAC accepts keys of any length")
     }
 
+    /// A key for another purpose (e.g. `"posicao"`, the signed feed positions of
+    /// [`crate::read_your_writes`]), derived from the secret so that every gateway of a cluster
+    /// derives the same one, and so that nothing signed for one purpose is valid for another.
+    pub fn derive(&self, purpose: &str) -> Vec<u8> {
+        let mut mac = self.mac();
+        mac.update(b"balcao derived key\n");
+        mac.update(purpose.as_bytes());
+        mac.finalize().into_bytes().to_vec()
+    }
+
     /// A token for `account_id`'s session `session_id`, issued at `now` (seconds since the
     /// epoch), expiring [`ACCESS_TOKEN_TTL`] later.
     pub fn issue(&self, account_id: &str, session_id: Uuid, now: i64) -> String {

@@ -5,7 +5,6 @@ use std::collections::HashMap;
 
 use askama::Template;
 use axum::extract::{Path, Query, State};
-use commands::FeedPosition;
 use domain::qr::{EcLevel, QrMatrix};
 use projections::qrcodes::{self, QrCodeView};
 use uuid::Uuid;
@@ -56,8 +55,7 @@ pub async fn sign(
 ) -> Result<HtmlTemplate<SignPage>, AppError> {
     let qrcode_id = Uuid::parse_str(&id).map_err(|_| AppError::NotFound)?;
     let view = qrcodes::find(&state.pool, qrcode_id)
-        .await
-        .map_err(internal)?
+        .await?
         .ok_or(AppError::NotFound)?;
     let qr_svg = render_qr(&view, EcLevel::Q)?;
     let amount = amount_text(&view);
@@ -93,24 +91,24 @@ fn amount_text(view: &QrCodeView) -> String {
 
 /// `GET /pagamento/{qrcode_id}`. An id that is not a UUID, or that no code has, is the 404 page.
 ///
-/// `?posicao=TX.GP` (set by the sign creator when its own wait ran out) makes the page wait,
-/// bounded, for the read model to reach that feed position before answering 404.
+/// `?posicao=TX.GP.SIGNATURE` (set by the sign creator when its own wait ran out) makes the
+/// page wait, bounded and holding no database connection, for the read model to reach that
+/// feed position before answering 404. Only a position this server signed for this very code
+/// counts: anything else is ignored, so a made-up one cannot make the server wait.
 pub async fn show(
     State(state): State<AppState>,
     Path(id): Path<String>,
     Query(query): Query<HashMap<String, String>>,
 ) -> Result<HtmlTemplate<PaymentPage>, AppError> {
     let qrcode_id = Uuid::parse_str(&id).map_err(|_| AppError::NotFound)?;
-    let mut view = qrcodes::find(&state.pool, qrcode_id)
-        .await
-        .map_err(internal)?;
+    let mut view = qrcodes::find(&state.pool, qrcode_id).await?;
     if view.is_none()
-        && let Some(position) = query.get("posicao").and_then(|p| parse_position(p))
+        && let Some(position) = query
+            .get("posicao")
+            .and_then(|signed| state.progress.positions().verify(qrcode_id, signed))
+        && wait_for(&state, qrcodes::NAME, Some(position)).await
     {
-        wait_for(&state, qrcodes::NAME, Some(position)).await;
-        view = qrcodes::find(&state.pool, qrcode_id)
-            .await
-            .map_err(internal)?;
+        view = qrcodes::find(&state.pool, qrcode_id).await?;
     }
     let view = view.ok_or(AppError::NotFound)?;
     let qr_svg = render_qr(&view, EcLevel::M)?;
@@ -130,29 +128,4 @@ pub async fn show(
         qr_svg,
         copy_js: assets::copy_script_path(),
     }))
-}
-
-fn parse_position(text: &str) -> Option<FeedPosition> {
-    let (tx, gp) = text.split_once('.')?;
-    Some(FeedPosition {
-        tx_id: tx.parse().ok()?,
-        global_position: gp.parse().ok()?,
-    })
-}
-
-fn internal(error: projections::Error) -> AppError {
-    AppError::Internal(error.into())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::parse_position;
-
-    #[test]
-    fn a_position_is_read_as_transaction_dot_global_position() {
-        let position = parse_position("812.45").expect("valid");
-        assert_eq!((position.tx_id, position.global_position), (812, 45));
-        assert!(parse_position("812").is_none());
-        assert!(parse_position("a.b").is_none());
-    }
 }

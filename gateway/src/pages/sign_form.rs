@@ -272,11 +272,10 @@ async fn create(
     if let Some(position) = outcome.position
         && !wait_for(state, projections::qrcodes::NAME, Some(position)).await
     {
-        // Let the payer page wait once more rather than answer 404.
-        target.push_str(&format!(
-            "?posicao={}.{}",
-            position.tx_id, position.global_position
-        ));
+        // Let the payer page wait once more rather than answer 404 (signed, so that nobody
+        // can hand the page a position of their own making).
+        target.push_str("?posicao=");
+        target.push_str(&state.progress.positions().sign(qrcode_id, position));
     }
     Ok(Redirect::to(&target).into_response())
 }

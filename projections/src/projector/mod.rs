@@ -14,6 +14,7 @@
 
 mod batch;
 mod config;
+mod progress;
 mod wait;
 
 use std::sync::Arc;
@@ -27,6 +28,7 @@ use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
 pub use config::ProjectorConfig;
+pub use progress::ProgressWatch;
 pub use wait::{Waited, wait_until};
 
 use crate::locks::{LockRole, SessionLock};

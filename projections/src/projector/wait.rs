@@ -21,6 +21,10 @@ pub enum Waited {
     Reached(FeedPosition),
     /// The timeout passed first; the checkpoint was here.
     TimedOut(FeedPosition),
+    /// Not waited for, or no longer ([`super::ProgressWatch`] only): the projection is
+    /// stalled (no progress while someone waited), as many requests as allowed were already
+    /// waiting, or the projection is not followed; the checkpoint was here.
+    Skipped(FeedPosition),
 }
 
 impl Waited {
@@ -35,7 +39,8 @@ impl Waited {
 /// The gateway calls it after a command returned the feed position of its last event, before
 /// reading the read model, so a user sees what they just did. It listens on the projection's
 /// `NOTIFY` channel (sent when a checkpoint commits) and re-reads the checkpoint every 100 ms
-/// as a safety net. It holds one pooled connection while it waits.
+/// as a safety net. It holds one pooled connection while it waits, so it is for tools, tests
+/// and benchmarks; a server waits with [`super::ProgressWatch`], which holds none.
 pub async fn wait_until(
     pool: &PgPool,
     projection: &str,

@@ -115,7 +115,7 @@ pub async fn request_email_change(
     }
     let key = vault::load_key(&state.pool, account_id)
         .await
-        .map_err(|e| ApiError::internal(anyhow::anyhow!("{e}")))?
+        .map_err(|e| ApiError::internal(anyhow::Error::new(e)))?
         .ok_or_else(ApiError::not_found)?;
     let sealed = key.seal(&new_email);
     let issued = action_codes::issue(
@@ -292,7 +292,7 @@ async fn change_email(
         })?;
     let Some(key) = vault::load_key(&state.pool, account_id)
         .await
-        .map_err(|e| ApiError::internal(anyhow::anyhow!("{e}")))?
+        .map_err(|e| ApiError::internal(anyhow::Error::new(e)))?
     else {
         // The account was deleted since: the link leads nowhere.
         return Err(ApiError::expired_action_code());
@@ -363,7 +363,7 @@ pub async fn send_verification(
     }
     let key = vault::load_key(&state.pool, &caller.account_id)
         .await
-        .map_err(|e| ApiError::internal(anyhow::anyhow!("{e}")))?
+        .map_err(|e| ApiError::internal(anyhow::Error::new(e)))?
         .ok_or_else(ApiError::not_found)?;
     let email = account
         .email()

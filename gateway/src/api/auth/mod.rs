@@ -211,7 +211,7 @@ async fn account_row(state: &AppState, account_id: &str) -> Result<Option<Accoun
     };
     projections::accounts::find(&state.pool, id)
         .await
-        .map_err(|e| ApiError::internal(anyhow::anyhow!("{e}")))
+        .map_err(|e| ApiError::internal(anyhow::Error::new(e)))
 }
 
 /// The longest e-mail address accepted (RFC 5321's path limit).

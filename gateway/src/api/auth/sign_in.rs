@@ -105,9 +105,18 @@ pub async fn sign_up(
     let new_session = session::start(&state.pool, &account_id, user_agent(&headers)).await?;
     super::send_verification_email(&state, &account_id, &email, &display_name).await;
 
-    let user = if wait_for(&state, projections::accounts::NAME, outcome.position).await
-        && let Some(row) = account_row(&state, &account_id).await?
-    {
+    // The account is open: from here on the read model is only a nicer answer, never a reason
+    // to fail.
+    let row = if wait_for(&state, projections::accounts::NAME, outcome.position).await {
+        account_row(&state, &account_id)
+            .await
+            .inspect_err(|error| tracing::warn!(%error, %account_id, "could not read the new account; answering from the command"))
+            .ok()
+            .flatten()
+    } else {
+        None
+    };
+    let user = if let Some(row) = row {
         UserView::from_row(&row, Some(opened_at))
     } else {
         // The read model is late: answer from what this request knows; `/me` catches up.

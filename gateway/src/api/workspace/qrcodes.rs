@@ -225,34 +225,23 @@ pub async fn create(
         )
         .await
         .map_err(qrcode_failure)?;
-    wait_for(&state, projections::qrcodes::NAME, outcome.position).await;
-    let stored = projections::qrcodes::find(&state.pool, qrcode_id)
-        .await
-        .map_err(projection_error)?;
+    // The code is made: from here on nothing may answer a failure (the caller would retry and,
+    // without an Idempotency-Key, make it twice). The read model is the answer when it has
+    // caught up; otherwise the command's own result is.
+    let stored = if wait_for(&state, projections::qrcodes::NAME, outcome.position).await {
+        projections::qrcodes::find(&state.pool, qrcode_id)
+            .await
+            .inspect_err(|error| {
+                tracing::warn!(%error, %qrcode_id, "could not read the code just made; answering from the command");
+            })
+            .ok()
+            .flatten()
+    } else {
+        None
+    };
     let json = match stored {
         Some(view) => to_json(&state, view),
-        // The read model is late: answer from the same engine the aggregate used, which is
-        // deterministic, rather than make the caller wait longer.
-        None => {
-            let made = make_static(&request).map_err(|errors| invalid(&errors))?;
-            QrCodeJson {
-                payment_url: format!(
-                    "{}/pagamento/{qrcode_id}",
-                    state.site.url.trim_end_matches('/')
-                ),
-                id: qrcode_id.to_string(),
-                pix_key: request.key.as_str().to_owned(),
-                merchant_name: made.merchant_name,
-                merchant_city: made.merchant_city,
-                amount_centavos: made
-                    .amount
-                    .map(|a| i64::try_from(a.get()).unwrap_or(i64::MAX)),
-                description: made.additional_info,
-                payload: made.payload,
-                created_at: requested_at,
-                created_by: Some(workspace.caller_id().to_owned()),
-            }
-        }
+        None => made_json(&state, &workspace, qrcode_id, &request, requested_at)?,
     };
     let mut response = (StatusCode::CREATED, Json(json)).into_response();
     if outcome.replayed {
@@ -261,6 +250,37 @@ pub async fn create(
             .insert("idempotent-replayed", HeaderValue::from_static("true"));
     }
     Ok(response)
+}
+
+/// The code as the command made it, for when the read model is late: the same engine the
+/// aggregate used, which is deterministic, so it is exactly what the read model will show.
+fn made_json(
+    state: &AppState,
+    workspace: &Workspace,
+    qrcode_id: Uuid,
+    request: &domain::brcode::StaticCodeRequest,
+    requested_at: String,
+) -> Result<QrCodeJson, ApiError> {
+    let made = make_static(request).map_err(|errors| invalid(&errors))?;
+    Ok(QrCodeJson {
+        payment_url: format!(
+            "{}/pagamento/{qrcode_id}",
+            state.site.url.trim_end_matches('/')
+        ),
+        id: qrcode_id.to_string(),
+        pix_key: request.key.as_str().to_owned(),
+        merchant_name: made.merchant_name,
+        merchant_city: made.merchant_city,
+        amount_centavos: made
+            .amount
+            .map(|a| i64::try_from(a.get()).unwrap_or(i64::MAX)),
+        description: made.additional_info,
+        payload: made.payload,
+        // In the read model's form (the event carries the command's time as it was written).
+        created_at: DateTime::parse_from_rfc3339(&requested_at)
+            .map_or(requested_at, |at| rfc3339(at.with_timezone(&Utc))),
+        created_by: Some(workspace.caller_id().to_owned()),
+    })
 }
 
 /// The command's idempotency key from the `Idempotency-Key` header, scoped to the account and

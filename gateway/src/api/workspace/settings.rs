@@ -160,7 +160,17 @@ pub async fn update(
         .await
         .map_err(account_failure)?;
     let caught_up = wait_for(&state, projections::accounts::NAME, outcome.position).await;
-    let mut settings: Settings = own_account(&state, &caller).await?.into();
+    // Saved: a read that fails now answers from what was saved, never a failure.
+    let reread = if caught_up {
+        own_account(&state, &caller)
+            .await
+            .inspect_err(|error| tracing::warn!(%error, "could not read the saved settings; answering from the command"))
+            .ok()
+    } else {
+        None
+    };
+    let caught_up = reread.is_some();
+    let mut settings: Settings = reread.unwrap_or(current).into();
     if !caught_up {
         // The read model is late: answer with what was saved rather than the old values.
         settings.display_name = Some(name);

@@ -265,9 +265,12 @@ pub async fn invite(
         state.site.url.trim_end_matches('/'),
         issued.code
     );
+    // The invitation is made: a failed read from here on costs a nicer answer, never a failure.
     let inviter = projections::accounts::find(&state.pool, workspace.account_uuid())
         .await
-        .map_err(projection_error)?
+        .inspect_err(|error| tracing::warn!(%error, "could not read the inviter's name"))
+        .ok()
+        .flatten()
         .and_then(|account| account.display_name)
         .unwrap_or_default();
     state.mailer.send_in_background(Email::invitation(
@@ -277,10 +280,15 @@ pub async fn invite(
         &link,
         INVITATION_TTL,
     ));
-    wait_for(&state, projections::accounts::NAME, outcome.position).await;
-    let member = projections::accounts::members_of(&state.pool, workspace.account_uuid())
-        .await
-        .map_err(projection_error)?
+    let listed = if wait_for(&state, projections::accounts::NAME, outcome.position).await {
+        projections::accounts::members_of(&state.pool, workspace.account_uuid())
+            .await
+            .inspect_err(|error| tracing::warn!(%error, "could not read the new member; answering from the command"))
+            .unwrap_or_default()
+    } else {
+        Vec::new()
+    };
+    let member = listed
         .into_iter()
         .find(|m| m.invitation_id == invitation_id)
         .map_or_else(
@@ -382,12 +390,24 @@ pub async fn accept(
             other => account_failure(other),
         })?;
     wait_for(&state, projections::accounts::NAME, outcome.position).await;
-    let loaded = state.accounts.load(&owner).await.map_err(ApiError::from)?;
-    let role = loaded
-        .aggregate
-        .member(&invitation_id)
-        .map(|member| member.role)
-        .ok_or_else(ApiError::expired_action_code)?;
+    // Joined: the role is the one the invitation named; reading it back from the log is only a
+    // check, and a failed read must not turn a done join into an error.
+    let invited_as = pending
+        .payload
+        .get("role")
+        .and_then(|role| serde_json::from_value::<Role>(role.clone()).ok());
+    let role = match state.accounts.load(&owner).await {
+        Ok(loaded) => loaded
+            .aggregate
+            .member(&invitation_id)
+            .map(|member| member.role)
+            .or(invited_as),
+        Err(error) => {
+            tracing::warn!(%error, "could not read the team just joined; answering from the invitation");
+            invited_as
+        }
+    }
+    .ok_or_else(|| ApiError::internal(anyhow::anyhow!("an invitation code without its role")))?;
     Ok(Json(Accepted {
         account_id: owner,
         role,

@@ -4,5 +4,5 @@ mod authorization_matrix;
 mod deletion;
 mod qrcodes;
 mod settings;
-mod support;
+pub(crate) mod support;
 mod team;

@@ -1,0 +1,390 @@
+//! A lagging read model never fails a request: waiting for one holds no database connection,
+//! a made-up position makes nobody wait, and a committed write is answered from the command's
+//! own result when the read model is late.
+//!
+//! The gateway's pool has 20 connections; every test here puts more requests than that in
+//! flight at once. Failures are counted, never timed (speed figures are in `BENCHMARKS.md`).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+use std::time::{Duration, Instant};
+
+use gateway::roles::Roles;
+use reqwest::StatusCode;
+use serde_json::Value;
+use tests::TestApp;
+use uuid::Uuid;
+use crate::workspace::support::{Person, qrcode_body, sign_up};
+
+/// More than the gateway's pool (20 connections).
+const PARALLEL: usize = 40;
+
+fn serve_and_relay() -> Roles {
+    Roles {
+        serve: true,
+        relay: true,
+        project: false,
+        projections: Vec::new(),
+    }
+}
+
+fn project() -> Roles {
+    Roles {
+        project: true,
+        ..Roles::default()
+    }
+}
+
+/// The sign form's confirmation step for a code named `name`.
+fn sign_form(name: &str) -> Vec<(&'static str, String)> {
+    vec![
+        ("tipo", String::new()),
+        ("chave", "loja@padaria.test".to_owned()),
+        ("nome", name.to_owned()),
+        ("cidade", "Recife".to_owned()),
+        ("valor", "7,00".to_owned()),
+        ("descricao", String::new()),
+        ("confirmar", "1".to_owned()),
+        ("pedido", Uuid::new_v4().to_string()),
+    ]
+}
+
+/// Watches the app's database connections while a test runs: the most gateway-pool
+/// connections seen sitting in `LISTEN` at once (a request waiting for a read model on a pooled
+/// connection), and the most read-your-writes listener connections (the one per gateway).
+struct ListenerSampler {
+    stop: Arc<AtomicBool>,
+    pooled: Arc<AtomicI64>,
+    dedicated: Arc<AtomicI64>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl ListenerSampler {
+    async fn start(app: &TestApp) -> ListenerSampler {
+        let db = app.db().await;
+        let stop = Arc::new(AtomicBool::new(false));
+        let pooled = Arc::new(AtomicI64::new(0));
+        let dedicated = Arc::new(AtomicI64::new(0));
+        let task = {
+            let (stop, pooled, dedicated) = (
+                Arc::clone(&stop),
+                Arc::clone(&pooled),
+                Arc::clone(&dedicated),
+            );
+            tokio::spawn(async move {
+                while !stop.load(Ordering::SeqCst) {
+                    let (in_pool, own): (i64, i64) = sqlx::query_as(
+                        "select count(*) filter (where application_name = 'balcao-gateway'),
+                                count(*) filter (where application_name = 'balcao-read-your-writes')
+                           from pg_stat_activity
+                          where datname = current_database() and query ilike 'listen%'",
+                    )
+                    .fetch_one(&db)
+                    .await
+                    .expect("pg_stat_activity reads");
+                    pooled.fetch_max(in_pool, Ordering::SeqCst);
+                    dedicated.fetch_max(own, Ordering::SeqCst);
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                }
+            })
+        };
+        ListenerSampler {
+            stop,
+            pooled,
+            dedicated,
+            task,
+        }
+    }
+
+    /// (most pooled connections in `LISTEN`, most dedicated listener connections).
+    async fn finish(self) -> (i64, i64) {
+        self.stop.store(true, Ordering::SeqCst);
+        self.task.await.expect("sampler");
+        (
+            self.pooled.load(Ordering::SeqCst),
+            self.dedicated.load(Ordering::SeqCst),
+        )
+    }
+}
+
+/// `POST /api/accounts/{account}/qrcodes` with `token`, as its status and JSON body.
+async fn create(
+    client: &reqwest::Client,
+    url: &str,
+    token: &str,
+    name: &str,
+) -> (StatusCode, Value) {
+    let response = client
+        .post(url)
+        .bearer_auth(token)
+        .json(&qrcode_body(name))
+        .send()
+        .await
+        .expect("the server answers");
+    let status = response.status();
+    let body = response.json().await.unwrap_or(Value::Null);
+    (status, body)
+}
+
+#[tokio::test]
+async fn forty_payer_pages_with_made_up_positions_wait_for_nothing_and_starve_nobody() {
+    let app = TestApp::spawn().await;
+    let mut owner = sign_up(&app, "dona@padaria.test", "Dona").await;
+    let token = owner.browser.access_token.clone().expect("signed in");
+    let codes_url = app.url(&Person::in_account(&owner.account_id, "/qrcodes"));
+    let client = app.client();
+
+    // Forty attackers, no account, each asking for a code that does not exist "at" a feed
+    // position far beyond the head, over and over for a few seconds.
+    let sampler = ListenerSampler::start(&app).await;
+    let attack_for = Duration::from_secs(4);
+    let started = Instant::now();
+    let attackers: Vec<_> = (0..PARALLEL)
+        .map(|_| {
+            let client = client.clone();
+            let url = app.url(&format!(
+                "/pagamento/{}?posicao=999999999999.1",
+                Uuid::new_v4()
+            ));
+            tokio::spawn(async move {
+                let mut statuses = Vec::new();
+                while started.elapsed() < attack_for && statuses.len() < 500 {
+                    let response = client.get(&url).send().await.expect("answered");
+                    statuses.push(response.status());
+                }
+                statuses
+            })
+        })
+        .collect();
+
+    // Meanwhile a real user makes codes, one after the other.
+    let mut made = Vec::new();
+    while started.elapsed() < attack_for {
+        made.push(create(&client, &codes_url, &token, "Padaria Sao Joao").await);
+    }
+
+    let mut answers = BTreeMap::<u16, usize>::new();
+    for attacker in attackers {
+        for status in attacker.await.expect("attacker task") {
+            *answers.entry(status.as_u16()).or_default() += 1;
+        }
+    }
+    let (pooled_listeners, _) = sampler.finish().await;
+    assert_eq!(
+        pooled_listeners, 0,
+        "a made-up position made requests wait on pooled connections"
+    );
+    assert_eq!(
+        answers.keys().copied().collect::<Vec<_>>(),
+        vec![404],
+        "every made-up position is the plain 404 page, never a 5xx: {answers:?}"
+    );
+    let failed: Vec<_> = made
+        .iter()
+        .filter(|(status, _)| *status != StatusCode::CREATED)
+        .collect();
+    assert!(!made.is_empty());
+    assert!(
+        failed.is_empty(),
+        "{} of {} creations failed during the attack: {failed:?}",
+        failed.len(),
+        made.len()
+    );
+    // The user's codes are all there.
+    let listed = owner
+        .get(&Person::in_account(&owner.account_id, "/qrcodes"))
+        .await;
+    assert_eq!(
+        listed.json["qrcodes"].as_array().map(Vec::len),
+        Some(made.len())
+    );
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn payer_pages_waiting_for_a_stopped_projector_hold_no_database_connection() {
+    let app = TestApp::spawn_roles(serve_and_relay(), |settings| {
+        settings.read_your_writes_ms = 3_000;
+    })
+    .await;
+    let client = app.client();
+
+    // With no projector, the sign form's own wait runs out and it sends the visitor on with a
+    // signed position for the payer page to wait for.
+    let first = client
+        .post(app.url("/criar-placa-pix"))
+        .form(&sign_form("Banca da Ana"))
+        .send()
+        .await
+        .expect("answered");
+    assert_eq!(first.status(), StatusCode::SEE_OTHER);
+    let target = first.headers()["location"]
+        .to_str()
+        .expect("ASCII")
+        .to_owned();
+    assert!(target.contains("?posicao="), "{target}");
+
+    // Forty payers open that page at once (each waits for the read model, in vain), while
+    // twenty visitors make signs of their own (each waits too).
+    let sampler = ListenerSampler::start(&app).await;
+    let payers: Vec<_> = (0..PARALLEL)
+        .map(|_| {
+            let client = client.clone();
+            let url = app.url(&target);
+            tokio::spawn(async move { client.get(&url).send().await.expect("answered").status() })
+        })
+        .collect();
+    let makers: Vec<_> = (0..PARALLEL / 2)
+        .map(|i| {
+            let client = client.clone();
+            let url = app.url("/criar-placa-pix");
+            tokio::spawn(async move {
+                let response = client
+                    .post(&url)
+                    .form(&sign_form(&format!("Banca {i}")))
+                    .send()
+                    .await
+                    .expect("answered");
+                let location = response
+                    .headers()
+                    .get("location")
+                    .and_then(|l| l.to_str().ok())
+                    .map(str::to_owned);
+                (response.status(), location)
+            })
+        })
+        .collect();
+    let mut payer_answers = BTreeMap::<u16, usize>::new();
+    for payer in payers {
+        *payer_answers
+            .entry(payer.await.expect("payer").as_u16())
+            .or_default() += 1;
+    }
+    assert_eq!(
+        payer_answers,
+        BTreeMap::from([(404, PARALLEL)]),
+        "the code is not projected yet: 404 after the wait, never a 5xx"
+    );
+    let mut made = Vec::new();
+    for maker in makers {
+        let (status, location) = maker.await.expect("maker");
+        assert_eq!(
+            status,
+            StatusCode::SEE_OTHER,
+            "a committed sign is never a failure"
+        );
+        made.push(location.expect("a redirect"));
+    }
+    let (pooled_listeners, dedicated_listeners) = sampler.finish().await;
+    assert_eq!(
+        pooled_listeners, 0,
+        "sixty waiting requests held no pooled connection"
+    );
+    assert_eq!(
+        dedicated_listeners, 1,
+        "one listener, on its own connection, served them all"
+    );
+
+    // Once a projector runs, every page the visitors were sent to shows its code.
+    let projector = app.start_roles(project()).await;
+    let deadline = Instant::now() + Duration::from_secs(60);
+    for location in std::iter::once(&target).chain(&made) {
+        let mut status = app.get(location).await.status();
+        while status == StatusCode::NOT_FOUND && Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            status = app.get(location).await.status();
+        }
+        assert_eq!(status, StatusCode::OK, "{location}");
+    }
+    projector.stop().await.expect("the projector stops cleanly");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn with_the_projector_stopped_every_creation_is_answered_from_the_command_and_projected_once()
+{
+    let app = TestApp::spawn_roles(serve_and_relay(), |settings| {
+        // The production defaults: a stall is noticed after 250 ms without progress.
+        settings.read_your_writes_ms = 3_000;
+        settings.read_your_writes_stall_ms = 250;
+    })
+    .await;
+    // The account needs its read model once (every API call checks it), then the projector
+    // goes away.
+    let projector = app.start_roles(project()).await;
+    let mut owner = sign_up(&app, "dona@padaria.test", "Dona").await;
+    let token = owner.browser.access_token.clone().expect("signed in");
+    let path = Person::in_account(&owner.account_id, "/qrcodes");
+    // (A projector just started may take longer than the stall time to apply its first event,
+    // so the sign-up may have answered before the read model had the account.)
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let mut listed = owner.get(&path).await;
+    while listed.status == StatusCode::NOT_FOUND && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        listed = owner.get(&path).await;
+    }
+    assert_eq!(listed.status, StatusCode::OK, "{}", listed.text);
+    projector.stop().await.expect("the projector stops cleanly");
+
+    let creations = 60;
+    let sampler = ListenerSampler::start(&app).await;
+    let client = app.client();
+    let url = app.url(&path);
+    let tasks: Vec<_> = (0..creations)
+        .map(|i| {
+            let client = client.clone();
+            let url = url.clone();
+            let token = token.clone();
+            tokio::spawn(async move { create(&client, &url, &token, &format!("Loja {i}")).await })
+        })
+        .collect();
+    let mut made = BTreeMap::new();
+    for (i, task) in tasks.into_iter().enumerate() {
+        let (status, body) = task.await.expect("creation task");
+        assert_eq!(status, StatusCode::CREATED, "creation {i}: {body}");
+        assert_eq!(body["merchantName"], format!("LOJA {i}").as_str());
+        let payload = body["payload"].as_str().expect("the BR Code");
+        assert!(payload.contains(&format!("LOJA {i}")), "{payload}");
+        made.insert(body["id"].as_str().expect("id").to_owned(), body);
+    }
+    assert_eq!(made.len(), creations, "sixty different codes");
+    let (pooled_listeners, _) = sampler.finish().await;
+    assert_eq!(
+        pooled_listeners, 0,
+        "no creation waited on a pooled connection"
+    );
+    let late = owner.get(&path).await;
+    assert_eq!(late.status, StatusCode::OK, "{}", late.text);
+    assert_eq!(late.json["qrcodes"].as_array().map(Vec::len), Some(0));
+
+    // A projector comes back: the read model gets exactly those codes, each as it was answered.
+    let projector = app.start_roles(project()).await;
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let listed = loop {
+        let listed = owner.get(&path).await;
+        assert_eq!(listed.status, StatusCode::OK, "{}", listed.text);
+        let codes = listed.json["qrcodes"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        if codes.len() >= creations || Instant::now() > deadline {
+            break codes;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    let projected: BTreeMap<String, Value> = listed
+        .into_iter()
+        .map(|code| (code["id"].as_str().expect("id").to_owned(), code))
+        .collect();
+    assert_eq!(
+        projected.keys().collect::<BTreeSet<_>>(),
+        made.keys().collect::<BTreeSet<_>>()
+    );
+    assert_eq!(
+        projected, made,
+        "the answers were exactly what the read model shows"
+    );
+    projector.stop().await.expect("the projector stops cleanly");
+    app.stop().await;
+}
