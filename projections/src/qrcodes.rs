@@ -1,16 +1,19 @@
 //! Read model `qrcodes`: the QR codes made by `CreateQrCode`, one row each.
 //!
-//! Built from `QrCodeCreated` events (stream type `qrcode`, schema version 1). The gateway reads
+//! Built from `QrCodeCreated` events (stream type `qrcode`, at their current schema version,
+//! upcast by the runtime; the struct below reads that shape). Its table is created by
+//! `migrations/` only. The gateway reads
 //! it with [`find`] and [`list_by_owner`].
 
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
+use commands::Upcasters;
 use commands::feed::{FeedPosition, StoredEvent};
 use serde::Deserialize;
 use sqlx::{PgConnection, PgExecutor};
 use uuid::Uuid;
 
-use crate::sql::{execute_trusted, position_from};
+use crate::sql::position_from;
 use crate::{ApplyError, Error, Projection, TableSet};
 
 /// The projection's name (durable consumer, checkpoint key).
@@ -188,7 +191,7 @@ pub async fn list_by_owner<'e>(
     rows.into_iter().map(QrCodeView::try_from).collect()
 }
 
-/// Payload of `QrCodeCreated`, schema version 1.
+/// Payload of `QrCodeCreated` in its current shape (schema version 1 is the only one so far).
 #[derive(Debug, Deserialize)]
 struct QrCodeCreatedV1 {
     qrcode_id: Uuid,
@@ -261,68 +264,25 @@ impl Projection for QrCodes {
         &[TABLE]
     }
 
-    async fn create_tables(
-        &self,
-        conn: &mut PgConnection,
-        target: &TableSet,
-    ) -> Result<(), sqlx::Error> {
-        let t = target.table(TABLE);
-        // Same shape as migrations/0003_projections.sql plus 0005_account_read_models.sql, which
-        // added `created_by` as the last column (a test compares them).
-        execute_trusted(
-            &mut *conn,
-            format!(
-                "create table {t} (
-                    qrcode_id       uuid        primary key,
-                    owner_id        uuid,
-                    key_kind        text        not null check (key_kind in ('cpf', 'cnpj', 'email', 'phone', 'evp')),
-                    pix_key         text        not null,
-                    merchant_name   text        not null,
-                    merchant_city   text        not null,
-                    amount_centavos bigint,
-                    description     text,
-                    txid            text        not null,
-                    payload         text        not null,
-                    created_at      timestamptz not null,
-                    event_id        uuid        not null,
-                    tx_id           xid8        not null,
-                    global_position bigint      not null,
-                    created_by      text
-                )"
-            ),
-        )
-        .await?;
-        execute_trusted(
-            &mut *conn,
-            format!(
-                "create index {t}_owner_id_idx on {t} (owner_id, created_at desc)
-                  where owner_id is not null"
-            ),
-        )
-        .await?;
-        execute_trusted(
-            &mut *conn,
-            format!(
-                "create index {t}_owner_created_by_idx on {t} (owner_id, created_by, created_at desc)
-                  where created_by is not null"
-            ),
-        )
-        .await?;
-        Ok(())
+    /// It only inserts: its owner and creator indexes serve the gateway's lists, never `apply`.
+    fn indexes_built_after_replay(&self) -> bool {
+        true
     }
 
     async fn apply_batch(
         &self,
         conn: &mut PgConnection,
         target: &TableSet,
+        upcasters: &Upcasters,
         events: &[StoredEvent],
     ) -> Result<(), ApplyError> {
         let mut columns = Columns::default();
+        let current = upcasters.current_version(CREATED);
         for event in events {
             if event.stream_type != STREAM_TYPE || event.event_type != CREATED {
                 continue;
             }
-            if event.schema_version != 1 {
+            if event.schema_version != current {
                 return Err(ApplyError::Rejected {
                     event_id: event.event_id,
                     reason: format!(
@@ -334,7 +294,9 @@ impl Projection for QrCodes {
             let created = QrCodeCreatedV1::deserialize(&event.payload).map_err(|error| {
                 ApplyError::Rejected {
                     event_id: event.event_id,
-                    reason: format!("payload of {CREATED} v1 does not deserialise: {error}"),
+                    reason: format!(
+                        "payload of {CREATED} v{current} does not deserialise: {error}"
+                    ),
                 }
             })?;
             columns.push(event, created);
