@@ -7,7 +7,8 @@ use std::time::Duration;
 use projections::replay::{self, ReplayOptions};
 use projections::{CancellationToken, event_counts, qrcodes};
 use sqlx::{AssertSqlSafe, PgPool};
-use support::{TestEnv, event_count_rows, qrcode_rows, read_feed};
+use support::{NewEvent, TestEnv, event_count_rows, qrcode_rows, read_feed};
+use uuid::Uuid;
 
 /// Inserts `n` mixed events in one statement: a quarter payments, a quarter `QrCodeArchived`
 /// (which `qrcodes` ignores), half `QrCodeCreated` with varied nulls, and every 997th event
@@ -335,6 +336,49 @@ async fn table_shapes(pool: &PgPool) -> Vec<Vec<String>> {
         shapes.push(shape(pool, table).await);
     }
     shapes
+}
+
+#[tokio::test]
+async fn a_duplicate_in_a_page_written_with_copy_is_parked_exactly_as_live_parks_it() {
+    let env = TestEnv::start().await;
+    // 600 creations in one transaction: the projector and replay both write them in batches
+    // large enough for COPY; the 300th creates an id the 100th already created.
+    let mut events: Vec<NewEvent> = (0..600)
+        .map(|_| NewEvent::qrcode_created(Uuid::now_v7(), Some(100)))
+        .collect();
+    let duplicated: Uuid = events[99].stream_id.parse().unwrap();
+    events[299] = NewEvent {
+        stream_version: 2,
+        ..NewEvent::qrcode_created(duplicated, Some(200))
+    };
+    let duplicate = events[299].event_id;
+    env.insert(&events).await;
+    let shutdown = CancellationToken::new();
+    let relay = env.spawn_relay(env.relay_config("a"), &shutdown);
+    let projector = env.spawn_projector(vec![std::sync::Arc::new(qrcodes::QrCodes)], &shutdown);
+    let last = env.last_position().await;
+    env.wait_for_projection(qrcodes::NAME, last).await;
+    let live = qrcode_rows(&env.pool, "qrcodes").await;
+    assert_eq!(live.len(), 599);
+
+    let reports = replay::replay(
+        &env.pool,
+        &[std::sync::Arc::new(qrcodes::QrCodes)],
+        &options(),
+    )
+    .await
+    .expect("replay succeeds");
+
+    assert_eq!(reports[0].parked, 1);
+    assert_eq!(qrcode_rows(&env.pool, "qrcodes").await, live);
+    let parked: Vec<Uuid> = sqlx::query_scalar("select event_id from parked_events")
+        .fetch_all(&env.pool)
+        .await
+        .unwrap();
+    assert_eq!(parked, vec![duplicate]);
+    shutdown.cancel();
+    relay.await.unwrap().unwrap();
+    projector.await.unwrap().unwrap();
 }
 
 #[tokio::test]
