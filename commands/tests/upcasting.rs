@@ -130,7 +130,10 @@ async fn the_feed_hands_out_an_old_event_in_its_current_shape() {
         .await
         .unwrap();
 
-    assert_eq!(raw[0].schema_version, 1, "without a step the feed leaves it alone");
+    assert_eq!(
+        raw[0].schema_version, 1,
+        "without a step the feed leaves it alone"
+    );
     assert_eq!(upcast.len(), 1);
     assert_eq!(upcast[0].schema_version, 2);
     assert_eq!(upcast[0].payload["Deposited"]["amount_centavos"], 101_234);

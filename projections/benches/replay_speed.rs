@@ -17,8 +17,8 @@ use std::time::{Duration, Instant};
 
 use commands::Upcasters;
 use commands::feed::{self, FeedPosition};
-use futures::StreamExt;
 use common::{BenchDb, per_second};
+use futures::StreamExt;
 use projections::replay::{self, ReplayOptions};
 use sqlx::PgPool;
 
@@ -165,10 +165,30 @@ async fn main() -> anyhow::Result<()> {
 
     writeln!(out, "  events in the log:                 {read}")?;
     writeln!(out, "  qrcodes rows after replay:         {rows}")?;
-    line(&mut out, "raw COPY read, before the replays", copied, copy_before)?;
-    line(&mut out, "raw COPY read, after the replays", copied, copy_after)?;
-    line(&mut out, &format!("feed::read_after, pages of {page}"), read, paged)?;
-    line(&mut out, &format!("replay --all ({names})"), reports[0].events, all)?;
+    line(
+        &mut out,
+        "raw COPY read, before the replays",
+        copied,
+        copy_before,
+    )?;
+    line(
+        &mut out,
+        "raw COPY read, after the replays",
+        copied,
+        copy_after,
+    )?;
+    line(
+        &mut out,
+        &format!("feed::read_after, pages of {page}"),
+        read,
+        paged,
+    )?;
+    line(
+        &mut out,
+        &format!("replay --all ({names})"),
+        reports[0].events,
+        all,
+    )?;
     line(&mut out, "replay qrcodes", one[0].events, qrcodes)?;
     // Same number of events each: the ratio of speeds is the inverse ratio of times.
     let percent = |took: Duration| raw.as_micros() * 100 / took.as_micros().max(1);

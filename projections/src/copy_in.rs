@@ -108,7 +108,11 @@ mod tests {
         rows.row(3);
         rows.text("ab");
         rows.null();
-        rows.timestamptz(DateTime::parse_from_rfc3339("2000-01-01T00:00:01Z").unwrap().into());
+        rows.timestamptz(
+            DateTime::parse_from_rfc3339("2000-01-01T00:00:01Z")
+                .unwrap()
+                .into(),
+        );
         let mut expected = b"PGCOPY\n\xff\r\n\0".to_vec();
         expected.extend_from_slice(&[0, 0, 0, 0, 0, 0, 0, 0]);
         expected.extend_from_slice(&[0, 3]);

@@ -7,7 +7,9 @@ mod support;
 use std::sync::Arc;
 
 use commands::vault::AccountKey;
-use commands::{CommandMetadata, CommandService, Effects, ExpectedVersion, PgEventStore, Upcasters};
+use commands::{
+    CommandMetadata, CommandService, Effects, ExpectedVersion, PgEventStore, Upcasters,
+};
 use domain::account::{
     AcceptInvitation, Account, AccountCommand, ChangeEmail, ChangePhoto, DeleteAccount,
     DisableAccount, InviteMember, MemberStatus, OpenAccount, RemoveMember, UpdateProfile,

@@ -299,7 +299,11 @@ async fn a_replayed_table_gets_whatever_a_later_migration_gave_the_live_one() {
     .unwrap();
     let live: Vec<Vec<String>> = table_shapes(&env.pool).await;
     assert!(live[0].iter().any(|s| s.contains("qrcodes_row_number_seq")));
-    assert!(live[0].iter().any(|s| s.starts_with("index CREATE INDEX qrcodes_city_idx")));
+    assert!(
+        live[0]
+            .iter()
+            .any(|s| s.starts_with("index CREATE INDEX qrcodes_city_idx"))
+    );
     insert_mixed(&env.pool, 200, "a").await;
     read_feed(&env.pool, 200).await;
 
@@ -316,7 +320,10 @@ async fn a_replayed_table_gets_whatever_a_later_migration_gave_the_live_one() {
         "select count(distinct row_number) from qrcodes where channel = 'web'",
     )
     .await;
-    assert_eq!(numbered, scalar(&env.pool, "select count(*) from qrcodes").await);
+    assert_eq!(
+        numbered,
+        scalar(&env.pool, "select count(*) from qrcodes").await
+    );
     assert!(numbered > 0);
     assert_eq!(
         scalar(

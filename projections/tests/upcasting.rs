@@ -99,12 +99,18 @@ async fn an_event_stored_at_version_1_reads_as_version_2_live_in_replay_and_in_a
         .await
         .unwrap();
     assert_eq!(parked, 0, "neither version was parked");
-    let live_old = qrcodes::find(&env.pool, old).await.unwrap().expect("live row");
+    let live_old = qrcodes::find(&env.pool, old)
+        .await
+        .unwrap()
+        .expect("live row");
     assert_eq!(
         (live_old.payload.as_str(), live_old.amount_centavos),
         ("00020126...6304V1V1", Some(1_234))
     );
-    let live_new = qrcodes::find(&env.pool, new).await.unwrap().expect("live row");
+    let live_new = qrcodes::find(&env.pool, new)
+        .await
+        .unwrap()
+        .expect("live row");
     assert_eq!(live_new.payload, "00020126...6304V2V2");
     let live_rows = qrcode_rows(&env.pool, "qrcodes").await;
 

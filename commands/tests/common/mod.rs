@@ -162,7 +162,9 @@ pub async fn read_feed_until(
 ) -> Vec<StoredEvent> {
     let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(10);
     loop {
-        let events = read_after(pool, &Upcasters::application(), after, 1_000).await.expect("read the feed");
+        let events = read_after(pool, &Upcasters::application(), after, 1_000)
+            .await
+            .expect("read the feed");
         if events.len() >= at_least || tokio::time::Instant::now() >= deadline {
             return events;
         }

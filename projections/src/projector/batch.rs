@@ -73,7 +73,16 @@ pub(crate) async fn apply_messages(
 
     readable.sort_by_key(|e| e.position);
     readable.dedup_by_key(|e| e.position);
-    let mut round = match commit_round(pool, projection, upcasters, feed_page_size, &readable, false).await? {
+    let mut round = match commit_round(
+        pool,
+        projection,
+        upcasters,
+        feed_page_size,
+        &readable,
+        false,
+    )
+    .await?
+    {
         Some(round) => round,
         // Something in the batch failed: do it again event by event, parking the poison. (The
         // parking pass always answers `Some`.)
@@ -149,7 +158,15 @@ async fn commit_round(
         );
         metrics::counter!(PROJECTION_GAP_REPAIRS, "projection" => name.to_owned()).increment(1);
         round.repaired_from_feed = true;
-        let filled = fill_from_feed(&mut tx, projection, upcasters, start, newest, feed_page_size).await?;
+        let filled = fill_from_feed(
+            &mut tx,
+            projection,
+            upcasters,
+            start,
+            newest,
+            feed_page_size,
+        )
+        .await?;
         round.applied = filled.applied;
         round.parked = filled.parked;
         last_recorded_at = filled.last_recorded_at;
@@ -230,8 +247,8 @@ async fn fill_from_feed(
         let Some(last) = page.last() else { break };
         position = last.position;
         filled.last_recorded_at = Some(last.recorded_at);
-        let parked = apply_with_parking(&mut *conn, projection, &TableSet::live(), upcasters, &page)
-                .await?;
+        let parked =
+            apply_with_parking(&mut *conn, projection, &TableSet::live(), upcasters, &page).await?;
         filled.applied += page.len() - parked.len();
         filled.parked.extend(parked);
     }

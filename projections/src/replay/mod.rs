@@ -324,14 +324,8 @@ async fn apply_page(
     sqlx::query("set local synchronous_commit = off")
         .execute(&mut *tx)
         .await?;
-    let parked = apply_with_parking(
-        &mut tx,
-        &*build.projection,
-        &build.target,
-        upcasters,
-        page,
-    )
-    .await?;
+    let parked =
+        apply_with_parking(&mut tx, &*build.projection, &build.target, upcasters, page).await?;
     tx.commit().await?;
     for event in &parked {
         event.report(build.projection.name());

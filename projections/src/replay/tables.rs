@@ -117,7 +117,10 @@ pub(super) async fn create(
         deferred_indexes: Vec::new(),
     };
     for original in live_indexes {
-        let Some(at) = copies.iter().position(|c| c.signature == original.signature) else {
+        let Some(at) = copies
+            .iter()
+            .position(|c| c.signature == original.signature)
+        else {
             return Err(Error::Config(format!(
                 "index {} of {live} has no copy in {rebuilt}",
                 original.name
@@ -188,7 +191,11 @@ impl RebuildTable {
         for (copy, original) in &self.identity_sequences {
             execute_trusted(
                 &mut *conn,
-                format!("alter sequence {} rename to {}", quote(copy), quote(original)),
+                format!(
+                    "alter sequence {} rename to {}",
+                    quote(copy),
+                    quote(original)
+                ),
             )
             .await?;
         }

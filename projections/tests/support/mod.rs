@@ -447,8 +447,8 @@ pub async fn read_feed(pool: &PgPool, at_least: usize) -> Vec<commands::feed::St
             FeedPosition::default(),
             100_000,
         )
-            .await
-            .expect("read the feed");
+        .await
+        .expect("read the feed");
         if events.len() >= at_least {
             return events;
         }
