@@ -75,7 +75,9 @@ async fn shape(pool: &PgPool, table: &str) -> Vec<String> {
            from pg_constraint where conrelid = to_regclass($1)
          union all
          select 'index ' || indexdef
-           from pg_indexes where schemaname = current_schema() and tablename = $1",
+           from pg_indexes where schemaname = current_schema() and tablename = $1
+         union all
+         select 'persistence ' || relpersistence::text from pg_class where oid = to_regclass($1)",
     )
     .bind(table)
     .fetch_all(pool)
