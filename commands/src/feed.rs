@@ -12,6 +12,8 @@ use serde::{Deserialize, Serialize};
 use sqlx::PgExecutor;
 use uuid::Uuid;
 
+use crate::upcast::Upcasters;
+
 /// Where an event sits in the feed: ordered by transaction id, then by global position.
 ///
 /// `FeedPosition::default()` is the start of the feed, before any event.
@@ -89,13 +91,15 @@ impl From<EventRow> for StoredEvent {
 }
 
 /// Reads up to `limit` committed events strictly after `after`, below the transaction-id horizon,
-/// in feed order.
+/// in feed order, each upcast by `upcasters` to its current shape (pass
+/// [`Upcasters::application`]; a test passes its own).
 ///
 /// Call it again with the last returned position to continue. An empty answer means "nothing
 /// safe to read yet", not "the log ends here": a transaction still running may commit events that
 /// sort before later ones.
 pub async fn read_after<'e>(
     executor: impl PgExecutor<'e>,
+    upcasters: &Upcasters,
     after: FeedPosition,
     limit: i64,
 ) -> Result<Vec<StoredEvent>, sqlx::Error> {
@@ -114,5 +118,8 @@ pub async fn read_after<'e>(
     .bind(limit)
     .fetch_all(executor)
     .await?;
-    Ok(rows.into_iter().map(StoredEvent::from).collect())
+    Ok(rows
+        .into_iter()
+        .map(|row| upcasters.upcast_event(StoredEvent::from(row)))
+        .collect())
 }

@@ -208,18 +208,25 @@ with appended as (
 select tx_id::text::bigint, global_position, stream_version from appended";
 
 impl PgEventStore {
-    /// A store over `pool` with no upcasters.
+    /// A store over `pool` reading with the application's registry ([`Upcasters::application`]).
     pub fn new(pool: PgPool) -> Self {
         PgEventStore {
             pool,
-            upcasters: Arc::new(Upcasters::new()),
+            upcasters: Upcasters::application(),
         }
     }
 
-    /// Uses `upcasters` on every read of this store.
+    /// Uses `upcasters` on every read of this store instead of the application's registry.
     #[must_use]
-    pub fn with_upcasters(mut self, upcasters: Upcasters) -> Self {
-        self.upcasters = Arc::new(upcasters);
+    pub fn with_upcasters(self, upcasters: Upcasters) -> Self {
+        self.with_shared_upcasters(Arc::new(upcasters))
+    }
+
+    /// [`with_upcasters`](Self::with_upcasters) with a registry the caller also hands to the feed
+    /// readers (relay, projectors, replay), so all of them read the same shapes.
+    #[must_use]
+    pub fn with_shared_upcasters(mut self, upcasters: Arc<Upcasters>) -> Self {
+        self.upcasters = upcasters;
         self
     }
 

@@ -5,6 +5,12 @@
 //! (version 1 → 2 → 3 …) until no step is registered for the version reached, and only then is the
 //! payload deserialised into the aggregate's event type.
 //!
+//! **One registry for every reader.** [`Upcasters::application`] is the registry of this build: the
+//! event store uses it when an aggregate loads, and the feed ([`crate::feed::read_after`]) applies
+//! it to every event it hands out, so the relay, the projectors and replay all see current shapes.
+//! A read model therefore reads exactly one schema version of each event type,
+//! [`Upcasters::current_version`], and parks anything else (an event written by newer code).
+//!
 //! **Schema version convention:** `DomainEvent::event_version()` returns the schema version as a
 //! positive decimal integer, `"1"` for an event's first shape. Bump it whenever a stored payload of
 //! the old shape would no longer deserialise (or would mean something else), and register an
@@ -12,6 +18,7 @@
 
 use std::collections::HashMap;
 use std::fmt;
+use std::sync::{Arc, LazyLock};
 
 use serde_json::Value;
 
@@ -38,12 +45,32 @@ pub fn parse_schema_version(event_version: &str) -> Option<i32> {
 #[derive(Default)]
 pub struct Upcasters {
     steps: HashMap<(String, i32), Box<UpcastStep>>,
+    /// The version each chain ends at, per event type with at least one step.
+    current: HashMap<String, i32>,
 }
+
+/// Built once: every store, feed reader and projection of the process shares it.
+static APPLICATION: LazyLock<Arc<Upcasters>> = LazyLock::new(|| Arc::new(Upcasters::balcao()));
 
 impl Upcasters {
     /// An empty registry.
     pub fn new() -> Self {
         Upcasters::default()
+    }
+
+    /// The registry of this build, shared: what `PgEventStore::new`, the relay, the projectors and
+    /// replay use unless told otherwise.
+    pub fn application() -> Arc<Upcasters> {
+        Arc::clone(&APPLICATION)
+    }
+
+    /// Every step Balcão registers. Empty while every event type is at its first shape.
+    ///
+    /// When an event's shape changes: change the domain type to the new shape, bump its
+    /// `event_version()`, register the step from the old version here, and the store, the feed
+    /// and every read model read old events in the new shape (the rows stay as stored).
+    fn balcao() -> Upcasters {
+        Upcasters::new()
     }
 
     /// Registers the step that turns `event_type` payloads at `from_version` into `from_version + 1`.
@@ -67,7 +94,18 @@ impl Upcasters {
             previous.is_none(),
             "two upcasters for {event_type} v{from_version}"
         );
+        let current = self.current.entry(event_type.to_owned()).or_insert(1);
+        *current = (*current).max(from_version.saturating_add(1));
         self
+    }
+
+    /// The schema version every event of `event_type` has once upcast: the newest shape this build
+    /// knows (1 for a type no step was registered for).
+    ///
+    /// An event read at any other version was written by newer code (or its chain of steps has a
+    /// hole): a reader must not guess at it.
+    pub fn current_version(&self, event_type: &str) -> i32 {
+        self.current.get(event_type).copied().unwrap_or(1)
     }
 
     /// Whether no step is registered.
@@ -168,6 +206,23 @@ mod tests {
         let (version, payload) = upcasters.upcast("Withdrawn", 1, json!({"valor": 5}));
         assert_eq!(version, 1);
         assert_eq!(payload, json!({"valor": 5}));
+    }
+
+    #[test]
+    fn the_current_version_is_where_the_chain_ends_and_1_without_steps() {
+        let upcasters = Upcasters::new()
+            .with("Deposited", 1, rename("valor", "amount"))
+            .with("Deposited", 2, rename("amount", "amount_centavos"));
+        assert_eq!(upcasters.current_version("Deposited"), 3);
+        assert_eq!(upcasters.current_version("Withdrawn"), 1);
+    }
+
+    #[test]
+    fn the_application_registry_is_one_shared_instance() {
+        assert!(Arc::ptr_eq(
+            &Upcasters::application(),
+            &Upcasters::application()
+        ));
     }
 
     #[test]

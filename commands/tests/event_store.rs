@@ -7,7 +7,9 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use commands::feed::{FeedPosition, read_after};
-use commands::{CommandError, CommandMetadata, EVENTS_CHANNEL, ExpectedVersion, IdempotencyKey};
+use commands::{
+    CommandError, CommandMetadata, EVENTS_CHANNEL, ExpectedVersion, IdempotencyKey, Upcasters,
+};
 use common::ledger::{Ledger, LedgerCommand, LedgerEvent, LedgerServices};
 use common::{TestDb, insert_raw_event, new_stream, read_feed_until};
 use cqrs_es::{AggregateContext, AggregateError, CqrsFramework, DomainEvent, EventStore};
@@ -73,9 +75,14 @@ async fn the_returned_position_is_where_the_feed_delivers_the_last_event() {
     assert_eq!(Some(last.position), outcome.position);
     assert_eq!(Some(&last.event_id), outcome.event_ids.last());
     // A reader checkpointed at the returned position has nothing left of this command.
-    let after = read_after(&db.pool, outcome.position.unwrap(), 100)
-        .await
-        .unwrap();
+    let after = read_after(
+        &db.pool,
+        &Upcasters::application(),
+        outcome.position.unwrap(),
+        100,
+    )
+    .await
+    .unwrap();
     assert!(after.is_empty());
 }
 

@@ -3,6 +3,7 @@
 
 mod common;
 
+use commands::Upcasters;
 use commands::feed::{FeedPosition, read_after};
 use common::{TestDb, insert_raw_event, new_stream, read_feed_until};
 use serde_json::json;
@@ -55,7 +56,9 @@ async fn waits_for_a_transaction_that_commits_late_and_then_delivers_it_first() 
     assert_eq!(naive_read_after(&db, earlier).await, vec![t2_position]);
 
     // The feed shows nothing of T2 while T1, whose transaction id is older, is still open.
-    let while_open = read_after(&db.pool, checkpoint, 100).await.unwrap();
+    let while_open = read_after(&db.pool, &Upcasters::application(), checkpoint, 100)
+        .await
+        .unwrap();
     assert!(
         while_open.is_empty(),
         "delivered {while_open:?} while T1 was open"
@@ -127,7 +130,9 @@ async fn readers_paging_differently_agree_on_one_order() {
     let mut one_by_one = Vec::new();
     let mut checkpoint = FeedPosition::default();
     loop {
-        let page = read_after(&db.pool, checkpoint, 1).await.unwrap();
+        let page = read_after(&db.pool, &Upcasters::application(), checkpoint, 1)
+            .await
+            .unwrap();
         let Some(event) = page.into_iter().next() else {
             break;
         };
@@ -173,10 +178,15 @@ async fn an_open_transaction_that_wrote_nothing_to_events_still_holds_the_feed()
         .unwrap();
     insert_raw_event(&mut writer, &new_stream(), 1, "Deposited", 2, deposit(5)).await;
     assert!(
-        read_after(&db.pool, FeedPosition::default(), 10)
-            .await
-            .unwrap()
-            .is_empty()
+        read_after(
+            &db.pool,
+            &Upcasters::application(),
+            FeedPosition::default(),
+            10
+        )
+        .await
+        .unwrap()
+        .is_empty()
     );
 
     open.commit().await.unwrap();

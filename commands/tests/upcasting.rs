@@ -2,7 +2,7 @@
 
 mod common;
 
-use commands::feed::FeedPosition;
+use commands::feed::{self, FeedPosition};
 use commands::{CommandError, CommandMetadata, CommandService, PgEventStore, Upcasters};
 use common::ledger::{Ledger, LedgerCommand, LedgerServices};
 use common::{TestDb, insert_raw_event, new_stream, read_feed_until};
@@ -121,15 +121,22 @@ async fn commands_decide_on_the_upcast_state_and_the_row_is_left_as_stored() {
 }
 
 #[tokio::test]
-async fn feed_readers_can_upcast_what_they_read() {
+async fn the_feed_hands_out_an_old_event_in_its_current_shape() {
     let db = TestDb::new().await;
     stream_with_an_old_deposit(&db).await;
-
     let raw = read_feed_until(&db.pool, FeedPosition::default(), 1).await;
-    let upcast = upcasters().upcast_event(raw[0].clone());
 
-    assert_eq!(raw[0].schema_version, 1);
-    assert_eq!(upcast.schema_version, 2);
-    assert_eq!(upcast.payload["Deposited"]["amount_centavos"], 101_234);
-    assert_eq!(upcast.event_id, raw[0].event_id);
+    let upcast = feed::read_after(&db.pool, &upcasters(), FeedPosition::default(), 10)
+        .await
+        .unwrap();
+
+    assert_eq!(
+        raw[0].schema_version, 1,
+        "without a step the feed leaves it alone"
+    );
+    assert_eq!(upcast.len(), 1);
+    assert_eq!(upcast[0].schema_version, 2);
+    assert_eq!(upcast[0].payload["Deposited"]["amount_centavos"], 101_234);
+    assert_eq!(upcast[0].event_id, raw[0].event_id);
+    assert_eq!(upcasters().current_version("Deposited"), 2);
 }

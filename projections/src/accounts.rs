@@ -1,7 +1,8 @@
 //! Read models `accounts` and `account_members`: each account that exists, with its personal
 //! fields readable, and the invitations and memberships of its team.
 //!
-//! Built from the Account aggregate's events (stream type `account`, schema version 1). Personal
+//! Built from the Account aggregate's events (stream type `account`, upcast to their current schema
+//! versions by the runtime; the tables come from `migrations/` only). Personal
 //! fields arrive sealed; the projection opens them with the account's key
 //! (`commands::vault::load_key`) inside its own transaction. A key that is gone (the account was
 //! deleted: crypto-shredding) leaves them null, on replay too. `AccountDeleted` removes the

@@ -7,10 +7,10 @@ use std::collections::BTreeMap;
 
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
+use commands::Upcasters;
 use commands::feed::StoredEvent;
 use sqlx::{PgConnection, PgExecutor};
 
-use crate::sql::execute_trusted;
 use crate::{ApplyError, Projection, TableSet};
 
 /// The projection's name (durable consumer, checkpoint key).
@@ -55,33 +55,11 @@ impl Projection for EventCounts {
         &[TABLE]
     }
 
-    async fn create_tables(
-        &self,
-        conn: &mut PgConnection,
-        target: &TableSet,
-    ) -> Result<(), sqlx::Error> {
-        let t = target.table(TABLE);
-        // Same shape as migrations/0003_projections.sql (a test compares them).
-        execute_trusted(
-            conn,
-            format!(
-                "create table {t} (
-                    stream_type      text        not null,
-                    event_type       text        not null,
-                    events           bigint      not null,
-                    last_recorded_at timestamptz not null,
-                    primary key (stream_type, event_type)
-                )"
-            ),
-        )
-        .await?;
-        Ok(())
-    }
-
     async fn apply_batch(
         &self,
         conn: &mut PgConnection,
         target: &TableSet,
+        _upcasters: &Upcasters,
         events: &[StoredEvent],
     ) -> Result<(), ApplyError> {
         // Fold the batch first: one upserted row per type instead of one per event.

@@ -15,6 +15,7 @@
 
 pub mod accounts;
 pub mod checkpoint;
+mod copy_in;
 mod error;
 pub mod event_counts;
 pub mod jetstream;

@@ -8,6 +8,7 @@
 use std::collections::VecDeque;
 use std::ops::Range;
 
+use commands::Upcasters;
 use commands::feed::{FeedPosition, StoredEvent};
 use sqlx::PgConnection;
 use uuid::Uuid;
@@ -46,6 +47,7 @@ pub(crate) async fn apply_with_parking(
     conn: &mut PgConnection,
     projection: &dyn Projection,
     target: &TableSet,
+    upcasters: &Upcasters,
     events: &[StoredEvent],
 ) -> Result<Vec<Parked>, sqlx::Error> {
     let mut parked = Vec::new();
@@ -61,7 +63,7 @@ pub(crate) async fn apply_with_parking(
             .execute(&mut *conn)
             .await?;
         let outcome = projection
-            .apply_batch(&mut *conn, target, &events[range.clone()])
+            .apply_batch(&mut *conn, target, upcasters, &events[range.clone()])
             .await;
         let error = match outcome {
             Ok(()) => {

@@ -1,6 +1,7 @@
 //! The contract every read model implements.
 
 use async_trait::async_trait;
+use commands::Upcasters;
 use commands::feed::StoredEvent;
 use sqlx::PgConnection;
 use uuid::Uuid;
@@ -10,7 +11,10 @@ use uuid::Uuid;
 /// The runtime calls [`Projection::apply_batch`] inside a transaction that also moves the
 /// projection's checkpoint, so an implementation only writes its own tables and never commits.
 /// Events arrive in feed order, each exactly once per table set: the runtime has already
-/// dropped redeliveries and filled gaps.
+/// dropped redeliveries and filled gaps, and upcast every event with `upcasters`.
+///
+/// A projection owns no DDL: its tables come from `migrations/`, and replay makes its fresh
+/// tables as copies of the live ones.
 #[async_trait]
 pub trait Projection: Send + Sync + 'static {
     /// Stable, unique name: the JetStream durable consumer name, the checkpoint key and part of
@@ -21,16 +25,21 @@ pub trait Projection: Send + Sync + 'static {
     /// The live names of the tables this projection owns; replay rebuilds all of them.
     fn tables(&self) -> &'static [&'static str];
 
-    /// Creates an empty set of this projection's tables named by `target`, with the same
-    /// columns, constraints and indexes as the live ones.
-    async fn create_tables(
-        &self,
-        conn: &mut PgConnection,
-        target: &TableSet,
-    ) -> Result<(), sqlx::Error>;
+    /// Whether replay may leave this projection's plain indexes (neither unique nor behind a
+    /// constraint) out while it fills fresh tables, and build them once at the end: much cheaper
+    /// than keeping them up to date row by row. Say yes only when `apply_batch` never finds rows
+    /// through such an index (it only inserts, or looks rows up by a unique key), or replay would
+    /// scan whole tables instead.
+    fn indexes_built_after_replay(&self) -> bool {
+        false
+    }
 
     /// Applies `events` (feed order, possibly including events this projection ignores) to the
     /// tables named by `target`.
+    ///
+    /// The events are already upcast with `upcasters`: a payload the projection reads must be at
+    /// `upcasters.current_version(event_type)`, and any other version (written by newer code) is
+    /// rejected rather than guessed at.
     ///
     /// Return [`ApplyError::Rejected`] naming the event when one cannot be applied (bad payload,
     /// unknown schema version): the runtime parks it and applies the rest. Database errors
@@ -40,6 +49,7 @@ pub trait Projection: Send + Sync + 'static {
         &self,
         conn: &mut PgConnection,
         target: &TableSet,
+        upcasters: &Upcasters,
         events: &[StoredEvent],
     ) -> Result<(), ApplyError>;
 }

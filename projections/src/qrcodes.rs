@@ -1,16 +1,20 @@
 //! Read model `qrcodes`: the QR codes made by `CreateQrCode`, one row each.
 //!
-//! Built from `QrCodeCreated` events (stream type `qrcode`, schema version 1). The gateway reads
+//! Built from `QrCodeCreated` events (stream type `qrcode`, at their current schema version,
+//! upcast by the runtime; the struct below reads that shape). Its table is created by
+//! `migrations/` only. The gateway reads
 //! it with [`find`] and [`list_by_owner`].
 
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
+use commands::Upcasters;
 use commands::feed::{FeedPosition, StoredEvent};
 use serde::Deserialize;
 use sqlx::{PgConnection, PgExecutor};
 use uuid::Uuid;
 
-use crate::sql::{execute_trusted, position_from};
+use crate::copy_in::BinaryRows;
+use crate::sql::position_from;
 use crate::{ApplyError, Error, Projection, TableSet};
 
 /// The projection's name (durable consumer, checkpoint key).
@@ -188,7 +192,7 @@ pub async fn list_by_owner<'e>(
     rows.into_iter().map(QrCodeView::try_from).collect()
 }
 
-/// Payload of `QrCodeCreated`, schema version 1.
+/// Payload of `QrCodeCreated` in its current shape (schema version 1 is the only one so far).
 #[derive(Debug, Deserialize)]
 struct QrCodeCreatedV1 {
     qrcode_id: Uuid,
@@ -207,7 +211,13 @@ struct QrCodeCreatedV1 {
     created_at: DateTime<Utc>,
 }
 
-/// Column-wise batch for one `insert … select * from unnest(…)`.
+/// Batches of at least this many rows go in with `COPY` (replay's pages, a projector catching up):
+/// fewer, larger WAL records and no text or array parsing. Smaller ones (the live projector's
+/// usual few events) take the one-round-trip `insert … select from unnest(…)`. Both refuse the
+/// same rows with the same errors, so live and replay park the same events.
+const COPY_FROM_ROWS: usize = 256;
+
+/// Column-wise batch for one `insert … select * from unnest(…)` or one `COPY`.
 #[derive(Default)]
 struct Columns {
     qrcode_id: Vec<Uuid>,
@@ -223,11 +233,48 @@ struct Columns {
     payload: Vec<String>,
     created_at: Vec<DateTime<Utc>>,
     event_id: Vec<Uuid>,
-    tx_id: Vec<String>,
+    tx_id: Vec<u64>,
     global_position: Vec<i64>,
 }
 
 impl Columns {
+    /// Writes the batch with `COPY … FROM STDIN (FORMAT binary)` into table `t`.
+    async fn copy_in(self, conn: &mut PgConnection, t: &str) -> Result<u64, sqlx::Error> {
+        let rows = self.qrcode_id.len();
+        let text: usize = self.payload.iter().map(String::len).sum::<usize>()
+            + self.pix_key.iter().map(String::len).sum::<usize>()
+            + self.merchant_name.iter().map(String::len).sum::<usize>();
+        let mut out = BinaryRows::with_capacity(text + rows * 256);
+        for i in 0..rows {
+            out.row(15);
+            out.uuid(self.qrcode_id[i]);
+            out.optional(self.owner_id[i], BinaryRows::uuid);
+            out.text(self.key_kind[i]);
+            out.text(&self.pix_key[i]);
+            out.text(&self.merchant_name[i]);
+            out.text(&self.merchant_city[i]);
+            out.optional(self.amount_centavos[i], BinaryRows::bigint);
+            out.optional(self.description[i].as_deref(), BinaryRows::text);
+            out.text(&self.txid[i]);
+            out.text(&self.payload[i]);
+            out.timestamptz(self.created_at[i]);
+            out.uuid(self.event_id[i]);
+            out.xid8(self.tx_id[i]);
+            out.bigint(self.global_position[i]);
+            out.optional(self.created_by[i].as_deref(), BinaryRows::text);
+        }
+        out.copy_in(
+            conn,
+            &format!(
+                "copy {t} (qrcode_id, owner_id, key_kind, pix_key, merchant_name, merchant_city,
+                           amount_centavos, description, txid, payload, created_at, event_id,
+                           tx_id, global_position, created_by)
+                 from stdin (format binary)"
+            ),
+        )
+        .await
+    }
+
     fn push(&mut self, event: &StoredEvent, created: QrCodeCreatedV1) {
         self.qrcode_id.push(created.qrcode_id);
         self.owner_id.push(created.owner_id);
@@ -242,7 +289,7 @@ impl Columns {
         self.payload.push(created.payload);
         self.created_at.push(created.created_at);
         self.event_id.push(event.event_id);
-        self.tx_id.push(event.position.tx_id.to_string());
+        self.tx_id.push(event.position.tx_id);
         self.global_position.push(event.position.global_position);
     }
 }
@@ -261,68 +308,25 @@ impl Projection for QrCodes {
         &[TABLE]
     }
 
-    async fn create_tables(
-        &self,
-        conn: &mut PgConnection,
-        target: &TableSet,
-    ) -> Result<(), sqlx::Error> {
-        let t = target.table(TABLE);
-        // Same shape as migrations/0003_projections.sql plus 0005_account_read_models.sql, which
-        // added `created_by` as the last column (a test compares them).
-        execute_trusted(
-            &mut *conn,
-            format!(
-                "create table {t} (
-                    qrcode_id       uuid        primary key,
-                    owner_id        uuid,
-                    key_kind        text        not null check (key_kind in ('cpf', 'cnpj', 'email', 'phone', 'evp')),
-                    pix_key         text        not null,
-                    merchant_name   text        not null,
-                    merchant_city   text        not null,
-                    amount_centavos bigint,
-                    description     text,
-                    txid            text        not null,
-                    payload         text        not null,
-                    created_at      timestamptz not null,
-                    event_id        uuid        not null,
-                    tx_id           xid8        not null,
-                    global_position bigint      not null,
-                    created_by      text
-                )"
-            ),
-        )
-        .await?;
-        execute_trusted(
-            &mut *conn,
-            format!(
-                "create index {t}_owner_id_idx on {t} (owner_id, created_at desc)
-                  where owner_id is not null"
-            ),
-        )
-        .await?;
-        execute_trusted(
-            &mut *conn,
-            format!(
-                "create index {t}_owner_created_by_idx on {t} (owner_id, created_by, created_at desc)
-                  where created_by is not null"
-            ),
-        )
-        .await?;
-        Ok(())
+    /// It only inserts: its owner and creator indexes serve the gateway's lists, never `apply`.
+    fn indexes_built_after_replay(&self) -> bool {
+        true
     }
 
     async fn apply_batch(
         &self,
         conn: &mut PgConnection,
         target: &TableSet,
+        upcasters: &Upcasters,
         events: &[StoredEvent],
     ) -> Result<(), ApplyError> {
         let mut columns = Columns::default();
+        let current = upcasters.current_version(CREATED);
         for event in events {
             if event.stream_type != STREAM_TYPE || event.event_type != CREATED {
                 continue;
             }
-            if event.schema_version != 1 {
+            if event.schema_version != current {
                 return Err(ApplyError::Rejected {
                     event_id: event.event_id,
                     reason: format!(
@@ -334,7 +338,9 @@ impl Projection for QrCodes {
             let created = QrCodeCreatedV1::deserialize(&event.payload).map_err(|error| {
                 ApplyError::Rejected {
                     event_id: event.event_id,
-                    reason: format!("payload of {CREATED} v1 does not deserialise: {error}"),
+                    reason: format!(
+                        "payload of {CREATED} v{current} does not deserialise: {error}"
+                    ),
                 }
             })?;
             columns.push(event, created);
@@ -343,6 +349,12 @@ impl Projection for QrCodes {
             return Ok(());
         }
         let t = target.table(TABLE);
+        if columns.qrcode_id.len() >= COPY_FROM_ROWS {
+            columns.copy_in(conn, &t).await?;
+            return Ok(());
+        }
+        // `xid8` has no binary mapping in sqlx: the ids cross as text.
+        let tx_ids: Vec<String> = columns.tx_id.iter().map(u64::to_string).collect();
         sqlx::query(sqlx::AssertSqlSafe(format!(
             "insert into {t} (qrcode_id, owner_id, key_kind, pix_key, merchant_name, merchant_city,
                               amount_centavos, description, txid, payload, created_at, event_id,
@@ -369,7 +381,7 @@ impl Projection for QrCodes {
         .bind(&columns.payload)
         .bind(&columns.created_at)
         .bind(&columns.event_id)
-        .bind(&columns.tx_id)
+        .bind(&tx_ids)
         .bind(&columns.global_position)
         .bind(&columns.created_by)
         .execute(&mut *conn)

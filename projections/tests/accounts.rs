@@ -7,7 +7,9 @@ mod support;
 use std::sync::Arc;
 
 use commands::vault::AccountKey;
-use commands::{CommandMetadata, CommandService, Effects, ExpectedVersion, PgEventStore};
+use commands::{
+    CommandMetadata, CommandService, Effects, ExpectedVersion, PgEventStore, Upcasters,
+};
 use domain::account::{
     AcceptInvitation, Account, AccountCommand, ChangeEmail, ChangePhoto, DeleteAccount,
     DisableAccount, InviteMember, MemberStatus, OpenAccount, RemoveMember, UpdateProfile,
@@ -621,12 +623,17 @@ async fn apply_directly(env: &TestEnv, events: &[NewEvent]) -> Result<(), projec
     let feed = read_feed(&env.pool, usize::try_from(total).unwrap()).await;
     let mut tx = env.pool.begin().await.unwrap();
     let target = TableSet::rebuild(4242);
-    accounts::Accounts
-        .create_tables(&mut tx, &target)
+    for live in accounts::Accounts.tables() {
+        sqlx::query(sqlx::AssertSqlSafe(format!(
+            "create table {} (like {live} including all)",
+            target.table(live)
+        )))
+        .execute(&mut *tx)
         .await
         .unwrap();
+    }
     accounts::Accounts
-        .apply_batch(&mut tx, &target, &feed)
+        .apply_batch(&mut tx, &target, &Upcasters::application(), &feed)
         .await
 }
 

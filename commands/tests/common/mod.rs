@@ -9,7 +9,7 @@
 pub mod ledger;
 
 use commands::feed::{FeedPosition, StoredEvent, read_after};
-use commands::{PgEventStore, PoolSettings};
+use commands::{PgEventStore, PoolSettings, Upcasters};
 use sqlx::postgres::{PgConnectOptions, PgPool};
 use sqlx::{AssertSqlSafe, Connection, PgConnection};
 use uuid::Uuid;
@@ -87,7 +87,7 @@ impl TestDb {
             .expect("connect to the test database")
     }
 
-    /// An event store over the pool, without upcasters.
+    /// An event store over the pool, with the application's upcasters (none yet).
     pub fn store(&self) -> PgEventStore {
         PgEventStore::new(self.pool.clone())
     }
@@ -162,7 +162,9 @@ pub async fn read_feed_until(
 ) -> Vec<StoredEvent> {
     let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(10);
     loop {
-        let events = read_after(pool, after, 1_000).await.expect("read the feed");
+        let events = read_after(pool, &Upcasters::application(), after, 1_000)
+            .await
+            .expect("read the feed");
         if events.len() >= at_least || tokio::time::Instant::now() >= deadline {
             return events;
         }

@@ -4,6 +4,7 @@ use std::collections::HashMap;
 
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
+use commands::Upcasters;
 use commands::feed::StoredEvent;
 use commands::vault::{AccountKey, VaultError, load_key};
 use domain::account::AccountEvent;
@@ -13,7 +14,6 @@ use sqlx::{AssertSqlSafe, PgConnection};
 use uuid::Uuid;
 
 use super::{ACCOUNTS_TABLE, MEMBERS_TABLE, NAME, STREAM_TYPE};
-use crate::sql::execute_trusted;
 use crate::{ApplyError, Projection, TableSet};
 
 /// The `accounts` projection (tables `accounts` and `account_members`).
@@ -36,66 +36,11 @@ impl Projection for Accounts {
         &[ACCOUNTS_TABLE, MEMBERS_TABLE]
     }
 
-    async fn create_tables(
-        &self,
-        conn: &mut PgConnection,
-        target: &TableSet,
-    ) -> Result<(), sqlx::Error> {
-        let a = target.table(ACCOUNTS_TABLE);
-        let m = target.table(MEMBERS_TABLE);
-        // Same shape as migrations/0005_account_read_models.sql (a test compares them).
-        execute_trusted(
-            &mut *conn,
-            format!(
-                "create table {a} (
-                    account_id            uuid        primary key,
-                    email                 text,
-                    email_verified        boolean     not null,
-                    display_name          text,
-                    phone_number          text,
-                    photo_url             text,
-                    default_merchant_name text,
-                    default_merchant_city text,
-                    disabled              boolean     not null,
-                    created_at            timestamptz not null,
-                    updated_at            timestamptz not null,
-                    version               bigint      not null
-                )"
-            ),
-        )
-        .await?;
-        execute_trusted(
-            &mut *conn,
-            format!(
-                "create table {m} (
-                    account_id        uuid        not null,
-                    invitation_id     text        not null,
-                    email             text,
-                    role              text        not null check (role in ('manager', 'operator')),
-                    status            text        not null check (status in ('invited', 'active')),
-                    member_account_id uuid,
-                    invited_at        timestamptz not null,
-                    joined_at         timestamptz,
-                    primary key (account_id, invitation_id)
-                )"
-            ),
-        )
-        .await?;
-        execute_trusted(
-            &mut *conn,
-            format!(
-                "create index {m}_member_idx on {m} (member_account_id)
-                  where member_account_id is not null"
-            ),
-        )
-        .await?;
-        Ok(())
-    }
-
     async fn apply_batch(
         &self,
         conn: &mut PgConnection,
         target: &TableSet,
+        upcasters: &Upcasters,
         events: &[StoredEvent],
     ) -> Result<(), ApplyError> {
         let tables = Tables {
@@ -108,7 +53,7 @@ impl Projection for Accounts {
             if event.stream_type != STREAM_TYPE {
                 continue;
             }
-            if let Some(decoded) = decode(event)? {
+            if let Some(decoded) = decode(upcasters, event)? {
                 fold(conn, &tables, &mut keys, event, decoded).await?;
             }
         }
@@ -117,10 +62,11 @@ impl Projection for Accounts {
 }
 
 /// The Account event in `event`, or `None` for an event type this read model does not use.
-fn decode(event: &StoredEvent) -> Result<Option<AccountEvent>, ApplyError> {
-    /// Reads a known event type's payload, refusing schema versions this code does not know.
-    fn read<T: DeserializeOwned>(event: &StoredEvent) -> Result<T, ApplyError> {
-        if event.schema_version != 1 {
+fn decode(upcasters: &Upcasters, event: &StoredEvent) -> Result<Option<AccountEvent>, ApplyError> {
+    /// Reads a known event type's payload (upcast already), refusing any schema version but the
+    /// current one.
+    fn read<T: DeserializeOwned>(event: &StoredEvent, current: i32) -> Result<T, ApplyError> {
+        if event.schema_version != current {
             return Err(rejected(
                 event,
                 format!(
@@ -134,25 +80,26 @@ fn decode(event: &StoredEvent) -> Result<Option<AccountEvent>, ApplyError> {
             rejected(
                 event,
                 format!(
-                    "payload of {} v1 does not deserialise: {error}",
+                    "payload of {} v{current} does not deserialise: {error}",
                     event.event_type
                 ),
             )
         })
     }
+    let current = upcasters.current_version(&event.event_type);
     let decoded = match event.event_type.as_str() {
-        "AccountOpened" => AccountEvent::AccountOpened(read(event)?),
-        "EmailVerified" => AccountEvent::EmailVerified(read(event)?),
-        "PasswordChanged" => AccountEvent::PasswordChanged(read(event)?),
-        "ProfileUpdated" => AccountEvent::ProfileUpdated(read(event)?),
-        "PhotoChanged" => AccountEvent::PhotoChanged(read(event)?),
-        "EmailChanged" => AccountEvent::EmailChanged(read(event)?),
-        "AccountDisabled" => AccountEvent::AccountDisabled(read(event)?),
-        "AccountEnabled" => AccountEvent::AccountEnabled(read(event)?),
-        "AccountDeleted" => AccountEvent::AccountDeleted(read(event)?),
-        "MemberInvited" => AccountEvent::MemberInvited(read(event)?),
-        "MemberJoined" => AccountEvent::MemberJoined(read(event)?),
-        "MemberRemoved" => AccountEvent::MemberRemoved(read(event)?),
+        "AccountOpened" => AccountEvent::AccountOpened(read(event, current)?),
+        "EmailVerified" => AccountEvent::EmailVerified(read(event, current)?),
+        "PasswordChanged" => AccountEvent::PasswordChanged(read(event, current)?),
+        "ProfileUpdated" => AccountEvent::ProfileUpdated(read(event, current)?),
+        "PhotoChanged" => AccountEvent::PhotoChanged(read(event, current)?),
+        "EmailChanged" => AccountEvent::EmailChanged(read(event, current)?),
+        "AccountDisabled" => AccountEvent::AccountDisabled(read(event, current)?),
+        "AccountEnabled" => AccountEvent::AccountEnabled(read(event, current)?),
+        "AccountDeleted" => AccountEvent::AccountDeleted(read(event, current)?),
+        "MemberInvited" => AccountEvent::MemberInvited(read(event, current)?),
+        "MemberJoined" => AccountEvent::MemberJoined(read(event, current)?),
+        "MemberRemoved" => AccountEvent::MemberRemoved(read(event, current)?),
         // A type added later that this read model has no use for.
         _ => return Ok(None),
     };

@@ -4,16 +4,20 @@
 //! events at or before it (redeliveries, republished duplicates), check that the rest are
 //! exactly the feed's events between the checkpoint and the newest message (if not, part of the
 //! stream is missing or out of order: take those events from PostgreSQL instead), apply, park
-//! poison events, move the checkpoint. Acks go out only after the commit.
+//! poison events, move the checkpoint. Acks go out only after the commit. Every event is upcast to
+//! its current shape first, whether it came from the stream or from the feed (messages published
+//! before an upcaster was added still carry the old shape).
 
 use std::collections::HashSet;
 
 use async_nats::jetstream::{AckKind, Message};
 use chrono::Utc;
+use commands::Upcasters;
 use commands::feed::{self, FeedPosition, StoredEvent};
 use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
+use super::ProjectorConfig;
 use crate::locks::lock_projection_writes;
 use crate::metric_names::{
     PROJECTION_APPLIED, PROJECTION_APPLY_DELAY_SECONDS, PROJECTION_GAP_REPAIRS,
@@ -40,10 +44,12 @@ pub(crate) struct Round {
 pub(crate) async fn apply_messages(
     pool: &PgPool,
     projection: &dyn Projection,
-    feed_page_size: i64,
+    config: &ProjectorConfig,
     messages: &[Message],
 ) -> Result<Round, sqlx::Error> {
     let name = projection.name();
+    let upcasters = &*config.upcasters;
+    let feed_page_size = config.feed_page_size;
     let mut readable: Vec<StoredEvent> = Vec::with_capacity(messages.len());
     // The event id of each message, `None` for unreadable ones.
     let mut ids: Vec<Option<Uuid>> = Vec::with_capacity(messages.len());
@@ -51,7 +57,7 @@ pub(crate) async fn apply_messages(
         match serde_json::from_slice::<StoredEvent>(&message.payload) {
             Ok(event) => {
                 ids.push(Some(event.event_id));
-                readable.push(event);
+                readable.push(upcasters.upcast_event(event));
             }
             Err(error) => {
                 // Not an event the relay wrote. If it stood for a real event, that event is in
@@ -69,11 +75,20 @@ pub(crate) async fn apply_messages(
 
     readable.sort_by_key(|e| e.position);
     readable.dedup_by_key(|e| e.position);
-    let mut round = match commit_round(pool, projection, feed_page_size, &readable, false).await? {
+    let mut round = match commit_round(
+        pool,
+        projection,
+        upcasters,
+        feed_page_size,
+        &readable,
+        false,
+    )
+    .await?
+    {
         Some(round) => round,
         // Something in the batch failed: do it again event by event, parking the poison. (The
         // parking pass always answers `Some`.)
-        None => commit_round(pool, projection, feed_page_size, &readable, true)
+        None => commit_round(pool, projection, upcasters, feed_page_size, &readable, true)
             .await?
             .unwrap_or_default(),
     };
@@ -97,6 +112,7 @@ pub(crate) async fn apply_messages(
 async fn commit_round(
     pool: &PgPool,
     projection: &dyn Projection,
+    upcasters: &Upcasters,
     feed_page_size: i64,
     readable: &[StoredEvent],
     parking: bool,
@@ -121,9 +137,10 @@ async fn commit_round(
         let fresh = &readable[first..];
         if parking {
             round.parked =
-                apply_with_parking(&mut tx, projection, &TableSet::live(), fresh).await?;
+                apply_with_parking(&mut tx, projection, &TableSet::live(), upcasters, fresh)
+                    .await?;
         } else if let Err(error) = projection
-            .apply_batch(&mut tx, &TableSet::live(), fresh)
+            .apply_batch(&mut tx, &TableSet::live(), upcasters, fresh)
             .await
         {
             tracing::debug!(projection = name, %error, "batch failed; applying it again with parking");
@@ -143,7 +160,15 @@ async fn commit_round(
         );
         metrics::counter!(PROJECTION_GAP_REPAIRS, "projection" => name.to_owned()).increment(1);
         round.repaired_from_feed = true;
-        let filled = fill_from_feed(&mut tx, projection, start, newest, feed_page_size).await?;
+        let filled = fill_from_feed(
+            &mut tx,
+            projection,
+            upcasters,
+            start,
+            newest,
+            feed_page_size,
+        )
+        .await?;
         round.applied = filled.applied;
         round.parked = filled.parked;
         last_recorded_at = filled.last_recorded_at;
@@ -207,6 +232,7 @@ struct Filled {
 async fn fill_from_feed(
     conn: &mut PgConnection,
     projection: &dyn Projection,
+    upcasters: &Upcasters,
     after: FeedPosition,
     until: FeedPosition,
     page_size: i64,
@@ -218,12 +244,13 @@ async fn fill_from_feed(
     };
     let mut position = after;
     while position < until {
-        let mut page = feed::read_after(&mut *conn, position, page_size).await?;
+        let mut page = feed::read_after(&mut *conn, upcasters, position, page_size).await?;
         page.retain(|e| e.position <= until);
         let Some(last) = page.last() else { break };
         position = last.position;
         filled.last_recorded_at = Some(last.recorded_at);
-        let parked = apply_with_parking(&mut *conn, projection, &TableSet::live(), &page).await?;
+        let parked =
+            apply_with_parking(&mut *conn, projection, &TableSet::live(), upcasters, &page).await?;
         filled.applied += page.len() - parked.len();
         filled.parked.extend(parked);
     }

@@ -1,6 +1,9 @@
 //! Projector settings.
 
+use std::sync::Arc;
 use std::time::Duration;
+
+use commands::Upcasters;
 
 use crate::StreamSettings;
 
@@ -25,6 +28,9 @@ pub struct ProjectorConfig {
     pub max_backoff: Duration,
     /// Names this instance in `pg_stat_activity` (`balcao-projector <name> <instance>`).
     pub instance: String,
+    /// Upcasters applied to every event before a projection sees it, from the stream or from the
+    /// feed ([`Upcasters::application`] unless a test brings its own).
+    pub upcasters: Arc<Upcasters>,
 }
 
 impl Default for ProjectorConfig {
@@ -38,6 +44,7 @@ impl Default for ProjectorConfig {
             lock_retry_interval: Duration::from_secs(2),
             max_backoff: Duration::from_secs(5),
             instance: format!("pid {}", std::process::id()),
+            upcasters: Upcasters::application(),
         }
     }
 }

@@ -277,7 +277,7 @@ async fn apply_until_done(
 ) -> bool {
     let mut backoff = Duration::from_millis(50);
     loop {
-        match batch::apply_messages(pool, projection, config.feed_page_size, batch).await {
+        match batch::apply_messages(pool, projection, config, batch).await {
             Ok(round) => {
                 tracing::debug!(
                     projection = projection.name(),

@@ -1,6 +1,9 @@
 //! Relay settings.
 
+use std::sync::Arc;
 use std::time::Duration;
+
+use commands::Upcasters;
 
 use crate::{Error, StreamSettings};
 
@@ -23,6 +26,9 @@ pub struct RelayConfig {
     pub nats_timeout: Duration,
     /// Names this instance in `pg_stat_activity` (`application_name = "balcao-relay <instance>"`).
     pub instance: String,
+    /// The upcasters the feed applies, so the stream carries current shapes
+    /// ([`Upcasters::application`] unless a test brings its own).
+    pub upcasters: Arc<Upcasters>,
     /// Testing aid: stop at a fault point as a crash there would. `None` in production.
     pub fault: Option<Fault>,
 }
@@ -45,6 +51,7 @@ impl Default for RelayConfig {
             retry_window: Duration::from_secs(5 * 60),
             nats_timeout: Duration::from_secs(5),
             instance: format!("pid {}", std::process::id()),
+            upcasters: Upcasters::application(),
             fault: None,
         }
     }

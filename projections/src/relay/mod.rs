@@ -143,7 +143,8 @@ async fn lead(
             lock.release().await;
             return Ok(());
         }
-        let batch = feed::read_after(lock.conn(), position, config.batch_size).await?;
+        let batch =
+            feed::read_after(lock.conn(), &config.upcasters, position, config.batch_size).await?;
         if batch.is_empty() {
             // Events committed past the checkpoint but not readable yet wait for an older
             // transaction to end; that end sends no NOTIFY, so look again soon.

@@ -2,20 +2,31 @@
 //!
 //! 1. Take the projection's replay lock (one replay per projection at a time) and drop tables
 //!    left by a crashed replay.
-//! 2. Create a fresh table set (`<table>__rebuild_<n>`) and fill it from the feed in big pages,
-//!    reading the next page while the current one is written (multi-row `unnest` inserts).
+//! 2. Create a fresh table set (`<table>__rebuild_<n>`) as copies of the live tables (see
+//!    [`tables`]: the migrations are the only DDL) and fill it from the feed in big pages. The
+//!    feed is read once for every projection being rebuilt, the next page while the current one
+//!    is written; each projection writes a page with its own multi-row statements, in a
+//!    transaction that does not wait for its WAL flush (a crash loses only rebuild tables,
+//!    which the next replay drops). Plain indexes of projections that allow it are built after
+//!    the fill, in one pass.
 //! 3. Switch in one short transaction under the projection's write lock (the live projector
 //!    pauses): catch the new tables up to the live checkpoint, drop the old tables, rename the
-//!    new ones (and their constraints and indexes) to the live names, set the checkpoint.
-//!    The gateway reads the old tables until that commit and the new ones after it.
+//!    new ones (and their indexes, constraints and identity sequences) to the live names, set
+//!    the checkpoint. The gateway reads the old tables until that commit and the new ones after
+//!    it.
 //! 4. The live projector carries on from the new checkpoint, skipping what replay included.
+//!
+//! Every event is upcast ([`ReplayOptions::upcasters`]) as the live projector upcasts it, so
+//! the two build the same rows.
 
 mod switch;
+mod tables;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use chrono::Utc;
+use commands::Upcasters;
 use commands::feed::{self, FeedPosition, StoredEvent};
 use indicatif::{ProgressBar, ProgressStyle};
 use sqlx::PgPool;
@@ -26,6 +37,7 @@ use crate::parking::apply_with_parking;
 use crate::projection::REBUILD_MARKER;
 use crate::sql::execute_trusted;
 use crate::{Error, Projection, TableSet};
+use tables::RebuildTable;
 
 /// How a replay runs.
 #[derive(Debug, Clone)]
@@ -38,6 +50,9 @@ pub struct ReplayOptions {
     pub switch_lock_timeout: Duration,
     /// Switch attempts before giving up (each one waits at most `switch_lock_timeout`).
     pub switch_attempts: u32,
+    /// Upcasters applied to every event read ([`Upcasters::application`] unless a test brings
+    /// its own); they must be the live projector's, or replay and live would disagree.
+    pub upcasters: Arc<Upcasters>,
 }
 
 impl Default for ReplayOptions {
@@ -47,6 +62,7 @@ impl Default for ReplayOptions {
             show_progress: false,
             switch_lock_timeout: Duration::from_secs(5),
             switch_attempts: 5,
+            upcasters: Upcasters::application(),
         }
     }
 }
@@ -129,6 +145,7 @@ struct Build {
     projection: Arc<dyn Projection>,
     generation: i64,
     target: TableSet,
+    tables: Vec<RebuildTable>,
     parked: usize,
 }
 
@@ -147,12 +164,24 @@ async fn replay_locked(
             .await?;
         let target = TableSet::rebuild(generation);
         let mut tx = pool.begin().await?;
-        projection.create_tables(&mut tx, &target).await?;
+        let mut tables = Vec::with_capacity(projection.tables().len());
+        for live in projection.tables() {
+            tables.push(
+                tables::create(
+                    &mut tx,
+                    live,
+                    &target.table(live),
+                    projection.indexes_built_after_replay(),
+                )
+                .await?,
+            );
+        }
         tx.commit().await?;
         builds.push(Build {
             projection: Arc::clone(projection),
             generation,
             target,
+            tables,
             parked: 0,
         });
     }
@@ -175,11 +204,16 @@ async fn fill_and_switch(
     started: Instant,
     started_at: chrono::DateTime<Utc>,
 ) -> Result<Vec<ReplayReport>, Error> {
-    let total: i64 = sqlx::query_scalar(
-        "select count(*) from events where tx_id < pg_snapshot_xmin(pg_current_snapshot())",
-    )
-    .fetch_one(pool)
-    .await?;
+    // Counting a large log takes a while: only for a bar someone watches.
+    let total: i64 = if options.show_progress {
+        sqlx::query_scalar(
+            "select count(*) from events where tx_id < pg_snapshot_xmin(pg_current_snapshot())",
+        )
+        .fetch_one(pool)
+        .await?
+    } else {
+        0
+    };
     let bar = progress_bar(
         u64::try_from(total).unwrap_or_default(),
         options.show_progress,
@@ -189,14 +223,19 @@ async fn fill_and_switch(
 
     // Read the next page while the current one is applied.
     let (pages_tx, mut pages_rx) = mpsc::channel::<Vec<StoredEvent>>(2);
-    let reader = tokio::spawn(read_pages(pool.clone(), options.page_size, pages_tx));
+    let reader = tokio::spawn(read_pages(
+        pool.clone(),
+        Arc::clone(&options.upcasters),
+        options.page_size,
+        pages_tx,
+    ));
     let mut position = FeedPosition::default();
     let mut events: u64 = 0;
     while let Some(page) = pages_rx.recv().await {
         futures::future::try_join_all(
             builds
                 .iter_mut()
-                .map(|build| apply_page(pool, build, &page)),
+                .map(|build| apply_page(pool, build, &options.upcasters, &page)),
         )
         .await?;
         position = page.last().map_or(position, |e| e.position);
@@ -210,6 +249,12 @@ async fn fill_and_switch(
         .await
         .map_err(|_| Error::Interrupted("the replay's feed reader panicked"))??;
     bar.finish();
+    futures::future::try_join_all(
+        builds
+            .iter()
+            .flat_map(|build| build.tables.iter().map(|table| table.finish(pool))),
+    )
+    .await?;
 
     let mut reports = Vec::with_capacity(builds.len());
     for build in builds.iter() {
@@ -249,12 +294,13 @@ async fn fill_and_switch(
 
 async fn read_pages(
     pool: PgPool,
+    upcasters: Arc<Upcasters>,
     page_size: i64,
     pages: mpsc::Sender<Vec<StoredEvent>>,
 ) -> Result<(), Error> {
     let mut position = FeedPosition::default();
     loop {
-        let page = feed::read_after(&pool, position, page_size).await?;
+        let page = feed::read_after(&pool, &upcasters, position, page_size).await?;
         let Some(last) = page.last() else {
             return Ok(());
         };
@@ -266,9 +312,20 @@ async fn read_pages(
     }
 }
 
-async fn apply_page(pool: &PgPool, build: &mut Build, page: &[StoredEvent]) -> Result<(), Error> {
+async fn apply_page(
+    pool: &PgPool,
+    build: &mut Build,
+    upcasters: &Upcasters,
+    page: &[StoredEvent],
+) -> Result<(), Error> {
     let mut tx = pool.begin().await?;
-    let parked = apply_with_parking(&mut tx, &*build.projection, &build.target, page).await?;
+    // Only rebuild tables change here, and a crash drops them anyway (the next replay starts
+    // over): no reason to wait for each page's WAL flush. The switch commits durably.
+    sqlx::query("set local synchronous_commit = off")
+        .execute(&mut *tx)
+        .await?;
+    let parked =
+        apply_with_parking(&mut tx, &*build.projection, &build.target, upcasters, page).await?;
     tx.commit().await?;
     for event in &parked {
         event.report(build.projection.name());
@@ -284,7 +341,8 @@ fn progress_bar(total: u64, visible: bool) -> ProgressBar {
     let bar = ProgressBar::new(total);
     // pt-BR: operators read it.
     if let Ok(style) = ProgressStyle::with_template(
-        "{msg} {wide_bar} {human_pos}/{human_len} eventos · {per_sec:.0} · restam {eta_precise}",
+        // `{per_sec:0}`: a width of 0 is indicatif's "no decimals".
+        "{msg} {wide_bar} {human_pos}/{human_len} eventos · {per_sec:0} · restam {eta_precise}",
     ) {
         bar.set_style(style);
     }

@@ -3,9 +3,9 @@
 use std::time::Duration;
 
 use commands::feed::{self, FeedPosition};
-use sqlx::{PgConnection, PgPool};
+use sqlx::PgPool;
 
-use super::{Build, ReplayOptions, quote};
+use super::{Build, ReplayOptions};
 use crate::locks::lock_projection_writes;
 use crate::parking::apply_with_parking;
 use crate::sql::execute_trusted;
@@ -74,19 +74,29 @@ async fn try_switch(
     let mut caught_up = 0;
     let mut parked = Vec::new();
     while position < live {
-        let mut page = feed::read_after(&mut *tx, position, options.page_size).await?;
+        let mut page =
+            feed::read_after(&mut *tx, &options.upcasters, position, options.page_size).await?;
         page.retain(|e| e.position <= live);
         let Some(last) = page.last() else { break };
         position = last.position;
         caught_up += page.len() as u64;
-        parked.extend(apply_with_parking(&mut tx, &*build.projection, &build.target, &page).await?);
+        parked.extend(
+            apply_with_parking(
+                &mut tx,
+                &*build.projection,
+                &build.target,
+                &options.upcasters,
+                &page,
+            )
+            .await?,
+        );
     }
     // If replay read further than the live projector got, the projector skips what replay
     // already included.
     let position = live.max(replayed_to);
 
-    for table in build.projection.tables() {
-        swap_table(&mut tx, table, &build.target.table(table)).await?;
+    for table in &build.tables {
+        table.swap(&mut tx).await?;
     }
     checkpoint::store(&mut tx, name, position, None).await?;
     tx.commit().await?;
@@ -98,58 +108,4 @@ async fn try_switch(
         caught_up,
         parked: parked.len(),
     })
-}
-
-/// Replaces table `live` by `rebuilt`, renaming the rebuilt table's constraints and indexes to
-/// the names the live ones had, so the next rebuild compares and renames the same way.
-async fn swap_table(conn: &mut PgConnection, live: &str, rebuilt: &str) -> Result<(), Error> {
-    execute_trusted(&mut *conn, format!("drop table if exists {}", quote(live))).await?;
-    execute_trusted(
-        &mut *conn,
-        format!("alter table {} rename to {}", quote(rebuilt), quote(live)),
-    )
-    .await?;
-    // Renaming an index-backed constraint renames its index too; the second pass catches the
-    // plain indexes.
-    let constraints: Vec<String> = sqlx::query_scalar(
-        "select conname::text from pg_constraint where conrelid = to_regclass($1)",
-    )
-    .bind(quote(live))
-    .fetch_all(&mut *conn)
-    .await?;
-    for constraint in constraints {
-        if let Some(rest) = constraint.strip_prefix(rebuilt) {
-            execute_trusted(
-                &mut *conn,
-                format!(
-                    "alter table {} rename constraint {} to {}",
-                    quote(live),
-                    quote(&constraint),
-                    quote(&format!("{live}{rest}"))
-                ),
-            )
-            .await?;
-        }
-    }
-    let indexes: Vec<String> = sqlx::query_scalar(
-        "select indexname::text from pg_indexes
-          where schemaname = current_schema() and tablename = $1",
-    )
-    .bind(live)
-    .fetch_all(&mut *conn)
-    .await?;
-    for index in indexes {
-        if let Some(rest) = index.strip_prefix(rebuilt) {
-            execute_trusted(
-                &mut *conn,
-                format!(
-                    "alter index {} rename to {}",
-                    quote(&index),
-                    quote(&format!("{live}{rest}"))
-                ),
-            )
-            .await?;
-        }
-    }
-    Ok(())
 }

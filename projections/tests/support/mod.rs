@@ -107,6 +107,7 @@ impl TestEnv {
             retry_window: Duration::from_secs(60),
             nats_timeout: Duration::from_secs(5),
             instance: instance.to_owned(),
+            upcasters: commands::Upcasters::application(),
             fault: None,
         }
     }
@@ -440,9 +441,14 @@ pub async fn event_count_rows(pool: &PgPool, table: &str) -> Vec<String> {
 pub async fn read_feed(pool: &PgPool, at_least: usize) -> Vec<commands::feed::StoredEvent> {
     let deadline = tokio::time::Instant::now() + PATIENCE;
     loop {
-        let events = commands::feed::read_after(pool, FeedPosition::default(), 100_000)
-            .await
-            .expect("read the feed");
+        let events = commands::feed::read_after(
+            pool,
+            &commands::Upcasters::application(),
+            FeedPosition::default(),
+            100_000,
+        )
+        .await
+        .expect("read the feed");
         if events.len() >= at_least {
             return events;
         }

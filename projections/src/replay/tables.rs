@@ -1,0 +1,204 @@
+//! Replay's fresh tables, made from the live ones: `migrations/` is the only DDL of a read model.
+//!
+//! `create table <rebuilt> (like <live> including all)` copies the columns (types, defaults,
+//! `not null`, identity), check constraints, indexes (those behind primary keys and unique
+//! constraints included), comments, storage and statistics settings. What it cannot copy is the
+//! names PostgreSQL generates for the copies' indexes and identity sequences, so each copy is
+//! paired here with the live object it came from, and the switch renames it to that name once
+//! the live table is gone. Foreign keys, triggers, policies and grants are not copied: read-model
+//! tables have none (a test checks the copy against the live table).
+
+use sqlx::{PgConnection, PgPool};
+
+use super::quote;
+use crate::Error;
+use crate::sql::execute_trusted;
+
+/// A rebuild table and what the switch needs to give it the live table's names.
+#[derive(Debug)]
+pub(super) struct RebuildTable {
+    /// The live table's name.
+    pub(super) live: String,
+    /// The rebuild table's name.
+    pub(super) rebuilt: String,
+    /// `(copy, live)` index names.
+    indexes: Vec<(String, String)>,
+    /// `(copy, live)` names of the sequences behind identity columns.
+    identity_sequences: Vec<(String, String)>,
+    /// `(sequence, column)`: `serial`-style sequences the live table owns and the copy's default
+    /// uses too; the copy takes them over before the live table is dropped (which would drop them).
+    shared_sequences: Vec<(String, String)>,
+    /// `create index` statements of the plain indexes left out while filling.
+    deferred_indexes: Vec<String>,
+}
+
+/// One index of a table: its name, what it indexes and how, and whether it constrains rows.
+#[derive(sqlx::FromRow)]
+struct IndexRow {
+    name: String,
+    /// Everything that defines the index except its name and table, comparable between a table
+    /// and its copy (which has the same column names and numbers).
+    signature: String,
+    /// Unique, or behind a constraint: it decides which rows go in, so it stays during the fill.
+    constrains: bool,
+    definition: String,
+}
+
+async fn indexes(conn: &mut PgConnection, table: &str) -> Result<Vec<IndexRow>, sqlx::Error> {
+    sqlx::query_as(
+        "select c.relname::text as name,
+                concat_ws(' | ', am.amname, i.indisunique, i.indisprimary, i.indisexclusion,
+                          i.indnkeyatts, i.indkey::text, i.indclass::text, i.indoption::text,
+                          i.indcollation::text, pg_get_expr(i.indexprs, i.indrelid),
+                          pg_get_expr(i.indpred, i.indrelid)) as signature,
+                i.indisunique or exists (
+                    select 1 from pg_constraint k
+                     where k.conrelid = i.indrelid and k.conindid = i.indexrelid) as constrains,
+                pg_get_indexdef(i.indexrelid) as definition
+           from pg_index i
+           join pg_class c on c.oid = i.indexrelid
+           join pg_am am on am.oid = c.relam
+          where i.indrelid = to_regclass($1)
+          order by c.relname",
+    )
+    .bind(quote(table))
+    .fetch_all(conn)
+    .await
+}
+
+/// `(column, sequence, identity?)` for every sequence a table's columns own.
+async fn owned_sequences(
+    conn: &mut PgConnection,
+    table: &str,
+) -> Result<Vec<(String, String, bool)>, sqlx::Error> {
+    sqlx::query_as(
+        "select a.attname::text, s.relname::text, d.deptype = 'i'
+           from pg_depend d
+           join pg_class s on s.oid = d.objid and s.relkind = 'S'
+           join pg_attribute a on a.attrelid = d.refobjid and a.attnum = d.refobjsubid
+          where d.classid = 'pg_class'::regclass and d.refclassid = 'pg_class'::regclass
+            and d.refobjid = to_regclass($1) and d.deptype in ('a', 'i')
+          order by 1",
+    )
+    .bind(quote(table))
+    .fetch_all(conn)
+    .await
+}
+
+/// Creates `rebuilt` as an empty copy of `live`, in the caller's transaction.
+///
+/// With `indexes_last`, the copy's plain indexes (neither unique nor behind a constraint) are
+/// dropped and remembered: [`RebuildTable::finish`] builds them after the fill, in one sorted
+/// pass instead of row by row. Indexes that decide which rows go in always stay.
+pub(super) async fn create(
+    conn: &mut PgConnection,
+    live: &str,
+    rebuilt: &str,
+    indexes_last: bool,
+) -> Result<RebuildTable, Error> {
+    execute_trusted(
+        &mut *conn,
+        format!(
+            "create table {} (like {} including all)",
+            quote(rebuilt),
+            quote(live)
+        ),
+    )
+    .await?;
+
+    let live_indexes = indexes(conn, live).await?;
+    let mut copies = indexes(conn, rebuilt).await?;
+    let mut table = RebuildTable {
+        live: live.to_owned(),
+        rebuilt: rebuilt.to_owned(),
+        indexes: Vec::with_capacity(live_indexes.len()),
+        identity_sequences: Vec::new(),
+        shared_sequences: Vec::new(),
+        deferred_indexes: Vec::new(),
+    };
+    for original in live_indexes {
+        let Some(at) = copies
+            .iter()
+            .position(|c| c.signature == original.signature)
+        else {
+            return Err(Error::Config(format!(
+                "index {} of {live} has no copy in {rebuilt}",
+                original.name
+            )));
+        };
+        let copy = copies.swap_remove(at);
+        if indexes_last && !copy.constrains {
+            execute_trusted(&mut *conn, format!("drop index {}", quote(&copy.name))).await?;
+            table.deferred_indexes.push(copy.definition);
+        }
+        table.indexes.push((copy.name, original.name));
+    }
+
+    let copy_sequences = owned_sequences(conn, rebuilt).await?;
+    for (column, sequence, identity) in owned_sequences(conn, live).await? {
+        match copy_sequences.iter().find(|(c, ..)| *c == column) {
+            Some((_, copy, _)) if identity => {
+                table.identity_sequences.push((copy.clone(), sequence));
+            }
+            // A `serial` column: the copy's default calls the live table's sequence.
+            _ => table.shared_sequences.push((sequence, column)),
+        }
+    }
+    Ok(table)
+}
+
+impl RebuildTable {
+    /// After the fill, before the switch: builds the indexes left out and gathers the planner's
+    /// statistics, so the table is ready to serve the moment it goes live.
+    pub(super) async fn finish(&self, pool: &PgPool) -> Result<(), Error> {
+        for definition in &self.deferred_indexes {
+            execute_trusted(pool, definition.clone()).await?;
+        }
+        execute_trusted(pool, format!("analyze {}", quote(&self.rebuilt))).await?;
+        Ok(())
+    }
+
+    /// Replaces the live table by the rebuilt one under the live names (table, indexes and the
+    /// constraints behind them, identity sequences), inside the switch's transaction.
+    pub(super) async fn swap(&self, conn: &mut PgConnection) -> Result<(), Error> {
+        let (live, rebuilt) = (&self.live, &self.rebuilt);
+        for (sequence, column) in &self.shared_sequences {
+            execute_trusted(
+                &mut *conn,
+                format!(
+                    "alter sequence {} owned by {}.{}",
+                    quote(sequence),
+                    quote(rebuilt),
+                    quote(column)
+                ),
+            )
+            .await?;
+        }
+        execute_trusted(&mut *conn, format!("drop table {}", quote(live))).await?;
+        execute_trusted(
+            &mut *conn,
+            format!("alter table {} rename to {}", quote(rebuilt), quote(live)),
+        )
+        .await?;
+        // Renaming an index behind a constraint renames the constraint too.
+        for (copy, original) in &self.indexes {
+            execute_trusted(
+                &mut *conn,
+                format!("alter index {} rename to {}", quote(copy), quote(original)),
+            )
+            .await?;
+        }
+        for (copy, original) in &self.identity_sequences {
+            execute_trusted(
+                &mut *conn,
+                format!(
+                    "alter sequence {} rename to {}",
+                    quote(copy),
+                    quote(original)
+                ),
+            )
+            .await?;
+        }
+        Ok(())
+    }
+}
