@@ -90,7 +90,8 @@ impl TestApp {
     ///
     /// Besides the fresh database and stream, the app sends e-mail to its own [`SmtpSink`]
     /// (`app.mail`), serves a fixture dashboard ([`write_fixture_webapp`]) and allows 1 000
-    /// sign-in and recovery attempts per minute (the rate-limit tests lower that).
+    /// sign-in, recovery, sign-up and invitation attempts per minute (the rate-limit tests lower
+    /// that).
     ///
     /// # Panics
     ///
@@ -113,6 +114,7 @@ impl TestApp {
             log_format: LogFormat::Pretty,
             create_per_minute: 1_000,
             trust_forwarded_for: false,
+            trusted_proxies: 0,
             read_your_writes_ms: 5_000,
             analytics_id: None,
             nats_stream: format!("TEST_{id}"),
@@ -129,6 +131,8 @@ impl TestApp {
             auth: AuthSettings {
                 auth_per_minute_per_address: 1_000,
                 auth_per_minute_per_email: 1_000,
+                sign_up_per_minute_per_address: 1_000,
+                invitations_per_minute_per_account: 1_000,
                 ..AuthSettings::default()
             },
         };
