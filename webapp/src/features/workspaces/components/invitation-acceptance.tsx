@@ -5,6 +5,7 @@ import { FormAlert } from '@/components/form-alert';
 import { PageStatus } from '@/components/page-status';
 import { PageTitle } from '@/components/page-title';
 import { paths } from '@/config/paths';
+import { SignOutButton } from '@/features/session/components/sign-out-button';
 import { useAppDispatch } from '@/hooks/store-hooks';
 import { type ApiError, asApiError } from '@/lib/api-error';
 import { errorMessage } from '@/lib/error-messages';
@@ -15,6 +16,9 @@ import { useCurrentWorkspace } from '../hooks/use-current-workspace';
 import { workspaceSelected } from '../stores/workspace-slice';
 
 export const INCOMPLETE_INVITATION_LINK = 'Este link de convite está incompleto. Abra de novo o link do e-mail.';
+
+/** The server's code for an invitation opened while signed in with another address. */
+const FOR_ANOTHER_EMAIL = 'invitation-for-another-email';
 
 type Progress =
   { state: 'accepting' } | { state: 'accepted'; accountId: string; role: Role } | { state: 'failed'; error: ApiError };
@@ -54,6 +58,15 @@ export function InvitationAcceptance({ code }: { code: string | null }) {
     body = (
       <>
         <FormAlert>{errorMessage(progress.error)}</FormAlert>
+        {progress.error.code === FOR_ANOTHER_EMAIL ? (
+          <>
+            <p>
+              Só a conta do e-mail que recebeu o convite pode aceitá-lo. Saia e abra de novo o link do e-mail: ele pede
+              para você entrar com esse e-mail ou, se ainda não tem conta com ele, criar uma.
+            </p>
+            <SignOutButton />
+          </>
+        ) : null}
         <p>
           {progress.error.code === 'expired-action-code'
             ? 'Peça a quem convidou você para enviar um convite novo. '
