@@ -62,8 +62,9 @@ pub fn forwarded_client(headers: &HeaderMap, trusted_proxies: u8) -> Option<IpAd
         .map(str::trim)
         .filter(|entry| !entry.is_empty())
         .collect();
+    // N ≥ 1 here, so a non-empty list gives an index within it.
     let from_right = usize::from(trusted_proxies).min(entries.len());
-    let chosen = entries.len().checked_sub(from_right).map(|i| entries[i])?;
+    let chosen = entries.get(entries.len().checked_sub(from_right)?)?;
     parse_entry(chosen)
 }
 
