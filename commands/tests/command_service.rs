@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use commands::{
     CommandError, CommandMetadata, CommandService, ExpectedVersion, IdempotencyKey, PgEventStore,
+    RequestDigest,
 };
 use common::ledger::{Interference, Ledger, LedgerCommand, LedgerError, LedgerServices};
 use common::{TestDb, new_stream};

@@ -5,7 +5,6 @@ import { FormAlert } from '@/components/form-alert';
 import { PageStatus } from '@/components/page-status';
 import { PageTitle } from '@/components/page-title';
 import { paths } from '@/config/paths';
-import { SignOutButton } from '@/features/session/components/sign-out-button';
 import { useAppDispatch } from '@/hooks/store-hooks';
 import { type ApiError, asApiError } from '@/lib/api-error';
 import { errorMessage } from '@/lib/error-messages';
@@ -59,13 +58,11 @@ export function InvitationAcceptance({ code }: { code: string | null }) {
       <>
         <FormAlert>{errorMessage(progress.error)}</FormAlert>
         {progress.error.code === FOR_ANOTHER_EMAIL ? (
-          <>
-            <p>
-              Só a conta do e-mail que recebeu o convite pode aceitá-lo. Saia e abra de novo o link do e-mail: ele pede
-              para você entrar com esse e-mail ou, se ainda não tem conta com ele, criar uma.
-            </p>
-            <SignOutButton />
-          </>
+          <p>
+            Só a conta do e-mail que recebeu o convite pode aceitá-lo. Saia (botão “Sair”, no alto da página) e abra de
+            novo o link do e-mail: ele pede para você entrar com esse e-mail ou, se ainda não tem conta com ele, criar
+            uma.
+          </p>
         ) : null}
         <p>
           {progress.error.code === 'expired-action-code'

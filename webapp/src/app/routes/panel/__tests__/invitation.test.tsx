@@ -69,7 +69,9 @@ describe('/painel/convite', () => {
     expect(screen.getByText(/Só a conta do e-mail que recebeu o convite pode aceitá-lo/)).toBeInTheDocument();
     expect(db.members.get(member.invitationId)).toMatchObject({ status: 'invited', memberUid: null });
 
-    await app.user.click(screen.getByRole('button', { name: 'Sair' }));
+    const [signOut] = screen.getAllByRole('button', { name: 'Sair' });
+    if (signOut === undefined) throw new Error('no “Sair” button');
+    await app.user.click(signOut);
     await screen.findByRole('heading', { name: 'Entrar' });
     expect(app.location()).toBe('/entrar');
   });
