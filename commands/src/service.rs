@@ -333,6 +333,10 @@ impl<A: Aggregate> CommandService<A> {
 
     /// One attempt of a command with effects: `begin; effects; append; commit`, rolled back
     /// (explicitly, so claims and row locks others wait on go at once) when any step fails.
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "one attempt's inputs, passed on to the append as they are"
+    )]
     async fn append_with_effects(
         &self,
         stream_id: &str,

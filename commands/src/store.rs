@@ -373,7 +373,8 @@ impl PgEventStore {
         let mut aggregate = A::default();
         let mut version = 0;
         for row in rows {
-            if let (Some(stream_type), Some(recorded_stream), Some(result), request_digest, ..) = row
+            if let (Some(stream_type), Some(recorded_stream), Some(result), request_digest, ..) =
+                row
             {
                 return Ok(LoadedOrRecorded::Recorded(idempotency::Recorded {
                     stream_type,

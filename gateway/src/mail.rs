@@ -305,7 +305,9 @@ impl Email {
             Some(name) => format!(
                 "Você foi convidado para participar de uma conta no Balcão como {role}. Nome da conta que convidou (informado por ela): {name}."
             ),
-            None => format!("Você foi convidado para participar de uma conta no Balcão como {role}."),
+            None => {
+                format!("Você foi convidado para participar de uma conta no Balcão como {role}.")
+            }
         };
         compose(
             MailKind::Invitation,
@@ -666,7 +668,8 @@ mod tests {
 
     #[test]
     fn typed_names_stay_out_of_subjects_and_are_quoted_and_cut_short_in_bodies() {
-        let phishing = "Banco Central: sua conta será bloqueada, acesse https://golpe.example agora mesmo";
+        let phishing =
+            "Banco Central: sua conta será bloqueada, acesse https://golpe.example agora mesmo";
         let link = "https://balcao.app/painel/convite?codigo=abc";
         let week = Duration::from_secs(7 * 24 * 3600);
         let invitation = Email::invitation("b@x.com", phishing, "operador", link, week);

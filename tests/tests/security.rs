@@ -241,7 +241,11 @@ async fn an_inviters_typed_name_never_reaches_the_subject_and_is_quoted_data_in_
         .expect("the verification e-mail");
     assert_eq!(verify.subject, "Confirme seu e-mail no Balcão");
     assert!(!verify.text.contains("golpe.example"), "{}", verify.text);
-    assert!(verify.text.contains("com o nome “Banco Central"), "{}", verify.text);
+    assert!(
+        verify.text.contains("com o nome “Banco Central"),
+        "{}",
+        verify.text
+    );
     app.stop().await;
 }
 

@@ -70,26 +70,26 @@ pub async fn refresh(
     let Some(presented) = read_refresh_cookie(&headers) else {
         return Ok(refused(&state, ApiError::session_expired()));
     };
-    let (account_id, session_id, successor) = match session::rotate(&state.pool, &presented, state.auth.refresh_reuse_interval).await?
-    {
-        Refresh::Rotated {
-            account_id,
-            session_id,
-            refresh_token,
-        } => (account_id, session_id, refresh_token),
-        Refresh::Refused(Refused::Ended {
-            account_id,
-            reason: Some(reason),
-        }) if reason == EndReason::Disabled.as_str()
-            && crate::auth::accounts::is_disabled(&state, &account_id).await? =>
-        {
-            return Ok(refused(&state, ApiError::user_disabled()));
-        }
-        Refresh::Refused(reason) => {
-            tracing::debug!(?reason, "refresh token refused");
-            return Ok(refused(&state, ApiError::session_expired()));
-        }
-    };
+    let (account_id, session_id, successor) =
+        match session::rotate(&state.pool, &presented, state.auth.refresh_reuse_interval).await? {
+            Refresh::Rotated {
+                account_id,
+                session_id,
+                refresh_token,
+            } => (account_id, session_id, refresh_token),
+            Refresh::Refused(Refused::Ended {
+                account_id,
+                reason: Some(reason),
+            }) if reason == EndReason::Disabled.as_str()
+                && crate::auth::accounts::is_disabled(&state, &account_id).await? =>
+            {
+                return Ok(refused(&state, ApiError::user_disabled()));
+            }
+            Refresh::Refused(reason) => {
+                tracing::debug!(?reason, "refresh token refused");
+                return Ok(refused(&state, ApiError::session_expired()));
+            }
+        };
     // A sign-in that raced with disabling the account may hold a session the disabling did
     // not see: the read model settles it.
     if let Some(row) = super::account_row(&state, &account_id).await?
