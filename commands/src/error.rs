@@ -16,6 +16,7 @@ use crate::ExpectedVersion;
 /// |---|---|---|
 /// | [`Rejected`](Self::Rejected) | 422 Unprocessable Content | the aggregate refused: a business rule, the user can fix the request (malformed input is the gateway's own 400, before any command) |
 /// | [`IdempotencyKeyReused`](Self::IdempotencyKeyReused) | 422 Unprocessable Content | the client sent a key it already used for another stream |
+/// | [`IdempotencyKeyConflict`](Self::IdempotencyKeyConflict) | 409 Conflict | the client sent a key it already used with another request (another [`RequestDigest`](crate::RequestDigest)) |
 /// | [`Conflict`](Self::Conflict) | 409 Conflict | other writers kept changing the stream; retrying later will likely work |
 /// | [`ClaimTaken`](Self::ClaimTaken) | 409 Conflict | a unique value the command claims (an e-mail address…) is already held |
 /// | [`ActionCodeExpired`](Self::ActionCodeExpired) | 410 Gone | the link's action code is used, expired or not for this (the gateway answers `expired-action-code`) |
@@ -85,6 +86,14 @@ pub enum CommandError<E: StdError> {
         stream_id: String,
     },
 
+    /// The idempotency key was first used with another request (the recorded
+    /// [`RequestDigest`](crate::RequestDigest) differs). Nothing was appended.
+    #[error("a chave de idempotência {key} já foi usada com outro pedido")]
+    IdempotencyKeyConflict {
+        /// The key.
+        key: String,
+    },
+
     /// An event's `DomainEvent::event_version()` is not a schema version (a positive integer such
     /// as `"1"`, see [`parse_schema_version`](crate::parse_schema_version)). Nothing was appended.
     #[error(
@@ -129,7 +138,9 @@ impl<E: StdError> CommandError<E> {
     pub fn status_code(&self) -> u16 {
         match self {
             CommandError::Rejected(_) | CommandError::IdempotencyKeyReused { .. } => 422,
-            CommandError::Conflict { .. } | CommandError::ClaimTaken { .. } => 409,
+            CommandError::Conflict { .. }
+            | CommandError::ClaimTaken { .. }
+            | CommandError::IdempotencyKeyConflict { .. } => 409,
             CommandError::ActionCodeExpired => 410,
             CommandError::WrongExpectedVersion { .. } => 412,
             CommandError::Storage(_) if self.is_transient() => 503,
@@ -157,6 +168,7 @@ impl<E: StdError> CommandError<E> {
             CommandError::Conflict { .. } => "conflict",
             CommandError::WrongExpectedVersion { .. } => "wrong_expected_version",
             CommandError::IdempotencyKeyReused { .. } => "idempotency_key_reused",
+            CommandError::IdempotencyKeyConflict { .. } => "idempotency_key_conflict",
             CommandError::ClaimTaken { .. } => "claim_taken",
             CommandError::ActionCodeExpired => "action_code_expired",
             CommandError::InvalidEventVersion { .. }

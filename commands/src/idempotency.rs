@@ -1,10 +1,12 @@
-//! The `command_idempotency` table: the first outcome of every command that carried a key.
+//! The `command_idempotency` table: the first outcome of every command that carried a key, and
+//! the digest of the request it answered ([`RequestDigest`]), so that the same key sent with
+//! another request is refused (409) rather than answered with an outcome that is not its own.
 
 use std::time::Duration;
 
 use sqlx::{PgExecutor, PgPool};
 
-use crate::metadata::IdempotencyKey;
+use crate::metadata::{IdempotencyKey, RequestDigest};
 use crate::{CommandError, CommandOutcome};
 
 /// Name of the primary key on the idempotency key.
@@ -16,13 +18,18 @@ pub(crate) struct Recorded {
     pub(crate) stream_type: String,
     pub(crate) stream_id: String,
     pub(crate) result: serde_json::Value,
+    /// The digest of the first request, when it carried one (migration 0006).
+    pub(crate) request_digest: Option<Vec<u8>>,
 }
 
 impl Recorded {
-    /// The recorded outcome, marked as replayed, if the key was recorded for this same stream.
+    /// The recorded outcome, marked as replayed, if the key was recorded for this same stream and
+    /// this same request. A digest missing on either side (a key recorded before digests were,
+    /// or a caller that gives none) cannot be compared and is taken as the same request.
     pub(crate) fn replay<E: std::error::Error>(
         self,
         key: &IdempotencyKey,
+        digest: Option<&RequestDigest>,
         stream_type: &str,
         stream_id: &str,
     ) -> Result<CommandOutcome, CommandError<E>> {
@@ -31,6 +38,13 @@ impl Recorded {
                 key: key.to_string(),
                 stream_type: self.stream_type,
                 stream_id: self.stream_id,
+            });
+        }
+        if let (Some(recorded), Some(given)) = (&self.request_digest, digest)
+            && recorded.as_slice() != given.as_bytes()
+        {
+            return Err(CommandError::IdempotencyKeyConflict {
+                key: key.to_string(),
             });
         }
         let mut outcome: CommandOutcome =
@@ -46,7 +60,8 @@ pub(crate) async fn find(
     key: &IdempotencyKey,
 ) -> Result<Option<Recorded>, sqlx::Error> {
     sqlx::query_as(
-        "select stream_type, stream_id, result from command_idempotency where idempotency_key = $1",
+        "select stream_type, stream_id, result, request_digest
+           from command_idempotency where idempotency_key = $1",
     )
     .bind(key.as_str())
     .fetch_optional(pool)
@@ -58,18 +73,21 @@ pub(crate) async fn find(
 pub(crate) async fn record<'e>(
     executor: impl PgExecutor<'e>,
     key: &IdempotencyKey,
+    digest: Option<&RequestDigest>,
     stream_type: &str,
     stream_id: &str,
     result: &serde_json::Value,
 ) -> Result<(), sqlx::Error> {
     sqlx::query(
-        "insert into command_idempotency (idempotency_key, stream_type, stream_id, result)
-         values ($1, $2, $3, $4)",
+        "insert into command_idempotency (idempotency_key, stream_type, stream_id, result,
+                                          request_digest)
+         values ($1, $2, $3, $4, $5)",
     )
     .bind(key.as_str())
     .bind(stream_type)
     .bind(stream_id)
     .bind(result)
+    .bind(digest.map(RequestDigest::as_bytes))
     .execute(executor)
     .await?;
     Ok(())

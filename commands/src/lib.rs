@@ -39,7 +39,7 @@ pub use error::CommandError;
 pub use expected_version::ExpectedVersion;
 pub use feed::{FeedPosition, StoredEvent};
 pub use idempotency::prune_idempotency_keys;
-pub use metadata::{CommandMetadata, IdempotencyKey, InvalidIdempotencyKey};
+pub use metadata::{CommandMetadata, IdempotencyKey, InvalidIdempotencyKey, RequestDigest};
 pub use outcome::CommandOutcome;
 pub use pool::{
     PoolSettings, connect, connect_with, observe_oldest_transaction_age, oldest_transaction_age,

@@ -57,6 +57,29 @@ impl From<IdempotencyKey> for String {
     }
 }
 
+/// The SHA-256 of what a keyed request asked for, recorded with its idempotency key: a repeat
+/// with the same key and the same digest gets the first outcome, the same key with another
+/// digest is refused ([`CommandError::IdempotencyKeyConflict`](crate::CommandError)).
+///
+/// What is digested is the caller's choice, as long as a faithful retry gives the same bytes:
+/// the gateway digests the parsed request (so a retry that spells the amount differently is
+/// still the same request), never the time it arrived.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct RequestDigest([u8; 32]);
+
+impl RequestDigest {
+    /// The digest of `bytes`.
+    pub fn of(bytes: &[u8]) -> Self {
+        use sha2::Digest as _;
+        RequestDigest(sha2::Sha256::digest(bytes).into())
+    }
+
+    /// The 32 bytes, as stored.
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.0
+    }
+}
+
 impl fmt::Display for IdempotencyKey {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
@@ -80,6 +103,9 @@ pub struct CommandMetadata {
     /// gets the first one's outcome.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub idempotency_key: Option<IdempotencyKey>,
+    /// What the keyed request asked for, recorded with the key (not with the events).
+    #[serde(skip)]
+    pub request_digest: Option<RequestDigest>,
     /// The HTTP request (or job) that carried the command, for joining logs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
@@ -93,6 +119,7 @@ impl CommandMetadata {
             causation_id: None,
             actor: None,
             idempotency_key: None,
+            request_digest: None,
             request_id: None,
         }
     }
@@ -120,6 +147,14 @@ impl CommandMetadata {
     #[must_use]
     pub fn with_idempotency_key(mut self, key: IdempotencyKey) -> Self {
         self.idempotency_key = Some(key);
+        self
+    }
+
+    /// Sets the digest of what the keyed request asked for: the same key with another digest is
+    /// then refused instead of answered with the first outcome.
+    #[must_use]
+    pub fn with_request_digest(mut self, digest: RequestDigest) -> Self {
+        self.request_digest = Some(digest);
         self
     }
 

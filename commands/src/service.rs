@@ -11,7 +11,7 @@ use crate::instruments;
 use crate::store::{AppendFailure, LoadedOrRecorded, head_version};
 use crate::{
     CommandError, CommandMetadata, CommandOutcome, Effects, ExpectedVersion, IdempotencyKey,
-    LoadedAggregate, PgEventStore,
+    LoadedAggregate, PgEventStore, RequestDigest,
 };
 
 /// How many times a command is decided again after losing the race for its stream's next version,
@@ -213,6 +213,7 @@ impl<A: Aggregate> CommandService<A> {
     {
         let pool = self.store.pool();
         let key = metadata.idempotency_key.as_ref();
+        let digest = metadata.request_digest.as_ref();
         let stored_metadata = metadata.to_json();
         let attempts = self.max_retries.saturating_add(1);
         for attempt in 1..=attempts {
@@ -230,7 +231,7 @@ impl<A: Aggregate> CommandService<A> {
                 Some(key) if attempt == 1 => {
                     match self.store.load_unless_recorded::<A>(stream_id, key).await? {
                         LoadedOrRecorded::Recorded(recorded) => {
-                            return recorded.replay(key, A::TYPE, stream_id);
+                            return recorded.replay(key, digest, A::TYPE, stream_id);
                         }
                         LoadedOrRecorded::Loaded(loaded) => loaded,
                     }
@@ -264,6 +265,7 @@ impl<A: Aggregate> CommandService<A> {
                             &events,
                             &stored_metadata,
                             key,
+                            digest,
                         )
                         .await
                 }
@@ -274,6 +276,7 @@ impl<A: Aggregate> CommandService<A> {
                         &events,
                         &stored_metadata,
                         key,
+                        digest,
                         effects,
                     )
                     .await
@@ -290,7 +293,7 @@ impl<A: Aggregate> CommandService<A> {
                     ) && let Some(key) = key
                         && let Some(recorded) = idempotency::find(pool, key).await?
                     {
-                        return recorded.replay(key, A::TYPE, stream_id);
+                        return recorded.replay(key, digest, A::TYPE, stream_id);
                     }
                     return Err(error);
                 }
@@ -303,7 +306,7 @@ impl<A: Aggregate> CommandService<A> {
             if let Some(key) = key
                 && let Some(recorded) = idempotency::find(pool, key).await?
             {
-                return recorded.replay(key, A::TYPE, stream_id);
+                return recorded.replay(key, digest, A::TYPE, stream_id);
             }
             if attempt < attempts {
                 instruments::record_retry(A::TYPE);
@@ -330,6 +333,10 @@ impl<A: Aggregate> CommandService<A> {
 
     /// One attempt of a command with effects: `begin; effects; append; commit`, rolled back
     /// (explicitly, so claims and row locks others wait on go at once) when any step fails.
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "one attempt's inputs, passed on to the append as they are"
+    )]
     async fn append_with_effects(
         &self,
         stream_id: &str,
@@ -337,6 +344,7 @@ impl<A: Aggregate> CommandService<A> {
         events: &[A::Event],
         metadata: &serde_json::Value,
         key: Option<&IdempotencyKey>,
+        digest: Option<&RequestDigest>,
         effects: &Effects,
     ) -> Result<CommandOutcome, AppendFailure<A::Error>> {
         let mut tx = self.store.pool().begin().await?;
@@ -362,6 +370,7 @@ impl<A: Aggregate> CommandService<A> {
                     events,
                     metadata,
                     key,
+                    digest,
                 )
                 .await
         }

@@ -18,7 +18,7 @@ use uuid::Uuid;
 
 use crate::feed::{EventRow, FeedPosition, StoredEvent};
 use crate::idempotency;
-use crate::metadata::IdempotencyKey;
+use crate::metadata::{IdempotencyKey, RequestDigest};
 use crate::upcast::{Upcasters, parse_schema_version};
 use crate::{CommandError, CommandMetadata, CommandOutcome, DEFAULT_MAX_RETRIES, ExpectedVersion};
 
@@ -192,7 +192,7 @@ with appended as (
      order by e.ordinal
     returning tx_id, global_position, stream_version
 ), remembered as (
-    insert into command_idempotency (idempotency_key, stream_type, stream_id, result)
+    insert into command_idempotency (idempotency_key, stream_type, stream_id, result, request_digest)
     select $9::text, $1::text, $2::text,
            jsonb_build_object(
                'stream_type', $1::text,
@@ -201,7 +201,8 @@ with appended as (
                'event_ids', to_jsonb($4::uuid[]),
                'position', jsonb_build_object(
                    'tx_id', pg_current_xact_id()::text::bigint,
-                   'global_position', max(global_position)))
+                   'global_position', max(global_position))),
+           $10::bytea
       from appended
     having count(*) > 0
 )
@@ -350,6 +351,7 @@ impl PgEventStore {
             Option<String>,
             Option<String>,
             Option<serde_json::Value>,
+            Option<Vec<u8>>,
             Option<i64>,
             Option<String>,
             Option<i32>,
@@ -358,7 +360,7 @@ impl PgEventStore {
         // One row with the record when the key is known; otherwise one row per event (or a single
         // row of nulls for a stream that does not exist yet).
         let rows: Vec<Row> = sqlx::query_as(
-            "select r.stream_type, r.stream_id, r.result,
+            "select r.stream_type, r.stream_id, r.result, r.request_digest,
                     e.stream_version, e.event_type, e.schema_version, e.payload
                from (select $3::text as idempotency_key) as wanted
                left join command_idempotency r on r.idempotency_key = wanted.idempotency_key
@@ -378,11 +380,14 @@ impl PgEventStore {
         let mut aggregate = A::default();
         let mut version = 0;
         for row in rows {
-            if let (Some(stream_type), Some(recorded_stream), Some(result), ..) = row {
+            if let (Some(stream_type), Some(recorded_stream), Some(result), request_digest, ..) =
+                row
+            {
                 return Ok(LoadedOrRecorded::Recorded(idempotency::Recorded {
                     stream_type,
                     stream_id: recorded_stream,
                     result,
+                    request_digest,
                 }));
             }
             if let (
@@ -436,10 +441,11 @@ impl PgEventStore {
         metadata: &CommandMetadata,
     ) -> Result<CommandOutcome, CommandError<A::Error>> {
         let key = metadata.idempotency_key.as_ref();
+        let digest = metadata.request_digest.as_ref();
         if let Some(key) = key
             && let Some(stored) = idempotency::find(&self.pool, key).await?
         {
-            return stored.replay(key, A::TYPE, stream_id);
+            return stored.replay(key, digest, A::TYPE, stream_id);
         }
         let mut expected = expected;
         if events.is_empty() {
@@ -454,7 +460,9 @@ impl PgEventStore {
         let attempts = DEFAULT_MAX_RETRIES.saturating_add(1);
         for _ in 0..attempts {
             let failure = match self
-                .try_append::<A>(&self.pool, stream_id, expected, events, &metadata, key)
+                .try_append::<A>(
+                    &self.pool, stream_id, expected, events, &metadata, key, digest,
+                )
                 .await
             {
                 Ok(outcome) => return Ok(outcome),
@@ -468,7 +476,7 @@ impl PgEventStore {
             if let Some(key) = key
                 && let Some(stored) = idempotency::find(&self.pool, key).await?
             {
-                return stored.replay(key, A::TYPE, stream_id);
+                return stored.replay(key, digest, A::TYPE, stream_id);
             }
             if expected != ExpectedVersion::Any {
                 let actual = self.current_version(A::TYPE, stream_id).await?;
@@ -486,7 +494,12 @@ impl PgEventStore {
     /// One append attempt, reporting conflicts as such so the caller can decide (retry, replay or
     /// refuse). `expected` for an empty `events` must be `Exact` (the version is not checked).
     ///
-    /// `executor` is the pool, or the transaction of a command with effects.
+    /// `executor` is the pool, or the transaction of a command with effects. `digest` is recorded
+    /// with `key`.
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "one append's inputs; a struct would only rename them"
+    )]
     pub(crate) async fn try_append<'e, A: Aggregate>(
         &self,
         executor: impl PgExecutor<'e>,
@@ -495,6 +508,7 @@ impl PgEventStore {
         events: &[A::Event],
         metadata: &serde_json::Value,
         key: Option<&IdempotencyKey>,
+        digest: Option<&RequestDigest>,
     ) -> Result<CommandOutcome, AppendFailure<A::Error>> {
         if events.is_empty() {
             let version = base_version(expected).unwrap_or_default();
@@ -508,7 +522,7 @@ impl PgEventStore {
             };
             if let Some(key) = key {
                 let result = serde_json::to_value(&outcome).map_err(CommandError::Serialization)?;
-                idempotency::record(executor, key, A::TYPE, stream_id, &result).await?;
+                idempotency::record(executor, key, digest, A::TYPE, stream_id, &result).await?;
             }
             return Ok(outcome);
         }
@@ -529,7 +543,9 @@ impl PgEventStore {
             .bind(&encoded.payloads)
             .bind(metadata);
         if let Some(key) = key {
-            query = query.bind(key.as_str());
+            query = query
+                .bind(key.as_str())
+                .bind(digest.map(RequestDigest::as_bytes));
         }
         let rows = query.fetch_all(executor).await?;
         if rows.is_empty() {

@@ -125,6 +125,7 @@ where
             &events,
             &stored_metadata,
             None,
+            None,
         )
         .await
         .map_err(|failure| match failure {

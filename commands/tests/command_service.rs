@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use commands::{
     CommandError, CommandMetadata, CommandService, ExpectedVersion, IdempotencyKey, PgEventStore,
+    RequestDigest,
 };
 use common::ledger::{Interference, Ledger, LedgerCommand, LedgerError, LedgerServices};
 use common::{TestDb, new_stream};
@@ -487,6 +488,52 @@ async fn reusing_a_key_on_another_stream_is_refused_with_422() {
         other => panic!("expected a reused key, got {other:?}"),
     }
     assert_eq!(event_count(service.store(), &other_stream).await, 0);
+}
+
+#[tokio::test]
+async fn a_key_repeated_with_another_request_digest_is_refused_with_409_and_appends_nothing() {
+    let db = TestDb::new().await;
+    let service = service(&db);
+    let stream = new_stream();
+    let asked =
+        |body: &str| key("pedido-9").with_request_digest(RequestDigest::of(body.as_bytes()));
+
+    let first = service
+        .execute(&stream, deposit(1_000), asked("deposito 1000"))
+        .await
+        .unwrap();
+    let same = service
+        .execute(&stream, deposit(1_000), asked("deposito 1000"))
+        .await
+        .unwrap();
+    assert!(same.replayed);
+    assert_eq!(same.event_ids, first.event_ids);
+
+    let other = service
+        .execute(&stream, deposit(9_000), asked("deposito 9000"))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&other, CommandError::IdempotencyKeyConflict { key } if key == "pedido-9"),
+        "{other:?}"
+    );
+    assert_eq!(other.status_code(), 409);
+    assert_eq!(other.kind(), "idempotency_key_conflict");
+    assert_eq!(event_count(service.store(), &stream).await, 1);
+
+    // A command that decides nothing records its digest too.
+    let confirm = |at_least_centavos| LedgerCommand::ConfirmBalance { at_least_centavos };
+    let checked =
+        |body: &str| key("conferir-9").with_request_digest(RequestDigest::of(body.as_bytes()));
+    service
+        .execute(&stream, confirm(100), checked("100"))
+        .await
+        .unwrap();
+    let refused = service
+        .execute(&stream, confirm(500), checked("500"))
+        .await
+        .unwrap_err();
+    assert_eq!(refused.status_code(), 409, "{refused:?}");
 }
 
 #[tokio::test]

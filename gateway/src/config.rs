@@ -13,7 +13,8 @@
 //! | `BALCAO_LOG_FORMAT` | `pretty` | `pretty` or `json` (one JSON object per line) |
 //! | `RUST_LOG` | `info` | log filter (tracing-subscriber syntax) |
 //! | `BALCAO_CREATE_PER_MINUTE` | `10` | public QR-code creations allowed per client address per minute |
-//! | `BALCAO_TRUST_FORWARDED_FOR` | `false` | take the client address from `X-Forwarded-For` (only behind a proxy you run) |
+//! | `BALCAO_TRUSTED_PROXIES` | `0` | how many proxies you run in front of the gateway: the client address is the N-th `X-Forwarded-For` entry from the right (0: the TCP peer, the header is ignored) |
+//! | `BALCAO_TRUST_FORWARDED_FOR` | `false` | deprecated: `true` reads as `BALCAO_TRUSTED_PROXIES=1` when that is unset or 0 |
 //! | `BALCAO_READ_YOUR_WRITES_MS` | `3000` | how long a request waits for the read model to catch up with its own write |
 //! | `BALCAO_ANALYTICS_ID` | unset | tag-manager measurement id; analytics stay off while unset, and load only after consent |
 //! | `BALCAO_NATS_STREAM` | `BALCAO_EVENTS` | JetStream stream the relay publishes to |
@@ -33,7 +34,10 @@
 //! | `BALCAO_PASSWORD_REQUIRE_NUMERIC` | `false` | passwords need a number |
 //! | `BALCAO_PASSWORD_REQUIRE_NON_ALPHANUMERIC` | `false` | passwords need a symbol or a space |
 //! | `BALCAO_AUTH_PER_MINUTE_PER_ADDRESS` | `20` | sign-in and recovery attempts allowed per client address per minute (each) |
-//! | `BALCAO_AUTH_PER_MINUTE_PER_EMAIL` | `5` | sign-in and recovery attempts allowed per e-mail address per minute (each), from any client |
+//! | `BALCAO_AUTH_PER_MINUTE_PER_EMAIL` | `5` | sign-in and recovery attempts allowed per e-mail address per minute (each), from any client; also sign-ups per e-mail and verification e-mails per account |
+//! | `BALCAO_SIGN_UP_PER_MINUTE_PER_ADDRESS` | `5` | sign-ups allowed per client address per minute |
+//! | `BALCAO_INVITATIONS_PER_MINUTE_PER_ACCOUNT` | `10` | invitations (each an e-mail) an account may send per minute; per client address the `BALCAO_AUTH_PER_MINUTE_PER_ADDRESS` budget applies too |
+//! | `BALCAO_REFRESH_REUSE_INTERVAL_SECS` | `10` | how long a just-rotated refresh token still answers with the same successor (a retry after a lost answer, or parallel tabs); presented later it ends the session |
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -109,7 +113,7 @@ pub struct Settings {
         global = true
     )]
     pub create_per_minute: u32,
-    /// Trust `X-Forwarded-For` for the client address.
+    /// Deprecated: `true` means one trusted proxy (see [`Settings::client_proxies`]).
     #[arg(
         long,
         env = "BALCAO_TRUST_FORWARDED_FOR",
@@ -117,6 +121,15 @@ pub struct Settings {
         global = true
     )]
     pub trust_forwarded_for: bool,
+    /// Proxies of ours in front of the gateway; the client address is the N-th
+    /// `X-Forwarded-For` entry from the right (0: the TCP peer).
+    #[arg(
+        long,
+        env = "BALCAO_TRUSTED_PROXIES",
+        default_value_t = 0,
+        global = true
+    )]
+    pub trusted_proxies: u8,
     /// Read-your-writes wait, in milliseconds.
     #[arg(
         long,
@@ -207,6 +220,19 @@ pub struct Settings {
     pub auth: AuthSettings,
 }
 
+impl Settings {
+    /// How many rightmost `X-Forwarded-For` entries were written by our own proxies:
+    /// `BALCAO_TRUSTED_PROXIES`, or 1 for the deprecated `BALCAO_TRUST_FORWARDED_FOR=true` (which
+    /// used to read the *leftmost* entry, one the client controls).
+    pub fn client_proxies(&self) -> u8 {
+        if self.trusted_proxies == 0 && self.trust_forwarded_for {
+            1
+        } else {
+            self.trusted_proxies
+        }
+    }
+}
+
 /// Default of `BALCAO_WEBAPP_DIR`.
 pub const DEFAULT_WEBAPP_DIR: &str = "webapp/dist";
 /// Default of `BALCAO_MAIL_URL`.
@@ -219,6 +245,12 @@ pub const DEFAULT_PASSWORD_MIN_LENGTH: usize = 6;
 pub const DEFAULT_AUTH_PER_MINUTE_PER_ADDRESS: u32 = 20;
 /// Default of `BALCAO_AUTH_PER_MINUTE_PER_EMAIL`.
 pub const DEFAULT_AUTH_PER_MINUTE_PER_EMAIL: u32 = 5;
+/// Default of `BALCAO_SIGN_UP_PER_MINUTE_PER_ADDRESS`.
+pub const DEFAULT_SIGN_UP_PER_MINUTE_PER_ADDRESS: u32 = 5;
+/// Default of `BALCAO_INVITATIONS_PER_MINUTE_PER_ACCOUNT`.
+pub const DEFAULT_INVITATIONS_PER_MINUTE_PER_ACCOUNT: u32 = 10;
+/// Default of `BALCAO_REFRESH_REUSE_INTERVAL_SECS`.
+pub const DEFAULT_REFRESH_REUSE_INTERVAL_SECS: u64 = 10;
 
 /// Default of `BALCAO_HEADER_READ_TIMEOUT_MS`.
 pub const DEFAULT_HEADER_READ_TIMEOUT_MS: u64 = 10_000;
@@ -368,6 +400,30 @@ pub struct AuthSettings {
         global = true
     )]
     pub auth_per_minute_per_email: u32,
+    /// Sign-ups per client address per minute.
+    #[arg(
+        long,
+        env = "BALCAO_SIGN_UP_PER_MINUTE_PER_ADDRESS",
+        default_value_t = DEFAULT_SIGN_UP_PER_MINUTE_PER_ADDRESS,
+        global = true
+    )]
+    pub sign_up_per_minute_per_address: u32,
+    /// Invitations an account may send per minute.
+    #[arg(
+        long,
+        env = "BALCAO_INVITATIONS_PER_MINUTE_PER_ACCOUNT",
+        default_value_t = DEFAULT_INVITATIONS_PER_MINUTE_PER_ACCOUNT,
+        global = true
+    )]
+    pub invitations_per_minute_per_account: u32,
+    /// Seconds a just-rotated refresh token still answers with the same successor.
+    #[arg(
+        long,
+        env = "BALCAO_REFRESH_REUSE_INTERVAL_SECS",
+        default_value_t = DEFAULT_REFRESH_REUSE_INTERVAL_SECS,
+        global = true
+    )]
+    pub refresh_reuse_interval_secs: u64,
 }
 
 impl std::fmt::Debug for AuthSettings {
@@ -395,6 +451,18 @@ impl std::fmt::Debug for AuthSettings {
                 &self.auth_per_minute_per_address,
             )
             .field("auth_per_minute_per_email", &self.auth_per_minute_per_email)
+            .field(
+                "sign_up_per_minute_per_address",
+                &self.sign_up_per_minute_per_address,
+            )
+            .field(
+                "invitations_per_minute_per_account",
+                &self.invitations_per_minute_per_account,
+            )
+            .field(
+                "refresh_reuse_interval_secs",
+                &self.refresh_reuse_interval_secs,
+            )
             .finish()
     }
 }
@@ -411,6 +479,9 @@ impl Default for AuthSettings {
             password_require_non_alphanumeric: false,
             auth_per_minute_per_address: DEFAULT_AUTH_PER_MINUTE_PER_ADDRESS,
             auth_per_minute_per_email: DEFAULT_AUTH_PER_MINUTE_PER_EMAIL,
+            sign_up_per_minute_per_address: DEFAULT_SIGN_UP_PER_MINUTE_PER_ADDRESS,
+            invitations_per_minute_per_account: DEFAULT_INVITATIONS_PER_MINUTE_PER_ACCOUNT,
+            refresh_reuse_interval_secs: DEFAULT_REFRESH_REUSE_INTERVAL_SECS,
         }
     }
 }

@@ -212,19 +212,22 @@ pub struct Email {
 }
 
 impl Email {
-    /// "Confirme seu e-mail": sent after sign-up (and on request) to verify the address.
+    /// "Confirme seu e-mail": sent after sign-up (and on request) to verify the address. Whoever
+    /// signed up typed both the address and the name, so the name is shown only as quoted data.
     pub fn verify_email(to: &str, display_name: &str, link: &str, valid_for: Duration) -> Email {
-        let greeting = greeting(display_name);
         let validity = describe_duration(valid_for);
+        let named = match quoted(display_name) {
+            Some(name) => format!(
+                "Uma conta no Balcão foi criada com este e-mail e com o nome {name}. Confirme que este e-mail é seu para concluir o cadastro:"
+            ),
+            None => "Uma conta no Balcão foi criada com este e-mail. Confirme que este e-mail é seu para concluir o cadastro:".to_owned(),
+        };
         compose(
             MailKind::VerifyEmail,
             to,
             "Confirme seu e-mail no Balcão",
             link,
-            &[
-                greeting.as_str(),
-                "Confirme que este e-mail é seu para concluir o cadastro no Balcão:",
-            ],
+            &["Olá!", named.as_str()],
             "Confirmar e-mail",
             &[
                 &format!("O link vale por {validity}."),
@@ -254,23 +257,26 @@ impl Email {
     }
 
     /// "Confirme seu novo e-mail": sent to the new address when a signed-in person changes it.
+    /// The account's name is shown only as quoted data.
     pub fn confirm_new_email(
         to: &str,
         display_name: &str,
         link: &str,
         valid_for: Duration,
     ) -> Email {
-        let greeting = greeting(display_name);
         let validity = describe_duration(valid_for);
+        let asked = match quoted(display_name) {
+            Some(name) => format!(
+                "A conta do Balcão com o nome {name} pediu para usar este endereço. Para confirmar a troca, abra o link:"
+            ),
+            None => "Uma conta do Balcão pediu para usar este endereço. Para confirmar a troca, abra o link:".to_owned(),
+        };
         compose(
             MailKind::ConfirmNewEmail,
             to,
             "Confirme seu novo e-mail no Balcão",
             link,
-            &[
-                greeting.as_str(),
-                "Você pediu para usar este endereço na sua conta do Balcão. Para confirmar a troca, abra o link:",
-            ],
+            &["Olá!", asked.as_str()],
             "Confirmar novo e-mail",
             &[
                 &format!(
@@ -281,8 +287,12 @@ impl Email {
         )
     }
 
-    /// "Você foi convidado": `inviter` invites the recipient to their account as `role` (the
-    /// role's pt-BR name, e.g. "gerente" or "operador").
+    /// "Você recebeu um convite": the account named `inviter` invites the recipient as `role`
+    /// (the role's pt-BR name, e.g. "gerente" or "operador").
+    ///
+    /// The subject is fixed: the inviter's name is typed by whoever owns the account and sent to
+    /// an address of their choosing, so it never goes where a mail client shows it as the
+    /// message's own words. In the body it is quoted and cut short ([`quoted`]), as data.
     pub fn invitation(
         to: &str,
         inviter: &str,
@@ -291,26 +301,24 @@ impl Email {
         valid_for: Duration,
     ) -> Email {
         let validity = describe_duration(valid_for);
-        let inviter = if inviter.trim().is_empty() {
-            "Uma pessoa"
-        } else {
-            inviter.trim()
+        let invited = match quoted(inviter) {
+            Some(name) => format!(
+                "Você foi convidado para participar de uma conta no Balcão como {role}. Nome da conta que convidou (informado por ela): {name}."
+            ),
+            None => {
+                format!("Você foi convidado para participar de uma conta no Balcão como {role}.")
+            }
         };
         compose(
             MailKind::Invitation,
             to,
-            &format!("{inviter} convidou você para o Balcão"),
+            INVITATION_SUBJECT,
             link,
-            &[
-                "Olá!",
-                &format!(
-                    "{inviter} convidou você para participar da conta no Balcão como {role}. Para aceitar, abra o link:"
-                ),
-            ],
+            &["Olá!", invited.as_str(), "Para aceitar, abra o link:"],
             "Aceitar convite",
             &[
                 &format!(
-                    "O link vale por {validity}. Se você ainda não tem conta, crie uma com este e-mail e abra o link de novo."
+                    "O link vale por {validity} e só pode ser aceito por uma conta com este e-mail. Se você ainda não tem conta, crie uma com este e-mail pelo próprio link."
                 ),
                 "Se você não esperava este convite, ignore esta mensagem.",
             ],
@@ -318,13 +326,31 @@ impl Email {
     }
 }
 
-fn greeting(display_name: &str) -> String {
-    let name = display_name.trim();
-    if name.is_empty() {
-        "Olá!".to_owned()
-    } else {
-        format!("Olá, {name}!")
+/// The invitation's subject: fixed text, never a name someone typed.
+pub const INVITATION_SUBJECT: &str = "Você recebeu um convite para o Balcão";
+
+/// The most characters of a typed name an e-mail shows.
+pub const MAX_NAME_IN_EMAIL: usize = 40;
+
+/// A name someone typed, as data inside a sentence: on one line, at most [`MAX_NAME_IN_EMAIL`]
+/// characters (longer ones end in "…"), between quotation marks. `None` when blank.
+pub fn quoted(name: &str) -> Option<String> {
+    let one_line: String = name
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect::<String>()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    if one_line.is_empty() {
+        return None;
     }
+    let mut shown: String = one_line.chars().take(MAX_NAME_IN_EMAIL).collect();
+    if one_line.chars().count() > MAX_NAME_IN_EMAIL {
+        shown = shown.trim_end().to_owned();
+        shown.push('…');
+    }
+    Some(format!("“{shown}”"))
 }
 
 /// "1 hora", "24 horas", "3 dias": how long a link is valid, in pt-BR.
@@ -625,7 +651,7 @@ mod tests {
             "https://balcao.app/painel/convite?codigo=abc&x=1",
             Duration::from_secs(7 * 24 * 3600),
         );
-        assert_eq!(email.subject, "Ana <Admin> convidou você para o Balcão");
+        assert_eq!(email.subject, "Você recebeu um convite para o Balcão");
         assert!(email.text.contains("como gerente"));
         assert!(
             email
@@ -633,11 +659,38 @@ mod tests {
                 .contains("https://balcao.app/painel/convite?codigo=abc&x=1")
         );
         assert!(email.text.contains("7 dias"));
-        assert!(email.html.contains("Ana &lt;Admin&gt;"));
+        assert!(email.html.contains("“Ana &lt;Admin&gt;”"));
         assert!(email.html.contains("codigo=abc&amp;x=1"));
         assert!(email.html.contains("lang=\"pt-BR\""));
         let reset = Email::reset_password("a@x.com", "https://x/r", Duration::from_secs(3600));
         assert!(reset.text.contains("1 hora"));
+    }
+
+    #[test]
+    fn typed_names_stay_out_of_subjects_and_are_quoted_and_cut_short_in_bodies() {
+        let phishing =
+            "Banco Central: sua conta será bloqueada, acesse https://golpe.example agora mesmo";
+        let link = "https://balcao.app/painel/convite?codigo=abc";
+        let week = Duration::from_secs(7 * 24 * 3600);
+        let invitation = Email::invitation("b@x.com", phishing, "operador", link, week);
+        let verify = Email::verify_email("b@x.com", phishing, link, week);
+        let confirm = Email::confirm_new_email("b@x.com", phishing, link, week);
+        for email in [&invitation, &verify, &confirm] {
+            assert!(!email.subject.contains("Banco"), "{}", email.subject);
+            assert!(
+                email
+                    .text
+                    .contains("“Banco Central: sua conta será bloqueada,…”"),
+                "{}",
+                email.text
+            );
+            assert!(!email.text.contains("golpe.example"), "{}", email.text);
+            assert!(!email.html.contains("golpe.example"));
+        }
+        assert_eq!(quoted("  Ana\n  Souza "), Some("“Ana Souza”".to_owned()));
+        assert_eq!(quoted(" \t "), None);
+        let blank = Email::invitation("b@x.com", "", "gerente", link, week);
+        assert!(blank.text.contains("como gerente."), "{}", blank.text);
     }
 
     #[test]

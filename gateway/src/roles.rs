@@ -429,7 +429,7 @@ pub async fn app_state(
         pool,
         nats,
         create_limiter: RateLimiter::per_minute(settings.create_per_minute),
-        trust_forwarded_for: settings.trust_forwarded_for,
+        trusted_proxies: settings.client_proxies(),
         read_your_writes: Duration::from_millis(settings.read_your_writes_ms),
         progress,
     }))

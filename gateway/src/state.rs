@@ -35,8 +35,9 @@ pub struct Inner {
     pub nats: Option<async_nats::Client>,
     /// Limits public QR-code creation per client address.
     pub create_limiter: RateLimiter,
-    /// Take the client address from `X-Forwarded-For`.
-    pub trust_forwarded_for: bool,
+    /// Proxies of ours in front of the gateway (`BALCAO_TRUSTED_PROXIES`): which
+    /// `X-Forwarded-For` entry is the client ([`crate::client_address`]).
+    pub trusted_proxies: u8,
     /// How long a request waits for a read model to reach its own write.
     pub read_your_writes: Duration,
     /// The read models' progress (waiting holds no database connection) and the key that

@@ -95,7 +95,8 @@ impl TestApp {
     ///
     /// Besides the fresh database and stream, the app sends e-mail to its own [`SmtpSink`]
     /// (`app.mail`), serves a fixture dashboard ([`write_fixture_webapp`]) and allows 1 000
-    /// sign-in and recovery attempts per minute (the rate-limit tests lower that).
+    /// sign-in, recovery, sign-up and invitation attempts per minute (the rate-limit tests lower
+    /// that).
     ///
     /// # Panics
     ///
@@ -129,6 +130,7 @@ impl TestApp {
             log_format: LogFormat::Pretty,
             create_per_minute: 1_000,
             trust_forwarded_for: false,
+            trusted_proxies: 0,
             read_your_writes_ms: 5_000,
             read_your_writes_waiters: 1_000,
             // As patient as the wait itself: a busy test machine must not pass for a stall.
@@ -152,6 +154,8 @@ impl TestApp {
             auth: AuthSettings {
                 auth_per_minute_per_address: 1_000,
                 auth_per_minute_per_email: 1_000,
+                sign_up_per_minute_per_address: 1_000,
+                invitations_per_minute_per_account: 1_000,
                 ..AuthSettings::default()
             },
         };

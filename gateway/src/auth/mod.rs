@@ -1,5 +1,6 @@
 //! Identity: password hashing ([`password`]), access tokens ([`token`]), sessions and refresh
-//! tokens ([`session`]), the refresh cookie ([`cookie`]), the [`Authenticated`] extractor that
+//! tokens ([`session`]), the refresh cookie ([`cookie`]) and the cross-site check on the calls
+//! that use it ([`same_origin`]), the [`Authenticated`] extractor that
 //! other handlers use to know who is calling, and account administration ([`accounts`]).
 //!
 //! The HTTP endpoints are in [`crate::api::auth`].
@@ -8,11 +9,12 @@ pub mod accounts;
 pub mod cookie;
 mod extractor;
 pub mod password;
+pub mod same_origin;
 pub mod session;
 pub mod token;
 
 use std::net::IpAddr;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use domain::account::password_policy::PasswordPolicy;
 use sqlx::PgPool;
@@ -39,8 +41,10 @@ pub struct Auth {
     pub policy: PasswordPolicy,
     /// Whether the refresh cookie is marked `Secure`.
     pub cookie_secure: bool,
-    /// Sign-in and recovery rate limits.
+    /// Sign-in, recovery, sign-up, verification and invitation rate limits.
     pub limits: AuthLimits,
+    /// How long a just-rotated refresh token still answers with the same successor.
+    pub refresh_reuse_interval: Duration,
 }
 
 impl Auth {
@@ -54,20 +58,30 @@ impl Auth {
             limits: AuthLimits::new(
                 settings.auth_per_minute_per_address,
                 settings.auth_per_minute_per_email,
-            ),
+            )
+            .with_sign_ups_per_address(settings.sign_up_per_minute_per_address)
+            .with_invitations_per_account(settings.invitations_per_minute_per_account),
+            refresh_reuse_interval: Duration::from_secs(settings.refresh_reuse_interval_secs),
         }
     }
 }
 
-/// An action limited per client address and per e-mail.
+/// An action limited per client address and per e-mail (or account).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum LimitedAction {
     /// `POST /api/auth/login`.
     SignIn,
     /// `POST /api/auth/recover`.
     Recover,
-    /// `POST /api/auth/send-verification` (limited per account's e-mail only).
+    /// `POST /api/auth/signup`: per client address with its own budget
+    /// (`BALCAO_SIGN_UP_PER_MINUTE_PER_ADDRESS`), and per e-mail.
+    SignUp,
+    /// `POST /api/auth/send-verification`: per client address and per account.
     SendVerification,
+    /// `POST /api/accounts/{id}/members` (each sends an e-mail to any address): per client
+    /// address, and per inviting account with its own budget
+    /// (`BALCAO_INVITATIONS_PER_MINUTE_PER_ACCOUNT`).
+    Invite,
     /// Re-entering the password to change the password or e-mail or to delete the account
     /// (limited per account, keyed by its id in the per-e-mail budget), so a borrowed signed-in
     /// device cannot be used to guess the password.
@@ -75,24 +89,59 @@ pub enum LimitedAction {
 }
 
 /// Per-address and per-e-mail budgets, kept apart per action so that a few failed sign-ins do
-/// not also block the recovery e-mail.
+/// not also block the recovery e-mail. Sign-ups have a budget per address of their own, and
+/// invitations one per account.
 #[derive(Debug)]
 pub struct AuthLimits {
     per_address: RateLimiter<(LimitedAction, IpAddr)>,
     per_email: RateLimiter<(LimitedAction, String)>,
+    sign_ups_per_address: RateLimiter<(LimitedAction, IpAddr)>,
+    invitations_per_account: RateLimiter<(LimitedAction, String)>,
 }
 
 impl AuthLimits {
-    /// `per_address` and `per_email` attempts per minute, for each action.
+    /// `per_address` and `per_email` attempts per minute, for each action (sign-ups per address
+    /// and invitations per account too, until set apart).
     pub fn new(per_address: u32, per_email: u32) -> Self {
         AuthLimits {
             per_address: RateLimiter::per_minute(per_address),
             per_email: RateLimiter::per_minute(per_email),
+            sign_ups_per_address: RateLimiter::per_minute(per_address),
+            invitations_per_account: RateLimiter::per_minute(per_email),
+        }
+    }
+
+    /// Allows `per_minute` sign-ups per client address.
+    #[must_use]
+    pub fn with_sign_ups_per_address(mut self, per_minute: u32) -> Self {
+        self.sign_ups_per_address = RateLimiter::per_minute(per_minute);
+        self
+    }
+
+    /// Allows `per_minute` invitations per inviting account.
+    #[must_use]
+    pub fn with_invitations_per_account(mut self, per_minute: u32) -> Self {
+        self.invitations_per_account = RateLimiter::per_minute(per_minute);
+        self
+    }
+
+    fn address_budget(&self, action: LimitedAction) -> &RateLimiter<(LimitedAction, IpAddr)> {
+        match action {
+            LimitedAction::SignUp => &self.sign_ups_per_address,
+            _ => &self.per_address,
+        }
+    }
+
+    fn key_budget(&self, action: LimitedAction) -> &RateLimiter<(LimitedAction, String)> {
+        match action {
+            LimitedAction::Invite => &self.invitations_per_account,
+            _ => &self.per_email,
         }
     }
 
     /// Takes one attempt of `action` from `address`'s budget and then from the e-mail's
-    /// (`email_digest`, the SHA-256 of the normalised address, so no plain address is kept).
+    /// (`email_digest`, the SHA-256 of the normalised address, so no plain address is kept; for
+    /// per-account actions, the digest of the account id).
     ///
     /// # Errors
     ///
@@ -109,12 +158,12 @@ impl AuthLimits {
             ApiError::too_many_requests(wait.as_secs() + u64::from(wait.subsec_nanos() > 0))
         };
         if let Some(address) = address {
-            self.per_address
+            self.address_budget(action)
                 .check((action, address), now)
                 .map_err(too_many)?;
         }
         if let Some(digest) = email_digest {
-            self.per_email
+            self.key_budget(action)
                 .check((action, digest.to_owned()), now)
                 .map_err(too_many)?;
         }
@@ -191,5 +240,35 @@ mod tests {
         limits
             .check(LimitedAction::SignIn, third, Some("d2"))
             .expect("another e-mail");
+    }
+
+    #[test]
+    fn sign_ups_and_invitations_have_budgets_of_their_own() {
+        let limits = AuthLimits::new(100, 100)
+            .with_sign_ups_per_address(1)
+            .with_invitations_per_account(2);
+        let address = Some(IpAddr::from([192, 0, 2, 1]));
+        limits
+            .check(LimitedAction::SignUp, address, Some("e1"))
+            .expect("allowed");
+        assert!(
+            limits
+                .check(LimitedAction::SignUp, address, Some("e2"))
+                .is_err()
+        );
+        for _ in 0..2 {
+            limits
+                .check(LimitedAction::Invite, address, Some("owner"))
+                .expect("allowed");
+        }
+        assert!(
+            limits
+                .check(LimitedAction::Invite, address, Some("owner"))
+                .is_err()
+        );
+        // Sign-in from the same address is untouched.
+        limits
+            .check(LimitedAction::SignIn, address, Some("e1"))
+            .expect("allowed");
     }
 }

@@ -5,6 +5,14 @@
 //! parties hold the same token (one of them stole it), so the whole session ends: the thief's
 //! successor stops working too, and the person signs in again. Tokens are random 32-byte strings
 //! (base64url); only their SHA-256 is stored.
+//!
+//! Except within a short reuse interval (`BALCAO_REFRESH_REUSE_INTERVAL_SECS`, 10 s by default,
+//! as Auth0's and Okta's rotation allow): a token rotated that recently answers with the *same*
+//! successor again. That is a client retrying after its answer was lost, or several tabs
+//! refreshing at once with one cookie; ending the session for it would sign an honest person
+//! out. The successor is not stored (only hashes are): it is derived from the presented token and
+//! a random salt kept on the rotated row ([`successor_of`]), so only a holder of the presented
+//! token can get it. Presented after the interval, a rotated token still ends the family.
 
 use std::time::Duration;
 
@@ -174,32 +182,88 @@ pub async fn start(
     })
 }
 
+/// The successor of `presented` given the rotation's `salt`: the same for every retry of that
+/// rotation, and unknowable without the presented token (which is stored only hashed).
+fn successor_of(presented: &str, salt: &[u8]) -> String {
+    let mut hasher = Sha256::new();
+    hasher.update(b"balcao refresh successor\0");
+    hasher.update(salt);
+    hasher.update(presented.as_bytes());
+    URL_SAFE_NO_PAD.encode(hasher.finalize())
+}
+
+/// One refresh token's row with its session, as [`rotate`] reads it.
+#[derive(sqlx::FromRow)]
+struct Presented {
+    session_id: Uuid,
+    expired: bool,
+    rotated: bool,
+    /// Rotated less than the reuse interval ago.
+    recently_rotated: bool,
+    successor_salt: Option<Vec<u8>>,
+    account_id: String,
+    ended: bool,
+    reason: Option<String>,
+}
+
 /// Exchanges `presented` for its successor, or refuses it (ending the session on reuse).
 ///
 /// Concurrent refreshes with the same token are serialised on the token's row: the first one
-/// rotates it, the second sees it rotated and ends the session.
+/// rotates it; the others, within `reuse_interval` of that, get the same successor; a rotated
+/// token presented later ends the session.
 ///
 /// # Errors
 ///
 /// When PostgreSQL fails.
-pub async fn rotate(pool: &PgPool, presented: &str) -> Result<Refresh, sqlx::Error> {
+pub async fn rotate(
+    pool: &PgPool,
+    presented: &str,
+    reuse_interval: Duration,
+) -> Result<Refresh, sqlx::Error> {
     let presented_hash = hash(presented);
     let mut tx = pool.begin().await?;
-    let row: Option<(Uuid, bool, bool, String, bool, Option<String>)> = sqlx::query_as(
-        "select t.session_id, t.expires_at <= now(), t.rotated_at is not null,
-                s.account_id, s.revoked_at is not null, s.revoked_reason
+    let row: Option<Presented> = sqlx::query_as(
+        "select t.session_id, t.expires_at <= now() as expired,
+                t.rotated_at is not null as rotated,
+                coalesce(t.rotated_at > now() - make_interval(secs => $2), false)
+                    as recently_rotated,
+                t.successor_salt,
+                s.account_id, s.revoked_at is not null as ended, s.revoked_reason as reason
          from refresh_tokens t join auth_sessions s on s.id = t.session_id
          where t.token_hash = $1
          for update of t, s",
     )
     .bind(&presented_hash)
+    .bind(reuse_interval.as_secs_f64())
     .fetch_optional(&mut *tx)
     .await?;
-    let Some((session_id, expired, rotated, account_id, ended, reason)) = row else {
+    let Some(Presented {
+        session_id,
+        expired,
+        rotated,
+        recently_rotated,
+        successor_salt,
+        account_id,
+        ended,
+        reason,
+    }) = row
+    else {
         return Ok(Refresh::Refused(Refused::Unknown));
     };
     if ended {
         return Ok(Refresh::Refused(Refused::Ended { account_id, reason }));
+    }
+    if rotated
+        && recently_rotated
+        && let Some(salt) = successor_salt
+    {
+        // A retry, or a parallel refresh, of the rotation that just happened: the same answer.
+        tracing::debug!(%session_id, "a just-rotated refresh token was presented again within the reuse interval");
+        return Ok(Refresh::Rotated {
+            account_id,
+            session_id,
+            refresh_token: successor_of(presented, &salt),
+        });
     }
     if rotated {
         end_in(&mut tx, session_id, EndReason::TokenReuse).await?;
@@ -210,11 +274,15 @@ pub async fn rotate(pool: &PgPool, presented: &str) -> Result<Refresh, sqlx::Err
     if expired {
         return Ok(Refresh::Refused(Refused::Expired));
     }
-    let successor = new_token();
-    sqlx::query("update refresh_tokens set rotated_at = now() where token_hash = $1")
-        .bind(&presented_hash)
-        .execute(&mut *tx)
-        .await?;
+    let salt = random_bytes::<16>();
+    let successor = successor_of(presented, &salt);
+    sqlx::query(
+        "update refresh_tokens set rotated_at = now(), successor_salt = $2 where token_hash = $1",
+    )
+    .bind(&presented_hash)
+    .bind(salt.as_slice())
+    .execute(&mut *tx)
+    .await?;
     sqlx::query(
         "insert into refresh_tokens (token_hash, session_id, expires_at)
          values ($1, $2, now() + make_interval(days => $3))",

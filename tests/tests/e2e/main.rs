@@ -9,5 +9,6 @@ mod housekeeping;
 mod lagging_read_models;
 mod ops;
 mod public;
+mod security;
 mod test_app;
 mod workspace;

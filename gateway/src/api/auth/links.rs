@@ -341,14 +341,16 @@ async fn change_email(
 }
 
 /// `POST /api/auth/send-verification` (bearer): e-mails a new verification link to the
-/// account's address, unless it is verified already. Always 204 (limited per account).
+/// account's address, unless it is verified already. 204, or 429 `too-many-requests` (limited
+/// per client address and per account).
 pub async fn send_verification(
     State(state): State<AppState>,
+    client: ClientAddress,
     caller: Authenticated,
 ) -> Result<StatusCode, ApiError> {
     state.auth.limits.check(
         LimitedAction::SendVerification,
-        None,
+        Some(client.0),
         Some(&digest(&caller.account_id)),
     )?;
     let Some(row) = super::account_row(&state, &caller.account_id).await? else {

@@ -4,17 +4,20 @@
 //! | call | answer |
 //! |---|---|
 //! | `GET /api/auth/password-policy` | `{minLength, requireLowercase, requireUppercase, requireNumeric, requireNonAlphanumeric}` |
-//! | `POST /api/auth/signup {email, password, displayName}` | `{accessToken, expiresIn, user}` + refresh cookie; `email-already-in-use`, `weak-password`, `invalid-argument` |
+//! | `POST /api/auth/signup {email, password, displayName}` | `{accessToken, expiresIn, user}` + refresh cookie; `email-already-in-use`, `weak-password`, `invalid-argument`, `too-many-requests` (per client address and per e-mail) |
 //! | `POST /api/auth/login {email, password}` | same shape; `invalid-credential` (unknown e-mail and wrong password alike), `user-disabled`, `too-many-requests` |
-//! | `POST /api/auth/token` (form `grant_type=refresh_token`, cookie) | `{accessToken, expiresIn}` + the next refresh cookie; 401 `invalid-credential`, 403 `user-disabled` |
+//! | `POST /api/auth/token` (form `grant_type=refresh_token`, cookie) | `{accessToken, expiresIn}` + the next refresh cookie (the same one again for a retry within the reuse interval); 401 `invalid-credential`, 403 `user-disabled` |
 //! | `POST /api/auth/revoke {allDevices}` (bearer or cookie) | 204, cookie cleared; 401 `unauthenticated` when neither identifies a session |
 //! | `GET /api/auth/me` (bearer) | the user; 401, 403 `user-disabled` |
 //! | `POST /api/auth/recover {email}` | 204 always (the e-mail goes only to an existing account); `too-many-requests` |
 //! | `POST /api/auth/reset {oobCode, newPassword}` | 204, every session ended; `expired-action-code`, `weak-password` |
 //! | `POST /api/auth/verify-email {oobCode}` | 204; `expired-action-code`; `email-already-in-use` (a new address taken meanwhile) |
-//! | `POST /api/auth/send-verification` (bearer) | 204 |
+//! | `POST /api/auth/send-verification` (bearer) | 204; `too-many-requests` (per client address and per account) |
 //! | `GET /api/auth/sessions` (bearer) | `{sessions: [{id, createdAt, lastUsedAt, userAgent, current}]}` |
 //! | `DELETE /api/auth/sessions/{id}` (bearer) | 204; 404 `not-found` |
+//!
+//! `signup`, `login`, `token` and `revoke` (the calls that set or read the refresh cookie) refuse
+//! cross-site requests with 403 `cross-site-request` ([`crate::auth::same_origin`]).
 
 mod links;
 mod me;

@@ -17,6 +17,7 @@ use super::{
 use crate::api::error::ApiError;
 use crate::api::json::Json;
 use crate::auth::accounts::now;
+use crate::auth::same_origin::SameOrigin;
 use crate::auth::{LimitedAction, session};
 use crate::client_address::ClientAddress;
 use crate::read_your_writes::wait_for;
@@ -55,6 +56,8 @@ pub struct SignUp {
 }
 
 /// `POST /api/auth/signup`: opens the account, signs it in and sends the verification e-mail.
+/// Limited per client address and per e-mail (429 `too-many-requests` with `Retry-After`): each
+/// sign-up hashes a password and sends an e-mail to an address of the caller's choosing.
 ///
 /// The e-mail's uniqueness is guarded by a claim written in the same transaction as the
 /// `AccountOpened` event, so of simultaneous sign-ups with one address exactly one succeeds and
@@ -62,6 +65,8 @@ pub struct SignUp {
 /// password hashing.
 pub async fn sign_up(
     State(state): State<AppState>,
+    _same_origin: SameOrigin,
+    client: ClientAddress,
     headers: HeaderMap,
     Json(body): Json<SignUp>,
 ) -> Result<Response, ApiError> {
@@ -69,6 +74,10 @@ pub async fn sign_up(
     let display_name = valid_display_name(&body.display_name)?;
     check_password(&state, &body.password, "password")?;
     let email_digest = digest(&email);
+    state
+        .auth
+        .limits
+        .check(LimitedAction::SignUp, Some(client.0), Some(&email_digest))?;
     if commands::claims::owner_of(&state.pool, EMAIL_SCOPE, &email_digest)
         .await?
         .is_some()
@@ -148,6 +157,7 @@ pub struct LogIn {
 /// the right password.
 pub async fn log_in(
     State(state): State<AppState>,
+    _same_origin: SameOrigin,
     client: ClientAddress,
     headers: HeaderMap,
     Json(body): Json<LogIn>,

@@ -12,6 +12,7 @@ use super::TokenAnswer;
 use crate::api::error::ApiError;
 use crate::api::json::{self, Json};
 use crate::auth::cookie::{clear_refresh_cookie, read_refresh_cookie, set_refresh_cookie};
+use crate::auth::same_origin::SameOrigin;
 use crate::auth::session::{self, EndReason, Refresh, Refused};
 use crate::auth::token::ACCESS_TOKEN_TTL;
 use crate::auth::{Authenticated, now_secs};
@@ -38,12 +39,16 @@ fn refused(state: &AppState, error: ApiError) -> Response {
 /// `POST /api/auth/token` (`grant_type=refresh_token`, the refresh cookie): a new access token
 /// and the next refresh token.
 ///
-/// The presented token is spent. Presenting a spent token again ends its session (someone else
-/// has it too), so the successor stops working as well. A session ended because the account was
+/// The presented token is spent. Presenting it again within the reuse interval
+/// (`BALCAO_REFRESH_REUSE_INTERVAL_SECS`: a retry after a lost answer, parallel tabs) answers the
+/// same successor; presenting it later ends its session (someone else has it too), so the
+/// successor stops working as well. Cross-site requests are refused (403 `cross-site-request`,
+/// [`SameOrigin`]). A session ended because the account was
 /// disabled (or an account disabled since) answers 403 `user-disabled`; anything else refused
 /// 401 `invalid-credential`. A refusal clears the cookie.
 pub async fn refresh(
     State(state): State<AppState>,
+    _same_origin: SameOrigin,
     headers: HeaderMap,
     form: Result<Form<TokenForm>, FormRejection>,
 ) -> Result<Response, ApiError> {
@@ -65,26 +70,26 @@ pub async fn refresh(
     let Some(presented) = read_refresh_cookie(&headers) else {
         return Ok(refused(&state, ApiError::session_expired()));
     };
-    let (account_id, session_id, successor) = match session::rotate(&state.pool, &presented).await?
-    {
-        Refresh::Rotated {
-            account_id,
-            session_id,
-            refresh_token,
-        } => (account_id, session_id, refresh_token),
-        Refresh::Refused(Refused::Ended {
-            account_id,
-            reason: Some(reason),
-        }) if reason == EndReason::Disabled.as_str()
-            && crate::auth::accounts::is_disabled(&state, &account_id).await? =>
-        {
-            return Ok(refused(&state, ApiError::user_disabled()));
-        }
-        Refresh::Refused(reason) => {
-            tracing::debug!(?reason, "refresh token refused");
-            return Ok(refused(&state, ApiError::session_expired()));
-        }
-    };
+    let (account_id, session_id, successor) =
+        match session::rotate(&state.pool, &presented, state.auth.refresh_reuse_interval).await? {
+            Refresh::Rotated {
+                account_id,
+                session_id,
+                refresh_token,
+            } => (account_id, session_id, refresh_token),
+            Refresh::Refused(Refused::Ended {
+                account_id,
+                reason: Some(reason),
+            }) if reason == EndReason::Disabled.as_str()
+                && crate::auth::accounts::is_disabled(&state, &account_id).await? =>
+            {
+                return Ok(refused(&state, ApiError::user_disabled()));
+            }
+            Refresh::Refused(reason) => {
+                tracing::debug!(?reason, "refresh token refused");
+                return Ok(refused(&state, ApiError::session_expired()));
+            }
+        };
     // A sign-in that raced with disabling the account may hold a session the disabling did
     // not see: the read model settles it.
     if let Some(row) = super::account_row(&state, &account_id).await?
@@ -122,6 +127,7 @@ pub struct RevokeBody {
 /// session, which the dashboard reads as "already signed out".
 pub async fn revoke(
     State(state): State<AppState>,
+    _same_origin: SameOrigin,
     mut parts: Parts,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {

@@ -34,6 +34,8 @@
 //! | `unsupported-photo-type` | 415 | a photo that is not JPEG, PNG or WebP, or whose bytes are not what its type says |
 //! | `photo-too-large` | 413 | a photo over 1 MiB |
 //! | `invalid-idempotency-key` | 400 | an `Idempotency-Key` header that is empty, too long or not text |
+//! | `idempotency-key-reused` | 409 | an `Idempotency-Key` already used with other values |
+//! | `invitation-for-another-email` | 403 | accepting an invitation signed in with another address than the invited one |
 
 pub mod access;
 pub mod credentials;

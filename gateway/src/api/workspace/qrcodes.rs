@@ -14,14 +14,18 @@
 //!
 //! `POST` takes an optional `Idempotency-Key` header: repeating it (a double click, a retry
 //! after a lost answer) returns the first code instead of making another, with
-//! `Idempotent-Replayed: true`.
+//! `Idempotent-Replayed: true`. The key is recorded with a digest of the request
+//! ([`request_digest`]), so the same key with other values answers 409
+//! `idempotency-key-reused` rather than the first code.
 
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use chrono::{DateTime, SecondsFormat, Utc};
-use commands::{CommandError, ExpectedVersion, IdempotencyKey};
-use domain::brcode::{BrCodeError, Field, StaticCodeForm, make_static, preview_form};
+use commands::{CommandError, ExpectedVersion, IdempotencyKey, RequestDigest};
+use domain::brcode::{
+    BrCodeError, Field, StaticCodeForm, StaticCodeRequest, make_static, preview_form,
+};
 use domain::qrcode::{CreateQrCode, QrCodeCommand, QrCodeError};
 use domain::team::Right;
 use projections::qrcodes::QrCodeView;
@@ -185,8 +189,8 @@ pub async fn show(
 ///
 /// # Errors
 ///
-/// As the module table says; 409 `conflict` when an `Idempotency-Key` was already used for
-/// another request.
+/// As the module table says; 409 `idempotency-key-reused` when an `Idempotency-Key` was
+/// already used with other values.
 pub async fn create(
     State(state): State<AppState>,
     workspace: Workspace,
@@ -202,7 +206,9 @@ pub async fn create(
     let qrcode_id = match idempotency_key(&workspace, &headers)? {
         Some(key) => {
             let id = Uuid::new_v5(&QRCODE_ID_NAMESPACE, key.as_str().as_bytes());
-            metadata = metadata.with_idempotency_key(key);
+            metadata = metadata
+                .with_idempotency_key(key)
+                .with_request_digest(request_digest(&request));
             id
         }
         None => Uuid::now_v7(),
@@ -311,6 +317,32 @@ fn idempotency_key(
     IdempotencyKey::parse(&scoped).map(Some).map_err(|_| bad())
 }
 
+/// What a create asks for, as the BR Code engine parsed it (so `12,50` and `12,5` are the same
+/// request): recorded with the idempotency key, compared on a repeat.
+fn request_digest(request: &StaticCodeRequest) -> RequestDigest {
+    let values = format!(
+        "{}\n{}\n{}\n{:?}\n{:?}\n{:?}\n{:?}\n{}",
+        request.key.as_str(),
+        request.merchant_name,
+        request.merchant_city,
+        request.amount.map(|a| a.get()),
+        request.txid,
+        request.additional_info,
+        request.postal_code,
+        request.single_use,
+    );
+    RequestDigest::of(values.as_bytes())
+}
+
+/// 409 `idempotency-key-reused`.
+fn idempotency_key_reused() -> ApiError {
+    ApiError::new(
+        StatusCode::CONFLICT,
+        "idempotency-key-reused",
+        "Este Idempotency-Key já foi usado com outros dados. Use uma chave nova para um QR code diferente.",
+    )
+}
+
 /// The request field a BR Code error is about.
 fn field_of(error: &BrCodeError) -> Option<&'static str> {
     match error.field() {
@@ -344,6 +376,7 @@ fn invalid(errors: &[BrCodeError]) -> ApiError {
 fn qrcode_failure(error: CommandError<QrCodeError>) -> ApiError {
     match error {
         CommandError::Rejected(QrCodeError::Invalid(errors)) => invalid(&errors),
+        CommandError::IdempotencyKeyConflict { .. } => idempotency_key_reused(),
         CommandError::Rejected(QrCodeError::AlreadyCreated)
         | CommandError::IdempotencyKeyReused { .. }
         | CommandError::Conflict { .. } => ApiError::conflict(),

@@ -4,9 +4,9 @@
 //! |---|---|---|
 //! | `GET /api/workspaces` | anyone signed in | `{workspaces: [{accountId, displayName, role}]}`, own account first (role `owner`) |
 //! | `GET /api/accounts/{accountId}/members` | owner ([`Right::ManageMembers`]) | `{members: [{invitationId, email, role, status, invitedAt, joinedAt}]}`, pending and active, oldest first |
-//! | `POST /api/accounts/{accountId}/members {email, role}` | owner | 201 the member (status `invited`); the invitee gets an e-mail with `/painel/convite?codigo=…`, valid 7 days; 409 `member-already-invited`; 422 `cannot-invite-self`; 422 `invalid-argument` on `email` or `role` (`manager` or `operator`) |
+//! | `POST /api/accounts/{accountId}/members {email, role}` | owner | 201 the member (status `invited`); the invitee gets an e-mail with `/painel/convite?codigo=…`, valid 7 days; 409 `member-already-invited`; 422 `cannot-invite-self`; 422 `invalid-argument` on `email` or `role` (`manager` or `operator`); 429 `too-many-requests` (per account and per client address) |
 //! | `DELETE /api/accounts/{accountId}/members/{invitationId}` | owner | 204: a pending invitation is cancelled (its link stops working), an active member loses access at once; 404 when there is no such invitation |
-//! | `POST /api/invitations/accept {code}` | anyone signed in | `{accountId, role}`; 400 `expired-action-code` (unknown, used, expired or cancelled); 422 `cannot-invite-self`; 409 `already-member` |
+//! | `POST /api/invitations/accept {code}` | the account whose e-mail is the invited one | `{accountId, role}`; 400 `expired-action-code` (unknown, used, expired or cancelled); 422 `cannot-invite-self`; 403 `invitation-for-another-email` (signed in with another address); 409 `already-member` |
 //!
 //! The invitee's address is sealed in `MemberInvited` with a key of the invitation's own
 //! ([`commands::vault::invitation_key_id`]): it is the invitee's personal data in the owner's
@@ -14,9 +14,15 @@
 //! their account, the owner deleting theirs), whatever happens to the owner's key. It is claimed
 //! per team (`invite:<owner id>`, by digest) in the same
 //! transaction, so one address has at most one pending or active invitation per team; removing
-//! the member releases the claim. The link's code is the only credential needed to accept:
-//! whoever holds it (it went to the invited address) joins with the account they are signed in
-//! to. Accepting spends the code in the same transaction as `AcceptInvitation`, so a link works
+//! the member releases the claim.
+//!
+//! An invitation is bound to the invited address: only an account whose sign-in e-mail is that
+//! address accepts it (compared by the SHA-256 of the normalised addresses, opened with the
+//! invitation's key and the caller's own). Holding the code is not enough, since a link can be
+//! forwarded or leak. The code went only to that address, so using it also proves the address is
+//! the caller's: an invitee who signed up from the link (or never opened the verification
+//! e-mail) has the address marked verified on acceptance, as the verification link would have
+//! done. Accepting spends the code in the same transaction as `AcceptInvitation`, so a link works
 //! exactly once.
 
 use std::time::Duration;
@@ -27,9 +33,11 @@ use axum::response::{IntoResponse, Response};
 use chrono::{DateTime, SecondsFormat, Utc};
 use commands::action_codes::{self, Purpose};
 use commands::claims::{EMAIL_SCOPE, digest, invite_scope, normalise_email};
-use commands::vault::invitation_key_id;
+use commands::vault::{self, invitation_key_id};
 use commands::{CommandError, Effects, ExpectedVersion};
-use domain::account::{AcceptInvitation, AccountCommand, InviteMember, MemberStatus, RemoveMember};
+use domain::account::{
+    AcceptInvitation, AccountCommand, InviteMember, MemberStatus, RemoveMember, VerifyEmail,
+};
 use domain::team::{Right, Role};
 use projections::accounts::MemberView;
 use serde::{Deserialize, Serialize};
@@ -40,7 +48,8 @@ use super::support::{account_failure, metadata, now};
 use crate::api::auth::valid_email;
 use crate::api::error::ApiError;
 use crate::api::json::Json;
-use crate::auth::Authenticated;
+use crate::auth::{Authenticated, LimitedAction};
+use crate::client_address::ClientAddress;
 use crate::mail::Email;
 use crate::read_your_writes::wait_for;
 use crate::state::AppState;
@@ -207,10 +216,17 @@ fn cannot_invite_self() -> ApiError {
 /// As [`Workspace`] and the module table say.
 pub async fn invite(
     State(state): State<AppState>,
+    client: ClientAddress,
     workspace: Workspace,
     Json(body): Json<NewMember>,
 ) -> Result<Response, ApiError> {
     workspace.require(Right::ManageMembers)?;
+    // Every invitation is an e-mail to an address of the caller's choosing.
+    state.auth.limits.check(
+        LimitedAction::Invite,
+        Some(client.0),
+        Some(&digest(workspace.account_id())),
+    )?;
     let normalised = valid_email(&body.email, "email")?;
     let role = Role::parse(&body.role).ok_or_else(|| {
         ApiError::invalid_argument(
@@ -364,6 +380,12 @@ pub async fn accept(
         .ok_or_else(ApiError::expired_action_code)?
         .to_owned();
     let owner = pending.account_id;
+    // One's own team is refused by the aggregate (`cannot-invite-self`), whatever the address.
+    let proves_address = if owner == caller.account_id {
+        false
+    } else {
+        !invitee_check(&state, &owner, &invitation_id, &caller.account_id).await?
+    };
     let command = AccountCommand::AcceptInvitation(AcceptInvitation {
         invitation_id: invitation_id.clone(),
         member_account_id: caller.account_id.clone(),
@@ -389,7 +411,27 @@ pub async fn accept(
             CommandError::Rejected(domain::account::AccountError::Disabled) => account_disabled(),
             other => account_failure(other),
         })?;
-    wait_for(&state, projections::accounts::NAME, outcome.position).await;
+    let mut position = outcome.position;
+    if proves_address {
+        // The code went only to this address: using it proves the address, as the verification
+        // link would. The membership has committed, so a failure here is logged, not answered
+        // (the verification e-mail still works).
+        match state
+            .accounts
+            .execute(
+                &caller.account_id,
+                AccountCommand::VerifyEmail(VerifyEmail { at: now() }),
+                metadata(&caller.account_id),
+            )
+            .await
+        {
+            Ok(verified) => position = verified.position.or(position),
+            Err(error) => {
+                tracing::warn!(%error, account_id = %caller.account_id, "the invitation was accepted but the address could not be marked verified");
+            }
+        }
+    }
+    wait_for(&state, projections::accounts::NAME, position).await;
     // Joined: the role is the one the invitation named; reading it back from the log is only a
     // check, and a failed read must not turn a done join into an error.
     let invited_as = pending
@@ -412,6 +454,59 @@ pub async fn accept(
         account_id: owner,
         role,
     }))
+}
+
+/// 403 `invitation-for-another-email`.
+fn invitation_for_another_email() -> ApiError {
+    ApiError::new(
+        StatusCode::FORBIDDEN,
+        "invitation-for-another-email",
+        "Este convite foi enviado para outro e-mail. Saia desta conta e abra o link de novo para entrar, ou criar uma conta, com o e-mail que recebeu o convite.",
+    )
+}
+
+/// Checks that `caller`'s sign-in address is the one invitation `invitation_id` of `owner`'s team
+/// was sent to, and answers whether that address is verified already.
+///
+/// # Errors
+///
+/// 403 `invitation-for-another-email` for another address; 400 `expired-action-code` when the
+/// invitation or its key is gone (it ended); 404 when the caller's account has no key (deleted);
+/// 500 when a sealed field is unreadable or PostgreSQL fails.
+async fn invitee_check(
+    state: &AppState,
+    owner: &str,
+    invitation_id: &str,
+    caller: &str,
+) -> Result<bool, ApiError> {
+    let unreadable = |e: vault::VaultError| ApiError::internal(anyhow::Error::new(e));
+    let team = state.accounts.load(owner).await.map_err(ApiError::from)?;
+    let member = team
+        .aggregate
+        .member(invitation_id)
+        .ok_or_else(ApiError::expired_action_code)?;
+    let invitation_key = vault::load_key(&state.pool, &invitation_key_id(invitation_id))
+        .await
+        .map_err(unreadable)?
+        .ok_or_else(ApiError::expired_action_code)?;
+    let invited = invitation_key.open(&member.email).map_err(unreadable)?;
+
+    let account = state.accounts.load(caller).await.map_err(ApiError::from)?;
+    let key = vault::load_key(&state.pool, caller)
+        .await
+        .map_err(unreadable)?
+        .ok_or_else(ApiError::not_found)?;
+    let own = account
+        .aggregate
+        .email()
+        .map(|sealed| key.open(sealed))
+        .transpose()
+        .map_err(unreadable)?
+        .ok_or_else(ApiError::not_found)?;
+    if digest(&normalise_email(&own)) != digest(&normalise_email(&invited)) {
+        return Err(invitation_for_another_email());
+    }
+    Ok(account.aggregate.email_verified())
 }
 
 /// What ending `member`'s invitation to `owner`'s team does beside the log: releases the

@@ -64,7 +64,17 @@ async fn a_rotated_token_presented_again_ends_the_session_for_everyone_holding_i
     assert_eq!(thief.refresh().await.status, StatusCode::OK);
     assert_eq!(thief.me().await.status, StatusCode::OK);
 
-    // The victim presents the same (now rotated) token: the whole session ends.
+    // Later (past the reuse interval that covers a client's own retries), the victim presents
+    // the same rotated token: the whole session ends.
+    let db = app.db().await;
+    sqlx::query(
+        "update refresh_tokens set rotated_at = rotated_at - interval '1 minute'
+         where rotated_at is not null",
+    )
+    .execute(&db)
+    .await
+    .expect("the rotation is a minute old");
+    db.close().await;
     let reuse = victim.refresh().await;
     assert_eq!(reuse.status, StatusCode::UNAUTHORIZED);
     assert_eq!(reuse.code(), "invalid-credential");

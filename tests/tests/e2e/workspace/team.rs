@@ -31,7 +31,9 @@ async fn an_emailed_invitation_makes_the_invitee_a_member_with_the_role_offered(
     assert_eq!(listed.json["members"], json!([invited.json]));
 
     let (mail, link) = mail_with_link(&app, "gerente@padaria.test", "/painel/convite").await;
-    assert!(mail.subject.contains("Dona Maria"), "{}", mail.subject);
+    // The inviter's typed name stays out of the subject, and is quoted data in the body.
+    assert_eq!(mail.subject, "Você recebeu um convite para o Balcão");
+    assert!(mail.text.contains("“Dona Maria”"), "{}", mail.text);
     assert!(mail.text.contains("gerente"), "{}", mail.text);
     assert!(
         link.starts_with("http://balcao.test/painel/convite?codigo="),

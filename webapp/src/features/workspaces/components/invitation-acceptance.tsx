@@ -16,6 +16,9 @@ import { workspaceSelected } from '../stores/workspace-slice';
 
 export const INCOMPLETE_INVITATION_LINK = 'Este link de convite está incompleto. Abra de novo o link do e-mail.';
 
+/** The server's code for an invitation opened while signed in with another address. */
+const FOR_ANOTHER_EMAIL = 'invitation-for-another-email';
+
 type Progress =
   { state: 'accepting' } | { state: 'accepted'; accountId: string; role: Role } | { state: 'failed'; error: ApiError };
 
@@ -54,6 +57,13 @@ export function InvitationAcceptance({ code }: { code: string | null }) {
     body = (
       <>
         <FormAlert>{errorMessage(progress.error)}</FormAlert>
+        {progress.error.code === FOR_ANOTHER_EMAIL ? (
+          <p>
+            Só a conta do e-mail que recebeu o convite pode aceitá-lo. Saia (botão “Sair”, no alto da página) e abra de
+            novo o link do e-mail: ele pede para você entrar com esse e-mail ou, se ainda não tem conta com ele, criar
+            uma.
+          </p>
+        ) : null}
         <p>
           {progress.error.code === 'expired-action-code'
             ? 'Peça a quem convidou você para enviar um convite novo. '

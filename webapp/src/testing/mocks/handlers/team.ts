@@ -106,6 +106,15 @@ export const teamHandlers = [
     if (code === undefined || code.used || code.purpose !== 'invitation' || member === undefined) {
       return apiError(410, 'expired-action-code', 'Convite expirado.');
     }
+    // Only the account of the invited address accepts; using the code also proves that address.
+    if (member.email.toLowerCase() !== user.email.toLowerCase()) {
+      return apiError(
+        403,
+        'invitation-for-another-email',
+        'Este convite foi enviado para outro e-mail. Saia desta conta e abra o link de novo para entrar, ou criar uma conta, com o e-mail que recebeu o convite.',
+      );
+    }
+    user.emailVerified = true;
     code.used = true;
     member.status = 'active';
     member.memberUid = user.uid;

@@ -59,6 +59,23 @@ describe('/painel/convite', () => {
     expect(screen.queryByRole('combobox', { name: 'Conta em uso' })).not.toBeInTheDocument();
   });
 
+  it('tells someone signed in with another address to sign out and come back with the invited one', async () => {
+    const { code, member } = brunoInvitesAna();
+    const carla = seedUser({ email: 'carla@exemplo.com', displayName: 'Carla' });
+    giveBrowserSessionTo(carla);
+    const app = renderApp(`/painel/convite?codigo=${code}`);
+
+    expect(await screen.findByRole('alert')).toHaveTextContent('Este convite foi enviado para outro e-mail.');
+    expect(screen.getByText(/Só a conta do e-mail que recebeu o convite pode aceitá-lo/)).toBeInTheDocument();
+    expect(db.members.get(member.invitationId)).toMatchObject({ status: 'invited', memberUid: null });
+
+    const [signOut] = screen.getAllByRole('button', { name: 'Sair' });
+    if (signOut === undefined) throw new Error('no “Sair” button');
+    await app.user.click(signOut);
+    await screen.findByRole('heading', { name: 'Entrar' });
+    expect(app.location()).toBe('/entrar');
+  });
+
   it('explains an incomplete link without calling the server', async () => {
     giveBrowserSessionTo(seedUser({ email: 'ana@exemplo.com' }));
     renderApp('/painel/convite');
