@@ -51,7 +51,12 @@ export function InvitationAcceptance({ code }: { code: string | null }) {
   let body;
   if (!code) {
     body = <FormAlert>{INCOMPLETE_INVITATION_LINK}</FormAlert>;
-  } else if (progress.state === 'accepting') {
+  } else if (
+    progress.state === 'accepting' ||
+    // Accepted, but the list of accounts has not yet been fetched again: saying "Pronto!" now
+    // would name no account, and the switcher would still show the old one.
+    (progress.state === 'accepted' && !workspaces.some((workspace) => workspace.accountId === progress.accountId))
+  ) {
     body = <PageStatus>Aceitando o convite…</PageStatus>;
   } else if (progress.state === 'failed') {
     body = (
