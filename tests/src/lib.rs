@@ -357,15 +357,29 @@ impl Resources {
 /// # Panics
 ///
 /// When `attempt` gave nothing for 10 seconds; the message names `what` was awaited.
-pub async fn eventually<T>(what: &str, mut attempt: impl AsyncFnMut() -> Option<T>) -> T {
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+pub async fn eventually<T>(what: &str, attempt: impl AsyncFnMut() -> Option<T>) -> T {
+    eventually_within(Duration::from_secs(10), what, attempt).await
+}
+
+/// [`eventually`] with another bound, for what takes longer on a busy machine (a projector that
+/// starts and catches up, a scrape that must see a gauge move).
+///
+/// # Panics
+///
+/// When `attempt` gave nothing within `bound`; the message names `what` was awaited.
+pub async fn eventually_within<T>(
+    bound: Duration,
+    what: &str,
+    mut attempt: impl AsyncFnMut() -> Option<T>,
+) -> T {
+    let deadline = tokio::time::Instant::now() + bound;
     loop {
         if let Some(value) = attempt().await {
             return value;
         }
         assert!(
             tokio::time::Instant::now() < deadline,
-            "still waiting after 10 s for {what}"
+            "still waiting after {bound:?} for {what}"
         );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }

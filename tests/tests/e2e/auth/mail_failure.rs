@@ -3,8 +3,8 @@
 
 use reqwest::StatusCode;
 use serde_json::json;
-use tests::TestApp;
 use tests::browser::Browser;
+use tests::{TestApp, eventually};
 
 #[tokio::test]
 async fn an_unreachable_mail_server_is_logged_and_counted_not_shown() {
@@ -22,23 +22,17 @@ async fn an_unreachable_mail_server_is_logged_and_counted_not_shown() {
         .await;
     assert_eq!(recovered.status, StatusCode::NO_CONTENT);
 
-    let mut counted = false;
-    for _ in 0..100 {
+    eventually("both failures to be counted in /metrics", async || {
         let metrics = app.metrics().await;
-        counted = metrics.lines().any(|line| {
-            line.starts_with("balcao_mail_total")
-                && line.contains("kind=\"reset_password\"")
-                && line.contains("outcome=\"failed\"")
-        }) && metrics.lines().any(|line| {
-            line.starts_with("balcao_mail_total")
-                && line.contains("kind=\"verify_email\"")
-                && line.contains("outcome=\"failed\"")
-        });
-        if counted {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
-    assert!(counted, "both failures are counted in /metrics");
+        let counted = |kind: &str| {
+            metrics.lines().any(|line| {
+                line.starts_with("balcao_mail_total")
+                    && line.contains(&format!("kind=\"{kind}\""))
+                    && line.contains("outcome=\"failed\"")
+            })
+        };
+        (counted("reset_password") && counted("verify_email")).then_some(())
+    })
+    .await;
     app.stop().await;
 }

@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use reqwest::StatusCode;
-use tests::TestApp;
+use tests::{TestApp, eventually_within};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
@@ -105,16 +105,17 @@ async fn beyond_the_connection_cap_a_client_gets_a_503_and_the_operations_listen
 
     // A closed connection frees its place.
     drop(held.pop());
-    let mut served = false;
-    for _ in 0..150 {
-        let response = app.client().get(app.url("/healthz")).send().await;
-        if response.is_ok_and(|r| r.status() == StatusCode::OK) {
-            served = true;
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    assert!(served, "a place freed up for a new client");
+    eventually_within(
+        Duration::from_secs(15),
+        "a place freed up for a new client",
+        async || {
+            let response = app.client().get(app.url("/healthz")).send().await;
+            response
+                .is_ok_and(|r| r.status() == StatusCode::OK)
+                .then_some(())
+        },
+    )
+    .await;
     drop(held);
     app.stop().await;
 }

@@ -6,7 +6,7 @@ use std::net::TcpListener;
 use std::time::Duration;
 
 use reqwest::StatusCode;
-use tests::{TestApp, metric_value};
+use tests::{TestApp, eventually_within, metric_value};
 
 /// Every projection the app runs.
 const PROJECTIONS: [&str; 3] = ["qrcodes", "event_counts", "accounts"];
@@ -37,17 +37,18 @@ async fn append_old_events(app: &TestApp, count: i64) {
     .expect("events appended");
 }
 
-/// Polls `/metrics` until `done` holds for it, for at most 20 seconds; answers the last one.
+/// `/metrics` once `done` holds for it (within 20 seconds: a gauge moves at the next scrape after
+/// the relay or a projector did its work).
 async fn metrics_until(app: &TestApp, done: impl Fn(&str) -> bool) -> String {
-    let mut metrics = String::new();
-    for _ in 0..200 {
-        metrics = app.metrics().await;
-        if done(&metrics) {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    metrics
+    eventually_within(
+        Duration::from_secs(20),
+        "the metrics the test waits for",
+        async || {
+            let metrics = app.metrics().await;
+            done(&metrics).then_some(metrics)
+        },
+    )
+    .await
 }
 
 #[tokio::test]

@@ -2,7 +2,7 @@
 //! form → CreateQrCode → relay → JetStream → qrcodes projection → the payer page.
 
 use reqwest::StatusCode;
-use tests::{TestApp, first_element_text};
+use tests::{TestApp, eventually, first_element_text};
 
 fn form(fields: &[(&str, &str)]) -> Vec<(String, String)> {
     fields
@@ -250,20 +250,16 @@ async fn health_readiness_and_metrics_answer() {
         StatusCode::OK
     );
     // Readiness may take a moment while NATS connects; it must come within a bounded wait.
-    let mut ready = StatusCode::SERVICE_UNAVAILABLE;
-    for _ in 0..50 {
-        ready = client
+    eventually("/readyz to answer 200", async || {
+        let ready = client
             .get(app.url("/readyz"))
             .send()
             .await
             .expect("readyz")
             .status();
-        if ready == StatusCode::OK {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
-    assert_eq!(ready, StatusCode::OK);
+        (ready == StatusCode::OK).then_some(())
+    })
+    .await;
     confirm(&app, &PADARIA, "44444444-4444-4444-8444-444444444444").await;
     let metrics = app.metrics().await;
     for name in [
