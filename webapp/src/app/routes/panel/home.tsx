@@ -28,7 +28,7 @@ export function Component() {
         </li>
         <li className="card">
           <h3>
-            <a href={paths.server.faq}>Dúvidas</a>
+            <Link to={paths.panel.faq}>Dúvidas</Link>
           </h3>
           <p>Respostas às perguntas mais comuns sobre o Balcão e o Pix.</p>
         </li>
