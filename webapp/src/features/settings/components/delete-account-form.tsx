@@ -1,11 +1,15 @@
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
 import { z } from 'zod';
 
+import type { AccountDeletedState } from '@/app/routes/account-deleted';
+import { ConfirmBox } from '@/components/confirm-box';
 import { FormAlert } from '@/components/form-alert';
 import { PasswordField } from '@/components/password-field';
 import { paths } from '@/config/paths';
+import { useGetMeQuery } from '@/features/session/api/get-me';
 import { useAppDispatch } from '@/hooks/store-hooks';
 import { useApiForm } from '@/hooks/use-api-form';
-import { browserNavigation } from '@/lib/browser-navigation';
 import { signedOut } from '@/lib/credentials';
 import { WRONG_CURRENT_PASSWORD, errorMessage } from '@/lib/error-messages';
 import { requiredSecret } from '@/utils/field-rules';
@@ -15,21 +19,38 @@ import { useDeleteAccountMutation } from '../api/delete-account';
 const deleteAccountSchema = z.object({ password: requiredSecret() });
 
 /**
- * Deleting the account: what is erased, what the law makes Balcão keep, and the password asked
- * again. Afterwards the session is over and the visitor lands on the public home page.
+ * Deleting the account: what is erased, what the law makes Balcão keep, the password asked again,
+ * then a second, explicit step naming the account. Afterwards the session is over and
+ * /painel/conta-excluida says so.
  */
 export function DeleteAccountForm() {
   const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const { data: me } = useGetMeQuery();
   const [deleteAccount, { isLoading }] = useDeleteAccountMutation();
+  // The first submit only checks the password field and asks; the second one deletes.
+  const [reviewing, setReviewing] = useState(false);
   const form = useApiForm({
     schema: deleteAccountSchema,
     defaultValues: { password: '' },
     send: async (confirmation) => {
-      await deleteAccount(confirmation).unwrap();
-      // The server already ended every session and cleared the cookie: forget this one here too
-      // (drops whatever was cached), then leave the dashboard for the public home page.
+      if (!reviewing) {
+        setReviewing(true);
+        return true;
+      }
+      try {
+        await deleteAccount(confirmation).unwrap();
+      } catch (caught) {
+        // A wrong password goes back to the first step, its message under the field.
+        setReviewing(false);
+        throw caught;
+      }
+      // The server already ended every session and cleared the cookie. Leave the signed-in frame
+      // first, then forget the session here (drops whatever was cached): the end page says what
+      // happened.
+      const state: AccountDeletedState = { email: me?.email ?? '' };
+      await navigate(paths.panel.accountDeleted, { replace: true, state });
       dispatch(signedOut({ reason: 'account-deleted' }));
-      browserNavigation.goTo(paths.server.home);
       return true;
     },
     codeFields: { 'wrong-password': { field: 'password', message: WRONG_CURRENT_PASSWORD } },
@@ -67,9 +88,28 @@ export function DeleteAccountForm() {
           hint="Digite a senha de novo para confirmar que é você e que quer excluir a conta."
           {...form.field('password')}
         />
-        <button type="submit" className="button danger" disabled={isLoading}>
-          {isLoading ? 'Excluindo…' : 'Excluir minha conta'}
-        </button>
+        {reviewing ? (
+          <ConfirmBox
+            confirmType="submit"
+            confirmLabel="Sim, excluir minha conta para sempre"
+            busyLabel="Excluindo…"
+            busy={isLoading}
+            onCancel={() => setReviewing(false)}
+            cancelLabel="Não, manter minha conta"
+          >
+            <p>
+              <strong>Excluir a conta {me?.email ?? ''} para sempre?</strong>
+            </p>
+            <p>
+              Seu nome, e-mail, telefone e foto, o nome e a cidade padrão dos QR codes e o acesso das contas extras serão
+              apagados, e você sairá de todos os aparelhos. Não dá para desfazer.
+            </p>
+          </ConfirmBox>
+        ) : (
+          <button type="submit" className="button danger">
+            Excluir minha conta
+          </button>
+        )}
       </form>
     </>
   );

@@ -54,19 +54,20 @@ describe('/painel/contas-extras', () => {
 
     await app.user.click(screen.getByRole('button', { name: 'Revogar bruno@exemplo.com' }));
     await app.user.click(screen.getByRole('button', { name: 'Sim, revogar' }));
-    expect(await screen.findByText('bruno@exemplo.com não tem mais acesso a esta conta.')).toBeInTheDocument();
+    expect(await screen.findByText('bruno@exemplo.com não tem mais acesso a esta conta.')).toHaveFocus();
     expect(db.members.has(bruno.invitationId)).toBe(false);
     expect(await screen.findByText(/Nenhuma conta extra por enquanto/)).toBeInTheDocument();
   });
 
-  it('cancels a pending invitation the same way', async () => {
+  it('cancels a pending invitation the same way, in its own words', async () => {
     const ana = owner();
     seedInvitation(ana, 'carla@exemplo.com', 'operator');
     const app = renderApp('/painel/contas-extras');
-    await app.user.click(await screen.findByRole('button', { name: 'Revogar carla@exemplo.com' }));
-    expect(screen.getByRole('group', { name: /Cancelar o convite para carla@exemplo.com\?/ })).toBeInTheDocument();
-    await app.user.click(screen.getByRole('button', { name: 'Sim, revogar' }));
-    expect(await screen.findByText('Convite para carla@exemplo.com cancelado.')).toBeInTheDocument();
+    await app.user.click(await screen.findByRole('button', { name: 'Cancelar o convite para carla@exemplo.com' }));
+    const confirm = screen.getByRole('group', { name: /Cancelar o convite para carla@exemplo.com\?/ });
+    expect(within(confirm).getByRole('button', { name: 'Sim, cancelar o convite' })).toHaveFocus();
+    await app.user.click(within(confirm).getByRole('button', { name: 'Sim, cancelar o convite' }));
+    expect(await screen.findByText('Convite para carla@exemplo.com cancelado.')).toHaveFocus();
   });
 
   it('tells a manager (403) that their role does not allow it', async () => {
