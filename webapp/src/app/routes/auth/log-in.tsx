@@ -1,5 +1,6 @@
 import { AuthLayout } from '@/features/auth/components/auth-layout';
 import { LogInForm } from '@/features/auth/components/log-in-form';
+import { InvitationNotice } from '@/features/workspaces/components/invitation-notice';
 import { RedirectIfSignedIn } from '@/features/session/components/redirect-if-signed-in';
 import { SignOutNotice } from '@/features/session/components/sign-out-notice';
 
@@ -9,6 +10,7 @@ export function Component() {
     <AuthLayout title="Entrar">
       <RedirectIfSignedIn>
         <SignOutNotice />
+        <InvitationNotice page="log-in" />
         <LogInForm />
       </RedirectIfSignedIn>
     </AuthLayout>
