@@ -24,7 +24,7 @@ export function Component() {
           <h3>
             <Link to={paths.panel.welcome}>Primeiros passos</Link>
           </h3>
-          <p>O guia para cadastrar a chave, criar o primeiro QR code e imprimir a placa.</p>
+          <p>O guia para criar o primeiro QR code com a sua chave Pix e imprimir a placa.</p>
         </li>
         <li className="card">
           <h3>

@@ -72,14 +72,17 @@ export function DeleteAccountForm() {
         <li>todas as sessões: você sai de todos os aparelhos e não consegue mais entrar com este e-mail e senha.</li>
       </ul>
       <h3>O que a lei nos obriga a guardar</h3>
-      <ul>
-        <li>
-          os registros de acesso (data, hora e endereço IP de cada acesso) por 6 meses, como exige o Marco Civil da
-          Internet (Lei 12.965/2014, art. 15). Eles ficam em sigilo e só são entregues por ordem judicial;
-        </li>
-        <li>os registros das transações feitas com os seus QR codes, pelo prazo que a lei exigir.</li>
-      </ul>
-      <p>Passados esses prazos, esses registros também são apagados.</p>
+      <p>
+        Os registros de acesso (data, hora e endereço IP de cada acesso) por 6 meses, como exige o Marco Civil da
+        Internet (Lei 12.965/2014, art. 15). Eles ficam em sigilo, só são entregues por ordem judicial e, passado o
+        prazo, são apagados.
+      </p>
+      <h3>O que continua funcionando</h3>
+      <p>
+        Os QR codes já criados: uma placa impressa ainda pode ser paga, e a página de pagamento de cada um continua no
+        ar. Eles guardam só o que o próprio código mostra (chave Pix, nome e cidade de quem recebe, valor), sem o seu
+        e-mail, nome ou telefone.
+      </p>
       <form {...form.formProps} aria-label="Excluir conta">
         {form.failure ? <FormAlert>{errorMessage(form.failure)}</FormAlert> : null}
         <PasswordField
@@ -101,8 +104,8 @@ export function DeleteAccountForm() {
               <strong>Excluir a conta {me?.email ?? ''} para sempre?</strong>
             </p>
             <p>
-              Seu nome, e-mail, telefone e foto, o nome e a cidade padrão dos QR codes e o acesso das contas extras serão
-              apagados, e você sairá de todos os aparelhos. Não dá para desfazer.
+              Seu nome, e-mail, telefone e foto, o nome e a cidade padrão dos QR codes e o acesso das contas extras
+              serão apagados, e você sairá de todos os aparelhos. Não dá para desfazer.
             </p>
           </ConfirmBox>
         ) : (

@@ -55,7 +55,9 @@ export function ExtraAccountsScreen({ workspace }: { workspace: CurrentWorkspace
   if (members !== undefined) {
     body =
       members.length === 0 ? (
-        <p>Nenhuma conta extra por enquanto. Convide quem trabalha com você para criar QR codes e ver as vendas.</p>
+        <p>
+          Nenhuma conta extra por enquanto. Convide quem trabalha com você para criar QR codes e placas Pix nesta conta.
+        </p>
       ) : (
         <table className="data-table">
           <caption className="visually-hidden">Contas extras desta conta</caption>
@@ -82,7 +84,9 @@ export function ExtraAccountsScreen({ workspace }: { workspace: CurrentWorkspace
                     type="button"
                     className="button secondary small"
                     aria-label={
-                      member.status === 'invited' ? `Cancelar o convite para ${member.email}` : `Revogar ${member.email}`
+                      member.status === 'invited'
+                        ? `Cancelar o convite para ${member.email}`
+                        : `Revogar ${member.email}`
                     }
                     onClick={() => {
                       setNotice(null);

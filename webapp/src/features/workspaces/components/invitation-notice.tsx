@@ -36,7 +36,9 @@ export function InvitationNotice({ page }: InvitationNoticeProps) {
 function Notice({ code, page }: { code: string; page: InvitationNoticeProps['page'] }) {
   const { data: offer, error, isLoading } = useCheckInvitationQuery(code);
   const next =
-    page === 'log-in' ? 'Entre ou crie sua conta para aceitar.' : 'Crie sua conta (ou entre, se já tem uma) para aceitar.';
+    page === 'log-in'
+      ? 'Entre ou crie sua conta para aceitar.'
+      : 'Crie sua conta (ou entre, se já tem uma) para aceitar.';
   if (isLoading) return null;
   if (error !== undefined && asApiError(error).code === 'expired-action-code') {
     return (

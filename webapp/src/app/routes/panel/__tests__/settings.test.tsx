@@ -378,14 +378,17 @@ describe('/painel/configuracoes: aparelhos conectados', () => {
 });
 
 describe('/painel/configuracoes: excluir conta', () => {
-  it('explains what is erased and what the law keeps (Marco Civil, art. 15; transactions)', async () => {
+  it('explains what is erased, what the law keeps (Marco Civil, art. 15) and that QR codes keep working', async () => {
     await openSettings();
     const section = screen.getByRole('region', { name: 'Excluir conta' });
     expect(section).toHaveTextContent('O que apagamos');
     expect(section).toHaveTextContent(/registros de acesso .* por 6 meses/);
     expect(section).toHaveTextContent('Marco Civil da Internet (Lei 12.965/2014, art. 15)');
+    // Balcão records no payments (static codes do not pass through it): the page promises no such record,
+    // and says what stays instead.
+    expect(section).not.toHaveTextContent(/transaç/);
     expect(section).toHaveTextContent(
-      'os registros das transações feitas com os seus QR codes, pelo prazo que a lei exigir',
+      'Os QR codes já criados: uma placa impressa ainda pode ser paga, e a página de pagamento de cada um continua no ar.',
     );
   });
 
