@@ -37,7 +37,9 @@ export function ConfirmBox({
   useEffect(() => {
     const button = confirmRef.current;
     button?.focus();
-    button?.closest('.confirm')?.scrollIntoView?.({ block: 'nearest' });
+    // jsdom has no scrollIntoView; browsers do.
+    const box = button?.closest('.confirm');
+    if (box && 'scrollIntoView' in box) box.scrollIntoView({ block: 'nearest' });
   }, []);
   return (
     <div className="confirm" role="group" aria-labelledby={questionId}>

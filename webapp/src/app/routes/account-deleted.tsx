@@ -1,31 +1,26 @@
-import { Navigate, useLocation } from 'react-router';
+import { Navigate } from 'react-router';
 
 import { paths } from '@/config/paths';
 import { AuthLayout } from '@/features/auth/components/auth-layout';
-import { selectSignOutReason } from '@/features/session/stores/session-slice';
+import { selectDeletedEmail, selectSignOutReason } from '@/features/session/stores/session-slice';
 import { useAppSelector } from '@/hooks/store-hooks';
 
-/** What the deletion form hands over, so the page can name the account that is gone. */
-export interface AccountDeletedState {
-  email: string;
-}
-
 /**
- * /painel/conta-excluida: the end of account deletion says what happened. Only right after a
- * deletion in this tab: opened any other way (a reload, a typed address) it would claim something
- * it cannot know, so it sends the visitor to the sign-in page instead.
+ * /painel/conta-excluida: the end of account deletion says what happened. Only after a deletion in
+ * this tab: opened any other way (a typed address, a reload) it would claim something it cannot
+ * know, so it sends the visitor to the sign-in page instead.
  */
 export function Component() {
   const reason = useAppSelector(selectSignOutReason);
-  const state = useLocation().state as AccountDeletedState | null;
+  const email = useAppSelector(selectDeletedEmail);
   if (reason !== 'account-deleted') return <Navigate to={paths.auth.logIn.path} replace />;
   return (
     <AuthLayout title="Conta excluída">
       <div role="status">
         <p className="lead">
-          {state?.email ? (
+          {email ? (
             <>
-              A conta <strong>{state.email}</strong> foi excluída.
+              A conta <strong>{email}</strong> foi excluída.
             </>
           ) : (
             'Sua conta foi excluída.'

@@ -1,8 +1,8 @@
 import { AuthLayout } from '@/features/auth/components/auth-layout';
 import { LogInForm } from '@/features/auth/components/log-in-form';
-import { InvitationNotice } from '@/features/workspaces/components/invitation-notice';
 import { RedirectIfSignedIn } from '@/features/session/components/redirect-if-signed-in';
 import { SignOutNotice } from '@/features/session/components/sign-out-notice';
+import { InvitationNotice } from '@/features/workspaces/components/invitation-notice';
 
 /** /entrar */
 export function Component() {

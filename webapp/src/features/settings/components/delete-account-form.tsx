@@ -1,13 +1,9 @@
 import { useState } from 'react';
-import { useNavigate } from 'react-router';
 import { z } from 'zod';
 
-import type { AccountDeletedState } from '@/app/routes/account-deleted';
 import { ConfirmBox } from '@/components/confirm-box';
 import { FormAlert } from '@/components/form-alert';
 import { PasswordField } from '@/components/password-field';
-import { paths } from '@/config/paths';
-import { useGetMeQuery } from '@/features/session/api/get-me';
 import { useAppDispatch } from '@/hooks/store-hooks';
 import { useApiForm } from '@/hooks/use-api-form';
 import { signedOut } from '@/lib/credentials';
@@ -23,10 +19,8 @@ const deleteAccountSchema = z.object({ password: requiredSecret() });
  * then a second, explicit step naming the account. Afterwards the session is over and
  * /painel/conta-excluida says so.
  */
-export function DeleteAccountForm() {
+export function DeleteAccountForm({ email }: { email: string }) {
   const dispatch = useAppDispatch();
-  const navigate = useNavigate();
-  const { data: me } = useGetMeQuery();
   const [deleteAccount, { isLoading }] = useDeleteAccountMutation();
   // The first submit only checks the password field and asks; the second one deletes.
   const [reviewing, setReviewing] = useState(false);
@@ -45,12 +39,10 @@ export function DeleteAccountForm() {
         setReviewing(false);
         throw caught;
       }
-      // The server already ended every session and cleared the cookie. Leave the signed-in frame
-      // first, then forget the session here (drops whatever was cached): the end page says what
-      // happened.
-      const state: AccountDeletedState = { email: me?.email ?? '' };
-      await navigate(paths.panel.accountDeleted, { replace: true, state });
-      dispatch(signedOut({ reason: 'account-deleted' }));
+      // The server already ended every session and cleared the cookie. Forget the session here at
+      // once (drops whatever was cached, stops the refresh timer): the dashboard's guard then takes
+      // the person to /painel/conta-excluida, which names the account and says what happened.
+      dispatch(signedOut({ reason: 'account-deleted', email }));
       return true;
     },
     codeFields: { 'wrong-password': { field: 'password', message: WRONG_CURRENT_PASSWORD } },
@@ -101,7 +93,7 @@ export function DeleteAccountForm() {
             cancelLabel="Não, manter minha conta"
           >
             <p>
-              <strong>Excluir a conta {me?.email ?? ''} para sempre?</strong>
+              <strong>Excluir a conta {email} para sempre?</strong>
             </p>
             <p>
               Seu nome, e-mail, telefone e foto, o nome e a cidade padrão dos QR codes e o acesso das contas extras

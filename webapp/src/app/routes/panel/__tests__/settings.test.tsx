@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { http } from 'msw';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { type FakeUser, db, giveBrowserSessionTo, seedSession, seedUser } from '@/testing/mocks/db';
 import { apiError, fieldError } from '@/testing/mocks/handlers/api-error';
@@ -453,10 +453,11 @@ describe('/painel/configuracoes: excluir conta', () => {
     expect(screen.getByRole('link', { name: 'Ir para a página inicial' })).toHaveAttribute('href', '/');
     expect(db.users.has('ana@exemplo.com')).toBe(false);
     expect(db.refreshCookie).toBeNull();
-    // Signed out here too: the dashboard stays closed.
+    // Signed out here too: the dashboard stays closed, and says why.
     await act(() => app.router.navigate('/painel'));
-    await waitFor(() => expect(app.location()).toBe('/entrar'));
-    expect(await screen.findByText('Sua conta foi excluída. Obrigado por ter usado o Balcão.')).toBeInTheDocument();
+    await waitFor(() => expect(app.location()).toBe('/painel/conta-excluida'));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Conta excluída' })).toBeInTheDocument();
+    expect(screen.queryByLabelText('Senha')).not.toBeInTheDocument();
   });
 
   it('does not claim a deletion when the end page is opened any other way', async () => {

@@ -21,7 +21,7 @@ describe('the dashboard’s copy promises only what works today', () => {
     // Lists and role help arrive after the heading.
     await new Promise((resolve) => setTimeout(resolve, 200));
     const main = screen.getByRole('main');
-    const sentences = (main.textContent ?? '').split(/(?<=[.:!?])\s+/);
+    const sentences = main.textContent.split(/(?<=[.:!?])\s+/);
     expect(sentences.filter((sentence) => NOT_BUILT.test(sentence) && !/em construção/.test(sentence))).toEqual([]);
   });
 });
