@@ -158,7 +158,11 @@ async fn checking_a_recovery_link_says_whether_it_works_without_using_it() {
             &json!({ "oobCode": code, "newPassword": "nova senha 2" }),
         )
         .await;
-    assert_eq!(reset.status, StatusCode::NO_CONTENT, "the check spent nothing");
+    assert_eq!(
+        reset.status,
+        StatusCode::NO_CONTENT,
+        "the check spent nothing"
+    );
 
     let used = browser
         .post_json("/api/auth/reset/check", &json!({ "oobCode": code }))
@@ -173,9 +177,7 @@ async fn checking_a_recovery_link_says_whether_it_works_without_using_it() {
         .post_json("/api/auth/reset/check", &json!({ "oobCode": "inventado" }))
         .await;
     assert_eq!(invented.code(), "expired-action-code");
-    let missing = browser
-        .post_json("/api/auth/reset/check", &json!({}))
-        .await;
+    let missing = browser.post_json("/api/auth/reset/check", &json!({})).await;
     assert_eq!(missing.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(missing.field(), Some("oobCode"));
     app.stop().await;

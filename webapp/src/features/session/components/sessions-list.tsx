@@ -2,6 +2,7 @@ import { useState } from 'react';
 
 import { ConfirmBox } from '@/components/confirm-box';
 import { FormAlert } from '@/components/form-alert';
+import { FormOutcome } from '@/components/form-outcome';
 import { PageStatus } from '@/components/page-status';
 import { asApiError } from '@/lib/api-error';
 import { errorMessage } from '@/lib/error-messages';
@@ -104,9 +105,9 @@ export function SessionsList() {
       {/* Under the buttons, where the confirmation was: the answer shows where the eye already is. */}
       {failure ? <FormAlert>{failure}</FormAlert> : null}
       {notice ? (
-        <p className="notice" role="status" tabIndex={-1} ref={(node) => node?.focus()}>
+        <FormOutcome as="p" key={notice}>
           {notice}
-        </p>
+        </FormOutcome>
       ) : null}
       {confirming ? (
         <ConfirmBox

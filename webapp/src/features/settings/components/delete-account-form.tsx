@@ -76,7 +76,7 @@ export function DeleteAccountForm({ email }: { email: string }) {
         e-mail, nome ou telefone.
       </p>
       <form {...form.formProps} aria-label="Excluir conta">
-        {form.failure ? <FormAlert>{errorMessage(form.failure)}</FormAlert> : null}
+        {form.failure ? <FormAlert takeFocus>{errorMessage(form.failure)}</FormAlert> : null}
         <PasswordField
           label="Sua senha"
           autoComplete="current-password"

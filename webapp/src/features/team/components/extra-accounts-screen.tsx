@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 
 import { ConfirmBox } from '@/components/confirm-box';
 import { FormAlert } from '@/components/form-alert';
+import { FormOutcome } from '@/components/form-outcome';
 import { PageStatus } from '@/components/page-status';
 import { PageTitle } from '@/components/page-title';
 import { WorkspaceLine } from '@/components/workspace-line';
@@ -133,9 +134,9 @@ export function ExtraAccountsScreen({ workspace }: { workspace: CurrentWorkspace
       )}
       {notice ? (
         // Focused: the confirmation it replaces had the focus, and this is what happened.
-        <p className="notice" role="status" tabIndex={-1} ref={(node) => node?.focus()}>
+        <FormOutcome as="p" key={notice}>
           {notice}
-        </p>
+        </FormOutcome>
       ) : null}
       {failure ? <FormAlert>{failure}</FormAlert> : null}
       {body}

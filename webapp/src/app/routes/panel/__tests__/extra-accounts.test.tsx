@@ -114,9 +114,9 @@ describe('/painel/criar-conta-extra', () => {
   it('invites someone by e-mail as manager', async () => {
     const ana = owner();
     const { form } = await invite('bruno@exemplo.com', 'Gerente');
-    expect(await within(form).findByRole('status')).toHaveTextContent(
-      'Convite enviado para bruno@exemplo.com, como Gerente.',
-    );
+    const sent = await within(form).findByRole('status');
+    expect(sent).toHaveTextContent('Convite enviado para bruno@exemplo.com, como Gerente.');
+    expect(sent).toHaveFocus();
     expect([...db.members.values()]).toEqual([
       expect.objectContaining({ accountId: ana.uid, email: 'bruno@exemplo.com', role: 'manager', status: 'invited' }),
     ]);
@@ -157,9 +157,9 @@ describe('/painel/criar-conta-extra', () => {
     owner();
     server.use(http.post('/api/accounts/:id/members', () => apiError(403, 'forbidden', 'Proibido.')));
     const { form } = await invite('bruno@exemplo.com');
-    expect(await within(form).findByRole('alert')).toHaveTextContent(
-      'Seu papel nesta conta não permite convidar contas extras.',
-    );
+    const refused = await within(form).findByRole('alert');
+    expect(refused).toHaveTextContent('Seu papel nesta conta não permite convidar contas extras.');
+    expect(refused).toHaveFocus();
   });
 
   it('shows a role refused by the server under the role select', async () => {
