@@ -1,5 +1,5 @@
-//! The JSON API, nested at `/api`: identity ([`auth`]), then the workspace routes
-//! ([`workspace`]).
+//! The JSON API, nested at `/api`: identity ([`auth`]), the FAQ for the dashboard ([`faq`]),
+//! then the workspace routes ([`workspace`]).
 //!
 //! Everything under `/api` answers JSON, errors included ([`error::ApiError`]): unknown paths
 //! are 404 `not-found`, a wrong method 405 `method-not-allowed`, an over-long call 408 `timeout`
@@ -9,6 +9,7 @@
 
 pub mod auth;
 pub mod error;
+pub mod faq;
 pub mod json;
 pub mod workspace;
 
@@ -29,6 +30,7 @@ pub const MAX_JSON_BYTES: usize = 16 * 1024;
 pub fn router() -> Router<AppState> {
     Router::new()
         .nest("/auth", auth::router())
+        .route("/faq", axum::routing::get(faq::faq))
         .merge(workspace::router())
         .fallback(|| async { ApiError::not_found() })
         .method_not_allowed_fallback(|| async { ApiError::method_not_allowed() })

@@ -23,6 +23,8 @@ export function createAppRoutes(): RouteObject[] {
         { path: paths.auth.recover.path, lazy: () => import('./routes/auth/recover-password') },
         { path: paths.auth.reset.path, lazy: () => import('./routes/auth/reset-password') },
         { path: paths.auth.verifyEmail.path, lazy: () => import('./routes/auth/verify-email') },
+        // Outside the signed-in frame below: it is shown once the session is over.
+        { path: paths.panel.accountDeleted, lazy: () => import('./routes/account-deleted') },
         // The old dashboard address; the server answers it with a 301 too.
         { path: paths.panel.oldIndex, element: <Navigate to={paths.panel.home} replace /> },
         {

@@ -46,6 +46,8 @@ export const paths = {
     invitation: '/painel/convite',
     invitationCodeParam: 'codigo',
     faq: '/painel/duvidas',
+    /** Where account deletion ends (outside the signed-in frame: the session is over by then). */
+    accountDeleted: '/painel/conta-excluida',
     oldIndex: '/painel/index_old',
   },
 } as const;

@@ -31,7 +31,11 @@ export const tokenRefreshed = createAction(
 );
 
 /** The session is over (see `SignOutReason`). */
-export const signedOut = createAction<{ reason: SignOutReason }>('auth/signedOut');
+export const signedOut = createAction<{
+  reason: SignOutReason;
+  /** With `account-deleted`: the address of the account that is gone, for the end page. */
+  email?: string;
+}>('auth/signedOut');
 
 /** The API refused the access token (401), or it expired before a call could use it. */
 export const accessTokenRejected = createAction('auth/accessTokenRejected');

@@ -238,6 +238,27 @@ pub async fn reset(
     Ok(StatusCode::NO_CONTENT)
 }
 
+/// `POST /api/auth/reset/check`.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResetCheck {
+    oob_code: String,
+}
+
+/// `POST /api/auth/reset/check {oobCode}`: 204 while the reset link still works, 400
+/// `expired-action-code` for a used, expired or unknown code. It reads the code and never spends
+/// it, so the page a link opens can say at once that the link is spent, before a new password is
+/// typed for nothing. (A POST, so the code stays out of access logs, as with `reset`.)
+pub async fn check_reset(
+    State(state): State<AppState>,
+    Json(body): Json<ResetCheck>,
+) -> Result<StatusCode, ApiError> {
+    action_codes::peek(&state.pool, &body.oob_code, Purpose::ResetPassword)
+        .await?
+        .map(|_| StatusCode::NO_CONTENT)
+        .ok_or_else(ApiError::expired_action_code)
+}
+
 /// `POST /api/auth/verify-email`.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]

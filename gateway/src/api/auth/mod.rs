@@ -11,6 +11,7 @@
 //! | `GET /api/auth/me` (bearer) | the user; 401, 403 `user-disabled` |
 //! | `POST /api/auth/recover {email}` | 204 always (the e-mail goes only to an existing account); `too-many-requests` |
 //! | `POST /api/auth/reset {oobCode, newPassword}` | 204, every session ended; `expired-action-code`, `weak-password` |
+//! | `POST /api/auth/reset/check {oobCode}` | 204 while the link works (the code is not spent); `expired-action-code` |
 //! | `POST /api/auth/verify-email {oobCode}` | 204; `expired-action-code`; `email-already-in-use` (a new address taken meanwhile) |
 //! | `POST /api/auth/send-verification` (bearer) | 204; `too-many-requests` (per client address and per account) |
 //! | `GET /api/auth/sessions` (bearer) | `{sessions: [{id, createdAt, lastUsedAt, userAgent, current}]}` |
@@ -58,6 +59,7 @@ pub fn router() -> Router<AppState> {
         .route("/sessions/{id}", delete(me::end_session))
         .route("/recover", post(links::recover))
         .route("/reset", post(links::reset))
+        .route("/reset/check", post(links::check_reset))
         .route("/verify-email", post(links::verify_email))
         .route("/send-verification", post(links::send_verification))
 }

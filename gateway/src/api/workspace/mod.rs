@@ -86,6 +86,7 @@ pub fn router() -> Router<AppState> {
             "/accounts/{accountId}/members/{invitationId}",
             delete(team::remove),
         )
+        .route("/invitations/check", post(team::check))
         .route("/invitations/accept", post(team::accept))
         .route(
             "/accounts/{accountId}/qrcodes",

@@ -6,6 +6,7 @@
 //! | `GET /api/accounts/{accountId}/members` | owner ([`Right::ManageMembers`]) | `{members: [{invitationId, email, role, status, invitedAt, joinedAt}]}`, pending and active, oldest first |
 //! | `POST /api/accounts/{accountId}/members {email, role}` | owner | 201 the member (status `invited`); the invitee gets an e-mail with `/painel/convite?codigo=…`, valid 7 days; 409 `member-already-invited`; 422 `cannot-invite-self`; 422 `invalid-argument` on `email` or `role` (`manager` or `operator`); 429 `too-many-requests` (per account and per client address) |
 //! | `DELETE /api/accounts/{accountId}/members/{invitationId}` | owner | 204: a pending invitation is cancelled (its link stops working), an active member loses access at once; 404 when there is no such invitation |
+//! | `POST /api/invitations/check {code}` | anyone, no session | `{displayName, role}` of a live invitation, the code not spent; 400 `expired-action-code` |
 //! | `POST /api/invitations/accept {code}` | the account whose e-mail is the invited one | `{accountId, role}`; 400 `expired-action-code` (unknown, used, expired or cancelled); 422 `cannot-invite-self`; 403 `invitation-for-another-email` (signed in with another address); 409 `already-member` |
 //!
 //! The invitee's address is sealed in `MemberInvited` with a key of the invitation's own
@@ -357,6 +358,48 @@ pub async fn remove(
         .map_err(account_failure)?;
     wait_for(&state, projections::accounts::NAME, outcome.position).await;
     Ok(StatusCode::NO_CONTENT)
+}
+
+/// `POST /api/invitations/check`: what an invitation link offers, without accepting it.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct InvitationOffer {
+    /// The inviting account's name, when it has one.
+    pub display_name: Option<String>,
+    /// The role offered.
+    pub role: Role,
+}
+
+/// `POST /api/invitations/check {code}`: who invites and as what, so the sign-in and sign-up
+/// pages a link leads to can say what is going on. Needs no session (the visitor has not signed
+/// in yet); the code is the credential, as for accepting, and is read, never spent.
+///
+/// # Errors
+///
+/// 400 `expired-action-code` for an unknown, used, expired or cancelled code.
+pub async fn check(
+    State(state): State<AppState>,
+    Json(body): Json<Acceptance>,
+) -> Result<Json<InvitationOffer>, ApiError> {
+    let pending = action_codes::peek(&state.pool, body.code.trim(), Purpose::Invitation)
+        .await?
+        .ok_or_else(ApiError::expired_action_code)?;
+    let role = pending
+        .payload
+        .get("role")
+        .and_then(|role| serde_json::from_value::<Role>(role.clone()).ok())
+        .ok_or_else(ApiError::expired_action_code)?;
+    // The name only makes the message nicer: without it the page still says what is offered.
+    let display_name = match Uuid::parse_str(&pending.account_id) {
+        Ok(owner) => projections::accounts::find(&state.pool, owner)
+            .await
+            .inspect_err(|error| tracing::warn!(%error, "could not read the inviter's name"))
+            .ok()
+            .flatten()
+            .and_then(|account| account.display_name),
+        Err(_) => None,
+    };
+    Ok(Json(InvitationOffer { display_name, role }))
 }
 
 /// `POST /api/invitations/accept`.

@@ -140,6 +140,50 @@ async fn recovering_an_unknown_email_answers_the_same_and_sends_nothing() {
 }
 
 #[tokio::test]
+async fn checking_a_recovery_link_says_whether_it_works_without_using_it() {
+    let app = TestApp::spawn().await;
+    signed_up(&app, "bia@exemplo.com").await;
+    let code = reset_code(&app, "bia@exemplo.com").await;
+    let mut browser = Browser::new(&app);
+
+    for _ in 0..2 {
+        let check = browser
+            .post_json("/api/auth/reset/check", &json!({ "oobCode": code }))
+            .await;
+        assert_eq!(check.status, StatusCode::NO_CONTENT, "{}", check.text);
+    }
+    let reset = browser
+        .post_json(
+            "/api/auth/reset",
+            &json!({ "oobCode": code, "newPassword": "nova senha 2" }),
+        )
+        .await;
+    assert_eq!(
+        reset.status,
+        StatusCode::NO_CONTENT,
+        "the check spent nothing"
+    );
+
+    let used = browser
+        .post_json("/api/auth/reset/check", &json!({ "oobCode": code }))
+        .await;
+    assert_eq!(used.status, StatusCode::BAD_REQUEST);
+    assert_eq!(used.code(), "expired-action-code");
+    assert_eq!(
+        used.message(),
+        "Este link expirou ou já foi usado. Peça um novo."
+    );
+    let invented = browser
+        .post_json("/api/auth/reset/check", &json!({ "oobCode": "inventado" }))
+        .await;
+    assert_eq!(invented.code(), "expired-action-code");
+    let missing = browser.post_json("/api/auth/reset/check", &json!({})).await;
+    assert_eq!(missing.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(missing.field(), Some("oobCode"));
+    app.stop().await;
+}
+
+#[tokio::test]
 async fn an_expired_recovery_link_is_refused() {
     let app = TestApp::spawn().await;
     signed_up(&app, "caio@exemplo.com").await;

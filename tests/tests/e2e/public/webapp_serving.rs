@@ -119,6 +119,21 @@ async fn the_faq_and_the_old_index_stay_server_side() {
 }
 
 #[tokio::test]
+async fn the_dashboard_reads_the_same_faq_as_json() {
+    let app = TestApp::spawn().await;
+    let response = app.get("/api/faq").await;
+    assert_eq!(response.status(), StatusCode::OK);
+    let faq: serde_json::Value = response.json().await.expect("JSON");
+    assert_eq!(faq["title"], "Perguntas frequentes sobre o Balcão e o Pix");
+    let body = faq["bodyHtml"].as_str().expect("the body");
+    assert!(body.contains("<h2>O que é o Balcão?</h2>"), "{body}");
+    // The same words the server-rendered page shows.
+    let page = app.get_text("/painel/duvidas").await;
+    assert!(page.contains("O que é o Balcão?"));
+    app.stop().await;
+}
+
+#[tokio::test]
 async fn api_paths_always_answer_json_and_are_never_cached() {
     let app = TestApp::spawn().await;
     for path in ["/api", "/api/", "/api/nada", "/api/auth/nada/mais"] {

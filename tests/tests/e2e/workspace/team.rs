@@ -109,6 +109,42 @@ async fn an_invitation_link_works_once() {
 }
 
 #[tokio::test]
+async fn an_invitation_link_says_who_invites_and_as_what_without_a_session_or_spending_it() {
+    let app = TestApp::spawn().await;
+    let mut owner = sign_up(&app, "dona@padaria.test", "Padaria da Dona").await;
+    assert_eq!(
+        invite(&mut owner, "caixa@padaria.test", "operator")
+            .await
+            .status,
+        StatusCode::CREATED
+    );
+    let code = invitation_code(&app, "caixa@padaria.test").await;
+
+    let mut visitor = tests::browser::Browser::new(&app);
+    let offer = visitor
+        .post_json("/api/invitations/check", &json!({ "code": code }))
+        .await;
+    assert_eq!(offer.status, StatusCode::OK, "{}", offer.text);
+    assert_eq!(
+        offer.json,
+        json!({"displayName": "Padaria da Dona", "role": "operator"})
+    );
+
+    let mut caixa = sign_up(&app, "caixa@padaria.test", "Caixa").await;
+    assert_eq!(
+        accept(&mut caixa, &code).await.status,
+        StatusCode::OK,
+        "the check spent nothing"
+    );
+    let used = visitor
+        .post_json("/api/invitations/check", &json!({ "code": code }))
+        .await;
+    assert_eq!(used.status, StatusCode::BAD_REQUEST);
+    assert_eq!(used.code(), "expired-action-code");
+    app.stop().await;
+}
+
+#[tokio::test]
 async fn an_address_is_invited_once_per_team_and_never_the_owners_own() {
     let app = TestApp::spawn().await;
     let mut owner = sign_up(&app, "dona@padaria.test", "Dona").await;

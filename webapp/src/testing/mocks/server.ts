@@ -3,6 +3,7 @@ import { setupServer } from 'msw/node';
 import { accountHandlers } from './handlers/account';
 import { authHandlers } from './handlers/auth';
 import { buildHandlers } from './handlers/builds';
+import { faqHandlers } from './handlers/faq';
 import { qrcodeHandlers } from './handlers/qrcodes';
 import { teamHandlers } from './handlers/team';
 
@@ -12,6 +13,7 @@ export const server = setupServer(
   ...teamHandlers,
   ...qrcodeHandlers,
   ...buildHandlers,
+  ...faqHandlers,
 );
 
 /** Every request the app made in the current test, as `METHOD /path` plus when (Date.now()). */

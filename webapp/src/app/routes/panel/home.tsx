@@ -24,11 +24,11 @@ export function Component() {
           <h3>
             <Link to={paths.panel.welcome}>Primeiros passos</Link>
           </h3>
-          <p>O guia para cadastrar a chave, criar o primeiro QR code e imprimir a placa.</p>
+          <p>O guia para criar o primeiro QR code com a sua chave Pix e imprimir a placa.</p>
         </li>
         <li className="card">
           <h3>
-            <a href={paths.server.faq}>Dúvidas</a>
+            <Link to={paths.panel.faq}>Dúvidas</Link>
           </h3>
           <p>Respostas às perguntas mais comuns sobre o Balcão e o Pix.</p>
         </li>

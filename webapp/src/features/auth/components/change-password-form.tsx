@@ -37,7 +37,7 @@ export function ChangePasswordForm() {
 
   return (
     <form {...form.formProps} aria-label="Trocar senha">
-      {form.failure ? <FormAlert>{errorMessage(form.failure)}</FormAlert> : null}
+      {form.failure ? <FormAlert takeFocus>{errorMessage(form.failure)}</FormAlert> : null}
       {form.outcome ? (
         <p className="notice" role="status">
           Senha alterada. Use a senha nova na próxima vez que entrar.

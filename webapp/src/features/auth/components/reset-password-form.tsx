@@ -3,11 +3,13 @@ import { Link } from 'react-router';
 import { z } from 'zod';
 
 import { FormAlert } from '@/components/form-alert';
+import { PageStatus } from '@/components/page-status';
 import { paths } from '@/config/paths';
 import { useApiForm } from '@/hooks/use-api-form';
+import { asApiError } from '@/lib/api-error';
 import { errorMessage } from '@/lib/error-messages';
 
-import { useResetPasswordMutation } from '../api/reset-password';
+import { useCheckResetCodeQuery, useResetPasswordMutation } from '../api/reset-password';
 import { usePasswordPolicy } from '../hooks/use-password-policy';
 import { type PasswordPolicy, newPasswordText, passwordRules } from '../utils/password-rules';
 import { NewPasswordField } from './new-password-field';
@@ -28,6 +30,31 @@ export function ResetPasswordForm({ oobCode }: { oobCode: string | null }) {
       </>
     );
   }
+  return <CheckedResetForm oobCode={oobCode} />;
+}
+
+/**
+ * Asks the server whether the link still works before showing the form: a used or expired link
+ * says so on arrival, not after a new password was typed for nothing.
+ */
+function CheckedResetForm({ oobCode }: { oobCode: string }) {
+  const check = useCheckResetCodeQuery(oobCode);
+  if (check.isLoading) return <PageStatus>Conferindo o link…</PageStatus>;
+  const failure = check.error === undefined ? null : asApiError(check.error);
+  if (failure?.code === 'expired-action-code') {
+    return (
+      <>
+        <FormAlert>{errorMessage(failure)}</FormAlert>
+        <p>
+          <Link className="button" to={paths.auth.recover.path}>
+            Pedir um novo link
+          </Link>
+        </p>
+      </>
+    );
+  }
+  // Any other failure (no network, a busy server) says nothing about the link: the form stays,
+  // and sending it gets the real answer.
   return <NewPasswordForm oobCode={oobCode} />;
 }
 

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { z } from 'zod';
 
 import { FormAlert } from '@/components/form-alert';
+import { FormOutcome } from '@/components/form-outcome';
 import { TextField } from '@/components/text-field';
 import { paths } from '@/config/paths';
 import { useApiForm } from '@/hooks/use-api-form';
@@ -73,9 +74,9 @@ export function QrCodeForm({ accountId, defaultMerchantName, defaultMerchantCity
 
   return (
     <form {...form.formProps} aria-label="Criar QR code">
-      {form.failure ? <FormAlert>{failureMessage(form.failure)}</FormAlert> : null}
+      {form.failure ? <FormAlert takeFocus>{failureMessage(form.failure)}</FormAlert> : null}
       {created ? (
-        <div className="notice" role="status">
+        <FormOutcome key={created.id}>
           <p>
             QR code criado
             {created.amountCentavos === null ? '' : ` (${formatCentavos(created.amountCentavos)})`}.
@@ -84,7 +85,7 @@ export function QrCodeForm({ accountId, defaultMerchantName, defaultMerchantCity
             <a href={paths.server.payment(created.id)}>Abrir a página de pagamento</a>
             <a href={paths.server.paymentSign(created.id)}>Imprimir a placa</a>
           </p>
-        </div>
+        </FormOutcome>
       ) : null}
       <TextField
         label="Chave Pix"

@@ -38,9 +38,12 @@ export function RequireSession({ children }: { children: ReactNode }) {
         </main>
       );
     case 'signed-out': {
+      // A deleted account's end page says what happened (the deletion form goes there too, with the
+      // account's address; whichever arrives, the page is the same).
+      if (reason === 'account-deleted') return <Navigate to={paths.panel.accountDeleted} replace />;
       const here = `${location.pathname}${location.search}${location.hash}`;
-      // Whoever left on purpose (signed out, deleted the account) is not sent back here afterwards.
-      const leftOnPurpose = reason === 'user' || reason === 'account-deleted';
+      // Whoever signed out on purpose is not sent back here afterwards.
+      const leftOnPurpose = reason === 'user';
       const continueTo = leftOnPurpose || here === paths.panel.home ? null : here;
       return <Navigate to={paths.auth.logIn.getHref(continueTo)} replace />;
     }

@@ -16,9 +16,11 @@ export interface SessionState {
   signOutReason: SignOutReason | null;
   /** When the next refresh attempt after a network failure is planned (epoch ms). */
   retryAt: number | null;
+  /** The address of the account deleted in this tab, for /painel/conta-excluida. */
+  deletedEmail: string | null;
 }
 
-const initialState: SessionState = { status: 'restoring', signOutReason: null, retryAt: null };
+const initialState: SessionState = { status: 'restoring', signOutReason: null, retryAt: null, deletedEmail: null };
 
 /** The page is in the foreground again (timers may have slept meanwhile). */
 export const sessionResumed = createAction('session/resumed');
@@ -50,8 +52,15 @@ export const sessionSlice = createSlice({
       .addCase(tokenRefreshed, signIn)
       .addCase(signedOut, (state, { payload }) => {
         // A visitor whose old cookie is refused on load never saw a session: nothing "expired" for them.
+        // Nor does a late refusal after the session already ended (a request still in flight when
+        // the account was deleted) replace why it ended.
         const hadSession = state.status === 'signed-in';
-        state.signOutReason = !hadSession && payload.reason === 'session-expired' ? null : payload.reason;
+        if (!hadSession && payload.reason === 'session-expired') {
+          if (state.status !== 'signed-out') state.signOutReason = null;
+        } else {
+          state.signOutReason = payload.reason;
+          state.deletedEmail = payload.reason === 'account-deleted' ? (payload.email ?? null) : null;
+        }
         state.status = 'signed-out';
         state.retryAt = null;
       });
@@ -60,6 +69,7 @@ export const sessionSlice = createSlice({
     selectSessionStatus: (state) => state.status,
     selectSignOutReason: (state) => state.signOutReason,
     selectRetryAt: (state) => state.retryAt,
+    selectDeletedEmail: (state) => state.deletedEmail,
   },
 });
 
@@ -70,4 +80,5 @@ declare module '@/lib/store' {
 const injectedSessionSlice = sessionSlice.injectInto(rootReducer);
 
 export const { restoreRequested, refreshRetryScheduled } = sessionSlice.actions;
-export const { selectSessionStatus, selectSignOutReason, selectRetryAt } = injectedSessionSlice.selectors;
+export const { selectSessionStatus, selectSignOutReason, selectRetryAt, selectDeletedEmail } =
+  injectedSessionSlice.selectors;

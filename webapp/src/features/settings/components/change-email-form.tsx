@@ -46,7 +46,7 @@ export function ChangeEmailForm({ email, emailVerified }: { email: string; email
       </p>
       {emailVerified ? null : <ResendVerification email={email} />}
       <form {...form.formProps} aria-label="Trocar e-mail">
-        {form.failure ? <FormAlert>{errorMessage(form.failure)}</FormAlert> : null}
+        {form.failure ? <FormAlert takeFocus>{errorMessage(form.failure)}</FormAlert> : null}
         {form.outcome ? (
           <p className="notice" role="status">
             Enviamos um link para <strong>{form.outcome.sentTo}</strong>. Abra o link para confirmar o novo endereço: só

@@ -56,7 +56,7 @@ export function ProfileForm({ settings }: { settings: AccountSettings }) {
 
   return (
     <form {...form.formProps} aria-label="Seus dados">
-      {form.failure ? <FormAlert>{errorMessage(form.failure)}</FormAlert> : null}
+      {form.failure ? <FormAlert takeFocus>{errorMessage(form.failure)}</FormAlert> : null}
       <TextField label="Seu nome" autoComplete="name" maxLength={MAX_NAME_LENGTH * 2} {...form.field('displayName')} />
       <MaskedField
         label="Telefone (opcional)"

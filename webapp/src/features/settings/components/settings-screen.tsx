@@ -49,7 +49,7 @@ export function SettingsScreen({ passwordSection, sessionsSection }: SettingsScr
         </section>
         <section aria-labelledby="config-excluir" className="danger-zone">
           <h2 id="config-excluir">Excluir conta</h2>
-          <DeleteAccountForm />
+          <DeleteAccountForm email={settings.email} />
         </section>
       </>
     );

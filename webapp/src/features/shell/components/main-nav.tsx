@@ -10,6 +10,7 @@ const SCREENS = [
   { to: paths.panel.extraAccounts, label: 'Contas extras' },
   { to: paths.panel.plan, label: 'Plano' },
   { to: paths.panel.settings, label: 'Configurações' },
+  { to: paths.panel.faq, label: 'Dúvidas' },
 ] as const;
 
 export interface MainNavProps {
@@ -30,10 +31,7 @@ export function MainNav({ showExtraAccounts = true }: MainNavProps) {
         </li>
       ))}
       <li>
-        {/* Server-rendered pages: a full page load. */}
-        <a href={paths.server.faq}>Dúvidas</a>
-      </li>
-      <li>
+        {/* The public sign maker, a server-rendered page: a full page load. */}
         <a href={paths.server.signMaker}>Criar placa Pix</a>
       </li>
     </ul>

@@ -1,7 +1,9 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 
+import { ConfirmBox } from '@/components/confirm-box';
 import { FormAlert } from '@/components/form-alert';
+import { FormOutcome } from '@/components/form-outcome';
 import { PageStatus } from '@/components/page-status';
 import { PageTitle } from '@/components/page-title';
 import { WorkspaceLine } from '@/components/workspace-line';
@@ -29,11 +31,6 @@ export function ExtraAccountsScreen({ workspace }: { workspace: CurrentWorkspace
   const [confirming, setConfirming] = useState<Member | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  const confirmRef = useRef<HTMLButtonElement>(null);
-
-  useEffect(() => {
-    if (confirming !== null) confirmRef.current?.focus();
-  }, [confirming]);
 
   const apiError = error === undefined ? undefined : asApiError(error);
   const forbidden = apiError !== undefined && isForbidden(apiError);
@@ -49,7 +46,9 @@ export function ExtraAccountsScreen({ workspace }: { workspace: CurrentWorkspace
       );
       setConfirming(null);
     } catch (caught) {
-      setFailure(`Não foi possível revogar. ${errorMessage(asApiError(caught))}`);
+      setFailure(
+        `${member.status === 'invited' ? 'Não foi possível cancelar o convite.' : 'Não foi possível revogar o acesso.'} ${errorMessage(asApiError(caught))}`,
+      );
     }
   };
 
@@ -57,7 +56,9 @@ export function ExtraAccountsScreen({ workspace }: { workspace: CurrentWorkspace
   if (members !== undefined) {
     body =
       members.length === 0 ? (
-        <p>Nenhuma conta extra por enquanto. Convide quem trabalha com você para criar QR codes e ver as vendas.</p>
+        <p>
+          Nenhuma conta extra por enquanto. Convide quem trabalha com você para criar QR codes e placas Pix nesta conta.
+        </p>
       ) : (
         <table className="data-table">
           <caption className="visually-hidden">Contas extras desta conta</caption>
@@ -83,14 +84,18 @@ export function ExtraAccountsScreen({ workspace }: { workspace: CurrentWorkspace
                   <button
                     type="button"
                     className="button secondary small"
-                    aria-label={`Revogar ${member.email}`}
+                    aria-label={
+                      member.status === 'invited'
+                        ? `Cancelar o convite para ${member.email}`
+                        : `Revogar ${member.email}`
+                    }
                     onClick={() => {
                       setNotice(null);
                       setFailure(null);
                       setConfirming(member);
                     }}
                   >
-                    Revogar
+                    {member.status === 'invited' ? 'Cancelar convite' : 'Revogar'}
                   </button>
                 </td>
               </tr>
@@ -128,34 +133,27 @@ export function ExtraAccountsScreen({ workspace }: { workspace: CurrentWorkspace
         </p>
       )}
       {notice ? (
-        <p className="notice" role="status">
+        // Focused: the confirmation it replaces had the focus, and this is what happened.
+        <FormOutcome as="p" key={notice}>
           {notice}
-        </p>
+        </FormOutcome>
       ) : null}
       {failure ? <FormAlert>{failure}</FormAlert> : null}
       {body}
       {confirming ? (
-        <div className="confirm" role="group" aria-labelledby="confirmar-revogacao">
-          <p id="confirmar-revogacao">
+        <ConfirmBox
+          confirmLabel={confirming.status === 'invited' ? 'Sim, cancelar o convite' : 'Sim, revogar'}
+          busyLabel={confirming.status === 'invited' ? 'Cancelando…' : 'Revogando…'}
+          busy={revoking}
+          onConfirm={() => void confirmRevoke(confirming)}
+          onCancel={() => setConfirming(null)}
+        >
+          <p>
             {confirming.status === 'invited'
               ? `Cancelar o convite para ${confirming.email}? O link do e-mail deixa de funcionar.`
               : `Revogar o acesso de ${confirming.email}? A pessoa deixa de ver esta conta na hora.`}
           </p>
-          <p className="actions">
-            <button
-              ref={confirmRef}
-              type="button"
-              className="button danger"
-              disabled={revoking}
-              onClick={() => void confirmRevoke(confirming)}
-            >
-              {revoking ? 'Revogando…' : 'Sim, revogar'}
-            </button>
-            <button type="button" className="button secondary" onClick={() => setConfirming(null)}>
-              Manter
-            </button>
-          </p>
-        </div>
+        </ConfirmBox>
       ) : null}
     </section>
   );

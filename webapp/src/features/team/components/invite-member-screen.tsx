@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import { z } from 'zod';
 
 import { FormAlert } from '@/components/form-alert';
+import { FormOutcome } from '@/components/form-outcome';
 import { PageTitle } from '@/components/page-title';
 import { SelectField } from '@/components/select-field';
 import { TextField } from '@/components/text-field';
@@ -51,14 +52,14 @@ export function InviteMemberScreen({ workspace }: { workspace: CurrentWorkspace 
         A pessoa recebe um convite por e-mail e entra com o login dela. Você escolhe o que ela pode fazer nesta conta.
       </p>
       <form {...form.formProps} aria-label="Convidar conta extra">
-        {form.failure ? <FormAlert>{failureMessage(form.failure)}</FormAlert> : null}
+        {form.failure ? <FormAlert takeFocus>{failureMessage(form.failure)}</FormAlert> : null}
         {form.outcome ? (
-          <div className="notice" role="status">
+          <FormOutcome key={form.outcome.email}>
             <p>
               Convite enviado para <strong>{form.outcome.email}</strong>, como {ROLE_LABELS[form.outcome.role]}. A
               pessoa precisa abrir o link do e-mail para entrar nesta conta.
             </p>
-          </div>
+          </FormOutcome>
         ) : null}
         <TextField
           label="E-mail da pessoa"

@@ -90,6 +90,15 @@ export const authHandlers = [
     return noContent();
   }),
 
+  http.post('/api/auth/reset/check', async ({ request }) => {
+    const body = (await request.json()) as { oobCode: string };
+    const code = db.actionCodes.get(body.oobCode);
+    if (code === undefined || code.used || code.purpose !== 'reset') {
+      return apiError(400, 'expired-action-code', 'Link expirado.');
+    }
+    return noContent();
+  }),
+
   http.post('/api/auth/reset', async ({ request }) => {
     const body = (await request.json()) as { oobCode: string; newPassword: string };
     const code = db.actionCodes.get(body.oobCode);

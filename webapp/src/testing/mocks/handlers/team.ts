@@ -97,6 +97,18 @@ export const teamHandlers = [
     return noContent();
   }),
 
+  // No session needed: the code is the credential, and it is read, never spent.
+  http.post('/api/invitations/check', async ({ request }) => {
+    const body = (await request.json()) as { code: string };
+    const code = db.actionCodes.get(body.code);
+    const member = code?.invitationId === undefined ? undefined : db.members.get(code.invitationId);
+    const owner = member === undefined ? undefined : userByUid(member.accountId);
+    if (code === undefined || code.used || code.purpose !== 'invitation' || member === undefined) {
+      return apiError(400, 'expired-action-code', 'Convite expirado.');
+    }
+    return HttpResponse.json({ displayName: owner?.displayName ?? null, role: member.role });
+  }),
+
   http.post('/api/invitations/accept', async ({ request }) => {
     const user = bearerUser(request);
     if (user === undefined) return unauthorized();

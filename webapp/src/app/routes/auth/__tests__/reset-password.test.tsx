@@ -28,16 +28,37 @@ describe('/redefinir-senha', () => {
     expect(await screen.findByRole('heading', { name: 'Olá, Ana' })).toBeInTheDocument();
   });
 
-  it('says the link expired and offers a new one', async () => {
+  it('says on arrival that a used link is used, before any password is typed', async () => {
     const user = seedUser({ email: 'ana@exemplo.com' });
     const code = createActionCode(user, 'reset');
-    await chooseNewPassword(code);
+    const first = await chooseNewPassword(code);
     await screen.findByText(/Senha alterada/);
+    first.unmount();
 
     // The same link a second time.
-    await chooseNewPassword(code, 'OutraSenha1');
+    renderApp(`/redefinir-senha?oobCode=${code}`);
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('Este link expirou ou já foi usado.');
+    expect(screen.queryByLabelText('Senha nova')).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Pedir um novo link' })).toHaveAttribute('href', '/recuperar-senha');
+    expect(callTimes('POST /api/auth/reset')).toHaveLength(1);
+  });
+
+  it('checks the link without using it: the form still works after the check', async () => {
+    const user = seedUser({ email: 'ana@exemplo.com', password: 'Antiga123' });
+    await chooseNewPassword(createActionCode(user, 'reset'));
+    expect(callTimes('POST /api/auth/reset/check')).toHaveLength(1);
+    expect(await screen.findByText(/Senha alterada/)).toBeInTheDocument();
+  });
+
+  it('says a link spent between the check and the submit is spent, after submitting', async () => {
+    const user = seedUser({ email: 'ana@exemplo.com' });
+    const code = createActionCode(user, 'reset');
+    const app = renderApp(`/redefinir-senha?oobCode=${code}`);
+    await app.user.type(await screen.findByLabelText('Senha nova'), 'NovaSenha9');
+    server.use(http.post('/api/auth/reset', () => apiError(400, 'expired-action-code', 'Link expirado.')));
+    await app.user.click(screen.getByRole('button', { name: 'Salvar senha nova' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Este link expirou ou já foi usado.');
     expect(screen.getByRole('link', { name: 'Pedir um novo link' })).toHaveAttribute('href', '/recuperar-senha');
   });
 
@@ -60,7 +81,7 @@ describe('/redefinir-senha', () => {
     server.use(
       http.post('/api/auth/reset', () => fieldError('weak-password', 'A senha precisa de: um símbolo.', 'newPassword')),
     );
-    await chooseNewPassword('qualquer');
+    await chooseNewPassword(createActionCode(seedUser({ email: 'ana@exemplo.com' }), 'reset'));
     const password = screen.getByLabelText('Senha nova');
     await waitFor(() => expect(password).toHaveAccessibleDescription(/A senha precisa de: um símbolo\./));
     expect(password).toHaveFocus();
@@ -70,7 +91,7 @@ describe('/redefinir-senha', () => {
     server.use(
       http.post('/api/auth/reset', () => apiError(429, 'too-many-requests', 'Calma.', { 'Retry-After': '90' })),
     );
-    await chooseNewPassword('qualquer');
+    await chooseNewPassword(createActionCode(seedUser({ email: 'ana@exemplo.com' }), 'reset'));
     expect(await screen.findByRole('alert')).toHaveTextContent(
       'Muitas tentativas seguidas. Tente de novo em 2 minutos.',
     );
@@ -78,7 +99,7 @@ describe('/redefinir-senha', () => {
 
   it('says the internet is down', async () => {
     server.use(http.post('/api/auth/reset', () => HttpResponse.error()));
-    await chooseNewPassword('qualquer');
+    await chooseNewPassword(createActionCode(seedUser({ email: 'ana@exemplo.com' }), 'reset'));
     expect(await screen.findByRole('alert')).toHaveTextContent(
       'Não foi possível conectar. Verifique sua internet e tente novamente.',
     );

@@ -54,19 +54,20 @@ describe('/painel/contas-extras', () => {
 
     await app.user.click(screen.getByRole('button', { name: 'Revogar bruno@exemplo.com' }));
     await app.user.click(screen.getByRole('button', { name: 'Sim, revogar' }));
-    expect(await screen.findByText('bruno@exemplo.com não tem mais acesso a esta conta.')).toBeInTheDocument();
+    expect(await screen.findByText('bruno@exemplo.com não tem mais acesso a esta conta.')).toHaveFocus();
     expect(db.members.has(bruno.invitationId)).toBe(false);
     expect(await screen.findByText(/Nenhuma conta extra por enquanto/)).toBeInTheDocument();
   });
 
-  it('cancels a pending invitation the same way', async () => {
+  it('cancels a pending invitation the same way, in its own words', async () => {
     const ana = owner();
     seedInvitation(ana, 'carla@exemplo.com', 'operator');
     const app = renderApp('/painel/contas-extras');
-    await app.user.click(await screen.findByRole('button', { name: 'Revogar carla@exemplo.com' }));
-    expect(screen.getByRole('group', { name: /Cancelar o convite para carla@exemplo.com\?/ })).toBeInTheDocument();
-    await app.user.click(screen.getByRole('button', { name: 'Sim, revogar' }));
-    expect(await screen.findByText('Convite para carla@exemplo.com cancelado.')).toBeInTheDocument();
+    await app.user.click(await screen.findByRole('button', { name: 'Cancelar o convite para carla@exemplo.com' }));
+    const confirm = screen.getByRole('group', { name: /Cancelar o convite para carla@exemplo.com\?/ });
+    expect(within(confirm).getByRole('button', { name: 'Sim, cancelar o convite' })).toHaveFocus();
+    await app.user.click(within(confirm).getByRole('button', { name: 'Sim, cancelar o convite' }));
+    expect(await screen.findByText('Convite para carla@exemplo.com cancelado.')).toHaveFocus();
   });
 
   it('tells a manager (403) that their role does not allow it', async () => {
@@ -106,16 +107,16 @@ describe('/painel/criar-conta-extra', () => {
     renderApp('/painel/criar-conta-extra');
     const role = await screen.findByLabelText('Papel');
     expect(role).toHaveAccessibleDescription(
-      'Gerente: chaves, QR codes, placas e todas as transações. Operador: cria QR codes e placas e vê as transações dos QR codes que criou.',
+      'Gerente: cria QR codes e placas e vê todos os QR codes da conta. Operador: cria QR codes e placas e vê os QR codes que criou.',
     );
   });
 
   it('invites someone by e-mail as manager', async () => {
     const ana = owner();
     const { form } = await invite('bruno@exemplo.com', 'Gerente');
-    expect(await within(form).findByRole('status')).toHaveTextContent(
-      'Convite enviado para bruno@exemplo.com, como Gerente.',
-    );
+    const sent = await within(form).findByRole('status');
+    expect(sent).toHaveTextContent('Convite enviado para bruno@exemplo.com, como Gerente.');
+    expect(sent).toHaveFocus();
     expect([...db.members.values()]).toEqual([
       expect.objectContaining({ accountId: ana.uid, email: 'bruno@exemplo.com', role: 'manager', status: 'invited' }),
     ]);
@@ -156,9 +157,9 @@ describe('/painel/criar-conta-extra', () => {
     owner();
     server.use(http.post('/api/accounts/:id/members', () => apiError(403, 'forbidden', 'Proibido.')));
     const { form } = await invite('bruno@exemplo.com');
-    expect(await within(form).findByRole('alert')).toHaveTextContent(
-      'Seu papel nesta conta não permite convidar contas extras.',
-    );
+    const refused = await within(form).findByRole('alert');
+    expect(refused).toHaveTextContent('Seu papel nesta conta não permite convidar contas extras.');
+    expect(refused).toHaveFocus();
   });
 
   it('shows a role refused by the server under the role select', async () => {

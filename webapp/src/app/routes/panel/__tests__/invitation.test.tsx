@@ -23,7 +23,7 @@ describe('/painel/convite', () => {
     const status = await screen.findByText(/Pronto! Agora você faz parte da conta/);
     expect(await screen.findByText('Mercearia do Bruno', { selector: 'strong' })).toBeInTheDocument();
     expect(status).toHaveTextContent(
-      'Pronto! Agora você faz parte da conta Mercearia do Bruno como Gerente: chaves, QR codes, placas e todas as transações.',
+      'Pronto! Agora você faz parte da conta Mercearia do Bruno como Gerente: cria QR codes e placas e vê todos os QR codes da conta.',
     );
     expect(await screen.findByRole('combobox', { name: 'Conta em uso' })).toHaveDisplayValue(
       'Mercearia do Bruno (Gerente)',
@@ -37,13 +37,17 @@ describe('/painel/convite', () => {
     const app = renderApp(`/painel/convite?codigo=${code}`);
     await screen.findByRole('heading', { name: 'Entrar' });
     expect(app.location()).toBe(`/entrar?continuar=%2Fpainel%2Fconvite%3Fcodigo%3D${code}`);
+    expect(await screen.findByText(/Você foi convidado para a conta/)).toHaveTextContent(
+      'Você foi convidado para a conta Mercearia do Bruno como operador. Entre ou crie sua conta para aceitar.',
+    );
+    expect(callTimes(ACCEPT)).toEqual([]);
 
     await app.user.type(screen.getByLabelText('E-mail'), ana.email);
     await app.user.type(screen.getByLabelText('Senha'), ana.password);
     await app.user.click(screen.getByRole('button', { name: 'Entrar' }));
 
     expect(await screen.findByText(/Pronto! Agora você faz parte da conta/)).toHaveTextContent(
-      'como Operador: cria QR codes e placas e vê as transações dos QR codes que criou.',
+      'como Operador: cria QR codes e placas e vê os QR codes que criou.',
     );
     expect(app.location()).toBe(`/painel/convite?codigo=${code}`);
   });
@@ -83,5 +87,36 @@ describe('/painel/convite', () => {
       'Este link de convite está incompleto. Abra de novo o link do e-mail.',
     );
     expect(callTimes(ACCEPT)).toEqual([]);
+  });
+
+  it('says what is going on on /criar-conta too, and the invitation is still good afterwards', async () => {
+    const { member, code } = brunoInvitesAna('manager');
+    const app = renderApp(`/painel/convite?codigo=${code}`);
+    // Each page's code loads on demand, slower on a cold test run.
+    await screen.findByRole('heading', { name: 'Entrar' }, { timeout: 5000 });
+    await app.user.click(await screen.findByRole('link', { name: 'Criar conta' }));
+    expect(await screen.findByRole('heading', { name: 'Criar conta' }, { timeout: 5000 })).toBeInTheDocument();
+    expect(await screen.findByText(/Você foi convidado para a conta/)).toHaveTextContent(
+      'Você foi convidado para a conta Mercearia do Bruno como gerente. Crie sua conta (ou entre, se já tem uma) para aceitar.',
+    );
+    expect(db.members.get(member.invitationId)?.status).toBe('invited');
+    expect(db.actionCodes.get(code)?.used).toBe(false);
+  });
+
+  it('says on /entrar that a spent invitation is spent, before anyone signs in', async () => {
+    const { code } = brunoInvitesAna();
+    const spent = db.actionCodes.get(code);
+    if (spent) spent.used = true;
+    renderApp(`/painel/convite?codigo=${code}`);
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Este convite expirou, já foi usado ou foi cancelado. Peça um novo a quem convidou você.',
+    );
+  });
+
+  it('says nothing about invitations on /entrar reached any other way', async () => {
+    renderApp('/entrar?continuar=%2Fpainel%2Fqrcodes');
+    await screen.findByRole('heading', { name: 'Entrar' });
+    expect(screen.queryByText(/convite/i)).not.toBeInTheDocument();
+    expect(callTimes('POST /api/invitations/check')).toEqual([]);
   });
 });

@@ -131,6 +131,8 @@ describe('/painel/qrcodes: creating a code', () => {
 
     const created = await within(form).findByRole('status');
     expect(created).toHaveTextContent('QR code criado (R$ 12,50).');
+    // The next step (open or print it) is where focus is, not above the fold of a phone.
+    expect(created).toHaveFocus();
     expect(db.qrcodes).toEqual([
       expect.objectContaining({
         accountId: ana.uid,
@@ -238,8 +240,8 @@ describe('/painel/qrcodes: creating a code', () => {
     await user.type(within(form).getByLabelText('Nome de quem recebe'), 'Ana');
     await user.type(within(form).getByLabelText('Cidade'), 'Recife');
     await user.click(within(form).getByRole('button', { name: 'Criar QR code' }));
-    expect(await within(form).findByRole('alert')).toHaveTextContent(
-      'Seu papel nesta conta não permite criar QR codes.',
-    );
+    const refused = await within(form).findByRole('alert');
+    expect(refused).toHaveTextContent('Seu papel nesta conta não permite criar QR codes.');
+    expect(refused).toHaveFocus();
   });
 });

@@ -1,8 +1,7 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { http } from 'msw';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { browserNavigation } from '@/lib/browser-navigation';
 import { type FakeUser, db, giveBrowserSessionTo, seedSession, seedUser } from '@/testing/mocks/db';
 import { apiError, fieldError } from '@/testing/mocks/handlers/api-error';
 import { callTimes, server } from '@/testing/mocks/server';
@@ -346,11 +345,14 @@ describe('/painel/configuracoes: aparelhos conectados', () => {
     expect(phone).toHaveTextContent(/Entrou em 02\/11\/2026, \d\d:\d\d · último uso em 02\/11\/2026/);
   });
 
-  it('ends another session with DELETE', async () => {
+  it('ends another session with DELETE after a second step naming the device', async () => {
     const account = signedIn();
     const phone = seedSession(account, { userAgent: ANDROID });
     const app = renderApp('/painel/configuracoes');
     await app.user.click(await screen.findByRole('button', { name: /^Encerrar a sessão: Chrome no Android/ }));
+    const question = screen.getByRole('group', { name: /^Encerrar a sessão de Chrome no Android, último uso em/ });
+    expect(db.sessions.has(phone.id)).toBe(true);
+    await app.user.click(within(question).getByRole('button', { name: 'Sim, encerrar a sessão' }));
 
     expect(await screen.findByText('Sessão encerrada.')).toBeInTheDocument();
     expect(db.sessions.has(phone.id)).toBe(false);
@@ -358,41 +360,52 @@ describe('/painel/configuracoes: aparelhos conectados', () => {
     await waitFor(() => expect(screen.queryByText('Chrome no Android')).not.toBeInTheDocument());
   });
 
-  it('ends all the other sessions at once and keeps this one', async () => {
+  it('ends all the other sessions at once, after a second step, and keeps this one', async () => {
     const account = signedIn();
     seedSession(account, { userAgent: ANDROID });
     seedSession(account, { userAgent: IPHONE });
     const app = renderApp('/painel/configuracoes');
     await app.user.click(await screen.findByRole('button', { name: 'Encerrar todas as outras sessões' }));
+    const question = screen.getByRole('group', { name: /^Encerrar as 2 outras sessões\?/ });
+    expect(within(question).getByRole('button', { name: 'Sim, encerrar as outras sessões' })).toHaveFocus();
+    expect(db.sessions.size).toBe(3);
+    await app.user.click(within(question).getByRole('button', { name: 'Sim, encerrar as outras sessões' }));
 
-    expect(await screen.findByText('Todas as outras sessões foram encerradas.')).toBeInTheDocument();
+    expect(await screen.findByText('Todas as outras sessões foram encerradas.')).toHaveFocus();
     expect([...db.sessions.keys()]).toEqual([db.browserSessionId]);
     expect(app.location()).toBe('/painel/configuracoes');
   });
 });
 
 describe('/painel/configuracoes: excluir conta', () => {
-  it('explains what is erased and what the law keeps (Marco Civil, art. 15; transactions)', async () => {
+  it('explains what is erased, what the law keeps (Marco Civil, art. 15) and that QR codes keep working', async () => {
     await openSettings();
     const section = screen.getByRole('region', { name: 'Excluir conta' });
     expect(section).toHaveTextContent('O que apagamos');
     expect(section).toHaveTextContent(/registros de acesso .* por 6 meses/);
     expect(section).toHaveTextContent('Marco Civil da Internet (Lei 12.965/2014, art. 15)');
+    // Balcão records no payments (static codes do not pass through it): the page promises no such record,
+    // and says what stays instead.
+    expect(section).not.toHaveTextContent(/transaç/);
     expect(section).toHaveTextContent(
-      'os registros das transações feitas com os seus QR codes, pelo prazo que a lei exigir',
+      'Os QR codes já criados: uma placa impressa ainda pode ser paga, e a página de pagamento de cada um continua no ar.',
     );
   });
 
-  it('refuses a wrong password and keeps the account', async () => {
+  it('refuses a wrong password after the second step and keeps the account', async () => {
     const { user } = await openSettings();
     const deletion = form('Excluir conta');
     await user.type(within(deletion).getByLabelText('Sua senha'), 'Errada123');
     await user.click(within(deletion).getByRole('button', { name: 'Excluir minha conta' }));
+    await user.click(within(deletion).getByRole('button', { name: 'Sim, excluir minha conta para sempre' }));
     await waitFor(() =>
       expect(within(deletion).getByLabelText('Sua senha')).toHaveAccessibleDescription(
         /Senha incorreta\. Confira e tente de novo\./,
       ),
     );
+    expect(within(deletion).getByLabelText('Sua senha')).toHaveFocus();
+    // Back to the first step: a new password must be confirmed again.
+    expect(within(deletion).queryByRole('button', { name: /Sim, excluir/ })).not.toBeInTheDocument();
     expect(db.users.has('ana@exemplo.com')).toBe(true);
   });
 
@@ -402,21 +415,54 @@ describe('/painel/configuracoes: excluir conta', () => {
     await user.click(within(deletion).getByRole('button', { name: 'Excluir minha conta' }));
     expect(within(deletion).getByLabelText('Sua senha')).toHaveAccessibleDescription(/Campo obrigatório\.$/);
     expect(within(deletion).getByLabelText('Sua senha')).toHaveFocus();
+    expect(within(deletion).queryByRole('button', { name: /Sim, excluir/ })).not.toBeInTheDocument();
     expect(callTimes('POST /api/account/delete')).toEqual([]);
     expect(db.users.has('ana@exemplo.com')).toBe(true);
   });
 
-  it('deletes the account with the password, signs out and goes to the home page', async () => {
-    const goTo = vi.spyOn(browserNavigation, 'goTo').mockImplementation(() => undefined);
+  it('asks a second time, naming the account and what is erased, before deleting; "Não" keeps it', async () => {
     const { user } = await openSettings();
     const deletion = form('Excluir conta');
     await user.type(within(deletion).getByLabelText('Sua senha'), 'Senha123');
     await user.click(within(deletion).getByRole('button', { name: 'Excluir minha conta' }));
 
-    await waitFor(() => expect(goTo).toHaveBeenCalledWith('/'));
+    const question = within(deletion).getByRole('group', { name: /Excluir a conta ana@exemplo\.com para sempre\?/ });
+    expect(question).toHaveTextContent('Seu nome, e-mail, telefone e foto');
+    expect(question).toHaveTextContent('Não dá para desfazer.');
+    expect(within(question).getByRole('button', { name: 'Sim, excluir minha conta para sempre' })).toHaveFocus();
+    expect(callTimes('POST /api/account/delete')).toEqual([]);
+
+    await user.click(within(question).getByRole('button', { name: 'Não, manter minha conta' }));
+    expect(within(deletion).queryByRole('group')).not.toBeInTheDocument();
+    expect(callTimes('POST /api/account/delete')).toEqual([]);
+    expect(db.users.has('ana@exemplo.com')).toBe(true);
+  });
+
+  it('deletes the account after the second step, signs out and ends on a page that says so', async () => {
+    const app = await openSettings();
+    const deletion = form('Excluir conta');
+    await app.user.type(within(deletion).getByLabelText('Sua senha'), 'Senha123');
+    await app.user.click(within(deletion).getByRole('button', { name: 'Excluir minha conta' }));
+    await app.user.click(within(deletion).getByRole('button', { name: 'Sim, excluir minha conta para sempre' }));
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Conta excluída' })).toBeInTheDocument();
+    expect(app.location()).toBe('/painel/conta-excluida');
+    expect(screen.getByText('ana@exemplo.com').closest('[role="status"]')).toHaveTextContent(
+      'A conta ana@exemplo.com foi excluída.',
+    );
+    expect(screen.getByRole('link', { name: 'Ir para a página inicial' })).toHaveAttribute('href', '/');
     expect(db.users.has('ana@exemplo.com')).toBe(false);
     expect(db.refreshCookie).toBeNull();
-    // Signed out here too: were the page load slow, the dashboard is already closed.
-    expect(await screen.findByText('Sua conta foi excluída. Obrigado por ter usado o Balcão.')).toBeInTheDocument();
+    // Signed out here too: the dashboard stays closed, and says why.
+    await act(() => app.router.navigate('/painel'));
+    await waitFor(() => expect(app.location()).toBe('/painel/conta-excluida'));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Conta excluída' })).toBeInTheDocument();
+    expect(screen.queryByLabelText('Senha')).not.toBeInTheDocument();
+  });
+
+  it('does not claim a deletion when the end page is opened any other way', async () => {
+    const app = renderApp('/painel/conta-excluida');
+    await waitFor(() => expect(app.location()).toBe('/entrar'));
+    expect(screen.queryByText(/foi excluída/)).not.toBeInTheDocument();
   });
 });
