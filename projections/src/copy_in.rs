@@ -8,6 +8,7 @@
 
 use chrono::{DateTime, Utc};
 use sqlx::PgConnection;
+use sqlx::postgres::PgCopyIn;
 use uuid::Uuid;
 
 /// Microseconds from the Unix epoch to PostgreSQL's (2000-01-01 00:00:00 UTC).
@@ -79,22 +80,65 @@ impl BinaryRows {
         }
     }
 
-    /// Sends the rows with `statement` (a `copy … from stdin (format binary)` whose column list
-    /// matches the rows) and returns how many went in. A refused row fails the whole statement,
-    /// as a multi-row insert would.
-    pub(crate) async fn copy_in(
-        mut self,
-        conn: &mut PgConnection,
+    /// Bytes written and not yet sent.
+    pub(crate) fn pending(&self) -> usize {
+        self.buffer.len()
+    }
+}
+
+/// Bytes sent per `CopyData` message while streaming: large enough that messages are few, small
+/// enough that the server stores one chunk while the client encodes the next.
+const CHUNK_BYTES: usize = 256 * 1024;
+
+/// One `COPY … FROM STDIN (FORMAT binary)` being streamed: rows go to the server in chunks as
+/// they are written, so the server parses and stores one chunk while the client encodes the next
+/// (instead of the two taking turns over the whole batch).
+pub(crate) struct CopyIn<'c> {
+    copy: PgCopyIn<&'c mut PgConnection>,
+    rows: BinaryRows,
+}
+
+impl<'c> CopyIn<'c> {
+    /// Starts `statement` (a `copy … from stdin (format binary)` whose column list matches the
+    /// rows that will be written).
+    pub(crate) async fn start(
+        conn: &'c mut PgConnection,
         statement: &str,
-    ) -> Result<u64, sqlx::Error> {
-        self.buffer.extend_from_slice(&(-1_i16).to_be_bytes());
-        let mut copy = conn.copy_in_raw(statement).await?;
-        if let Err(error) = copy.send(self.buffer).await {
-            // The connection is in COPY mode: leave it (the caller's transaction fails anyway).
-            copy.abort("sending the rows failed").await.ok();
-            return Err(error);
+    ) -> Result<CopyIn<'c>, sqlx::Error> {
+        let copy = conn.copy_in_raw(statement).await?;
+        Ok(CopyIn {
+            copy,
+            rows: BinaryRows::with_capacity(CHUNK_BYTES + 4096),
+        })
+    }
+
+    /// Where the next row goes; call [`CopyIn::row_written`] after each one.
+    pub(crate) fn rows(&mut self) -> &mut BinaryRows {
+        &mut self.rows
+    }
+
+    /// Sends what is buffered once it fills a chunk.
+    pub(crate) async fn row_written(&mut self) -> Result<(), sqlx::Error> {
+        if self.rows.pending() >= CHUNK_BYTES {
+            self.send().await?;
         }
-        copy.finish().await
+        Ok(())
+    }
+
+    /// On an error the copy is left as it is: dropping it tells the server to fail the COPY,
+    /// and the caller's transaction fails anyway.
+    async fn send(&mut self) -> Result<(), sqlx::Error> {
+        self.copy.send(self.rows.buffer.as_slice()).await?;
+        self.rows.buffer.clear();
+        Ok(())
+    }
+
+    /// Sends the rest and the trailer and returns how many rows went in. A refused row fails the
+    /// whole statement, as a multi-row insert would.
+    pub(crate) async fn finish(mut self) -> Result<u64, sqlx::Error> {
+        self.rows.buffer.extend_from_slice(&(-1_i16).to_be_bytes());
+        self.send().await?;
+        self.copy.finish().await
     }
 }
 

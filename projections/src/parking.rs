@@ -187,3 +187,47 @@ async fn park(
         error: error.to_owned(),
     })
 }
+
+/// Parks the events `event_ids` (read from the log) for `projection` with `error`, inside the
+/// caller's transaction; returns them in feed order. Replay uses it for the rows a key built
+/// after the fill refuses.
+pub(crate) async fn park_by_id(
+    conn: &mut PgConnection,
+    projection: &str,
+    event_ids: &[Uuid],
+    error: &str,
+) -> Result<Vec<Parked>, sqlx::Error> {
+    if event_ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let events: Vec<(Uuid, i64, i64)> = sqlx::query_as(
+        "select event_id, tx_id::text::bigint, global_position
+           from events where event_id = any($1)
+          order by tx_id, global_position",
+    )
+    .bind(event_ids)
+    .fetch_all(&mut *conn)
+    .await?;
+    // A replay meets the same poison events again; the first parking row stays.
+    sqlx::query(
+        "insert into parked_events
+             (projection, event_id, tx_id, global_position, stream_type, stream_id, event_type, error)
+         select $1, event_id, tx_id, global_position, stream_type, stream_id, event_type, $3
+           from events where event_id = any($2)
+          order by tx_id, global_position
+         on conflict (projection, event_id) do nothing",
+    )
+    .bind(projection)
+    .bind(event_ids)
+    .bind(error)
+    .execute(&mut *conn)
+    .await?;
+    Ok(events
+        .into_iter()
+        .map(|(event_id, tx_id, global_position)| Parked {
+            event_id,
+            position: crate::sql::position_from(tx_id, global_position),
+            error: error.to_owned(),
+        })
+        .collect())
+}

@@ -34,6 +34,27 @@ pub trait Projection: Send + Sync + 'static {
         false
     }
 
+    /// Whether replay may also leave the primary key and unique indexes out while it fills fresh
+    /// tables, building them once at the end (a sorted pass instead of a random B-tree insert
+    /// per row). Say yes only when `apply_batch` never reads its own tables (it only inserts)
+    /// and implements [`Projection::remove_refused_by_keys`], which finds afterwards the rows
+    /// the keys would have refused.
+    fn keys_built_after_replay(&self) -> bool {
+        false
+    }
+
+    /// Replay only, for a projection whose keys are built after the fill: deletes from
+    /// `target` every row a unique key would have refused had it been there (each repeat of a
+    /// key after its first, in feed order) and returns the events those rows came from. Replay
+    /// parks them, as live parks an event whose insert breaks a key.
+    async fn remove_refused_by_keys(
+        &self,
+        _conn: &mut PgConnection,
+        _target: &TableSet,
+    ) -> Result<Vec<Uuid>, sqlx::Error> {
+        Ok(Vec::new())
+    }
+
     /// Applies `events` (feed order, possibly including events this projection ignores) to the
     /// tables named by `target`.
     ///

@@ -13,7 +13,7 @@ use serde::Deserialize;
 use sqlx::{PgConnection, PgExecutor};
 use uuid::Uuid;
 
-use crate::copy_in::BinaryRows;
+use crate::copy_in::{BinaryRows, CopyIn};
 use crate::sql::position_from;
 use crate::{ApplyError, Error, Projection, TableSet};
 
@@ -238,14 +238,21 @@ struct Columns {
 }
 
 impl Columns {
-    /// Writes the batch with `COPY … FROM STDIN (FORMAT binary)` into table `t`.
+    /// Writes the batch with `COPY … FROM STDIN (FORMAT binary)` into table `t`, streamed in
+    /// chunks (see [`CopyIn`]).
     async fn copy_in(self, conn: &mut PgConnection, t: &str) -> Result<u64, sqlx::Error> {
-        let rows = self.qrcode_id.len();
-        let text: usize = self.payload.iter().map(String::len).sum::<usize>()
-            + self.pix_key.iter().map(String::len).sum::<usize>()
-            + self.merchant_name.iter().map(String::len).sum::<usize>();
-        let mut out = BinaryRows::with_capacity(text + rows * 256);
-        for i in 0..rows {
+        let mut copy = CopyIn::start(
+            conn,
+            &format!(
+                "copy {t} (qrcode_id, owner_id, key_kind, pix_key, merchant_name, merchant_city,
+                           amount_centavos, description, txid, payload, created_at, event_id,
+                           tx_id, global_position, created_by)
+                 from stdin (format binary)"
+            ),
+        )
+        .await?;
+        for i in 0..self.qrcode_id.len() {
+            let out = copy.rows();
             out.row(15);
             out.uuid(self.qrcode_id[i]);
             out.optional(self.owner_id[i], BinaryRows::uuid);
@@ -262,17 +269,9 @@ impl Columns {
             out.xid8(self.tx_id[i]);
             out.bigint(self.global_position[i]);
             out.optional(self.created_by[i].as_deref(), BinaryRows::text);
+            copy.row_written().await?;
         }
-        out.copy_in(
-            conn,
-            &format!(
-                "copy {t} (qrcode_id, owner_id, key_kind, pix_key, merchant_name, merchant_city,
-                           amount_centavos, description, txid, payload, created_at, event_id,
-                           tx_id, global_position, created_by)
-                 from stdin (format binary)"
-            ),
-        )
-        .await
+        copy.finish().await
     }
 
     fn push(&mut self, event: &StoredEvent, created: QrCodeCreatedV1) {
@@ -311,6 +310,34 @@ impl Projection for QrCodes {
     /// It only inserts: its owner and creator indexes serve the gateway's lists, never `apply`.
     fn indexes_built_after_replay(&self) -> bool {
         true
+    }
+
+    /// It only inserts, and a repeated `qrcode_id` is the one key it can break.
+    fn keys_built_after_replay(&self) -> bool {
+        true
+    }
+
+    async fn remove_refused_by_keys(
+        &self,
+        conn: &mut PgConnection,
+        target: &TableSet,
+    ) -> Result<Vec<Uuid>, sqlx::Error> {
+        let t = target.table(TABLE);
+        // Live inserts in feed order, so the first row of an id stays and every later one is
+        // refused.
+        sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+            "delete from {t} d
+              using (select ctid,
+                            row_number() over (partition by qrcode_id
+                                               order by tx_id, global_position) as n
+                       from {t}
+                      where qrcode_id in (select qrcode_id from {t}
+                                           group by qrcode_id having count(*) > 1)) r
+              where d.ctid = r.ctid and r.n > 1
+          returning d.event_id"
+        )))
+        .fetch_all(&mut *conn)
+        .await
     }
 
     async fn apply_batch(

@@ -33,7 +33,7 @@ use sqlx::PgPool;
 use tokio::sync::mpsc;
 
 use crate::locks::{LockRole, SessionLock};
-use crate::parking::apply_with_parking;
+use crate::parking::{apply_with_parking, park_by_id};
 use crate::projection::REBUILD_MARKER;
 use crate::sql::execute_trusted;
 use crate::{Error, Projection, TableSet};
@@ -172,6 +172,7 @@ async fn replay_locked(
                     live,
                     &target.table(live),
                     projection.indexes_built_after_replay(),
+                    projection.keys_built_after_replay(),
                 )
                 .await?,
             );
@@ -249,12 +250,7 @@ async fn fill_and_switch(
         .await
         .map_err(|_| Error::Interrupted("the replay's feed reader panicked"))??;
     bar.finish();
-    futures::future::try_join_all(
-        builds
-            .iter()
-            .flat_map(|build| build.tables.iter().map(|table| table.finish(pool))),
-    )
-    .await?;
+    futures::future::try_join_all(builds.iter_mut().map(|build| finish(pool, build))).await?;
 
     let mut reports = Vec::with_capacity(builds.len());
     for build in builds.iter() {
@@ -333,6 +329,44 @@ async fn apply_page(
     build.parked += parked.len();
     Ok(())
 }
+
+/// After the fill, before the switch: builds the keys left out (removing and parking first the
+/// rows they refuse), then the plain indexes, and gathers the planner's statistics.
+async fn finish(pool: &PgPool, build: &mut Build) -> Result<(), Error> {
+    for table in &build.tables {
+        for key in &table.deferred_keys {
+            match execute_trusted(pool, key.statement.clone()).await {
+                Ok(_) => continue,
+                Err(sqlx::Error::Database(db))
+                    if db.code().as_deref() == Some(UNIQUE_VIOLATION) => {}
+                Err(error) => return Err(error.into()),
+            }
+            // Rare (a poison event repeating a key): find the rows live refused, park their
+            // events with the message live's insert got, and build the key again.
+            let mut tx = pool.begin().await?;
+            let refused = build
+                .projection
+                .remove_refused_by_keys(&mut tx, &build.target)
+                .await?;
+            let error = format!(
+                "error returned from database: duplicate key value violates unique constraint \"{}\"",
+                key.live
+            );
+            let parked = park_by_id(&mut tx, build.projection.name(), &refused, &error).await?;
+            tx.commit().await?;
+            for event in &parked {
+                event.report(build.projection.name());
+            }
+            build.parked += parked.len();
+            execute_trusted(pool, key.statement.clone()).await?;
+        }
+        table.finish(pool).await?;
+    }
+    Ok(())
+}
+
+/// SQLSTATE `unique_violation`.
+const UNIQUE_VIOLATION: &str = "23505";
 
 fn progress_bar(total: u64, visible: bool) -> ProgressBar {
     if !visible {

@@ -30,6 +30,18 @@ pub(super) struct RebuildTable {
     shared_sequences: Vec<(String, String)>,
     /// `create index` statements of the plain indexes left out while filling.
     deferred_indexes: Vec<String>,
+    /// Primary key and unique indexes left out while filling: how to build each, and the live
+    /// index's name (for the message of an event a key refuses).
+    pub(super) deferred_keys: Vec<DeferredKey>,
+}
+
+/// A primary key or unique index to build after the fill.
+#[derive(Debug)]
+pub(super) struct DeferredKey {
+    /// `alter table … add constraint …` or `create unique index …`.
+    pub(super) statement: String,
+    /// The live index's name.
+    pub(super) live: String,
 }
 
 /// One index of a table: its name, what it indexes and how, and whether it constrains rows.
@@ -42,6 +54,11 @@ struct IndexRow {
     /// Unique, or behind a constraint: it decides which rows go in, so it stays during the fill.
     constrains: bool,
     definition: String,
+    /// Unique, and not an exclusion constraint: a key replay may build after the fill.
+    key: bool,
+    /// `(name, definition)` of the primary key or unique constraint behind it, if any (its
+    /// index always has the constraint's name).
+    key_constraint: Option<(String, String)>,
 }
 
 async fn indexes(conn: &mut PgConnection, table: &str) -> Result<Vec<IndexRow>, sqlx::Error> {
@@ -54,7 +71,12 @@ async fn indexes(conn: &mut PgConnection, table: &str) -> Result<Vec<IndexRow>, 
                 i.indisunique or exists (
                     select 1 from pg_constraint k
                      where k.conrelid = i.indrelid and k.conindid = i.indexrelid) as constrains,
-                pg_get_indexdef(i.indexrelid) as definition
+                pg_get_indexdef(i.indexrelid) as definition,
+                i.indisunique and not i.indisexclusion as key,
+                (select row(k.conname::text, pg_get_constraintdef(k.oid))
+                   from pg_constraint k
+                  where k.conrelid = i.indrelid and k.conindid = i.indexrelid
+                    and k.contype in ('p', 'u')) as key_constraint
            from pg_index i
            join pg_class c on c.oid = i.indexrelid
            join pg_am am on am.oid = c.relam
@@ -89,12 +111,15 @@ async fn owned_sequences(
 ///
 /// With `indexes_last`, the copy's plain indexes (neither unique nor behind a constraint) are
 /// dropped and remembered: [`RebuildTable::finish`] builds them after the fill, in one sorted
-/// pass instead of row by row. Indexes that decide which rows go in always stay.
+/// pass instead of row by row. With `keys_last`, the primary key and unique indexes go too, and
+/// replay builds [`RebuildTable::deferred_keys`] after removing the rows they would have
+/// refused. Other indexes that decide which rows go in (exclusion constraints) always stay.
 pub(super) async fn create(
     conn: &mut PgConnection,
     live: &str,
     rebuilt: &str,
     indexes_last: bool,
+    keys_last: bool,
 ) -> Result<RebuildTable, Error> {
     execute_trusted(
         &mut *conn,
@@ -115,6 +140,7 @@ pub(super) async fn create(
         identity_sequences: Vec::new(),
         shared_sequences: Vec::new(),
         deferred_indexes: Vec::new(),
+        deferred_keys: Vec::new(),
     };
     for original in live_indexes {
         let Some(at) = copies
@@ -130,6 +156,34 @@ pub(super) async fn create(
         if indexes_last && !copy.constrains {
             execute_trusted(&mut *conn, format!("drop index {}", quote(&copy.name))).await?;
             table.deferred_indexes.push(copy.definition);
+        } else if keys_last && copy.key {
+            let statement = match &copy.key_constraint {
+                Some((constraint, definition)) => {
+                    execute_trusted(
+                        &mut *conn,
+                        format!(
+                            "alter table {} drop constraint {}",
+                            quote(rebuilt),
+                            quote(constraint)
+                        ),
+                    )
+                    .await?;
+                    format!(
+                        "alter table {} add constraint {} {definition}",
+                        quote(rebuilt),
+                        quote(constraint)
+                    )
+                }
+                None => {
+                    execute_trusted(&mut *conn, format!("drop index {}", quote(&copy.name)))
+                        .await?;
+                    copy.definition.clone()
+                }
+            };
+            table.deferred_keys.push(DeferredKey {
+                statement,
+                live: original.name.clone(),
+            });
         }
         table.indexes.push((copy.name, original.name));
     }
