@@ -34,7 +34,7 @@ use serde::Serialize;
 
 pub use links::{
     CHANGE_EMAIL_TTL, RESET_PASSWORD_TTL, VERIFY_EMAIL_TTL, request_email_change,
-    send_verification_email,
+    issue_verification_code, mail_verification_link, send_verification_email,
 };
 
 use crate::api::error::ApiError;
