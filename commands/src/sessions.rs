@@ -17,7 +17,7 @@
 //! successor again. That is a client retrying after its answer was lost, or several tabs
 //! refreshing at once with one cookie; ending the session for it would sign an honest person
 //! out. The successor is not stored (only hashes are): it is derived from the presented token and
-//! a random salt kept on the rotated row ([`successor_of`]), so only a holder of the presented
+//! a random salt kept on the rotated row (`successor_of`), so only a holder of the presented
 //! token can get it. Presented after the interval, a rotated token still ends the family.
 
 use std::time::Duration;
@@ -213,7 +213,10 @@ pub async fn start(
 }
 
 /// Stores `session` and its first refresh token on `conn`, inside the caller's transaction.
-pub(crate) async fn insert(conn: &mut PgConnection, session: &NewSession) -> Result<(), sqlx::Error> {
+pub(crate) async fn insert(
+    conn: &mut PgConnection,
+    session: &NewSession,
+) -> Result<(), sqlx::Error> {
     sqlx::query("insert into auth_sessions (id, account_id, user_agent) values ($1, $2, $3)")
         .bind(session.session_id)
         .bind(&session.account_id)
@@ -535,7 +538,10 @@ mod tests {
     fn a_new_session_keeps_only_the_first_200_characters_of_the_user_agent() {
         let long = "x".repeat(500);
         let session = NewSession::generate("conta-1", Some(&long));
-        assert_eq!(session.user_agent.map(|ua| ua.len()), Some(USER_AGENT_CHARS));
+        assert_eq!(
+            session.user_agent.map(|ua| ua.len()),
+            Some(USER_AGENT_CHARS)
+        );
         assert_ne!(
             NewSession::generate("conta-1", None).refresh_token,
             session.refresh_token

@@ -670,7 +670,10 @@ async fn an_action_code_issued_with_a_command_exists_exactly_when_the_command_co
         .await
         .unwrap()
         .expect("the committed command's code works");
-    assert_eq!(pending.account_id, stream, "issued for the command's stream");
+    assert_eq!(
+        pending.account_id, stream,
+        "issued for the command's stream"
+    );
     assert_eq!(
         pending.payload,
         serde_json::json!({"invitationId": "convite-1"})
@@ -738,7 +741,10 @@ async fn a_session_started_with_a_command_works_exactly_when_the_command_committ
             account_id,
             session_id,
             ..
-        } => assert_eq!((account_id, session_id), (stream.clone(), session.session_id)),
+        } => assert_eq!(
+            (account_id, session_id),
+            (stream.clone(), session.session_id)
+        ),
         refused => panic!("the committed session's refresh token works: {refused:?}"),
     }
     assert_eq!(session_count(&db.pool, &stream).await, 1);
@@ -773,7 +779,10 @@ async fn a_side_state_write_that_fails_leaves_no_events_no_code_and_no_session()
     )
     .await;
 
-    assert!(matches!(failed, Err(CommandError::Storage(_))), "{failed:?}");
+    assert!(
+        matches!(failed, Err(CommandError::Storage(_))),
+        "{failed:?}"
+    );
     assert_eq!(event_count(&db.pool, &stream).await, 0);
     assert!(!is_valid(&db.pool, &code).await);
     assert!(claim_rows(&db.pool).await.is_empty());
@@ -811,11 +820,19 @@ async fn an_accounts_photo_codes_and_sessions_are_erased_with_its_command_and_ke
         .execute(&db.pool)
         .await
         .unwrap();
-        action_codes::issue(&db.pool, account, Purpose::VerifyEmail, serde_json::json!({}), HOUR)
+        action_codes::issue(
+            &db.pool,
+            account,
+            Purpose::VerifyEmail,
+            serde_json::json!({}),
+            HOUR,
+        )
+        .await
+        .unwrap();
+        sessions::start(&db.pool, account, None).await.unwrap();
+        sessions::start(&db.pool, account, Some("Celular"))
             .await
             .unwrap();
-        sessions::start(&db.pool, account, None).await.unwrap();
-        sessions::start(&db.pool, account, Some("Celular")).await.unwrap();
     }
     let erase = Effects::new()
         .delete_photo(&erased)

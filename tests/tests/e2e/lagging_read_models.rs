@@ -10,12 +10,12 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::time::{Duration, Instant};
 
+use crate::workspace::support::{Person, qrcode_body, sign_up};
 use gateway::roles::Roles;
 use reqwest::StatusCode;
 use serde_json::Value;
 use tests::TestApp;
 use uuid::Uuid;
-use crate::workspace::support::{Person, qrcode_body, sign_up};
 
 /// More than the gateway's pool (20 connections).
 const PARALLEL: usize = 40;

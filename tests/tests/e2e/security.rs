@@ -3,13 +3,13 @@
 //! invited address, typed names in e-mails, idempotency keys reused with other values, cross-site
 //! requests to the cookie calls, and refreshes racing with one cookie.
 
+use crate::workspace::support::{
+    MAIL_WAIT, Person, accept, invitation_code, invite, mail_with_link, qrcode_body, sign_up,
+};
 use reqwest::{Method, StatusCode};
 use serde_json::json;
 use tests::TestApp;
 use tests::browser::{Answer, Browser};
-use crate::workspace::support::{
-    MAIL_WAIT, Person, accept, invitation_code, invite, mail_with_link, qrcode_body, sign_up,
-};
 
 fn assert_limited(answer: &Answer) {
     assert_eq!(

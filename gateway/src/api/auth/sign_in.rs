@@ -17,10 +17,10 @@ use super::{
 };
 use crate::api::error::ApiError;
 use crate::api::json::Json;
+use crate::auth::LimitedAction;
 use crate::auth::accounts::now;
 use crate::auth::same_origin::SameOrigin;
 use crate::auth::session::{self, NewSession};
-use crate::auth::LimitedAction;
 use crate::client_address::ClientAddress;
 use crate::read_your_writes::wait_for;
 use crate::state::AppState;

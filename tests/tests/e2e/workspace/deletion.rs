@@ -6,8 +6,8 @@
 use super::support::{PASSWORD, PNG, Person, invite, join, qrcode_body, sign_up};
 use reqwest::StatusCode;
 use serde_json::json;
-use tests::{TestApp, allow_writes, refuse_writes};
 use tests::browser::Browser;
+use tests::{TestApp, allow_writes, refuse_writes};
 
 async fn count(db: &sqlx::PgPool, sql: &str, account_id: &str) -> i64 {
     sqlx::query_scalar(sqlx::AssertSqlSafe(sql.to_owned()))
@@ -204,7 +204,8 @@ async fn a_deletion_whose_clean_up_fails_leaves_the_account_whole_and_can_be_ask
 
     assert!(failed.status.is_server_error(), "{}", failed.text);
     // The account is whole: not deleted, its key, address, photo and sessions all there.
-    let deletions = "select count(*) from events where stream_id = $1 and event_type = 'AccountDeleted'";
+    let deletions =
+        "select count(*) from events where stream_id = $1 and event_type = 'AccountDeleted'";
     assert_eq!(count(&db, deletions, &id).await, 0);
     for sql in [
         "select count(*) from account_keys where account_id = $1",
