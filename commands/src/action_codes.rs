@@ -7,7 +7,10 @@
 //!
 //! Use a code either with [`consume`] or, when it authorises a command, with the
 //! [`consume_action_code`](crate::Effects::consume_action_code) effect, so the code is spent if
-//! and only if the command's events are appended.
+//! and only if the command's events are appended. Likewise a code that belongs to what a command
+//! makes (an invitation's link) is drawn with [`ActionCode::generate`] and stored by the
+//! [`issue_action_code`](crate::Effects::issue_action_code) effect, so it exists if and only if
+//! the command's events do; [`issue`] stores one on its own.
 
 use std::fmt;
 use std::time::Duration;
@@ -80,6 +83,41 @@ impl fmt::Debug for IssuedCode {
     }
 }
 
+/// A code drawn but not stored yet: the [`issue_action_code`](crate::Effects::issue_action_code)
+/// effect stores its SHA-256 with a command; put [`as_str`](Self::as_str) in the link once the
+/// command has succeeded.
+///
+/// `Debug` leaves the code out.
+#[derive(Clone, PartialEq, Eq)]
+pub struct ActionCode(String);
+
+impl ActionCode {
+    /// A fresh random code (256 bits, base64url without padding: 43 characters).
+    ///
+    /// # Panics
+    ///
+    /// If the operating system's random source fails.
+    pub fn generate() -> Self {
+        ActionCode(URL_SAFE_NO_PAD.encode(random_bytes::<CODE_BYTES>()))
+    }
+
+    /// The secret, for the link.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// The SHA-256 stored for it.
+    pub(crate) fn hash(&self) -> Vec<u8> {
+        code_hash(&self.0)
+    }
+}
+
+impl fmt::Debug for ActionCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("ActionCode(<redacted>)")
+    }
+}
+
 /// What a valid code says.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct PendingCode {
@@ -118,20 +156,36 @@ pub async fn issue<'e>(
     payload: serde_json::Value,
     ttl: Duration,
 ) -> Result<IssuedCode, sqlx::Error> {
-    let code = URL_SAFE_NO_PAD.encode(random_bytes::<CODE_BYTES>());
-    let expires_at = sqlx::query_scalar(
+    let code = ActionCode::generate();
+    let expires_at = insert(executor, &code.hash(), account_id, purpose, &payload, ttl).await?;
+    Ok(IssuedCode {
+        code: code.0,
+        expires_at,
+    })
+}
+
+/// Stores a code's hash for `account_id` and `purpose`, valid for `ttl` from now (the database's
+/// clock); answers when it expires.
+pub(crate) async fn insert<'e>(
+    executor: impl PgExecutor<'e>,
+    code_hash: &[u8],
+    account_id: &str,
+    purpose: Purpose,
+    payload: &serde_json::Value,
+    ttl: Duration,
+) -> Result<DateTime<Utc>, sqlx::Error> {
+    sqlx::query_scalar(
         "insert into action_codes (code_hash, account_id, purpose, payload, expires_at)
          values ($1, $2, $3, $4, now() + $5::bigint * interval '1 microsecond')
          returning expires_at",
     )
-    .bind(code_hash(&code))
+    .bind(code_hash)
     .bind(account_id)
     .bind(purpose.as_str())
     .bind(payload)
     .bind(micros(ttl))
     .fetch_one(executor)
-    .await?;
-    Ok(IssuedCode { code, expires_at })
+    .await
 }
 
 /// What `code` says if it is valid for `purpose` (unused, unexpired), without using it: to show
@@ -252,6 +306,15 @@ mod tests {
             expires_at: DateTime::<Utc>::UNIX_EPOCH,
         };
         assert!(!format!("{issued:?}").contains("segredo"));
+    }
+
+    #[test]
+    fn a_generated_code_is_43_characters_fresh_each_time_and_hidden_from_debug() {
+        let code = ActionCode::generate();
+        assert_eq!(code.as_str().len(), 43);
+        assert_ne!(code, ActionCode::generate());
+        assert_eq!(code.hash(), code_hash(code.as_str()));
+        assert!(!format!("{code:?}").contains(code.as_str()));
     }
 
     #[test]

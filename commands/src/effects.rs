@@ -5,11 +5,21 @@
 //! `begin; <effects, in the order added>; <the append statement>; commit`. The effects therefore
 //! take effect exactly when the command's events do: a rejected command, a lost version race
 //! (decided again from scratch) or a refused effect rolls everything back.
+//!
+//! Things an effect *makes* whose secret the caller needs afterwards (an action code for a
+//! link, a session's refresh token for the cookie) are drawn before the command
+//! ([`ActionCode::generate`], [`NewSession::generate`]) and handed in; the effect stores only
+//! what the tables keep (hashes). Once `execute_with` has answered `Ok`, they are committed: the
+//! answer, or the e-mail sent after the commit, can carry them. What cannot be part of a
+//! transaction (sending the e-mail) stays after it.
+
+use std::time::Duration;
 
 use sqlx::PgConnection;
 
-use crate::action_codes::{Purpose, code_hash};
+use crate::action_codes::{self, ActionCode, Purpose, code_hash};
 use crate::claims::is_digest;
+use crate::sessions::{self, NewSession};
 use crate::vault::AccountKey;
 
 /// The effects of one command, in the order they run. Build with the chained methods:
@@ -28,7 +38,8 @@ use crate::vault::AccountKey;
 /// assert_eq!(effects.len(), 2);
 /// ```
 ///
-/// `Debug` shows neither key bytes nor action codes (codes are kept only as their SHA-256).
+/// `Debug` shows neither key bytes, nor action codes (codes are kept only as their SHA-256),
+/// nor refresh tokens.
 #[derive(Debug, Clone, Default)]
 #[must_use]
 pub struct Effects {
@@ -56,6 +67,22 @@ enum Effect {
     ConsumeActionCode {
         code_hash: Vec<u8>,
         purpose: Purpose,
+    },
+    IssueActionCode {
+        code_hash: Vec<u8>,
+        purpose: Purpose,
+        payload: serde_json::Value,
+        ttl: Duration,
+    },
+    ForgetActionCodes {
+        account_id: String,
+    },
+    StartSession(NewSession),
+    DeleteSessions {
+        account_id: String,
+    },
+    DeletePhoto {
+        account_id: String,
     },
 }
 
@@ -175,6 +202,64 @@ impl Effects {
         self
     }
 
+    /// Stores `code` as an action code for `purpose` and for this command's stream (the account
+    /// the code acts on, as [`consume_action_code`](Self::consume_action_code) will check),
+    /// carrying `payload` (seal personal values in it), valid for `ttl` from the commit's clock.
+    ///
+    /// The code exists exactly when the command's events do, so a link built from it after
+    /// `execute_with` answered `Ok` always works, and a failed command leaves no code behind.
+    /// A command repeated with a recorded idempotency key applies no effect: give such a command
+    /// a code only if the original's e-mail is the one that counts.
+    pub fn issue_action_code(
+        mut self,
+        code: &ActionCode,
+        purpose: Purpose,
+        payload: serde_json::Value,
+        ttl: Duration,
+    ) -> Self {
+        self.steps.push(Effect::IssueActionCode {
+            code_hash: code.hash(),
+            purpose,
+            payload,
+            ttl,
+        });
+        self
+    }
+
+    /// Deletes every action code of `account_id`, used or not (e.g. when the account is
+    /// deleted): no link sent to it works any more.
+    pub fn forget_action_codes(mut self, account_id: impl Into<String>) -> Self {
+        self.steps.push(Effect::ForgetActionCodes {
+            account_id: account_id.into(),
+        });
+        self
+    }
+
+    /// Stores `session` (drawn with [`NewSession::generate`]) with its first refresh token, so
+    /// the session a command answers with (sign-up's) exists exactly when its events do. As
+    /// with [`issue_action_code`](Self::issue_action_code), an idempotent replay stores nothing.
+    pub fn start_session(mut self, session: &NewSession) -> Self {
+        self.steps.push(Effect::StartSession(session.clone()));
+        self
+    }
+
+    /// Deletes every session of `account_id` with its refresh tokens (e.g. when the account is
+    /// deleted): its access tokens stop working at once.
+    pub fn delete_sessions(mut self, account_id: impl Into<String>) -> Self {
+        self.steps.push(Effect::DeleteSessions {
+            account_id: account_id.into(),
+        });
+        self
+    }
+
+    /// Deletes the profile photo of `account_id` (`account_photos`), if it has one.
+    pub fn delete_photo(mut self, account_id: impl Into<String>) -> Self {
+        self.steps.push(Effect::DeletePhoto {
+            account_id: account_id.into(),
+        });
+        self
+    }
+
     /// Runs every effect on `conn`, inside the caller's transaction, for stream `stream_id`.
     pub(crate) async fn apply(
         &self,
@@ -265,6 +350,30 @@ impl Effect {
                     return Err(EffectFailure::ActionCodeExpired);
                 }
             }
+            Effect::IssueActionCode {
+                code_hash,
+                purpose,
+                payload,
+                ttl,
+            } => {
+                action_codes::insert(&mut *conn, code_hash, stream_id, *purpose, payload, *ttl)
+                    .await?;
+            }
+            Effect::ForgetActionCodes { account_id } => {
+                action_codes::forget_account(&mut *conn, account_id).await?;
+            }
+            Effect::StartSession(session) => sessions::insert(conn, session).await?,
+            Effect::DeleteSessions { account_id } => {
+                sessions::forget_account(&mut *conn, account_id).await?;
+            }
+            Effect::DeletePhoto { account_id } => {
+                // The photo's only other SQL is the upload and the `/fotos` page
+                // (`gateway::api::workspace::photo`); erasing it belongs to the deletion.
+                sqlx::query("delete from account_photos where account_id = $1")
+                    .bind(account_id)
+                    .execute(&mut *conn)
+                    .await?;
+            }
         }
         Ok(())
     }
@@ -283,6 +392,23 @@ mod tests {
         let shown = format!("{effects:?}");
         assert!(!shown.contains("171, 171"), "{shown}");
         assert!(!shown.contains("codigo-secreto"), "{shown}");
+    }
+
+    #[test]
+    fn debug_shows_neither_an_issued_code_nor_a_refresh_token() {
+        let code = ActionCode::generate();
+        let session = NewSession::generate("conta-1", None);
+        let effects = Effects::new()
+            .issue_action_code(
+                &code,
+                Purpose::Invitation,
+                serde_json::json!({}),
+                Duration::from_secs(60),
+            )
+            .start_session(&session);
+        let shown = format!("{effects:?}");
+        assert!(!shown.contains(code.as_str()), "{shown}");
+        assert!(!shown.contains(&session.refresh_token), "{shown}");
     }
 
     #[test]

@@ -6,12 +6,15 @@
 //!   with bounded retries on version conflicts and idempotency keys; it answers a
 //!   [`CommandOutcome`] carrying the [`FeedPosition`] for read-your-writes.
 //! - [`Effects`] are the writes beside the log that a command needs (unique claims, account keys,
-//!   single-use action codes): [`CommandService::execute_with`] applies them in the same
-//!   PostgreSQL transaction as the append, so they take effect exactly when the events do.
+//!   single-use action codes issued or spent, sessions, an erased account's photo, codes and
+//!   sessions): [`CommandService::execute_with`] applies them in the same PostgreSQL transaction
+//!   as the append, so they take effect exactly when the events do.
 //! - [`claims`]: set-based uniqueness (one account per e-mail address), by digest.
 //! - [`vault`]: one AES-256-GCM key per account, sealing the personal fields events carry into
 //!   [`Sealed`](domain::sealed::Sealed) text; shredding the key makes them unreadable for good.
 //! - [`action_codes`]: the single-use codes of the links sent by e-mail (only their SHA-256 is
+//!   stored).
+//! - [`sessions`]: sign-in sessions and their rotating refresh tokens (only their SHA-256 is
 //!   stored).
 //! - [`feed`] reads every committed event in the one order all readers agree on.
 //! - [`connect`] and [`oldest_transaction_age`] are the guard rails that keep the feed moving.
@@ -29,6 +32,7 @@ mod metadata;
 mod outcome;
 mod pool;
 mod service;
+pub mod sessions;
 mod store;
 mod store_cqrs;
 mod upcast;

@@ -1,14 +1,16 @@
-//! `CommandService::execute_with` on a real PostgreSQL: unique claims, account keys and action
-//! codes applied in the same transaction as the command's events, and nothing left behind by a
-//! rejected command, a refused effect or a lost race.
+//! `CommandService::execute_with` on a real PostgreSQL: unique claims, account keys, action codes
+//! (spent and issued), sessions and an erased account's side state applied in the same
+//! transaction as the command's events, and nothing left behind by a rejected command, a refused
+//! or failing effect or a lost race.
 
 mod common;
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use commands::action_codes::{self, Purpose};
+use commands::action_codes::{self, ActionCode, Purpose};
 use commands::claims::{self, EMAIL_SCOPE, digest, invite_scope, normalise_email};
+use commands::sessions::{self, NewSession, Refresh, SessionState};
 use commands::vault::{AccountKey, load_key};
 use commands::{
     CommandError, CommandMetadata, CommandOutcome, CommandService, Effects, ExpectedVersion,
@@ -592,4 +594,268 @@ async fn with_no_effects_execute_with_is_execute_expecting() {
 
     assert_eq!(outcome.version, 1);
     assert!(claim_rows(&db.pool).await.is_empty());
+}
+
+const HOUR: Duration = Duration::from_secs(3_600);
+
+async fn session_count(pool: &PgPool, account_id: &str) -> i64 {
+    sqlx::query_scalar("select count(*) from auth_sessions where account_id = $1")
+        .bind(account_id)
+        .fetch_one(pool)
+        .await
+        .unwrap()
+}
+
+fn issuing(code: &ActionCode) -> Effects {
+    Effects::new().issue_action_code(
+        code,
+        Purpose::Invitation,
+        serde_json::json!({"invitationId": "convite-1"}),
+        HOUR,
+    )
+}
+
+async fn is_valid(pool: &PgPool, code: &ActionCode) -> bool {
+    action_codes::peek(pool, code.as_str(), Purpose::Invitation)
+        .await
+        .unwrap()
+        .is_some()
+}
+
+#[tokio::test]
+async fn an_action_code_issued_with_a_command_exists_exactly_when_the_command_committed() {
+    let db = TestDb::new().await;
+    let service = service(&db);
+    let stream = new_stream();
+
+    let rejected_code = ActionCode::generate();
+    let rejected = run(
+        &service,
+        &stream,
+        LedgerCommand::Withdraw { amount_centavos: 1 },
+        &issuing(&rejected_code),
+    )
+    .await;
+    assert!(matches!(rejected, Err(CommandError::Rejected(_))));
+    assert!(!is_valid(&db.pool, &rejected_code).await);
+
+    // A refused effect after the issue undoes it.
+    let address = email("ana@exemplo.com");
+    let holder = new_stream();
+    run(
+        &service,
+        &holder,
+        deposit(1),
+        &Effects::new().claim(EMAIL_SCOPE, &address, &holder),
+    )
+    .await
+    .unwrap();
+    let refused_code = ActionCode::generate();
+    let refused = run(
+        &service,
+        &stream,
+        deposit(1),
+        &issuing(&refused_code).claim(EMAIL_SCOPE, &address, &stream),
+    )
+    .await;
+    assert!(matches!(refused, Err(CommandError::ClaimTaken { .. })));
+    assert!(!is_valid(&db.pool, &refused_code).await);
+    assert_eq!(event_count(&db.pool, &stream).await, 0);
+
+    let code = ActionCode::generate();
+    run(&service, &stream, deposit(1), &issuing(&code))
+        .await
+        .unwrap();
+    let pending = action_codes::peek(&db.pool, code.as_str(), Purpose::Invitation)
+        .await
+        .unwrap()
+        .expect("the committed command's code works");
+    assert_eq!(
+        pending.account_id, stream,
+        "issued for the command's stream"
+    );
+    assert_eq!(
+        pending.payload,
+        serde_json::json!({"invitationId": "convite-1"})
+    );
+    assert_eq!(
+        sqlx::query_scalar::<_, i64>("select count(*) from action_codes")
+            .fetch_one(&db.pool)
+            .await
+            .unwrap(),
+        1,
+        "nothing of the failed attempts is left"
+    );
+    // And the command it authorises can spend it, once.
+    let spend = Effects::new().consume_action_code(code.as_str(), Purpose::Invitation);
+    run(&service, &stream, deposit(1), &spend).await.unwrap();
+    assert!(matches!(
+        run(&service, &stream, deposit(1), &spend).await,
+        Err(CommandError::ActionCodeExpired)
+    ));
+}
+
+#[tokio::test]
+async fn a_session_started_with_a_command_works_exactly_when_the_command_committed() {
+    let db = TestDb::new().await;
+    let service = service(&db);
+    let stream = new_stream();
+
+    let rejected_session = NewSession::generate(&stream, Some("Firefox"));
+    let rejected = run(
+        &service,
+        &stream,
+        LedgerCommand::Withdraw { amount_centavos: 1 },
+        &Effects::new().start_session(&rejected_session),
+    )
+    .await;
+    assert!(matches!(rejected, Err(CommandError::Rejected(_))));
+    assert_eq!(session_count(&db.pool, &stream).await, 0);
+    assert_eq!(
+        sessions::rotate(&db.pool, &rejected_session.refresh_token, HOUR)
+            .await
+            .unwrap(),
+        Refresh::Refused(sessions::Refused::Unknown)
+    );
+
+    let session = NewSession::generate(&stream, Some("Firefox"));
+    run(
+        &service,
+        &stream,
+        deposit(1),
+        &Effects::new().start_session(&session),
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        sessions::state(&db.pool, &stream, session.session_id)
+            .await
+            .unwrap(),
+        SessionState::Active
+    );
+    match sessions::rotate(&db.pool, &session.refresh_token, HOUR)
+        .await
+        .unwrap()
+    {
+        Refresh::Rotated {
+            account_id,
+            session_id,
+            ..
+        } => assert_eq!(
+            (account_id, session_id),
+            (stream.clone(), session.session_id)
+        ),
+        refused => panic!("the committed session's refresh token works: {refused:?}"),
+    }
+    assert_eq!(session_count(&db.pool, &stream).await, 1);
+}
+
+#[tokio::test]
+async fn a_side_state_write_that_fails_leaves_no_events_no_code_and_no_session() {
+    let db = TestDb::new().await;
+    let service = service(&db);
+    let stream = new_stream();
+    // The session's insert fails (as a full disk or a dropped connection would), after the
+    // claim and the code were written in the same transaction.
+    sqlx::raw_sql(
+        "create function refuse_session() returns trigger language plpgsql as
+             $$ begin raise exception 'sessão recusada pelo teste'; end $$;
+         create trigger refuse_session before insert on auth_sessions
+             for each row execute function refuse_session();",
+    )
+    .execute(&db.pool)
+    .await
+    .unwrap();
+    let code = ActionCode::generate();
+    let session = NewSession::generate(&stream, None);
+
+    let failed = run(
+        &service,
+        &stream,
+        deposit(100),
+        &issuing(&code)
+            .claim(EMAIL_SCOPE, email("ana@exemplo.com"), &stream)
+            .start_session(&session),
+    )
+    .await;
+
+    assert!(
+        matches!(failed, Err(CommandError::Storage(_))),
+        "{failed:?}"
+    );
+    assert_eq!(event_count(&db.pool, &stream).await, 0);
+    assert!(!is_valid(&db.pool, &code).await);
+    assert!(claim_rows(&db.pool).await.is_empty());
+    assert_eq!(session_count(&db.pool, &stream).await, 0);
+}
+
+async fn side_state_counts(pool: &PgPool, account_id: &str) -> (i64, i64, i64, i64) {
+    sqlx::query_as(
+        "select (select count(*) from account_photos where account_id = $1),
+                (select count(*) from action_codes where account_id = $1),
+                (select count(*) from auth_sessions where account_id = $1),
+                (select count(*) from refresh_tokens t join auth_sessions s on s.id = t.session_id
+                  where s.account_id = $1)",
+    )
+    .bind(account_id)
+    .fetch_one(pool)
+    .await
+    .unwrap()
+}
+
+#[tokio::test]
+async fn an_accounts_photo_codes_and_sessions_are_erased_with_its_command_and_kept_when_it_fails() {
+    let db = TestDb::new().await;
+    let service = service(&db);
+    let (erased, other) = (new_stream(), new_stream());
+    run(&service, &erased, deposit(1), &Effects::new())
+        .await
+        .unwrap();
+    for account in [&erased, &other] {
+        sqlx::query(
+            "insert into account_photos (account_id, content_type, bytes, etag)
+             values ($1, 'image/png', '\\x89504e47', 'etag')",
+        )
+        .bind(account)
+        .execute(&db.pool)
+        .await
+        .unwrap();
+        action_codes::issue(
+            &db.pool,
+            account,
+            Purpose::VerifyEmail,
+            serde_json::json!({}),
+            HOUR,
+        )
+        .await
+        .unwrap();
+        sessions::start(&db.pool, account, None).await.unwrap();
+        sessions::start(&db.pool, account, Some("Celular"))
+            .await
+            .unwrap();
+    }
+    let erase = Effects::new()
+        .delete_photo(&erased)
+        .forget_action_codes(&erased)
+        .delete_sessions(&erased);
+
+    let rejected = run(
+        &service,
+        &erased,
+        LedgerCommand::Withdraw {
+            amount_centavos: 1_000,
+        },
+        &erase,
+    )
+    .await;
+    assert!(matches!(rejected, Err(CommandError::Rejected(_))));
+    assert_eq!(side_state_counts(&db.pool, &erased).await, (1, 1, 2, 2));
+
+    run(&service, &erased, deposit(1), &erase).await.unwrap();
+    assert_eq!(side_state_counts(&db.pool, &erased).await, (0, 0, 0, 0));
+    assert_eq!(
+        side_state_counts(&db.pool, &other).await,
+        (1, 1, 2, 2),
+        "another account's side state stays"
+    );
 }

@@ -385,6 +385,41 @@ pub async fn eventually_within<T>(
     }
 }
 
+/// Makes every `operation` (`insert`, `update` or `delete`) on `table` whose row matches
+/// `condition` (SQL over `new` or `old`) fail in the database `db`, as a dropped connection, a
+/// pool timeout or a full disk would at that very statement: to prove that a write failing half
+/// way leaves nothing half-done. [`allow_writes`] lifts it.
+///
+/// # Panics
+///
+/// When PostgreSQL refuses the trigger.
+pub async fn refuse_writes(db: &PgPool, table: &str, operation: &str, condition: &str) {
+    let sql = format!(
+        "create or replace function balcao_test_refuse() returns trigger language plpgsql as
+             $$ begin raise exception 'escrita recusada pelo teste'; end $$;
+         create trigger balcao_test_refuse before {operation} on {table}
+             for each row when ({condition}) execute function balcao_test_refuse();"
+    );
+    sqlx::raw_sql(sqlx::AssertSqlSafe(sql))
+        .execute(db)
+        .await
+        .expect("the refusing trigger is created");
+}
+
+/// Lifts [`refuse_writes`] from `table`.
+///
+/// # Panics
+///
+/// When PostgreSQL fails.
+pub async fn allow_writes(db: &PgPool, table: &str) {
+    sqlx::raw_sql(sqlx::AssertSqlSafe(format!(
+        "drop trigger balcao_test_refuse on {table}"
+    )))
+    .execute(db)
+    .await
+    .expect("the refusing trigger is dropped");
+}
+
 /// Every `href="/..."` in an HTML page: the page's internal links, without fragments.
 pub fn internal_links(html: &str) -> Vec<String> {
     let mut links = Vec::new();

@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use axum::extract::State;
 use axum::http::StatusCode;
-use commands::action_codes::{self, Purpose};
+use commands::action_codes::{self, ActionCode, Purpose};
 use commands::claims::{EMAIL_SCOPE, digest, normalise_email};
 use commands::vault;
 use commands::{CommandMetadata, Effects, FeedPosition};
@@ -69,19 +69,33 @@ pub async fn send_verification_email(
     )
     .await
     {
-        Ok(issued) => {
-            let url = link(state, VERIFY_PATH, CODE_PARAM, &issued.code);
-            state.mailer.send_in_background(Email::verify_email(
-                email,
-                display_name,
-                &url,
-                VERIFY_EMAIL_TTL,
-            ));
-        }
+        Ok(issued) => mail_verification_link(state, &issued.code, email, display_name),
         Err(error) => {
             tracing::warn!(%error, account_id, "could not issue the verification code");
         }
     }
+}
+
+/// The effect that issues the verification `code` with the command opening the account (so
+/// the account and its link commit together); mail it with [`mail_verification_link`].
+pub fn issue_verification_code(effects: Effects, code: &ActionCode) -> Effects {
+    effects.issue_action_code(
+        code,
+        Purpose::VerifyEmail,
+        serde_json::json!({}),
+        VERIFY_EMAIL_TTL,
+    )
+}
+
+/// E-mails the verification link carrying the committed `code` to `email`, in the background.
+pub fn mail_verification_link(state: &AppState, code: &str, email: &str, display_name: &str) {
+    let url = link(state, VERIFY_PATH, CODE_PARAM, code);
+    state.mailer.send_in_background(Email::verify_email(
+        email,
+        display_name,
+        &url,
+        VERIFY_EMAIL_TTL,
+    ));
 }
 
 /// Starts moving `account_id` to `new_email`: issues a `change_email` code carrying the new

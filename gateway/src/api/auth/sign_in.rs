@@ -4,6 +4,7 @@ use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::Response;
 use chrono::Utc;
+use commands::action_codes::ActionCode;
 use commands::claims::{EMAIL_SCOPE, digest};
 use commands::vault::{self, AccountKey};
 use commands::{CommandMetadata, Effects, ExpectedVersion};
@@ -16,9 +17,10 @@ use super::{
 };
 use crate::api::error::ApiError;
 use crate::api::json::Json;
+use crate::auth::LimitedAction;
 use crate::auth::accounts::now;
 use crate::auth::same_origin::SameOrigin;
-use crate::auth::{LimitedAction, session};
+use crate::auth::session::{self, NewSession};
 use crate::client_address::ClientAddress;
 use crate::read_your_writes::wait_for;
 use crate::state::AppState;
@@ -62,7 +64,8 @@ pub struct SignUp {
 /// The e-mail's uniqueness is guarded by a claim written in the same transaction as the
 /// `AccountOpened` event, so of simultaneous sign-ups with one address exactly one succeeds and
 /// the others answer 409 `email-already-in-use`. The early look-up only spares them the
-/// password hashing.
+/// password hashing. The session and the verification code are written in that transaction
+/// too; only the e-mail is sent after it.
 pub async fn sign_up(
     State(state): State<AppState>,
     _same_origin: SameOrigin,
@@ -96,9 +99,18 @@ pub async fn sign_up(
         password_hash,
         at: now(),
     });
-    let effects = Effects::new()
-        .claim(EMAIL_SCOPE, email_digest, &account_id)
-        .store_key(&key);
+    // The session the answer carries and the code the verification e-mail carries commit with
+    // the account: a sign-up that succeeded always answers signed in, and one that failed leaves
+    // no account (its address stays free to try again).
+    let new_session = NewSession::generate(&account_id, user_agent(&headers));
+    let verification = ActionCode::generate();
+    let effects = super::issue_verification_code(
+        Effects::new()
+            .claim(EMAIL_SCOPE, email_digest, &account_id)
+            .store_key(&key)
+            .start_session(&new_session),
+        &verification,
+    );
     let outcome = state
         .accounts
         .execute_with(
@@ -111,8 +123,7 @@ pub async fn sign_up(
         .await?;
     tracing::info!(%account_id, "account opened");
 
-    let new_session = session::start(&state.pool, &account_id, user_agent(&headers)).await?;
-    super::send_verification_email(&state, &account_id, &email, &display_name).await;
+    super::mail_verification_link(&state, verification.as_str(), &email, &display_name);
 
     // The account is open: from here on the read model is only a nicer answer, never a reason
     // to fail.

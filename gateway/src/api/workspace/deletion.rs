@@ -7,14 +7,17 @@
 //!    the person's address becomes unreadable in the owner's log too; the owner sees the member
 //!    gone and may invite the address again. Done first so that a failure here leaves the account intact
 //!    and the request can simply be repeated;
-//! 2. **`DeleteAccount`**, with, in the same transaction: every unique claim the account holds
-//!    released (its sign-in e-mail, so the address can sign up again, and the invitations its
-//!    own team sent) and **its key destroyed** (`account_keys`), with the keys of every
-//!    invitation it sent: every sealed field in its history (e-mail, name, phone, default
-//!    receiver name and city, the addresses it invited) can never be opened again;
-//! 3. the photo (`account_photos`), every e-mailed link's code (`action_codes`) and every
-//!    session with its refresh tokens (`auth_sessions`, `refresh_tokens`) are deleted: access
-//!    tokens already issued stop working at once;
+//! 2. **`DeleteAccount`**, with, in the same transaction (`commands::Effects`): every unique
+//!    claim the account holds released (its sign-in e-mail, so the address can sign up again,
+//!    and the invitations its own team sent) and **its key destroyed** (`account_keys`), with
+//!    the keys of every invitation it sent: every sealed field in its history (e-mail, name,
+//!    phone, default receiver name and city, the addresses it invited) can never be opened
+//!    again;
+//! 3. also in that transaction, the photo (`account_photos`), every e-mailed link's code
+//!    (`action_codes`) and every session with its refresh tokens (`auth_sessions`,
+//!    `refresh_tokens`) are deleted: access tokens already issued stop working at once. So a
+//!    deletion that fails leaves the account whole, signed in, and can simply be asked again;
+//!    one that answers 204 left nothing of this behind;
 //! 4. the answer waits for the `accounts` read model, which drops the account's row and every
 //!    team row naming it (as workspace or as member), and clears the refresh cookie.
 //!
@@ -76,7 +79,15 @@ pub async fn delete_account(
     let (account, _) = confirm_password(&state, &caller, &body.password, "password").await?;
     leave_teams(&state, &caller).await?;
     let account_id = caller.account_id.as_str();
-    let mut effects = Effects::new().release_all(account_id).shred_key(account_id);
+    // Everything the account has beside the log goes in the deletion's own transaction: a
+    // deletion that failed leaves the account whole (and can be asked again), one that
+    // succeeded leaves no photo, link or session behind.
+    let mut effects = Effects::new()
+        .release_all(account_id)
+        .shred_key(account_id)
+        .delete_photo(account_id)
+        .forget_action_codes(account_id)
+        .delete_sessions(account_id);
     // The addresses of the people this account invited are sealed with keys of their own.
     for member in account.members() {
         effects = effects.shred_key(invitation_key_id(&member.invitation_id));
@@ -92,7 +103,6 @@ pub async fn delete_account(
         )
         .await
         .map_err(account_failure)?;
-    forget(&state, account_id).await?;
     wait_for(&state, projections::accounts::NAME, outcome.position).await;
     tracing::info!(account_id, "account deleted");
     let mut headers = HeaderMap::new();
@@ -131,22 +141,5 @@ async fn leave_teams(state: &AppState, caller: &Authenticated) -> Result<(), Api
             .await
             .map_err(account_failure)?;
     }
-    Ok(())
-}
-
-/// Step 3: what lives beside the log.
-async fn forget(state: &AppState, account_id: &str) -> Result<(), ApiError> {
-    let mut tx = state.pool.begin().await?;
-    sqlx::query("delete from account_photos where account_id = $1")
-        .bind(account_id)
-        .execute(&mut *tx)
-        .await?;
-    commands::action_codes::forget_account(&mut *tx, account_id).await?;
-    // Refresh tokens go with their sessions (`on delete cascade`).
-    sqlx::query("delete from auth_sessions where account_id = $1")
-        .bind(account_id)
-        .execute(&mut *tx)
-        .await?;
-    tx.commit().await?;
     Ok(())
 }

@@ -15,7 +15,9 @@
 //! their account, the owner deleting theirs), whatever happens to the owner's key. It is claimed
 //! per team (`invite:<owner id>`, by digest) in the same
 //! transaction, so one address has at most one pending or active invitation per team; removing
-//! the member releases the claim.
+//! the member releases the claim. The link's code is issued in that transaction too
+//! ([`Effects::issue_action_code`]): an invitation and its link commit together, and only the
+//! e-mail is sent after the commit.
 //!
 //! An invitation is bound to the invited address: only an account whose sign-in e-mail is that
 //! address accepts it (compared by the SHA-256 of the normalised addresses, opened with the
@@ -32,7 +34,7 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use chrono::{DateTime, SecondsFormat, Utc};
-use commands::action_codes::{self, Purpose};
+use commands::action_codes::{self, ActionCode, Purpose};
 use commands::claims::{EMAIL_SCOPE, digest, invite_scope, normalise_email};
 use commands::vault::{self, invitation_key_id};
 use commands::{CommandError, Effects, ExpectedVersion};
@@ -250,9 +252,19 @@ pub async fn invite(
         role,
         at: now(),
     });
+    // The link's code names the owner's account (the stream `AcceptInvitation` runs on) and the
+    // invitation; nothing personal. It commits with the invitation, so the e-mail sent after the
+    // commit always carries a working link, and a failed invitation leaves no code.
+    let code = ActionCode::generate();
     let effects = Effects::new()
         .claim(invite_scope(owner), address_digest, owner)
-        .store_key(&key);
+        .store_key(&key)
+        .issue_action_code(
+            &code,
+            Purpose::Invitation,
+            serde_json::json!({ "invitationId": invitation_id, "role": role }),
+            INVITATION_TTL,
+        );
     let outcome = state
         .accounts
         .execute_with(
@@ -267,20 +279,10 @@ pub async fn invite(
             CommandError::ClaimTaken { .. } => already_invited(),
             other => account_failure(other),
         })?;
-    // The code names the owner's account (the stream `AcceptInvitation` runs on) and the
-    // invitation; nothing personal.
-    let issued = action_codes::issue(
-        &state.pool,
-        owner,
-        Purpose::Invitation,
-        serde_json::json!({ "invitationId": invitation_id, "role": role }),
-        INVITATION_TTL,
-    )
-    .await?;
     let link = format!(
         "{}{INVITATION_PATH}?codigo={}",
         state.site.url.trim_end_matches('/'),
-        issued.code
+        code.as_str()
     );
     // The invitation is made: a failed read from here on costs a nicer answer, never a failure.
     let inviter = projections::accounts::find(&state.pool, workspace.account_uuid())

@@ -7,7 +7,7 @@ use reqwest::{Method, StatusCode};
 use serde_json::json;
 use tests::browser::Browser;
 use tests::smtp_sink::query_param;
-use tests::{TestApp, eventually};
+use tests::{TestApp, allow_writes, eventually, refuse_writes};
 
 const MAIL_WAIT: Duration = Duration::from_secs(10);
 
@@ -80,6 +80,67 @@ async fn a_sign_up_answers_tokens_and_the_user_and_sets_the_refresh_cookie() {
     for payload in payloads {
         assert!(!payload.contains("ana.souza") && !payload.contains("Ana Souza"));
     }
+    db.close().await;
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_sign_up_whose_session_cannot_be_stored_makes_no_account_and_leaves_the_address_free() {
+    let app = TestApp::spawn().await;
+    let db = app.db().await;
+    // Storing this browser's session fails, as a lost connection or a pool timeout between the
+    // account and its session would.
+    refuse_writes(
+        &db,
+        "auth_sessions",
+        "insert",
+        "new.user_agent = 'Navegador Quebrado/1.0'",
+    )
+    .await;
+    let mut broken = Browser::with_user_agent(&app, "Navegador Quebrado/1.0");
+
+    let failed = broken
+        .sign_up("bia@exemplo.com.br", "segredo1", "Bia Lima")
+        .await;
+
+    assert!(failed.status.is_server_error(), "{}", failed.text);
+    assert!(failed.refresh_set_cookie().is_none());
+    let left: (i64, i64, i64, i64) = sqlx::query_as(
+        "select (select count(*) from events where stream_type = 'account'),
+                (select count(*) from unique_claims),
+                (select count(*) from account_keys),
+                (select count(*) from action_codes)",
+    )
+    .fetch_one(&db)
+    .await
+    .expect("counts");
+    assert_eq!(left, (0, 0, 0, 0), "no account, claim, key or code is left");
+
+    // The address is free: the same sign-up from a working browser makes the account, signed in.
+    allow_writes(&db, "auth_sessions").await;
+    let mut browser = Browser::new(&app);
+    let answer = browser
+        .sign_up("bia@exemplo.com.br", "segredo1", "Bia Lima")
+        .await;
+    assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
+    assert_eq!(browser.me().await.status, StatusCode::OK);
+    assert_eq!(browser.refresh().await.status, StatusCode::OK);
+    let mail = app
+        .mail
+        .wait_for("bia@exemplo.com.br", MAIL_WAIT)
+        .await
+        .expect("the verification e-mail");
+    let link = mail.link("/verificar-email").expect("a verification link");
+    let code = query_param(&link, "oobCode").expect("its code");
+    let verified = browser
+        .post_json("/api/auth/verify-email", &json!({ "oobCode": code }))
+        .await;
+    assert_eq!(verified.status, StatusCode::NO_CONTENT, "{}", verified.text);
+    assert_eq!(
+        app.mail.messages_to("bia@exemplo.com.br").len(),
+        1,
+        "the failed sign-up sent nothing"
+    );
     db.close().await;
     app.stop().await;
 }

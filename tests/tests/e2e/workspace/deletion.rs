@@ -6,8 +6,8 @@
 use super::support::{PASSWORD, PNG, Person, invite, join, qrcode_body, sign_up};
 use reqwest::StatusCode;
 use serde_json::json;
-use tests::TestApp;
 use tests::browser::Browser;
+use tests::{TestApp, allow_writes, refuse_writes};
 
 async fn count(db: &sqlx::PgPool, sql: &str, account_id: &str) -> i64 {
     sqlx::query_scalar(sqlx::AssertSqlSafe(sql.to_owned()))
@@ -181,6 +181,58 @@ async fn a_deleted_account_leaves_only_unreadable_sealed_fields_and_its_address_
     // The address is free again: a new, different account.
     let again = sign_up(&app, "dona@padaria.test", "Dona de Novo").await;
     assert_ne!(again.account_id, id);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_deletion_whose_clean_up_fails_leaves_the_account_whole_and_can_be_asked_again() {
+    let app = TestApp::spawn().await;
+    let mut owner = sign_up(&app, "dona@padaria.test", "Dona").await;
+    let id = owner.account_id.clone();
+    assert_eq!(
+        owner.put_photo("image/png", PNG.to_vec()).await.status,
+        StatusCode::OK
+    );
+    let db = app.db().await;
+    // Deleting the sessions fails, as a lost connection or a pool timeout after the account's
+    // deletion would.
+    refuse_writes(&db, "auth_sessions", "delete", "true").await;
+
+    let failed = owner
+        .post("/api/account/delete", &json!({"password": PASSWORD}))
+        .await;
+
+    assert!(failed.status.is_server_error(), "{}", failed.text);
+    // The account is whole: not deleted, its key, address, photo and sessions all there.
+    let deletions =
+        "select count(*) from events where stream_id = $1 and event_type = 'AccountDeleted'";
+    assert_eq!(count(&db, deletions, &id).await, 0);
+    for sql in [
+        "select count(*) from account_keys where account_id = $1",
+        "select count(*) from unique_claims where owner = $1",
+        "select count(*) from account_photos where account_id = $1",
+    ] {
+        assert_eq!(count(&db, sql, &id).await, 1, "{sql}");
+    }
+    assert_eq!(
+        owner.get("/api/account/settings").await.status,
+        StatusCode::OK
+    );
+    assert_eq!(owner.browser.refresh().await.status, StatusCode::OK);
+
+    // Asked again once the database works, it deletes everything.
+    allow_writes(&db, "auth_sessions").await;
+    let deleted = owner
+        .post("/api/account/delete", &json!({"password": PASSWORD}))
+        .await;
+    assert_eq!(deleted.status, StatusCode::NO_CONTENT, "{}", deleted.text);
+    assert_eq!(count(&db, deletions, &id).await, 1);
+    for table in ["account_photos", "action_codes", "auth_sessions"] {
+        let sql = format!("select count(*) from {table} where account_id = $1");
+        assert_eq!(count(&db, &sql, &id).await, 0, "{table}");
+    }
+    assert_eq!(owner.browser.me().await.status, StatusCode::UNAUTHORIZED);
+    db.close().await;
     app.stop().await;
 }
 

@@ -7,7 +7,7 @@ use super::support::{
 use gateway::roles::{self, AccountAction};
 use reqwest::StatusCode;
 use serde_json::json;
-use tests::{TestApp, eventually};
+use tests::{TestApp, allow_writes, eventually, refuse_writes};
 
 #[tokio::test]
 async fn an_emailed_invitation_makes_the_invitee_a_member_with_the_role_offered() {
@@ -141,6 +141,49 @@ async fn an_invitation_link_says_who_invites_and_as_what_without_a_session_or_sp
         .await;
     assert_eq!(used.status, StatusCode::BAD_REQUEST);
     assert_eq!(used.code(), "expired-action-code");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn an_invitation_whose_link_cannot_be_stored_is_not_made_and_can_be_sent_again() {
+    let app = TestApp::spawn().await;
+    let mut owner = sign_up(&app, "dona@padaria.test", "Dona").await;
+    let db = app.db().await;
+    // Storing the link's code fails, as a lost connection or a pool timeout between the
+    // invitation and its code would.
+    refuse_writes(&db, "action_codes", "insert", "new.purpose = 'invitation'").await;
+
+    let failed = invite(&mut owner, "caixa@padaria.test", "operator").await;
+
+    assert!(failed.status.is_server_error(), "{}", failed.text);
+    let left: (i64, i64, i64) = sqlx::query_as(
+        "select (select count(*) from events where event_type = 'MemberInvited'),
+                (select count(*) from unique_claims where scope like 'invite:%'),
+                (select count(*) from account_keys where account_id like 'invitation:%')",
+    )
+    .fetch_one(&db)
+    .await
+    .expect("counts");
+    assert_eq!(left, (0, 0, 0), "no invitation, claim or key is left");
+
+    // Nothing was made, so the address is not "already invited": the invitation goes again, and
+    // its e-mailed link works.
+    allow_writes(&db, "action_codes").await;
+    let invited = invite(&mut owner, "caixa@padaria.test", "operator").await;
+    assert_eq!(invited.status, StatusCode::CREATED, "{}", invited.text);
+    let code = invitation_code(&app, "caixa@padaria.test").await;
+    let mut caixa = sign_up(&app, "caixa@padaria.test", "Caixa").await;
+    let accepted = accept(&mut caixa, &code).await;
+    assert_eq!(accepted.status, StatusCode::OK, "{}", accepted.text);
+    assert_eq!(accepted.json["role"], "operator");
+    let invitations = app
+        .mail
+        .messages_to("caixa@padaria.test")
+        .into_iter()
+        .filter(|mail| mail.link("/painel/convite").is_some())
+        .count();
+    assert_eq!(invitations, 1, "the failed invitation sent nothing");
+    db.close().await;
     app.stop().await;
 }
 
