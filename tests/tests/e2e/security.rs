@@ -3,6 +3,7 @@
 //! invited address, typed names in e-mails, idempotency keys reused with other values, cross-site
 //! requests to the cookie calls, and refreshes racing with one cookie.
 
+use crate::auth::rate_limits::assert_limited;
 use crate::workspace::support::{
     MAIL_WAIT, Person, accept, invitation_code, invite, mail_with_link, qrcode_body, sign_up,
 };
@@ -10,26 +11,6 @@ use reqwest::{Method, StatusCode};
 use serde_json::json;
 use tests::TestApp;
 use tests::browser::{Answer, Browser};
-
-fn assert_limited(answer: &Answer) {
-    assert_eq!(
-        answer.status,
-        StatusCode::TOO_MANY_REQUESTS,
-        "{}",
-        answer.text
-    );
-    assert_eq!(answer.code(), "too-many-requests");
-    assert_eq!(
-        answer.message(),
-        "Muitas tentativas seguidas. Aguarde um pouco e tente de novo."
-    );
-    let wait: u64 = answer
-        .header("retry-after")
-        .expect("Retry-After")
-        .parse()
-        .expect("seconds");
-    assert!((1..=60).contains(&wait), "{wait}");
-}
 
 #[tokio::test]
 async fn forged_x_forwarded_for_entries_left_of_our_proxy_do_not_reset_the_sign_in_limit() {

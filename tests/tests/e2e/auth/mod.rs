@@ -2,7 +2,7 @@
 
 mod change_email;
 mod mail_failure;
-mod rate_limits;
+pub(crate) mod rate_limits;
 mod recovery;
 mod sign_in;
 mod sign_up;

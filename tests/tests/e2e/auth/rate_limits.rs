@@ -6,7 +6,8 @@ use serde_json::json;
 use tests::TestApp;
 use tests::browser::{Answer, Browser};
 
-fn assert_limited(answer: &Answer) {
+/// A 429 `too-many-requests` with its pt-BR message and a `Retry-After` of at most a minute.
+pub(crate) fn assert_limited(answer: &Answer) {
     assert_eq!(
         answer.status,
         StatusCode::TOO_MANY_REQUESTS,
