@@ -55,3 +55,33 @@ impl AccountError {
         }
     }
 }
+
+impl crate::refusal::Refusal for AccountError {
+    fn code(&self) -> &'static str {
+        AccountError::code(self)
+    }
+
+    fn kind(&self) -> crate::refusal::RefusalKind {
+        use crate::refusal::RefusalKind;
+        match self {
+            AccountError::NotOpen | AccountError::Deleted | AccountError::InvitationNotFound => {
+                RefusalKind::NotFound
+            }
+            AccountError::Disabled => RefusalKind::Forbidden,
+            AccountError::InvitationNotPending => RefusalKind::Gone,
+            AccountError::AlreadyOpen
+            | AccountError::InvitationAlreadyExists
+            | AccountError::AlreadyMember => RefusalKind::Conflict,
+            AccountError::RoleNotInvitable | AccountError::CannotInviteSelf => {
+                RefusalKind::Invalid
+            }
+        }
+    }
+
+    fn field(&self) -> Option<&'static str> {
+        match self {
+            AccountError::RoleNotInvitable => Some("role"),
+            _ => None,
+        }
+    }
+}

@@ -22,3 +22,16 @@ impl QrCodeError {
         }
     }
 }
+
+impl crate::refusal::Refusal for QrCodeError {
+    fn code(&self) -> &'static str {
+        QrCodeError::code(self)
+    }
+
+    fn kind(&self) -> crate::refusal::RefusalKind {
+        match self {
+            QrCodeError::AlreadyCreated => crate::refusal::RefusalKind::Conflict,
+            QrCodeError::Invalid(_) => crate::refusal::RefusalKind::Invalid,
+        }
+    }
+}
