@@ -9,7 +9,7 @@
 //! | [`money`] | [`money::Centavos`], integer money |
 //! | [`qr`] | QR rendering: SVG and PNG |
 //! | [`qrcode`] | the QR-code aggregate: commands, events, decisions |
-| [`refusal`] | [`refusal::Refusal`]: what every aggregate's error tells the edges (code, kind, field) |
+//! | [`refusal`] | [`refusal::Refusal`]: what every aggregate's error tells the edges (code, kind, field) |
 //! | [`sealed`] | [`sealed::Sealed`], the encrypted form of a personal field in events |
 //! | [`team`] | [`team::Role`] and [`team::Right`]: who may do what in an account |
 
