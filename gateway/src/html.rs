@@ -4,7 +4,7 @@ use askama::Template;
 use axum::http::{StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 
-use crate::assets;
+use crate::assets::embedded as assets;
 
 /// Wraps a template so a handler can return it; a render failure becomes a plain 500.
 pub struct HtmlTemplate<T>(pub T);
@@ -138,14 +138,20 @@ pub struct ErrorPage {
     /// The page heading.
     pub heading: &'static str,
     /// The explanation in pt-BR.
-    pub message: &'static str,
+    pub message: String,
 }
 
 impl ErrorPage {
     /// The page for an error status. 404 is titled "Page Not Found"; anything unexpected
     /// "Internal Server Error".
     pub fn for_status(status: StatusCode) -> HtmlTemplate<ErrorPage> {
-        let (title, heading, message) = match status {
+        Self::explaining(status, None)
+    }
+
+    /// The page for an error status, with `message` (a refusal's own pt-BR words) in place of the
+    /// status's general explanation when given.
+    pub fn explaining(status: StatusCode, message: Option<String>) -> HtmlTemplate<ErrorPage> {
+        let (title, heading, general) = match status {
             StatusCode::NOT_FOUND => (
                 "Page Not Found",
                 "Página não encontrada",
@@ -155,6 +161,31 @@ impl ErrorPage {
                 "Conflict",
                 "Outra alteração chegou ao mesmo tempo",
                 "Alguém alterou o mesmo registro enquanto você salvava. Nada foi perdido: confira os dados e tente de novo.",
+            ),
+            StatusCode::BAD_REQUEST => (
+                "Bad Request",
+                "Este endereço não está certo",
+                "O link que você abriu está incompleto ou foi alterado. Peça um novo link a quem o enviou.",
+            ),
+            StatusCode::PAYMENT_REQUIRED => (
+                "Payment Required",
+                "Seu plano não inclui isto",
+                "Este recurso faz parte do plano Premium. Veja os planos no painel.",
+            ),
+            StatusCode::FORBIDDEN => (
+                "Forbidden",
+                "Você não tem acesso a isto",
+                "A sua conta não tem permissão para esta ação. Fale com o proprietário da conta.",
+            ),
+            StatusCode::GONE => (
+                "Gone",
+                "Isto não está mais disponível",
+                "O que você procura existiu, mas expirou ou foi encerrado.",
+            ),
+            StatusCode::UNPROCESSABLE_ENTITY => (
+                "Unprocessable Content",
+                "Não foi possível aceitar estes dados",
+                "Algum dado informado não segue as regras do Pix. Confira e tente de novo.",
             ),
             StatusCode::TOO_MANY_REQUESTS => (
                 "Too Many Requests",
@@ -172,8 +203,9 @@ impl ErrorPage {
                 "Não foi possível concluir o seu pedido. Nada foi perdido: tente de novo em alguns instantes.",
             ),
         };
+        let message = message.unwrap_or_else(|| general.to_owned());
         HtmlTemplate(ErrorPage {
-            meta: Meta::unindexed(None, title, message),
+            meta: Meta::unindexed(None, title, &message),
             status: status.as_u16(),
             heading,
             message,

@@ -22,3 +22,51 @@ pub fn init(format: LogFormat) {
     // A second init (tests, embedded use) keeps the first subscriber; that is fine.
     drop(result);
 }
+
+/// Why a request failed, carried from an error's `into_response` to [`log_failures`] in the
+/// response's extensions: the error knows the cause, the middleware knows the request, and the
+/// failure is logged once with both (axum's error-handling pattern). Nothing of it reaches the
+/// client.
+#[derive(Debug, Clone)]
+pub struct FailureCause(pub std::sync::Arc<str>);
+
+impl FailureCause {
+    /// The cause of `error`, with its chain (`{:#}`).
+    pub fn of(error: &anyhow::Error) -> Self {
+        FailureCause(format!("{error:#}").into())
+    }
+}
+
+/// Middleware for the whole router: one line per failed request, with the method, the matched
+/// route (not the raw path, which may carry ids and tokens), the status and the cause when the
+/// error left one. A 5xx is an `error`; a 4xx that carries a cause a `warn`; other 4xx are the
+/// client's business and are not logged.
+pub async fn log_failures(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    let method = request.method().clone();
+    let route = request
+        .extensions()
+        .get::<axum::extract::MatchedPath>()
+        .map_or_else(|| "(no route)".to_owned(), |path| path.as_str().to_owned());
+    let response = next.run(request).await;
+    let status = response.status();
+    let cause = response
+        .extensions()
+        .get::<FailureCause>()
+        .map(|cause| cause.0.clone());
+    match (status.is_server_error(), cause) {
+        (true, Some(cause)) => tracing::error!(
+            method = %method, route, status = status.as_u16(), error = &*cause, "request failed"
+        ),
+        (true, None) => tracing::error!(
+            method = %method, route, status = status.as_u16(), "request failed"
+        ),
+        (false, Some(cause)) => tracing::warn!(
+            method = %method, route, status = status.as_u16(), error = &*cause, "request refused"
+        ),
+        (false, None) => {}
+    }
+    response
+}

@@ -48,11 +48,11 @@ use domain::account::{AccountCommand, DeleteAccount, RemoveMember};
 use domain::team::Role;
 use serde::Deserialize;
 
-use super::access::projection_error;
 use super::credentials::confirm_password;
-use super::support::{account_failure, metadata, now};
+use crate::api::access::projection_error;
 use crate::api::error::ApiError;
 use crate::api::json::Json;
+use crate::api::support::{metadata, now};
 use crate::auth::Authenticated;
 use crate::auth::cookie::clear_refresh_cookie;
 use crate::read_your_writes::wait_for;
@@ -102,7 +102,7 @@ pub async fn delete_account(
             &effects,
         )
         .await
-        .map_err(account_failure)?;
+        .map_err(ApiError::from)?;
     wait_for(&state, projections::accounts::NAME, outcome.position).await;
     tracing::info!(account_id, "account deleted");
     let mut headers = HeaderMap::new();
@@ -124,7 +124,7 @@ async fn leave_teams(state: &AppState, caller: &Authenticated) -> Result<(), Api
         let Some(member) = loaded.aggregate.active_member(&caller.account_id) else {
             continue;
         };
-        let effects = super::team::ending_invitation(&state.pool, &owner, member).await?;
+        let effects = crate::api::team::ending_invitation(&state.pool, &owner, member).await?;
         let command = AccountCommand::RemoveMember(RemoveMember {
             invitation_id: member.invitation_id.clone(),
             at: now(),
@@ -139,7 +139,7 @@ async fn leave_teams(state: &AppState, caller: &Authenticated) -> Result<(), Api
                 &effects,
             )
             .await
-            .map_err(account_failure)?;
+            .map_err(ApiError::from)?;
     }
     Ok(())
 }
