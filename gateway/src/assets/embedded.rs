@@ -43,6 +43,12 @@ pub(crate) static ASSETS: LazyLock<Vec<Asset>> = LazyLock::new(|| {
             include_bytes!("../../static/copy.js"),
             "text/javascript; charset=utf-8",
         ),
+        hashed(
+            "session-hint",
+            "js",
+            include_bytes!("../../static/session-hint.js"),
+            "text/javascript; charset=utf-8",
+        ),
     ]
 });
 
@@ -54,6 +60,11 @@ pub fn stylesheet_path() -> &'static str {
 /// The consent-and-analytics script's hashed path.
 pub fn analytics_script_path() -> &'static str {
     &ASSETS[1].path
+}
+
+/// The signed-in header script's hashed path (`Painel` for a signed-in visitor).
+pub fn session_hint_script_path() -> &'static str {
+    &ASSETS[3].path
 }
 
 /// The copy-button script's hashed path.

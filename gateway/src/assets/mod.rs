@@ -10,7 +10,9 @@ use crate::error::AppError;
 pub(crate) mod embedded;
 
 use embedded::ASSETS;
-pub use embedded::{analytics_script_path, copy_script_path, stylesheet_path};
+pub use embedded::{
+    analytics_script_path, copy_script_path, session_hint_script_path, stylesheet_path,
+};
 
 /// `GET /static/{name}`: an embedded asset with a year-long immutable cache.
 pub async fn serve_static(Path(name): Path<String>) -> Result<Response, AppError> {
