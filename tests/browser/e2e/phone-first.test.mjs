@@ -101,6 +101,8 @@ describe("telefone primeiro: dúvidas no painel, convites e links explicados, ex
     await painel.waitFor();
     assert.equal(await header.getByRole("link", { name: "Entrar", exact: true }).isVisible(), false);
     assert.equal(await header.getByRole("link", { name: "Criar conta", exact: true }).isVisible(), false);
+    await owner.getByRole("main").getByRole("link", { name: "Abrir o painel", exact: true }).waitFor();
+    assert.equal(await owner.getByRole("main").getByRole("link", { name: "Criar conta", exact: true }).isVisible(), false);
     await shots(owner, "inicio-com-sessao");
     await painel.click();
     await waitForPath(owner, "/painel");
