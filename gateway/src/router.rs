@@ -9,6 +9,7 @@ use axum::extract::DefaultBodyLimit;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::IntoResponse;
 use axum::routing::{any, delete, get, post, put};
+use tower_http::CompressionLevel;
 use tower_http::compression::CompressionLayer;
 use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::timeout::TimeoutLayer;
@@ -52,7 +53,9 @@ pub fn build_router(state: AppState) -> Router {
             REQUEST_TIMEOUT,
         ))
         .layer(axum::middleware::from_fn(api::api_error_shape))
-        .layer(CompressionLayer::new())
+        // Pages and API answers are compressed per request, so at a level chosen for speed;
+        // static assets come already compressed (`assets::serve_static`) and are left alone.
+        .layer(CompressionLayer::new().quality(CompressionLevel::Precise(4)))
         .layer(axum::middleware::from_fn(crate::telemetry::log_failures))
         // A span per request for the handlers' own logs; failures are logged once, by
         // `log_failures` (the layer's default would log every 5xx a second time).

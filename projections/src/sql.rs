@@ -34,8 +34,10 @@ pub(crate) async fn execute_trusted<'e>(
 /// the horizon yet — without counting the log, so its cost does not grow with `events` or depend
 /// on the plan PostgreSQL caches for the prepared statement:
 ///
-/// - whether any event is after `after`: `order by tx_id, global_position limit 1` on the feed
-///   index's own columns, one index probe in any plan, custom or generic;
+/// - whether any event is after `after`: the first row after it, `order by tx_id,
+///   global_position limit 1` on the feed index's own columns, one index probe in any plan, custom
+///   or generic (an `exists (…)` would not do: PostgreSQL drops the `order by` inside it, and a
+///   generic plan then scans the table from the start);
 /// - how many: the highest global position committed (one probe of its unique index) minus the
 ///   checkpoint's, at least 1 when the probe found one.
 ///
@@ -55,11 +57,10 @@ pub(crate) async fn pending_after<'e>(
 
 /// The statement of [`pending_after`] (`$1` the checkpoint's `tx_id` as text, `$2` its global
 /// position), public for the test that checks its plan.
-pub const PENDING_AFTER: &str = "select case
-            when exists (select 1 from events
-                          where (tx_id, global_position) > ($1::text::xid8, $2)
-                          order by tx_id, global_position
-                          limit 1)
-            then greatest(1, (select max(global_position) from events) - $2)
-            else 0
-        end::bigint";
+pub const PENDING_AFTER: &str = "select coalesce(
+            (select greatest(1, (select max(global_position) from events) - $2)
+               from events
+              where (tx_id, global_position) > ($1::text::xid8, $2)
+              order by tx_id, global_position
+              limit 1),
+            0)::bigint";
