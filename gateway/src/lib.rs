@@ -22,6 +22,7 @@ pub mod rate_limit;
 pub mod read_your_writes;
 pub mod roles;
 pub mod server;
+pub mod signs;
 pub mod spa;
 pub mod state;
 pub mod telemetry;
@@ -75,6 +76,8 @@ pub fn build_router(state: AppState) -> Router {
         )
         .route("/pagamento/{qrcode_id}", get(payment::show))
         .route("/pagamento/{qrcode_id}/placa", get(payment::sign))
+        // Printable signs as files: `/placas/{qrcode_id}.pdf|.png|.svg` (`signs`).
+        .route("/placas/{file}", get(signs::download))
         // The dashboard (`/entrar`, `/criar-conta`, …, `/painel/*`) and its JSON API.
         .merge(spa::routes())
         .nest("/api", api::router())

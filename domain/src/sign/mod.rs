@@ -249,3 +249,6 @@ pub(crate) fn escape_xml(text: &str) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests;
