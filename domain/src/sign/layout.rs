@@ -252,6 +252,9 @@ impl Page {
         let modules = matrix.width_with_quiet_zone() as f64;
         let symbol_share = matrix.width() as f64 / modules;
         let target_symbol = MIN_SYMBOL_MM.max(0.35 * area.w.min(area.h));
+        if area.w > area.h * 1.2 {
+            return landscape_panel(svg, texts, content, matrix, options, area, index, base);
+        }
 
         let mut chosen = None;
         for attempt in &ATTEMPTS {
@@ -356,6 +359,106 @@ impl Page {
         }
         self.svg.push_str(r#""/>"#);
     }
+}
+
+/// A landscape panel (a table tent's face): the code on the left as tall as the panel allows,
+/// the text in a column on the right, centred vertically.
+#[allow(clippy::too_many_arguments)]
+fn landscape_panel(
+    svg: &mut String,
+    texts: &mut Vec<PlacedText>,
+    content: &SignContent,
+    matrix: &QrMatrix,
+    options: &SignOptions,
+    area: Rect,
+    index: usize,
+    base: f64,
+) -> Result<PlacedCode, SignError> {
+    let theme = options.theme;
+    let template = options.template;
+    let margin = (base * 0.07).max(4.0);
+    let margin = if template == Template::Frame {
+        margin * 1.35
+    } else {
+        margin
+    };
+    let side = (area.h - 2.0 * margin).min(area.w * 0.48);
+    let column_x = area.x + 2.0 * margin + side;
+    let column_w = area.x + area.w - margin - column_x;
+    let room = area.h - 2.0 * margin;
+    let mut chosen = None;
+    for attempt in &ATTEMPTS {
+        let scaled = base * attempt.scale;
+        let stack = Stack::build(content, options, scaled, column_w, attempt);
+        let height = stack.height(scaled) - 2.0 * scaled * 0.03 + scaled * 0.03;
+        let last = std::ptr::eq(attempt, &ATTEMPTS[ATTEMPTS.len() - 1]);
+        if height <= room || last {
+            chosen = Some((stack, height, scaled));
+            break;
+        }
+    }
+    let Some((stack, height, scaled)) = chosen else {
+        return Err(SignError::NoRoomForCode);
+    };
+    let primary = theme.primary();
+    let cx = column_x + column_w / 2.0;
+    let mut y = area.y + margin + ((room - height) / 2.0).max(0.0);
+    match template {
+        Template::Band => {
+            y = area.y + margin * 0.5;
+            let band_h = margin + stack.above_height();
+            let _ = write!(
+                svg,
+                r#"<rect x="{:.3}" y="{}" width="{:.3}" height="{band_h:.3}" fill="{primary}"/>"#,
+                column_x - margin * 0.5,
+                area.y,
+                area.x + area.w - (column_x - margin * 0.5),
+            );
+        }
+        Template::Frame => {
+            let inset = margin / 1.35 * 0.45;
+            let stroke = (base * 0.014).max(0.8);
+            let _ = write!(
+                svg,
+                r#"<rect x="{:.3}" y="{:.3}" width="{:.3}" height="{:.3}" rx="{:.3}" fill="{}" stroke="{primary}" stroke-width="{stroke:.3}"/>"#,
+                area.x + inset,
+                area.y + inset,
+                area.w - 2.0 * inset,
+                area.h - 2.0 * inset,
+                base * 0.04,
+                theme.tint(),
+            );
+        }
+        _ => {}
+    }
+    for block in &stack.above {
+        y = draw_block(svg, texts, block, cx, y, column_w, 0.0, theme.tint(), index);
+    }
+    if template == Template::Classic {
+        let rule_w = column_w * 0.35;
+        let _ = write!(
+            svg,
+            r#"<rect x="{:.3}" y="{:.3}" width="{rule_w:.3}" height="{:.3}" fill="{primary}"/>"#,
+            cx - rule_w / 2.0,
+            y + scaled * 0.012,
+            (scaled * 0.008).max(0.4),
+        );
+    }
+    y += scaled * 0.03;
+    for block in &stack.below {
+        y = draw_block(svg, texts, block, cx, y, column_w, scaled * GAP, theme.tint(), index);
+    }
+    let code_rect = Rect {
+        x: area.x + margin,
+        y: area.y + (area.h - side) / 2.0,
+        w: side,
+        h: side,
+    };
+    let code = draw_code(svg, matrix, code_rect, index);
+    if code.symbol_mm < MIN_SYMBOL_MM {
+        return Err(SignError::NoRoomForCode);
+    }
+    Ok(code)
 }
 
 /// The text of a panel, above and below the code.
