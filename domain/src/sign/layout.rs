@@ -251,7 +251,12 @@ impl Page {
         let inner_w = area.w - 2.0 * side_margin;
         let modules = matrix.width_with_quiet_zone() as f64;
         let symbol_share = matrix.width() as f64 / modules;
-        let target_symbol = MIN_SYMBOL_MM.max(0.35 * area.w.min(area.h));
+        // Small panels (stickers, the square) give the code a bigger share: a phone reads a
+        // sticker from close up, but a 3 cm code with 0.6 mm modules is at the edge of what
+        // worn print and cheap cameras resolve.
+        let short = area.w.min(area.h);
+        let share = if short < 100.0 { 0.45 } else { 0.35 };
+        let target_symbol = MIN_SYMBOL_MM.max(share * short);
         if area.w > area.h * 1.2 {
             return landscape_panel(svg, texts, content, matrix, options, area, index, base);
         }
