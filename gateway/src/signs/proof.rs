@@ -107,7 +107,9 @@ fn rasterise_pdf(pdf: &[u8], name: &str) -> Vec<u8> {
     std::fs::write(&input, pdf).expect("write pdf");
     let prefix = dir.join(name);
     let status = Command::new("pdftoppm")
-        .args(["-r", "150", "-gray", "-png", "-singlefile"])
+        // Without anti-aliasing, as a printer rasterises: grey module edges are a screen
+        // artefact, and rqrr's binariser is the thing under test, not poppler's smoothing.
+        .args(["-r", "150", "-gray", "-aa", "no", "-aaVector", "no", "-png", "-singlefile"])
         .arg(&input)
         .arg(&prefix)
         .status()
