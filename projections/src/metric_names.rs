@@ -53,4 +53,3 @@ pub const ALL: &[&str] = &[
     PARKED_EVENTS,
     PROJECTION_GAP_REPAIRS,
 ];
-

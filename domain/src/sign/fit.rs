@@ -102,7 +102,15 @@ mod tests {
 
     #[test]
     fn short_text_keeps_its_preferred_size_on_one_line() {
-        let f = fit("LOJA DA ANA", Weight::Bold, 6.0, 3.0, 100.0, 2, Give::Shrink);
+        let f = fit(
+            "LOJA DA ANA",
+            Weight::Bold,
+            6.0,
+            3.0,
+            100.0,
+            2,
+            Give::Shrink,
+        );
         assert_eq!(f.lines, vec!["LOJA DA ANA"]);
         assert!((f.size - 6.0).abs() < 1e-9);
     }

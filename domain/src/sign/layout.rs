@@ -163,7 +163,13 @@ const ATTEMPTS: [Attempt; 8] = [
 ];
 
 impl Attempt {
-    const fn new(scale: f64, instruction: bool, key: bool, description: bool, footer: bool) -> Self {
+    const fn new(
+        scale: f64,
+        instruction: bool,
+        key: bool,
+        description: bool,
+        footer: bool,
+    ) -> Self {
         Self {
             scale,
             instruction,
@@ -339,7 +345,17 @@ impl Page {
         let code = draw_code(svg, matrix, code_rect, index);
         y += side + code_gap + extra * 0.3;
         for block in &stack.below {
-            y = draw_block(svg, texts, block, cx, y, inner_w, scaled * GAP, theme.tint(), index);
+            y = draw_block(
+                svg,
+                texts,
+                block,
+                cx,
+                y,
+                inner_w,
+                scaled * GAP,
+                theme.tint(),
+                index,
+            );
         }
         Ok(code)
     }
@@ -451,7 +467,17 @@ fn landscape_panel(
     }
     y += scaled * 0.03;
     for block in &stack.below {
-        y = draw_block(svg, texts, block, cx, y, column_w, scaled * GAP, theme.tint(), index);
+        y = draw_block(
+            svg,
+            texts,
+            block,
+            cx,
+            y,
+            column_w,
+            scaled * GAP,
+            theme.tint(),
+            index,
+        );
     }
     let code_rect = Rect {
         x: area.x + margin,
@@ -616,7 +642,9 @@ impl Stack {
     /// Everything but the code: the text, the gaps between blocks and around the code.
     fn height(&self, base: f64) -> f64 {
         let gaps = self.below.len() as f64 * base * GAP;
-        self.above_height() + self.below.iter().map(Block::height).sum::<f64>() + gaps
+        self.above_height()
+            + self.below.iter().map(Block::height).sum::<f64>()
+            + gaps
             + 2.0 * base * 0.03
     }
 }

@@ -45,8 +45,7 @@ pub const MAX_HEADLINE_CHARS: usize = 40;
 /// The longest footer accepted, in characters.
 pub const MAX_FOOTER_CHARS: usize = 80;
 /// How the payer pays, printed on every sign.
-pub const INSTRUCTION: &str =
-    "Abra o app do seu banco, escolha Pix e depois Pagar com QR Code. Aponte a câmera para o código.";
+pub const INSTRUCTION: &str = "Abra o app do seu banco, escolha Pix e depois Pagar com QR Code. Aponte a câmera para o código.";
 
 /// The anti-fraud line every sign prints.
 ///
@@ -106,9 +105,7 @@ impl SignContent {
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum SignError {
     /// `modelo=` names no template.
-    #[error(
-        "O modelo \"{0}\" não existe. Use classico, faixa, moldura, minimalista ou codigo."
-    )]
+    #[error("O modelo \"{0}\" não existe. Use classico, faixa, moldura, minimalista ou codigo.")]
     UnknownTemplate(String),
     /// `tamanho=` names no paper size.
     #[error(

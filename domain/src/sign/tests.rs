@@ -26,14 +26,21 @@ fn longest() -> SignContent {
         ),
         key_line: Some(format!("Chave e-mail: {}", key.as_str())),
         headline: "W".repeat(MAX_HEADLINE_CHARS),
-        footer: Some("Aberto de segunda a sábado, das 8h às 20h · siga @mercadinhosaojoao no Instagram".to_owned()),
+        footer: Some(
+            "Aberto de segunda a sábado, das 8h às 20h · siga @mercadinhosaojoao no Instagram"
+                .to_owned(),
+        ),
     }
 }
 
 fn typical() -> SignContent {
     let key = PixKey::detect("123e4567-e12b-12d1-a456-426655440000").expect("key");
-    let made =
-        make_static(&StaticCodeRequest::new(key, "Loja da Ana", "Belo Horizonte")).expect("code");
+    let made = make_static(&StaticCodeRequest::new(
+        key,
+        "Loja da Ana",
+        "Belo Horizonte",
+    ))
+    .expect("code");
     SignContent::new(made.payload, made.merchant_name, made.merchant_city)
 }
 
@@ -62,7 +69,10 @@ fn check(doc: &SignDocument, content: &SignContent, options: &SignOptions) {
     assert_eq!(doc.panels.len(), panels, "{options:?}");
     assert_eq!(doc.codes.len(), panels, "one code per panel: {options:?}");
     for panel in &doc.panels {
-        assert!(page.contains(panel), "{options:?}: panel {panel:?} leaves the page");
+        assert!(
+            page.contains(panel),
+            "{options:?}: panel {panel:?} leaves the page"
+        );
     }
     for code in &doc.codes {
         let panel = doc.panels[code.panel];
@@ -186,7 +196,10 @@ fn the_svg_escapes_text_and_sets_the_paper_size() {
     let mut content = typical();
     content.footer = Some("Tom & Jerry <lanches>".to_owned());
     let doc = layout(&content, &SignOptions::default()).expect("lays out");
-    assert!(doc.svg.starts_with(r#"<svg xmlns="http://www.w3.org/2000/svg" width="210mm" height="297mm""#));
+    assert!(
+        doc.svg
+            .starts_with(r#"<svg xmlns="http://www.w3.org/2000/svg" width="210mm" height="297mm""#)
+    );
     assert!(doc.svg.contains("Tom &amp; Jerry &lt;lanches&gt;"));
     assert!(doc.svg.contains(r#"font-family="DejaVu Sans""#));
 }

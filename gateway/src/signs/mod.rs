@@ -216,7 +216,10 @@ pub fn etag(content: &SignContent, request: &SignRequest, format: Format) -> Str
     } else {
         String::new()
     };
-    let amount = content.amount.map(|a| a.get().to_string()).unwrap_or_default();
+    let amount = content
+        .amount
+        .map(|a| a.get().to_string())
+        .unwrap_or_default();
     for part in [
         RENDER_VERSION,
         format.extension(),

@@ -203,7 +203,8 @@ mod tests {
 
     #[test]
     fn the_svg_head_gets_the_paper_size_in_millimetres() {
-        let svg = r#"<svg width="793.7" height="1122.5" viewBox="0 0 210 297" xmlns="x"><g/></svg>"#;
+        let svg =
+            r#"<svg width="793.7" height="1122.5" viewBox="0 0 210 297" xmlns="x"><g/></svg>"#;
         let out = with_mm_size(svg, 210.0, 297.0);
         assert!(out.starts_with(r#"<svg width="210mm" height="297mm" viewBox="0 0 210 297""#));
         assert!(out.ends_with("<g/></svg>"));

@@ -60,7 +60,11 @@ async fn each_format_has_its_content_type_a_readable_file_name_and_an_etag() {
         ("png", "image/png", &b"\x89PNG"[..]),
         ("svg", "image/svg+xml", &b"<svg"[..]),
     ] {
-        let query = if ext == "png" { "?tamanho=a6&dpi=100" } else { "?tamanho=a6" };
+        let query = if ext == "png" {
+            "?tamanho=a6&dpi=100"
+        } else {
+            "?tamanho=a6"
+        };
         let response = app.get(&format!("/placas/{id}.{ext}{query}")).await;
         assert_eq!(response.status(), StatusCode::OK, "{ext}");
         let headers = response.headers().clone();
@@ -69,13 +73,20 @@ async fn each_format_has_its_content_type_a_readable_file_name_and_an_etag() {
             headers[CONTENT_DISPOSITION],
             format!("attachment; filename=\"placa-pix-loja-da-ana-a6.{ext}\"").as_str()
         );
-        assert!(headers[CACHE_CONTROL].to_str().expect("ascii").contains("max-age"));
+        assert!(
+            headers[CACHE_CONTROL]
+                .to_str()
+                .expect("ascii")
+                .contains("max-age")
+        );
         let etag = headers[ETAG].to_str().expect("ascii").to_owned();
         assert!(etag.starts_with('"') && etag.ends_with('"'));
         let body = response.bytes().await.expect("body");
         assert!(body.starts_with(magic), "{ext} starts with its magic bytes");
     }
-    let bare = app.get(&format!("/placas/{id}.png?modelo=codigo&dpi=72")).await;
+    let bare = app
+        .get(&format!("/placas/{id}.png?modelo=codigo&dpi=72"))
+        .await;
     assert_eq!(bare.status(), StatusCode::OK);
     assert_eq!(
         bare.headers()[CONTENT_DISPOSITION],
@@ -106,12 +117,18 @@ async fn the_same_etag_answers_304_and_another_option_changes_it() {
 
     let other = app
         .client()
-        .get(app.url(&format!("/placas/{id}.svg?modelo=faixa&tamanho=a5&tema=vinho")))
+        .get(app.url(&format!(
+            "/placas/{id}.svg?modelo=faixa&tamanho=a5&tema=vinho"
+        )))
         .header(IF_NONE_MATCH, &etag)
         .send()
         .await
         .expect("request");
-    assert_eq!(other.status(), StatusCode::OK, "another theme is another file");
+    assert_eq!(
+        other.status(),
+        StatusCode::OK,
+        "another theme is another file"
+    );
     assert_ne!(other.headers()[ETAG], etag.as_str());
     app.stop().await;
 }
@@ -121,9 +138,9 @@ async fn unknown_options_get_a_portuguese_400_page() {
     let app = TestApp::spawn().await;
     let id = make_code(&app).await;
     for (query, expected) in [
-        ("modelo=neon", "O modelo &quot;neon&quot; não existe"),
-        ("tamanho=a3", "O tamanho &quot;a3&quot; não existe"),
-        ("tema=rosa", "O tema &quot;rosa&quot; não existe"),
+        ("modelo=neon", "O modelo &#34;neon&#34; não existe"),
+        ("tamanho=a3", "O tamanho &#34;a3&#34; não existe"),
+        ("tema=rosa", "O tema &#34;rosa&#34; não existe"),
         ("dpi=5000", "entre 72 e 600"),
         ("dpi=alto", "entre 72 e 600"),
     ] {
@@ -176,6 +193,9 @@ async fn the_print_page_prints_on_the_paper_it_is_asked_for() {
     let unknown = app
         .get_text(&format!("/pagamento/{id}/placa?tamanho=a9"))
         .await;
-    assert!(unknown.contains("class=\"placa placa-a4\""), "an unknown size prints on A4");
+    assert!(
+        unknown.contains("class=\"placa placa-a4\""),
+        "an unknown size prints on A4"
+    );
     app.stop().await;
 }
