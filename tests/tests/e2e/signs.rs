@@ -43,6 +43,9 @@ async fn make_code(app: &TestApp) -> String {
         .expect("confirm");
     assert_eq!(response.status(), StatusCode::SEE_OTHER);
     let location = response.headers()["location"].to_str().expect("ascii");
+    // Under load the form may redirect before the read model has the code (with a signed
+    // position); the payer page waits for it, so once it answers, `/placas` finds the code.
+    assert_eq!(app.get(location).await.status(), StatusCode::OK);
     location
         .trim_start_matches("/pagamento/")
         .split(['/', '?'])
