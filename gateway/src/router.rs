@@ -101,6 +101,8 @@ fn public_pages() -> Router<AppState> {
         )
         .route("/pagamento/{qrcode_id}", get(payment::show))
         .route("/pagamento/{qrcode_id}/placa", get(payment::sign))
+        // Printable signs as files: `/placas/{qrcode_id}.pdf|.png|.svg` (`signs`).
+        .route("/placas/{file}", get(crate::signs::download))
         // Profile photos, loaded by `<img>` without a token.
         .route("/fotos/{accountId}", get(account::photo::serve))
 }
