@@ -18,6 +18,7 @@ pub mod html;
 pub mod mail;
 pub mod ops;
 pub mod pages;
+pub mod payments;
 pub mod rate_limit;
 pub mod read_your_writes;
 pub mod roles;
@@ -32,7 +33,7 @@ use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::IntoResponse;
-use axum::routing::{any, get};
+use axum::routing::{any, get, post};
 use tower_http::compression::CompressionLayer;
 use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::timeout::TimeoutLayer;
@@ -75,6 +76,19 @@ pub fn build_router(state: AppState) -> Router {
         )
         .route("/pagamento/{qrcode_id}", get(payment::show))
         .route("/pagamento/{qrcode_id}/placa", get(payment::sign))
+        // Payments (issue 15): the bank's API Pix deliveries and the sandbox's simulation.
+        .route(
+            "/webhooks/api-pix/{token}",
+            post(payments::webhook::deliver),
+        )
+        .route(
+            "/webhooks/api-pix/{token}/pix",
+            post(payments::webhook::deliver),
+        )
+        .route(
+            "/pagamento/{qrcode_id}/simular-pagamento",
+            post(payments::sandbox::simulate),
+        )
         // The dashboard (`/entrar`, `/criar-conta`, …, `/painel/*`) and its JSON API.
         .merge(spa::routes())
         .nest("/api", api::router())

@@ -7,9 +7,9 @@ use cqrs_es::event_sink::EventSink;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    MAX_NOTE_CHARS, PaymentCommand, PaymentConfirmed, PaymentError, PaymentEvent,
-    PaymentRecorded, PaymentRefunded, PaymentSource, PaymentVoided, RecordManualPayment,
-    RefundStatus, ReportPayment, STREAM_TYPE, VoidPayment,
+    MAX_NOTE_CHARS, PaymentCommand, PaymentConfirmed, PaymentError, PaymentEvent, PaymentRecorded,
+    PaymentRefunded, PaymentSource, PaymentVoided, RecordManualPayment, RefundStatus,
+    ReportPayment, STREAM_TYPE, VoidPayment,
 };
 
 /// What a decision needs to know about a payment.
@@ -104,7 +104,10 @@ impl Payment {
         Ok(events)
     }
 
-    fn record_manual(&self, record: RecordManualPayment) -> Result<Vec<PaymentEvent>, PaymentError> {
+    fn record_manual(
+        &self,
+        record: RecordManualPayment,
+    ) -> Result<Vec<PaymentEvent>, PaymentError> {
         if self.account_id.is_some() {
             return Err(PaymentError::AlreadyRecorded);
         }
@@ -309,7 +312,10 @@ mod tests {
     fn the_first_bank_report_records_the_payment_with_its_sealed_payer() {
         let events = PaymentTest::with(())
             .given_no_previous_events()
-            .when(PaymentCommand::ReportPayment(report(PaymentSource::ApiPix, vec![])))
+            .when(PaymentCommand::ReportPayment(report(
+                PaymentSource::ApiPix,
+                vec![],
+            )))
             .inspect_result()
             .expect("recorded");
         let [PaymentEvent::PaymentRecorded(recorded)] = events.as_slice() else {
@@ -333,7 +339,10 @@ mod tests {
         .1;
         PaymentTest::with(())
             .given(first)
-            .when(PaymentCommand::ReportPayment(report(PaymentSource::ApiPix, vec![])))
+            .when(PaymentCommand::ReportPayment(report(
+                PaymentSource::ApiPix,
+                vec![],
+            )))
             .then_expect_events(vec![]);
     }
 
@@ -417,12 +426,24 @@ mod tests {
             PaymentCommand::ReportPayment(report(PaymentSource::ApiPix, vec![])),
         ]);
         assert_eq!(recorded(&events), 1);
-        assert!(matches!(events[1], PaymentEvent::PaymentConfirmed(_)), "{events:?}");
+        assert!(
+            matches!(events[1], PaymentEvent::PaymentConfirmed(_)),
+            "{events:?}"
+        );
         assert!(typed_first.reported_by_bank);
-        assert_eq!(typed_first.amount_centavos, 11_000, "the bank's amount stands");
+        assert_eq!(
+            typed_first.amount_centavos, 11_000,
+            "the bank's amount stands"
+        );
         // The bank first: typing it in afterwards is refused, and it stays the bank's.
         PaymentTest::with(())
-            .given(run(vec![PaymentCommand::ReportPayment(report(PaymentSource::ApiPix, vec![]))]).1)
+            .given(
+                run(vec![PaymentCommand::ReportPayment(report(
+                    PaymentSource::ApiPix,
+                    vec![],
+                ))])
+                .1,
+            )
             .when(PaymentCommand::RecordManualPayment(manual(10_000)))
             .then_expect_error(PaymentError::AlreadyRecorded);
     }
@@ -442,7 +463,13 @@ mod tests {
         let mut other = report(PaymentSource::ApiPix, vec![]);
         other.account_id = OTHER.to_owned();
         PaymentTest::with(())
-            .given(run(vec![PaymentCommand::ReportPayment(report(PaymentSource::ApiPix, vec![]))]).1)
+            .given(
+                run(vec![PaymentCommand::ReportPayment(report(
+                    PaymentSource::ApiPix,
+                    vec![],
+                ))])
+                .1,
+            )
             .when(PaymentCommand::ReportPayment(other))
             .then_expect_error(PaymentError::OtherAccount);
     }
@@ -502,7 +529,13 @@ mod tests {
     #[test]
     fn a_payment_the_bank_reported_cannot_be_voided() {
         PaymentTest::with(())
-            .given(run(vec![PaymentCommand::ReportPayment(report(PaymentSource::ApiPix, vec![]))]).1)
+            .given(
+                run(vec![PaymentCommand::ReportPayment(report(
+                    PaymentSource::ApiPix,
+                    vec![],
+                ))])
+                .1,
+            )
             .when(PaymentCommand::VoidPayment(void("não reconheço")))
             .then_expect_error(PaymentError::NotManual);
     }

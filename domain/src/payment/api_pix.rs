@@ -143,7 +143,11 @@ fn alphanumeric(text: &str, min: usize, max: usize) -> bool {
 fn decimal(text: &str) -> Option<Centavos> {
     let (integer, fraction) = text.split_once('.')?;
     let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
-    if !(1..=10).contains(&integer.len()) || fraction.len() != 2 || !digits(integer) || !digits(fraction) {
+    if !(1..=10).contains(&integer.len())
+        || fraction.len() != 2
+        || !digits(integer)
+        || !digits(fraction)
+    {
         return None;
     }
     Centavos::parse_emv(text).ok()
@@ -201,18 +205,60 @@ fn at_most(max: usize) -> impl Fn(&str) -> bool {
 }
 
 fn entry(object: &Map<String, Value>, path: &str, problems: &mut Problems) -> Option<PixEntry> {
-    let e2e = checked(object, "endToEndId", path, true, problems, |t| alphanumeric(t, 32, 32),
-        "O endToEndId deve ter exatamente 32 letras ou números.");
-    let txid = checked(object, "txid", path, false, problems, |t| alphanumeric(t, 1, 35),
-        "O txid deve ter de 1 a 35 letras ou números.");
-    let valor = checked(object, "valor", path, true, problems, |t| decimal(t).is_some(),
-        "O valor deve ser escrito como 110.00 (até 10 dígitos, ponto e 2 casas).");
-    let chave = checked(object, "chave", path, false, problems, at_most(77),
-        "A chave pode ter até 77 caracteres.");
-    let horario = checked(object, "horario", path, true, problems, date_time,
-        "O horário deve ser uma data e hora RFC 3339, como 2020-09-09T20:15:00.358Z.");
-    let info = checked(object, "infoPagador", path, false, problems, at_most(140),
-        "O infoPagador pode ter até 140 caracteres.");
+    let e2e = checked(
+        object,
+        "endToEndId",
+        path,
+        true,
+        problems,
+        |t| alphanumeric(t, 32, 32),
+        "O endToEndId deve ter exatamente 32 letras ou números.",
+    );
+    let txid = checked(
+        object,
+        "txid",
+        path,
+        false,
+        problems,
+        |t| alphanumeric(t, 1, 35),
+        "O txid deve ter de 1 a 35 letras ou números.",
+    );
+    let valor = checked(
+        object,
+        "valor",
+        path,
+        true,
+        problems,
+        |t| decimal(t).is_some(),
+        "O valor deve ser escrito como 110.00 (até 10 dígitos, ponto e 2 casas).",
+    );
+    let chave = checked(
+        object,
+        "chave",
+        path,
+        false,
+        problems,
+        at_most(77),
+        "A chave pode ter até 77 caracteres.",
+    );
+    let horario = checked(
+        object,
+        "horario",
+        path,
+        true,
+        problems,
+        date_time,
+        "O horário deve ser uma data e hora RFC 3339, como 2020-09-09T20:15:00.358Z.",
+    );
+    let info = checked(
+        object,
+        "infoPagador",
+        path,
+        false,
+        problems,
+        at_most(140),
+        "O infoPagador pode ter até 140 caracteres.",
+    );
     if let Some(components) = object.get("componentesValor")
         && !components.is_object()
     {
@@ -220,8 +266,16 @@ fn entry(object: &Map<String, Value>, path: &str, problems: &mut Problems) -> Op
     }
     let payer = payer(object.get("pagador"), path, problems);
     let refunds = refunds(object.get("devolucoes"), path, problems);
-    let (Ok(Some(e2e)), Ok(txid), Ok(Some(valor)), Ok(chave), Ok(Some(horario)), Ok(info), Ok(payer), Ok(refunds)) =
-        (e2e, txid, valor, chave, horario, info, payer, refunds)
+    let (
+        Ok(Some(e2e)),
+        Ok(txid),
+        Ok(Some(valor)),
+        Ok(chave),
+        Ok(Some(horario)),
+        Ok(info),
+        Ok(payer),
+        Ok(refunds),
+    ) = (e2e, txid, valor, chave, horario, info, payer, refunds)
     else {
         return None;
     };
@@ -250,18 +304,45 @@ fn payer(value: Option<&Value>, path: &str, problems: &mut Problems) -> Result<P
         problems.add(&path, "Deve ser um objeto.");
         return Err(());
     };
-    let name = checked(object, "nome", &path, false, problems, at_most(200),
-        "O nome pode ter até 200 caracteres.");
+    let name = checked(
+        object,
+        "nome",
+        &path,
+        false,
+        problems,
+        at_most(200),
+        "O nome pode ter até 200 caracteres.",
+    );
     let digits = |n: usize| move |t: &str| t.len() == n && t.bytes().all(|b| b.is_ascii_digit());
-    let cpf = checked(object, "cpf", &path, false, problems, digits(11), "O CPF deve ter 11 dígitos.");
-    let cnpj = checked(object, "cnpj", &path, false, problems, digits(14), "O CNPJ deve ter 14 dígitos.");
+    let cpf = checked(
+        object,
+        "cpf",
+        &path,
+        false,
+        problems,
+        digits(11),
+        "O CPF deve ter 11 dígitos.",
+    );
+    let cnpj = checked(
+        object,
+        "cnpj",
+        &path,
+        false,
+        problems,
+        digits(14),
+        "O CNPJ deve ter 14 dígitos.",
+    );
     let (Ok(name), Ok(cpf), Ok(cnpj)) = (name, cpf, cnpj) else {
         return Err(());
     };
     Ok((name.map(str::to_owned), cpf.or(cnpj).map(str::to_owned)))
 }
 
-fn refunds(value: Option<&Value>, path: &str, problems: &mut Problems) -> Result<Vec<RefundReport>, ()> {
+fn refunds(
+    value: Option<&Value>,
+    path: &str,
+    problems: &mut Problems,
+) -> Result<Vec<RefundReport>, ()> {
     let path = format!("{path}.devolucoes");
     let items: Vec<&Value> = match value {
         None => return Ok(Vec::new()),
@@ -289,23 +370,82 @@ fn refunds(value: Option<&Value>, path: &str, problems: &mut Problems) -> Result
     if failed { Err(()) } else { Ok(refunds) }
 }
 
-const NATURES: [&str; 5] = ["ORIGINAL", "RETIRADA", "MED_OPERACIONAL", "MED_FRAUDE", "MED_PIX_AUTOMATICO"];
+const NATURES: [&str; 5] = [
+    "ORIGINAL",
+    "RETIRADA",
+    "MED_OPERACIONAL",
+    "MED_FRAUDE",
+    "MED_PIX_AUTOMATICO",
+];
 
-fn refund(object: &Map<String, Value>, path: &str, problems: &mut Problems) -> Option<RefundReport> {
-    let id = checked(object, "id", path, true, problems, |t| alphanumeric(t, 1, 35),
-        "O id da devolução deve ter de 1 a 35 letras ou números.");
-    let rtr = checked(object, "rtrId", path, true, problems, |t| alphanumeric(t, 32, 32),
-        "O rtrId deve ter exatamente 32 letras ou números.");
-    let valor = checked(object, "valor", path, true, problems, |t| decimal(t).is_some(),
-        "O valor deve ser escrito como 10.00 (até 10 dígitos, ponto e 2 casas).");
-    let nature = checked(object, "natureza", path, false, problems, |t| NATURES.contains(&t),
-        "Natureza desconhecida.");
-    let description = checked(object, "descricao", path, false, problems, at_most(140),
-        "A descrição pode ter até 140 caracteres.");
-    let reason = checked(object, "motivo", path, false, problems, at_most(140),
-        "O motivo pode ter até 140 caracteres.");
-    let status = checked(object, "status", path, true, problems, |t| RefundStatus::parse(t).is_some(),
-        "O status deve ser EM_PROCESSAMENTO, DEVOLVIDO ou NAO_REALIZADO.");
+fn refund(
+    object: &Map<String, Value>,
+    path: &str,
+    problems: &mut Problems,
+) -> Option<RefundReport> {
+    let id = checked(
+        object,
+        "id",
+        path,
+        true,
+        problems,
+        |t| alphanumeric(t, 1, 35),
+        "O id da devolução deve ter de 1 a 35 letras ou números.",
+    );
+    let rtr = checked(
+        object,
+        "rtrId",
+        path,
+        true,
+        problems,
+        |t| alphanumeric(t, 32, 32),
+        "O rtrId deve ter exatamente 32 letras ou números.",
+    );
+    let valor = checked(
+        object,
+        "valor",
+        path,
+        true,
+        problems,
+        |t| decimal(t).is_some(),
+        "O valor deve ser escrito como 10.00 (até 10 dígitos, ponto e 2 casas).",
+    );
+    let nature = checked(
+        object,
+        "natureza",
+        path,
+        false,
+        problems,
+        |t| NATURES.contains(&t),
+        "Natureza desconhecida.",
+    );
+    let description = checked(
+        object,
+        "descricao",
+        path,
+        false,
+        problems,
+        at_most(140),
+        "A descrição pode ter até 140 caracteres.",
+    );
+    let reason = checked(
+        object,
+        "motivo",
+        path,
+        false,
+        problems,
+        at_most(140),
+        "O motivo pode ter até 140 caracteres.",
+    );
+    let status = checked(
+        object,
+        "status",
+        path,
+        true,
+        problems,
+        |t| RefundStatus::parse(t).is_some(),
+        "O status deve ser EM_PROCESSAMENTO, DEVOLVIDO ou NAO_REALIZADO.",
+    );
     let times = match object.get("horario") {
         None => {
             problems.add(&format!("{path}.horario"), "Campo obrigatório ausente.");
@@ -314,8 +454,24 @@ fn refund(object: &Map<String, Value>, path: &str, problems: &mut Problems) -> O
         Some(Value::Object(horario)) => {
             let at = format!("{path}.horario");
             let message = "Deve ser uma data e hora RFC 3339.";
-            let requested = checked(horario, "solicitacao", &at, false, problems, date_time, message);
-            let settled = checked(horario, "liquidacao", &at, false, problems, date_time, message);
+            let requested = checked(
+                horario,
+                "solicitacao",
+                &at,
+                false,
+                problems,
+                date_time,
+                message,
+            );
+            let settled = checked(
+                horario,
+                "liquidacao",
+                &at,
+                false,
+                problems,
+                date_time,
+                message,
+            );
             match (requested, settled) {
                 (Ok(r), Ok(s)) => Ok((r.map(str::to_owned), s.map(str::to_owned))),
                 _ => Err(()),
@@ -326,8 +482,16 @@ fn refund(object: &Map<String, Value>, path: &str, problems: &mut Problems) -> O
             Err(())
         }
     };
-    let (Ok(Some(id)), Ok(Some(rtr)), Ok(Some(valor)), Ok(nature), Ok(_), Ok(_), Ok(Some(status)), Ok((requested_at, settled_at))) =
-        (id, rtr, valor, nature, description, reason, status, times)
+    let (
+        Ok(Some(id)),
+        Ok(Some(rtr)),
+        Ok(Some(valor)),
+        Ok(nature),
+        Ok(_),
+        Ok(_),
+        Ok(Some(status)),
+        Ok((requested_at, settled_at)),
+    ) = (id, rtr, valor, nature, description, reason, status, times)
     else {
         return None;
     };
@@ -381,24 +545,57 @@ mod tests {
 
     #[test]
     fn amounts_must_have_exactly_two_decimals_and_no_sign() {
-        for valor in ["110", "110.0", "110.000", "-1.00", "1,00", "12345678901.00", " 1.00"] {
+        for valor in [
+            "110",
+            "110.0",
+            "110.000",
+            "-1.00",
+            "1,00",
+            "12345678901.00",
+            " 1.00",
+        ] {
             let bad = SPEC_BODY.replacen("\"110.00\"", &format!("{valor:?}"), 1);
             let problems = problems_of(&bad);
             assert_eq!(problems[0].path, "pix[0].valor", "{valor}: {problems:?}");
         }
         let max = SPEC_BODY.replacen("\"110.00\"", "\"9999999999.99\"", 1);
-        assert_eq!(parse_delivery(max.as_bytes()).expect("valid")[0].amount, Centavos::new(999_999_999_999));
+        assert_eq!(
+            parse_delivery(max.as_bytes()).expect("valid")[0].amount,
+            Centavos::new(999_999_999_999)
+        );
     }
 
     #[test]
     fn txid_chave_horario_and_refund_fields_are_checked_too() {
         let cases = [
-            (SPEC_BODY.replacen("c3e0e7a4e7f1469a9f782d3d4999343c", "tem espaço", 1), "pix[0].txid"),
-            (SPEC_BODY.replacen("\"infoPagador\"", &format!("\"chave\":\"{}\",\"infoPagador\"", "x".repeat(78)), 1), "pix[0].chave"),
-            (SPEC_BODY.replacen("2020-09-09T20:15:00.358Z", "09/09/2020", 1), "pix[0].horario"),
-            (SPEC_BODY.replacen("EM_PROCESSAMENTO", "PENDENTE", 1), "pix[0].devolucoes[0].status"),
-            (SPEC_BODY.replacen("D12345678202009091221abcdf098765", "D1", 1), "pix[0].devolucoes[0].rtrId"),
-            (SPEC_BODY.replacen("\"0123456789\"", "null", 1), "pix[0].infoPagador"),
+            (
+                SPEC_BODY.replacen("c3e0e7a4e7f1469a9f782d3d4999343c", "tem espaço", 1),
+                "pix[0].txid",
+            ),
+            (
+                SPEC_BODY.replacen(
+                    "\"infoPagador\"",
+                    &format!("\"chave\":\"{}\",\"infoPagador\"", "x".repeat(78)),
+                    1,
+                ),
+                "pix[0].chave",
+            ),
+            (
+                SPEC_BODY.replacen("2020-09-09T20:15:00.358Z", "09/09/2020", 1),
+                "pix[0].horario",
+            ),
+            (
+                SPEC_BODY.replacen("EM_PROCESSAMENTO", "PENDENTE", 1),
+                "pix[0].devolucoes[0].status",
+            ),
+            (
+                SPEC_BODY.replacen("D12345678202009091221abcdf098765", "D1", 1),
+                "pix[0].devolucoes[0].rtrId",
+            ),
+            (
+                SPEC_BODY.replacen("\"0123456789\"", "null", 1),
+                "pix[0].infoPagador",
+            ),
         ];
         for (body, path) in cases {
             let problems = problems_of(&body);

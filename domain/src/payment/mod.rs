@@ -32,8 +32,8 @@ pub use aggregate::Payment;
 pub use commands::{PaymentCommand, RecordManualPayment, RefundReport, ReportPayment, VoidPayment};
 pub use error::PaymentError;
 pub use events::{
-    PaymentConfirmed, PaymentEvent, PaymentRecorded, PaymentRefunded, PaymentSource,
-    PaymentVoided, RefundStatus,
+    PaymentConfirmed, PaymentEvent, PaymentRecorded, PaymentRefunded, PaymentSource, PaymentVoided,
+    RefundStatus,
 };
 
 /// The aggregate type, used as the stream type in the event log.

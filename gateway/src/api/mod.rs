@@ -32,6 +32,8 @@ pub fn router() -> Router<AppState> {
         .nest("/auth", auth::router())
         .route("/faq", axum::routing::get(faq::faq))
         .merge(workspace::router())
+        // Payments (issue 15): API Pix receivers, payments, daily totals.
+        .merge(crate::payments::api::router())
         .fallback(|| async { ApiError::not_found() })
         .method_not_allowed_fallback(|| async { ApiError::method_not_allowed() })
         .layer(DefaultBodyLimit::max(MAX_JSON_BYTES))
