@@ -68,7 +68,7 @@ pub fn sign(secret: &[u8], body: &[u8]) -> String {
 }
 
 fn decode_hex(text: &str) -> Option<Vec<u8>> {
-    if text.len() % 2 != 0 {
+    if !text.len().is_multiple_of(2) {
         return None;
     }
     (0..text.len())
