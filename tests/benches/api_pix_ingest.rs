@@ -7,6 +7,7 @@
 //! `BALCAO_BENCH_SECONDS` (default 10) per phase, `BALCAO_BENCH_CLIENTS` (default 8),
 //! `BALCAO_BENCH_BATCH` (entries per delivery, default 10). Target: ingestion ≥ 50 % of raw.
 
+use std::io::Write;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -34,7 +35,7 @@ fn entry(n: u64) -> serde_json::Value {
     })
 }
 
-async fn ingestion(app: &TestApp, url: &str, clients: u64, batch: u64, seconds: u64) -> f64 {
+async fn ingestion(app: &TestApp, url: &str, clients: u64, batch: u64, seconds: u64) -> u64 {
     let done = Arc::new(AtomicU64::new(0));
     let next = Arc::new(AtomicU64::new(0));
     let deadline = Instant::now() + Duration::from_secs(seconds);
@@ -64,10 +65,10 @@ async fn ingestion(app: &TestApp, url: &str, clients: u64, batch: u64, seconds: 
     for task in tasks {
         task.await.expect("a client");
     }
-    done.load(Ordering::Relaxed) as f64 / started.elapsed().as_secs_f64()
+    per_second(done.load(Ordering::Relaxed), started.elapsed())
 }
 
-async fn raw_appends(app: &TestApp, clients: u64, seconds: u64) -> f64 {
+async fn raw_appends(app: &TestApp, clients: u64, seconds: u64) -> u64 {
     let pool = sqlx::postgres::PgPoolOptions::new()
         .max_connections(u32::try_from(clients).unwrap_or(8))
         .connect(&app.settings.database_url)
@@ -101,7 +102,13 @@ async fn raw_appends(app: &TestApp, clients: u64, seconds: u64) -> f64 {
     for task in tasks {
         task.await.expect("a client");
     }
-    done.load(Ordering::Relaxed) as f64 / started.elapsed().as_secs_f64()
+    per_second(done.load(Ordering::Relaxed), started.elapsed())
+}
+
+/// `count` per second over `elapsed`, in integers (the workspace allows no float arithmetic).
+fn per_second(count: u64, elapsed: Duration) -> u64 {
+    let millis = elapsed.as_millis().max(1);
+    u64::try_from(u128::from(count) * 1000 / millis).unwrap_or(u64::MAX)
 }
 
 fn main() {
@@ -155,12 +162,14 @@ fn main() {
         ingestion(&app, &url, clients, batch, 1).await;
         let ingested = ingestion(&app, &url, clients, batch, seconds).await;
         let raw = raw_appends(&app, clients, seconds).await;
-        println!("| clients | entries per delivery | API Pix entries/s | raw single-row appends/s | ingestion ÷ raw |");
-        println!("|---|---|---|---|---|");
-        println!(
-            "| {clients} | {batch} | {ingested:.0} | {raw:.0} | {:.0} % |",
-            100.0 * ingested / raw
+        let mut out = std::io::stdout().lock();
+        let table = format!(
+            "| clients | entries per delivery | API Pix entries/s | raw single-row appends/s | ingestion ÷ raw |\n\
+             |---|---|---|---|---|\n\
+             | {clients} | {batch} | {ingested} | {raw} | {} % |\n",
+            ingested * 100 / raw.max(1)
         );
+        out.write_all(table.as_bytes()).expect("stdout");
         app.stop().await;
     });
 }
