@@ -421,6 +421,12 @@ pub async fn app_state(
                 .analytics_id
                 .clone()
                 .filter(|id| !id.trim().is_empty()),
+            controller: crate::html::Controller::from_config(
+                &settings.controller_name,
+                settings.controller_cnpj.as_deref(),
+                settings.dpo_contact.as_deref(),
+                &settings.contact_email,
+            )?,
         },
         qrcodes: CommandService::new(PgEventStore::new(pool.clone()), ()),
         accounts: CommandService::new(PgEventStore::new(pool.clone()), ()),
@@ -433,7 +439,7 @@ pub async fn app_state(
         trusted_proxies: settings.client_proxies(),
         read_your_writes: Duration::from_millis(settings.read_your_writes_ms),
         progress,
-        payments: crate::payments::Payments::new(&settings.payments, &pool_for_payments),
+        payments: crate::api::payments::Payments::new(&settings.payments, &pool_for_payments),
     }))
 }
 

@@ -127,7 +127,7 @@ pub async fn show(
     );
     let paid = view.owner_id.is_some()
         && projections::payments::code_was_paid(&state.pool, view.qrcode_id).await?;
-    let simulate = crate::payments::sandbox::offered(&state, &view);
+    let simulate = crate::api::payments::sandbox::offered(&state, &view);
     Ok(HtmlTemplate(PaymentPage {
         meta,
         view,

@@ -215,7 +215,7 @@ async fn with_an_hmac_secret_only_a_delivery_signed_with_it_is_recorded() {
     let body = delivery(vec![spec_example("pixWebhook2")]);
     let (status, answer) = post_delivery(&app, &url, body.clone(), None).await;
     assert_eq!(status, StatusCode::UNAUTHORIZED, "unsigned: {answer}");
-    let wrong = gateway::payments::receiver::sign(b"outro-segredo", &body);
+    let wrong = gateway::api::payments::receiver::sign(b"outro-segredo", &body);
     let (status, _) = post_delivery(&app, &url, body.clone(), Some(&wrong)).await;
     assert_eq!(
         status,
@@ -223,7 +223,7 @@ async fn with_an_hmac_secret_only_a_delivery_signed_with_it_is_recorded() {
         "signed with another secret"
     );
     assert_eq!(payment_events(&db).await, 0);
-    let right = gateway::payments::receiver::sign(b"segredo-do-banco", &body);
+    let right = gateway::api::payments::receiver::sign(b"segredo-do-banco", &body);
     let (status, answer) = post_delivery(&app, &url, body, Some(&right)).await;
     assert_eq!(status, StatusCode::OK, "{answer}");
     assert_eq!(payment_events(&db).await, 1);

@@ -21,10 +21,10 @@ use domain::team::Right;
 use serde_json::json;
 use uuid::Uuid;
 
+use crate::api::access::Workspace;
 use crate::api::error::ApiError;
 use crate::api::json::Json;
-use crate::api::workspace::access::Workspace;
-use crate::payments::receiver::token_digest;
+use crate::api::payments::receiver::token_digest;
 use crate::state::AppState;
 
 /// The account's live key `key_id`, in DICT form.

@@ -25,10 +25,9 @@ use serde::Deserialize;
 use serde_json::json;
 use uuid::Uuid;
 
-use super::payment_failure;
+use crate::api::access::{Workspace, projection_error};
 use crate::api::error::ApiError;
 use crate::api::json::Json;
-use crate::api::workspace::access::{Workspace, projection_error};
 use crate::read_your_writes::wait_for;
 use crate::state::AppState;
 
@@ -293,7 +292,7 @@ pub async fn record(
         .commands
         .execute(&stream, command, metadata(&workspace))
         .await
-        .map_err(payment_failure)?;
+        .map_err(ApiError::from)?;
     let json = answer(&state, &workspace, &reference, outcome.position).await;
     Ok((StatusCode::CREATED, Json(json)).into_response())
 }
@@ -350,7 +349,7 @@ pub async fn void(
         .commands
         .execute(&stream, command, metadata(&workspace))
         .await
-        .map_err(payment_failure)?;
+        .map_err(ApiError::from)?;
     Ok(Json(
         answer(&state, &workspace, &reference, outcome.position).await,
     ))

@@ -4,9 +4,9 @@
 //! |---|---|---|
 //! | `POST /webhooks/api-pix/{token}/pix` (and `/webhooks/api-pix/{token}`) | the account's bank (PSP) | an API Pix delivery `{"pix":[…]}` ([`webhook`]) |
 //! | `POST /pagamento/{id}/simular-pagamento` | anyone, only with `BALCAO_SANDBOX_PAYMENTS` on | a synthetic delivery through the same receiver ([`sandbox`]) |
-//! | `/api/accounts/{accountId}/api-pix-receivers/{keyId}` … | owner, manager ([`Right::ManageKeys`](domain::team::Right)) | turn the receiver of a key on, rotate its URL, turn it off ([`api::receivers`]) |
-//! | `/api/accounts/{accountId}/payments` … | every role (operators: their own codes' payments) | list, read, record by hand, void ([`api::records`]) |
-//! | `GET /api/accounts/{accountId}/daily-totals` | every role (operators: their own codes) | totals per São Paulo day ([`api::records`]) |
+//! | `/api/accounts/{accountId}/api-pix-receivers/{keyId}` … | owner, manager ([`Right::ManageKeys`](domain::team::Right)) | turn the receiver of a key on, rotate its URL, turn it off ([`receivers`]) |
+//! | `/api/accounts/{accountId}/payments` … | every role (operators: their own codes' payments) | list, read, record by hand, void ([`records`]) |
+//! | `GET /api/accounts/{accountId}/daily-totals` | every role (operators: their own codes) | totals per São Paulo day ([`records`]) |
 //!
 //! The receiver's pipeline ([`receiver::receive`]) is the same for the bank and the sandbox:
 //! the whole body is validated against the spec (`domain::payment::api_pix`), every `chave` must
@@ -14,8 +14,9 @@
 //! with the account's key, and every entry is appended in one transaction
 //! (`commands::payments::record_reports`).
 
-pub mod api;
 pub mod receiver;
+pub mod receivers;
+pub mod records;
 pub mod sandbox;
 pub mod webhook;
 
