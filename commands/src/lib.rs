@@ -16,6 +16,8 @@
 //!   stored).
 //! - [`sessions`]: sign-in sessions and their rotating refresh tokens (only their SHA-256 is
 //!   stored).
+//! - [`payments`]: an API Pix delivery's payment reports decided and appended in one
+//!   transaction, under one advisory lock per Payment stream.
 //! - [`feed`] reads every committed event in the one order all readers agree on.
 //! - [`connect`] and [`oldest_transaction_age`] are the guard rails that keep the feed moving.
 //! - [`MIGRATOR`] holds every migration in `migrations/`; all crates use this one.
@@ -30,6 +32,7 @@ mod idempotency;
 pub mod instruments;
 mod metadata;
 mod outcome;
+pub mod payments;
 mod pool;
 mod service;
 pub mod sessions;

@@ -7,6 +7,7 @@
 //! | [`brcode`] | the Pix BR Code engine (make, parse, validate, CLI) |
 //! | [`pix_key`] | Pix keys: CPF, CNPJ, e-mail, phone, random key |
 //! | [`money`] | [`money::Centavos`], integer money |
+//! | [`payment`] | the Payment aggregate (keyed by the Pix end-to-end id) and the API Pix webhook body |
 //! | [`qr`] | QR rendering: SVG and PNG |
 //! | [`qrcode`] | the QR-code aggregate: commands, events, decisions |
 //! | [`sign`] | the printable sign (placa Pix) layout: one SVG document per sign, templates, paper sizes, themes |
@@ -17,6 +18,7 @@
 pub mod account;
 pub mod brcode;
 pub mod money;
+pub mod payment;
 pub mod pix_key;
 pub mod qr;
 pub mod qrcode;

@@ -412,6 +412,7 @@ pub async fn app_state(
     let mailer = Mailer::new(&settings.mail.mail_url, &settings.mail.mail_from)?;
     tracing::info!(mail = ?settings.mail, webapp = %settings.webapp_dir.display(), "gateway settings");
     let progress = read_your_writes_progress(settings, &pool, &tokens);
+    let pool_for_payments = pool.clone();
     Ok(AppState::new(Inner {
         site: Site {
             url: settings.site_url.trim_end_matches('/').to_owned(),
@@ -438,6 +439,7 @@ pub async fn app_state(
         trusted_proxies: settings.client_proxies(),
         read_your_writes: Duration::from_millis(settings.read_your_writes_ms),
         progress,
+        payments: crate::api::payments::Payments::new(&settings.payments, &pool_for_payments),
     }))
 }
 

@@ -16,7 +16,7 @@ use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
 
 use crate::api::auth::{links, me, sign_in, tokens};
-use crate::api::{account, brcode, faq, qrcodes, team};
+use crate::api::{account, brcode, faq, payments, qrcodes, team};
 use crate::error::AppError;
 use crate::pages::{articles, home, institutional, payment, seo, sign_form};
 use crate::state::AppState;
@@ -103,6 +103,20 @@ fn public_pages() -> Router<AppState> {
         .route("/pagamento/{qrcode_id}/placa", get(payment::sign))
         // Printable signs as files: `/placas/{qrcode_id}.pdf|.png|.svg` (`signs`).
         .route("/placas/{file}", get(crate::signs::download))
+        // Payments: the bank's API Pix deliveries (the bank appends `/pix` to the registered
+        // URL; some PSPs post to the URL itself) and the sandbox's "Simular pagamento".
+        .route(
+            "/webhooks/api-pix/{token}",
+            post(payments::webhook::deliver),
+        )
+        .route(
+            "/webhooks/api-pix/{token}/pix",
+            post(payments::webhook::deliver),
+        )
+        .route(
+            "/pagamento/{qrcode_id}/simular-pagamento",
+            post(payments::sandbox::simulate),
+        )
         // Profile photos, loaded by `<img>` without a token.
         .route("/fotos/{accountId}", get(account::photo::serve))
 }
@@ -175,6 +189,33 @@ fn api_routes() -> Router<AppState> {
             get(qrcodes::list).post(qrcodes::create),
         )
         .route("/accounts/{accountId}/qrcodes/{id}", get(qrcodes::show))
+        // Payments: API Pix receivers per key, payments, daily totals.
+        .route(
+            "/accounts/{accountId}/api-pix-receivers/{keyId}",
+            get(payments::receivers::show)
+                .post(payments::receivers::turn_on)
+                .delete(payments::receivers::turn_off),
+        )
+        .route(
+            "/accounts/{accountId}/api-pix-receivers/{keyId}/rotate",
+            post(payments::receivers::rotate),
+        )
+        .route(
+            "/accounts/{accountId}/payments",
+            get(payments::records::list).post(payments::records::record),
+        )
+        .route(
+            "/accounts/{accountId}/payments/{reference}",
+            get(payments::records::show),
+        )
+        .route(
+            "/accounts/{accountId}/payments/{reference}/void",
+            post(payments::records::void),
+        )
+        .route(
+            "/accounts/{accountId}/daily-totals",
+            get(payments::records::totals),
+        )
 }
 
 /// Sets `name` on every response that does not already have it (no sniffing, no framing, a strict

@@ -10,7 +10,9 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::time::Duration;
 
-use gateway::config::{AuthSettings, LogFormat, MailSettings, ServerSettings, Settings};
+use gateway::config::{
+    AuthSettings, LogFormat, MailSettings, PaymentSettings, ServerSettings, Settings,
+};
 use gateway::roles::{self, Roles, Running};
 use smtp_sink::SmtpSink;
 use sqlx::postgres::PgConnectOptions;
@@ -161,6 +163,7 @@ impl TestApp {
                 invitations_per_minute_per_account: 1_000,
                 ..AuthSettings::default()
             },
+            payments: PaymentSettings::default(),
         };
         adjust(&mut settings);
         roles::migrate(&settings)

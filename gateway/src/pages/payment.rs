@@ -29,6 +29,10 @@ pub struct PaymentPage {
     pub qr_svg: String,
     /// Path of the copy-button script.
     pub copy_js: &'static str,
+    /// Whether a payment to this code stands ("Pagamento recebido"; never who paid).
+    pub paid: bool,
+    /// Whether the sandbox's "Simular pagamento" is offered.
+    pub simulate: bool,
 }
 
 /// The printable sign (placa) for a QR code: the empty layout, the code at level Q, which
@@ -131,11 +135,16 @@ pub async fn show(
             view.merchant_name
         ),
     );
+    let paid = view.owner_id.is_some()
+        && projections::payments::code_was_paid(&state.pool, view.qrcode_id).await?;
+    let simulate = crate::api::payments::sandbox::offered(&state, &view);
     Ok(HtmlTemplate(PaymentPage {
         meta,
         view,
         amount,
         qr_svg,
         copy_js: assets::copy_script_path(),
+        paid,
+        simulate,
     }))
 }

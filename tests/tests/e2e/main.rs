@@ -8,6 +8,7 @@ mod auth;
 mod housekeeping;
 mod lagging_read_models;
 mod ops;
+mod payments;
 mod public;
 mod security;
 mod signs;
