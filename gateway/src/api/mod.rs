@@ -8,6 +8,7 @@
 //! data).
 
 pub mod auth;
+pub mod codes;
 pub mod error;
 pub mod faq;
 pub mod json;
@@ -32,6 +33,8 @@ pub fn router() -> Router<AppState> {
         .nest("/auth", auth::router())
         .route("/faq", axum::routing::get(faq::faq))
         .merge(workspace::router())
+        // The dashboard's QR codes (issue 10: txids, batch, archive, search).
+        .merge(codes::router())
         .fallback(|| async { ApiError::not_found() })
         .method_not_allowed_fallback(|| async { ApiError::method_not_allowed() })
         .layer(DefaultBodyLimit::max(MAX_JSON_BYTES))

@@ -88,9 +88,6 @@ pub fn router() -> Router<AppState> {
         )
         .route("/invitations/check", post(team::check))
         .route("/invitations/accept", post(team::accept))
-        .route(
-            "/accounts/{accountId}/qrcodes",
-            get(qrcodes::list).post(qrcodes::create),
-        )
-        .route("/accounts/{accountId}/qrcodes/{id}", get(qrcodes::show))
+    // `/accounts/{accountId}/qrcodes…` is served by `crate::api::codes` (search, batch,
+    // archive, txids); the handlers in `qrcodes` are kept for their tests and helpers.
 }

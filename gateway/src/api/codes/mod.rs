@@ -1,0 +1,69 @@
+//! The dashboard's QR codes (`/api/accounts/{accountId}/qrcodes…`): make one from a registered
+//! or a typed key with a txid unique in the account, make a batch in one command, duplicate,
+//! archive and bring back, list with search, filters and pages. The dashboard screens are
+//! `/painel/criar-qrcode` and `/painel/qrcodes`.
+//!
+//! | route | handler | who | answer |
+//! |---|---|---|---|
+//! | `GET …/qrcodes?busca=&chave=&arquivados=sim\|nao\|todos&lote=&depois=&limite=` | [`manage::list`] | owner, manager: every code; operator: their own | 200 `{qrcodes, next}` newest first, [`manage::PAGE`] a page (keyset: `next` is the `depois` of the next page) |
+//! | `POST …/qrcodes` | [`create::create`] | every role | 201 the code; 422 `invalid-argument` (`field` = the first problem, `problems` = all); 409 `txid-taken` |
+//! | `POST …/qrcodes/conferir` | [`create::check`] | every role | 200 `{merchantName, merchantCity, pixKey, changes, problems}` (makes nothing) |
+//! | `POST …/qrcodes/lote` | [`create::batch`] | every role | 201 `{batchId, qrcodes}`; 422 with every line's problems and nothing made |
+//! | `GET …/qrcodes/{id}` | [`manage::show`] | owner, manager; operator: own code (another member's → 403) | 200 the code; another account's or none → 404 |
+//! | `POST …/qrcodes/{id}/arquivar` | [`manage::archive`] | as `GET …/{id}` | 200 the code; 409 `qrcode-already-archived` |
+//! | `POST …/qrcodes/{id}/desarquivar` | [`manage::unarchive`] | as `GET …/{id}` | 200 the code; 409 `qrcode-not-archived` |
+//! | `POST …/qrcodes/{id}/duplicar` | [`create::duplicate`] | as `GET …/{id}` | 201 the new code (same values, new txid) |
+//!
+//! A creation's body ([`json::CodeBody`]): `keyId` (a registered key of the account) or `pixKey`
+//! (+ optional `keyKind`); `merchantName` (blank: the registered key's holder name),
+//! `merchantCity`, optional `amount` (pt-BR) and `description`; optional `txid` (blank: Balcão
+//! generates 16 characters). A batch's body has the same key and receiver, an optional default
+//! `amount`, and `prefix` + `count` or `lines` (`label` or `label;price` per line), at most
+//! [`domain::qrcode::batch::MAX_BATCH`].
+//!
+//! Txids are unique in the account, compared in upper case: each creation claims its txid
+//! (`commands::claims::txid_scope`) in the command's transaction, so of simultaneous creations
+//! with one typed txid exactly one succeeds and the others get 409 `txid-taken`. A batch claims
+//! all its txids and appends all its codes in one transaction (`CommandService::create_streams`).
+//!
+//! Codes this module adds to the API's table:
+//!
+//! | code | status | when |
+//! |---|---|---|
+//! | `txid-taken` | 409 | the account already has a code with this txid |
+//! | `qrcode-already-archived` | 409 | archiving an archived code |
+//! | `qrcode-not-archived` | 409 | bringing back a code that is not archived |
+
+pub mod create;
+pub mod input;
+pub mod json;
+pub mod manage;
+
+use axum::Router;
+use axum::routing::{get, post};
+
+use crate::state::AppState;
+
+/// The routes, relative to `/api`.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route(
+            "/accounts/{accountId}/qrcodes",
+            get(manage::list).post(create::create),
+        )
+        .route("/accounts/{accountId}/qrcodes/conferir", post(create::check))
+        .route("/accounts/{accountId}/qrcodes/lote", post(create::batch))
+        .route("/accounts/{accountId}/qrcodes/{id}", get(manage::show))
+        .route(
+            "/accounts/{accountId}/qrcodes/{id}/arquivar",
+            post(manage::archive),
+        )
+        .route(
+            "/accounts/{accountId}/qrcodes/{id}/desarquivar",
+            post(manage::unarchive),
+        )
+        .route(
+            "/accounts/{accountId}/qrcodes/{id}/duplicar",
+            post(create::duplicate),
+        )
+}
