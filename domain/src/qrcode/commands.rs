@@ -3,6 +3,10 @@
 use crate::brcode::StaticCodeRequest;
 
 /// Commands of the QR-code aggregate.
+#[allow(
+    clippy::large_enum_variant,
+    reason = "a creation is the first and usual event; boxing it would change every match for a few bytes"
+)]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum QrCodeCommand {
     /// Make a static Pix QR code.

@@ -6,6 +6,10 @@ use serde::{Deserialize, Serialize};
 
 /// Events of the QR-code aggregate. Stored as an object with a `type` field plus the variant's
 /// fields, so read models can read the fields directly.
+#[allow(
+    clippy::large_enum_variant,
+    reason = "a creation is the first and usual event; boxing it would change every match for a few bytes"
+)]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type")]
 pub enum QrCodeEvent {

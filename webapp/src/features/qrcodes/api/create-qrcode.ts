@@ -9,6 +9,8 @@ export interface NewQrCode {
   /** As typed in pt-BR (`"12,50"`), or null for a code where the payer types the amount. */
   amount: string | null;
   description: string | null;
+  /** Typed by the person; blank or absent: the server generates one. */
+  txid?: string | null;
 }
 
 export const createQrCodeApi = api.injectEndpoints({
