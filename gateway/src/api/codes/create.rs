@@ -2,7 +2,7 @@
 //! (`POST …/qrcodes/{id}/duplicar`), and the check that shows every problem at once
 //! (`POST …/qrcodes/conferir`).
 
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use commands::claims::{digest, txid_scope};
@@ -120,6 +120,21 @@ pub struct Checked {
     pub problems: Vec<FieldProblem>,
 }
 
+/// `?qr=svg`: the answer also carries the QR code as SVG (`qrSvg`), for the screen that shows
+/// the code just made.
+#[derive(Debug, Default, serde::Deserialize)]
+pub struct WithQr {
+    /// `svg` to get the drawing.
+    #[serde(default)]
+    pub qr: Option<String>,
+}
+
+impl WithQr {
+    fn wants_svg(&self) -> bool {
+        self.qr.as_deref() == Some("svg")
+    }
+}
+
 /// `POST /api/accounts/{accountId}/qrcodes`: one code, from a registered key or a typed one,
 /// with a txid typed or generated.
 ///
@@ -129,6 +144,7 @@ pub struct Checked {
 pub async fn create(
     State(state): State<AppState>,
     workspace: Workspace,
+    Query(with_qr): Query<WithQr>,
     headers: HeaderMap,
     Json(body): Json<CodeBody>,
 ) -> Result<Response, ApiError> {
@@ -166,6 +182,7 @@ pub async fn create(
         GENERATED_TXID_ATTEMPTS
     };
     let mut attempt = 0;
+    let requested_at = crate::auth::accounts::now();
     let outcome = loop {
         attempt += 1;
         let mut metadata = CommandMetadata::start().by(workspace.caller_id().to_owned());
@@ -182,7 +199,7 @@ pub async fn create(
             batch_id: None,
             duplicate_of: None,
             request: request.clone(),
-            requested_at: crate::auth::accounts::now(),
+            requested_at: requested_at.clone(),
         });
         let txid_now = request.txid.clone().unwrap_or_default();
         let effects = Effects::new().claim(
@@ -209,7 +226,19 @@ pub async fn create(
             Err(other) => return Err(qrcode_failure(other)),
         }
     };
-    let json = answer(&state, &workspace, qrcode_id, outcome.position, &request, &shared).await?;
+    let mut json = answer(
+        &state,
+        &workspace,
+        qrcode_id,
+        outcome.position,
+        &request,
+        &shared,
+        &requested_at,
+    )
+    .await?;
+    if !with_qr.wants_svg() {
+        json.qr_svg = None;
+    }
     let mut response = (StatusCode::CREATED, Json(json)).into_response();
     if outcome.replayed {
         response
@@ -228,15 +257,19 @@ async fn answer(
     position: Option<commands::FeedPosition>,
     request: &StaticCodeRequest,
     shared: &super::input::Shared,
+    requested_at: &str,
 ) -> Result<CodeJson, ApiError> {
     if wait_for(state, projections::qrcodes::NAME, position).await
         && let Ok(Some(view)) = projections::qrcodes::find(&state.pool, qrcode_id).await
     {
-        return Ok(CodeJson::from_view(state, view));
+        let mut json = CodeJson::from_view(state, view);
+        json.qr_svg = super::json::qr_svg(&json.payload);
+        return Ok(json);
     }
     let made = domain::brcode::make_static(request)
         .map_err(|_| ApiError::internal(anyhow::anyhow!("a code made once no longer makes")))?;
     let id = qrcode_id.to_string();
+    let qr_svg = super::json::qr_svg(&made.payload);
     Ok(CodeJson {
         payment_url: super::json::payment_url(state, &id),
         id,
@@ -249,12 +282,17 @@ async fn answer(
         description: made.additional_info,
         txid: made.txid,
         payload: made.payload,
-        created_at: super::json::rfc3339(chrono::Utc::now()),
+        // In the read model's form (the event carries the command's time as it was written).
+        created_at: chrono::DateTime::parse_from_rfc3339(requested_at).map_or_else(
+            |_| requested_at.to_owned(),
+            |at| super::json::rfc3339(at.with_timezone(&chrono::Utc)),
+        ),
         created_by: Some(workspace.caller_id().to_owned()),
         batch_id: None,
         duplicate_of: None,
         archived_at: None,
         version: 1,
+        qr_svg,
     })
 }
 
@@ -446,6 +484,7 @@ fn late_code(state: &AppState, id: &str, txid: &str, batch_id: Uuid) -> CodeJson
         duplicate_of: None,
         archived_at: None,
         version: 1,
+        qr_svg: None,
     }
 }
 
@@ -492,6 +531,7 @@ pub async fn duplicate(
         return Ok(invalid(&problems));
     };
     let qrcode_id = Uuid::now_v7();
+    let requested_at = crate::auth::accounts::now();
     let command = QrCodeCommand::CreateAccountQrCode(CreateAccountQrCode {
         qrcode_id: qrcode_id.to_string(),
         owner_id: workspace.account_id().to_owned(),
@@ -500,7 +540,7 @@ pub async fn duplicate(
         batch_id: None,
         duplicate_of: Some(original.qrcode_id.to_string()),
         request: request.clone(),
-        requested_at: crate::auth::accounts::now(),
+        requested_at: requested_at.clone(),
     });
     let effects = Effects::new().claim(
         txid_scope(workspace.account_id()),
@@ -521,7 +561,16 @@ pub async fn duplicate(
             CommandError::ClaimTaken { .. } => txid_taken(&txid),
             other => qrcode_failure(other),
         })?;
-    let mut json = answer(&state, &workspace, qrcode_id, outcome.position, &request, &shared).await?;
+    let mut json = answer(
+        &state,
+        &workspace,
+        qrcode_id,
+        outcome.position,
+        &request,
+        &shared,
+        &requested_at,
+    )
+    .await?;
     json.duplicate_of = Some(original.qrcode_id.to_string());
     Ok((StatusCode::CREATED, Json(json)).into_response())
 }

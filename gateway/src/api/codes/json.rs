@@ -45,6 +45,17 @@ pub struct CodeJson {
     pub version: i64,
     /// The payer page, absolute (to share or print).
     pub payment_url: String,
+    /// The QR code as SVG markup, in a creation's answer only (the dashboard shows it at once).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub qr_svg: Option<String>,
+}
+
+/// The QR code of `payload` as SVG (level M, as the payer page draws it); `None` if it cannot
+/// be drawn, which a valid payload never is.
+pub fn qr_svg(payload: &str) -> Option<String> {
+    domain::qr::QrMatrix::encode(payload, domain::qr::EcLevel::M)
+        .ok()
+        .map(|matrix| matrix.to_svg())
 }
 
 /// RFC 3339 with milliseconds, as the rest of the API writes times.
@@ -79,6 +90,7 @@ impl CodeJson {
             duplicate_of: view.duplicate_of.map(|d| d.to_string()),
             archived_at: view.archived_at.map(rfc3339),
             version: view.version,
+            qr_svg: None,
         }
     }
 }

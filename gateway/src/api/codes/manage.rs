@@ -17,8 +17,8 @@ use crate::api::workspace::access::{Workspace, projection_error};
 use crate::read_your_writes::wait_for;
 use crate::state::AppState;
 
-/// The default page size, and the largest a caller may ask for.
-pub const PAGE: i64 = 50;
+/// The default page size (the first list's: at most 200 codes at once).
+pub const PAGE: i64 = 200;
 /// The largest page.
 pub const MAX_PAGE: i64 = 200;
 
@@ -51,7 +51,8 @@ pub struct ListQuery {
 pub struct ListJson {
     /// Newest first.
     pub qrcodes: Vec<CodeJson>,
-    /// The cursor of the next page (`?depois=…`), `null` on the last page.
+    /// The cursor of the next page (`?depois=…`); absent on the last page.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub next: Option<String>,
 }
 

@@ -18,7 +18,7 @@ export const createQrCodeApi = api.injectEndpoints({
     /** `POST /api/accounts/{accountId}/qrcodes`: 201 with the code; BR Code problems are 422 with `field`. */
     createQrCode: build.mutation<QrCode, { accountId: string; qrcode: NewQrCode }>({
       query: ({ accountId, qrcode }) => ({
-        url: `/api/accounts/${encodeURIComponent(accountId)}/qrcodes`,
+        url: `/api/accounts/${encodeURIComponent(accountId)}/qrcodes?qr=svg`,
         method: 'POST',
         body: qrcode,
       }),

@@ -82,7 +82,7 @@ export const manageQrCodesApi = api.injectEndpoints({
     /** One page of the filtered list. */
     searchQrCodes: build.query<QrCodePage, QrCodeFilters>({
       query: ({ accountId, search, keyId, archived, after }) => {
-        const params = new URLSearchParams({ arquivados: archived });
+        const params = new URLSearchParams({ arquivados: archived, limite: '50' });
         if (search.trim() !== '') params.set('busca', search.trim());
         if (keyId !== '') params.set('chave', keyId);
         if (after !== null) params.set('depois', after);
