@@ -96,7 +96,9 @@ pub(crate) struct EncodedEvents {
     pub(crate) payloads: Vec<serde_json::Value>,
 }
 
-pub(crate) fn encode<A: Aggregate>(events: &[A::Event]) -> Result<EncodedEvents, CommandError<A::Error>> {
+pub(crate) fn encode<A: Aggregate>(
+    events: &[A::Event],
+) -> Result<EncodedEvents, CommandError<A::Error>> {
     let mut encoded = EncodedEvents {
         event_ids: Vec::with_capacity(events.len()),
         event_types: Vec::with_capacity(events.len()),

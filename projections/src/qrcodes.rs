@@ -562,10 +562,14 @@ impl Projection for QrCodes {
 
 /// Inserts the batch's new rows: `COPY` for large batches, one `insert … select from unnest`
 /// otherwise.
-async fn insert_rows(conn: &mut PgConnection, t: &str, columns: Columns) -> Result<(), sqlx::Error> {
+async fn insert_rows(
+    conn: &mut PgConnection,
+    t: &str,
+    columns: Columns,
+) -> Result<(), sqlx::Error> {
     if columns.qrcode_id.len() >= COPY_FROM_ROWS {
-    columns.copy_in(conn, t).await?;
-    return Ok(());
+        columns.copy_in(conn, t).await?;
+        return Ok(());
     }
     // `xid8` has no binary mapping in sqlx: the ids cross as text.
     let tx_ids: Vec<String> = columns.tx_id.iter().map(u64::to_string).collect();

@@ -73,8 +73,11 @@ async fn archives_fold_into_the_row_live_and_a_replay_gives_the_very_same_rows()
     .await;
     // Later ones: a archived then brought back; b archived; an archive of a code never made.
     env.insert(&[archive_event(&a, 2, true, 4)]).await;
-    env.insert(&[archive_event(&a, 3, false, 5), archive_event(&b, 2, true, 6)])
-        .await;
+    env.insert(&[
+        archive_event(&a, 3, false, 5),
+        archive_event(&b, 2, true, 6),
+    ])
+    .await;
     let ghost = NewEvent::qrcode_created(Uuid::now_v7(), None);
     let positions = env.insert(&[archive_event(&ghost, 2, true, 7)]).await;
     env.wait_for_projection(qrcodes::NAME, positions[0]).await;

@@ -337,7 +337,11 @@ mod tests {
             created.key_id.as_deref(),
             Some("0190f1a2-0000-7000-8000-0000000000cc")
         );
-        assert!(created.payload.contains("0506MESA01"), "{}", created.payload);
+        assert!(
+            created.payload.contains("0506MESA01"),
+            "{}",
+            created.payload
+        );
         assert!(validate_strict(&created.payload).is_ok());
     }
 

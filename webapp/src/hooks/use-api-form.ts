@@ -48,9 +48,12 @@ export interface ApiFormOptions<S extends FormSchema, R> {
  * server check answered). Problems about a field the form does not have go to the form's alert.
  */
 export class FieldProblems extends Error {
-  constructor(readonly problems: readonly { field: string; message: string }[]) {
+  readonly problems: readonly { field: string; message: string }[];
+
+  constructor(problems: readonly { field: string; message: string }[]) {
     super(problems.map((problem) => problem.message).join(' '));
     this.name = 'FieldProblems';
+    this.problems = problems;
   }
 }
 

@@ -6,7 +6,9 @@ use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use commands::claims::{digest, txid_scope};
-use commands::{CommandError, CommandMetadata, Effects, ExpectedVersion, IdempotencyKey, RequestDigest};
+use commands::{
+    CommandError, CommandMetadata, Effects, ExpectedVersion, IdempotencyKey, RequestDigest,
+};
 use domain::brcode::StaticCodeRequest;
 use domain::qrcode::txid::uniqueness_key;
 use domain::qrcode::{CreateAccountQrCode, QrCodeCommand, QrCodeError};
@@ -189,7 +191,11 @@ pub async fn create(
         if let Some(key) = &key {
             metadata = metadata
                 .with_idempotency_key(key.clone())
-                .with_request_digest(request_digest(&request, typed_txid.is_some(), shared.key_id));
+                .with_request_digest(request_digest(
+                    &request,
+                    typed_txid.is_some(),
+                    shared.key_id,
+                ));
         }
         let command = QrCodeCommand::CreateAccountQrCode(CreateAccountQrCode {
             qrcode_id: qrcode_id.to_string(),
@@ -278,7 +284,9 @@ async fn answer(
         key_id: shared.key_id.map(|k| k.to_string()),
         merchant_name: made.merchant_name,
         merchant_city: made.merchant_city,
-        amount_centavos: made.amount.map(|a| i64::try_from(a.get()).unwrap_or(i64::MAX)),
+        amount_centavos: made
+            .amount
+            .map(|a| i64::try_from(a.get()).unwrap_or(i64::MAX)),
         description: made.additional_info,
         txid: made.txid,
         payload: made.payload,
@@ -326,7 +334,11 @@ fn idempotency_key(
 
 /// What a create asks for, as parsed (a generated txid counts as "generated", so a retry that
 /// draws another one is the same request).
-fn request_digest(request: &StaticCodeRequest, typed_txid: bool, key_id: Option<Uuid>) -> RequestDigest {
+fn request_digest(
+    request: &StaticCodeRequest,
+    typed_txid: bool,
+    key_id: Option<Uuid>,
+) -> RequestDigest {
     let txid = if typed_txid {
         request.txid.clone()
     } else {
@@ -440,7 +452,10 @@ pub async fn batch(
                 // Newest first from the list; the batch reads in line order (ids are v7, made
                 // in line order).
                 views.sort_by_key(|v| v.qrcode_id);
-                qrcodes = views.into_iter().map(|v| CodeJson::from_view(&state, v)).collect();
+                qrcodes = views
+                    .into_iter()
+                    .map(|v| CodeJson::from_view(&state, v))
+                    .collect();
             }
             Err(error) => tracing::warn!(%error, %batch_id, "could not read the batch just made"),
         }

@@ -1,7 +1,9 @@
 //! From a request's values to the commands that make codes: the key (registered or typed), the
 //! receiver, each code's amount, description and txid, every problem found at once.
 
-use domain::brcode::{BrCodeError, Field, FormPreview, StaticCodeForm, StaticCodeRequest, preview_form};
+use domain::brcode::{
+    BrCodeError, Field, FormPreview, StaticCodeForm, StaticCodeRequest, preview_form,
+};
 use domain::qrcode::batch::{self, BatchLine};
 use domain::qrcode::txid::{GENERATED_TXID_LEN, generated_txid};
 use sqlx::PgPool;
@@ -57,7 +59,8 @@ pub async fn registered_key(
 /// 500 when the OS has no randomness to give.
 pub fn fresh_txid() -> Result<String, ApiError> {
     let mut random = [0u8; GENERATED_TXID_LEN];
-    getrandom::fill(&mut random).map_err(|e| ApiError::internal(anyhow::anyhow!("getrandom: {e}")))?;
+    getrandom::fill(&mut random)
+        .map_err(|e| ApiError::internal(anyhow::anyhow!("getrandom: {e}")))?;
     Ok(generated_txid(random))
 }
 
@@ -100,10 +103,17 @@ pub async fn shared(
         ..StaticCodeForm::default()
     };
     let mut key_id = None;
-    match body.key_id.as_deref().map(str::trim).filter(|k| !k.is_empty()) {
+    match body
+        .key_id
+        .as_deref()
+        .map(str::trim)
+        .filter(|k| !k.is_empty())
+    {
         Some(text) => {
             let key = match Uuid::parse_str(text) {
-                Ok(id) => registered_key(pool, account, id).await?.map(|key| (id, key)),
+                Ok(id) => registered_key(pool, account, id)
+                    .await?
+                    .map(|key| (id, key)),
                 Err(_) => None,
             };
             match key {
@@ -156,9 +166,7 @@ pub fn one_code(
                 // A batch's key and receiver are the same on every line: report them once.
                 let field = field_of(&error);
                 let shared_field = matches!(field, "pixKey" | "merchantName" | "merchantCity");
-                if shared_field
-                    && line.is_some_and(|l| l > 1)
-                {
+                if shared_field && line.is_some_and(|l| l > 1) {
                     continue;
                 }
                 problems.push(FieldProblem {

@@ -87,9 +87,9 @@ pub async fn list(
         .and_then(|t| Centavos::parse_br(t).ok())
         .and_then(|c| i64::try_from(c.get()).ok());
     let key_id = match query.chave.as_deref().filter(|k| !k.is_empty()) {
-        Some(k) => Some(
-            Uuid::parse_str(k).map_err(|_| bad_filter("chave", "Chave Pix desconhecida."))?,
-        ),
+        Some(k) => {
+            Some(Uuid::parse_str(k).map_err(|_| bad_filter("chave", "Chave Pix desconhecida."))?)
+        }
         None => None,
     };
     let batch_id = match query.lote.as_deref().filter(|k| !k.is_empty()) {
@@ -110,7 +110,10 @@ pub async fn list(
     let limit = query.limite.unwrap_or(PAGE).clamp(1, MAX_PAGE);
     let after = match query.depois.as_deref().filter(|c| !c.is_empty()) {
         Some(cursor) => Some(parse_cursor(cursor).ok_or_else(|| {
-            bad_filter("depois", "Esta página da lista não existe mais. Volte ao início.")
+            bad_filter(
+                "depois",
+                "Esta página da lista não existe mais. Volte ao início.",
+            )
         })?),
         None => None,
     };

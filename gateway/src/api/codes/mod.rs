@@ -51,7 +51,10 @@ pub fn router() -> Router<AppState> {
             "/accounts/{accountId}/qrcodes",
             get(manage::list).post(create::create),
         )
-        .route("/accounts/{accountId}/qrcodes/conferir", post(create::check))
+        .route(
+            "/accounts/{accountId}/qrcodes/conferir",
+            post(create::check),
+        )
         .route("/accounts/{accountId}/qrcodes/lote", post(create::batch))
         .route("/accounts/{accountId}/qrcodes/{id}", get(manage::show))
         .route(

@@ -110,7 +110,12 @@ export function BatchForm({ accountId, defaultMerchantName, defaultMerchantCity,
       {renderPreview ? renderPreview(name, city) : null}
       <fieldset>
         <legend>Numerados</legend>
-        <TextField label="Prefixo" autoCapitalize="characters" {...form.field('prefix')} hint="Como MESA: cria MESA01, MESA02…" />
+        <TextField
+          label="Prefixo"
+          autoCapitalize="characters"
+          {...form.field('prefix')}
+          hint="Como MESA: cria MESA01, MESA02…"
+        />
         <TextField label="Quantidade" inputMode="numeric" {...form.field('count')} hint={`De 1 a ${MAX_BATCH}.`} />
       </fieldset>
       <div className={['field', linesError ? 'invalid' : null].filter(Boolean).join(' ')}>
