@@ -24,6 +24,18 @@ pub fn invite_scope(owner_id: &str) -> String {
     format!("invite:{owner_id}")
 }
 
+/// The scope of the txids of account `owner_id`'s QR codes: at most one code per txid in the
+/// account (compared as `domain::qrcode::txid::uniqueness_key` writes it), so a payment
+/// reported with a txid finds exactly one code. The claim's owner is the code's id; it is never
+/// released (an archived code keeps its txid, and payments to it still find it).
+///
+/// ```
+/// assert_eq!(commands::claims::txid_scope("conta-1"), "txid:conta-1");
+/// ```
+pub fn txid_scope(owner_id: &str) -> String {
+    format!("txid:{owner_id}")
+}
+
 /// An e-mail address as it is compared for uniqueness: surrounding whitespace removed, lower case.
 ///
 /// Digest the result, not the address as typed.

@@ -53,6 +53,11 @@ enum Effect {
         value: String,
         owner: String,
     },
+    ClaimMany {
+        scope: String,
+        values: Vec<String>,
+        owners: Vec<String>,
+    },
     Release {
         scope: String,
         value: String,
@@ -148,6 +153,32 @@ impl Effects {
             scope: scope.into(),
             value,
             owner: owner.into(),
+        });
+        self
+    }
+
+    /// Claims every `(value, owner)` pair in `scope` with one statement (a batch's txids): as
+    /// [`claim`](Self::claim) for each, and the command fails with
+    /// [`CommandError::ClaimTaken`](crate::CommandError::ClaimTaken) when any value is already
+    /// held or appears twice in `pairs`.
+    ///
+    /// # Panics
+    ///
+    /// In debug builds, when a value is not shaped like a digest.
+    pub fn claim_many(
+        mut self,
+        scope: impl Into<String>,
+        pairs: impl IntoIterator<Item = (String, String)>,
+    ) -> Self {
+        let (values, owners): (Vec<String>, Vec<String>) = pairs.into_iter().unzip();
+        debug_assert!(
+            values.iter().all(|v| is_digest(v)),
+            "claims hold digests (claims::digest), never plain values"
+        );
+        self.steps.push(Effect::ClaimMany {
+            scope: scope.into(),
+            values,
+            owners,
         });
         self
     }
@@ -295,6 +326,29 @@ impl Effect {
                 .execute(&mut *conn)
                 .await?;
                 if inserted.rows_affected() == 0 {
+                    return Err(EffectFailure::ClaimTaken {
+                        scope: scope.clone(),
+                    });
+                }
+            }
+            Effect::ClaimMany {
+                scope,
+                values,
+                owners,
+            } => {
+                // As `Claim`, for many rows in one round trip; a value repeated within the
+                // batch is skipped by `on conflict` like one already held, so it is refused too.
+                let inserted = sqlx::query(
+                    "insert into unique_claims (scope, value, owner)
+                     select $1, v.value, v.owner from unnest($2::text[], $3::text[]) as v(value, owner)
+                     on conflict (scope, value) do nothing",
+                )
+                .bind(scope)
+                .bind(values)
+                .bind(owners)
+                .execute(&mut *conn)
+                .await?;
+                if inserted.rows_affected() != values.len() as u64 {
                     return Err(EffectFailure::ClaimTaken {
                         scope: scope.clone(),
                     });

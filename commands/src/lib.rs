@@ -9,7 +9,10 @@
 //!   single-use action codes issued or spent, sessions, an erased account's photo, codes and
 //!   sessions): [`CommandService::execute_with`] applies them in the same PostgreSQL transaction
 //!   as the append, so they take effect exactly when the events do.
-//! - [`claims`]: set-based uniqueness (one account per e-mail address), by digest.
+//! - [`CommandService::create_streams`] creates many new streams (a batch of QR codes) in one
+//!   transaction, all or nothing.
+//! - [`claims`]: set-based uniqueness (one account per e-mail address, one txid per account), by
+//!   digest.
 //! - [`vault`]: one AES-256-GCM key per account, sealing the personal fields events carry into
 //!   [`Sealed`](domain::sealed::Sealed) text; shredding the key makes them unreadable for good.
 //! - [`action_codes`]: the single-use codes of the links sent by e-mail (only their SHA-256 is
@@ -23,6 +26,7 @@
 //! - [`MIGRATOR`] holds every migration in `migrations/`; all crates use this one.
 
 pub mod action_codes;
+mod batch;
 pub mod claims;
 mod effects;
 mod error;
@@ -41,6 +45,7 @@ mod store_cqrs;
 mod upcast;
 pub mod vault;
 
+pub use batch::BatchOutcome;
 pub use effects::Effects;
 pub use error::CommandError;
 pub use expected_version::ExpectedVersion;

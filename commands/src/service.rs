@@ -393,7 +393,7 @@ impl<A: Aggregate> CommandService<A> {
 }
 
 /// What a refused or failed effect means for the attempt.
-fn effect_failure<E: std::error::Error>(failure: EffectFailure) -> AppendFailure<E> {
+pub(crate) fn effect_failure<E: std::error::Error>(failure: EffectFailure) -> AppendFailure<E> {
     match failure {
         EffectFailure::ClaimTaken { scope } => {
             AppendFailure::Failed(CommandError::ClaimTaken { scope })

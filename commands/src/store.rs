@@ -89,14 +89,16 @@ fn unique_violation(error: &sqlx::Error) -> Option<&str> {
 }
 
 /// Events of one command, ready to bind as the arrays of the append statement.
-struct EncodedEvents {
-    event_ids: Vec<Uuid>,
-    event_types: Vec<String>,
-    schema_versions: Vec<i32>,
-    payloads: Vec<serde_json::Value>,
+pub(crate) struct EncodedEvents {
+    pub(crate) event_ids: Vec<Uuid>,
+    pub(crate) event_types: Vec<String>,
+    pub(crate) schema_versions: Vec<i32>,
+    pub(crate) payloads: Vec<serde_json::Value>,
 }
 
-fn encode<A: Aggregate>(events: &[A::Event]) -> Result<EncodedEvents, CommandError<A::Error>> {
+pub(crate) fn encode<A: Aggregate>(
+    events: &[A::Event],
+) -> Result<EncodedEvents, CommandError<A::Error>> {
     let mut encoded = EncodedEvents {
         event_ids: Vec::with_capacity(events.len()),
         event_types: Vec::with_capacity(events.len()),

@@ -186,9 +186,32 @@ fn api_routes() -> Router<AppState> {
         // An account's QR codes.
         .route(
             "/accounts/{accountId}/qrcodes",
-            get(qrcodes::list).post(qrcodes::create),
+            get(qrcodes::manage::list).post(qrcodes::create::create),
         )
-        .route("/accounts/{accountId}/qrcodes/{id}", get(qrcodes::show))
+        .route(
+            "/accounts/{accountId}/qrcodes/conferir",
+            post(qrcodes::create::check),
+        )
+        .route(
+            "/accounts/{accountId}/qrcodes/lote",
+            post(qrcodes::create::batch),
+        )
+        .route(
+            "/accounts/{accountId}/qrcodes/{id}",
+            get(qrcodes::manage::show),
+        )
+        .route(
+            "/accounts/{accountId}/qrcodes/{id}/arquivar",
+            post(qrcodes::manage::archive),
+        )
+        .route(
+            "/accounts/{accountId}/qrcodes/{id}/desarquivar",
+            post(qrcodes::manage::unarchive),
+        )
+        .route(
+            "/accounts/{accountId}/qrcodes/{id}/duplicar",
+            post(qrcodes::create::duplicate),
+        )
         // Payments: API Pix receivers per key, payments, daily totals.
         .route(
             "/accounts/{accountId}/api-pix-receivers/{keyId}",

@@ -1,9 +1,16 @@
-//! Read model `qrcodes`: the QR codes made by `CreateQrCode`, one row each.
+//! Read model `qrcodes`: the QR codes made by `CreateQrCode` and `CreateAccountQrCode`, one row
+//! each, with their archive state.
 //!
-//! Built from `QrCodeCreated` events (stream type `qrcode`, at their current schema version,
-//! upcast by the runtime; the struct below reads that shape). Its table is created by
-//! `migrations/` only. The gateway reads
-//! it with [`find`] and [`list_by_owner`].
+//! Built from `QrCodeCreated` (a row), `QrCodeArchived` and `QrCodeUnarchived` (its
+//! `archived_at` and `version`), stream type `qrcode`, at their current schema version, upcast by
+//! the runtime; the structs below read that shape. Its table is created by `migrations/` only.
+//! The gateway reads it with [`find`], [`list_by_owner`], [`search`] and [`txid_taken`].
+//!
+//! A batch of events is written with one insert (or `COPY`) of the new rows, then one update of
+//! the rows whose archive state changed, each code's events folded first (last one wins), so a
+//! code created and archived within one batch ends archived, as it does event by event.
+
+use std::collections::HashMap;
 
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
@@ -23,8 +30,12 @@ pub const NAME: &str = "qrcodes";
 pub const TABLE: &str = "qrcodes";
 /// Stream type of the QR code aggregate.
 pub const STREAM_TYPE: &str = "qrcode";
-/// The event this read model is built from.
+/// The event a row is made from.
 pub const CREATED: &str = "QrCodeCreated";
+/// The event that archives a row.
+pub const ARCHIVED: &str = "QrCodeArchived";
+/// The event that brings a row back.
+pub const UNARCHIVED: &str = "QrCodeUnarchived";
 
 /// Which kind of Pix key a QR code pays to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
@@ -99,6 +110,16 @@ pub struct QrCodeView {
     pub event_id: Uuid,
     /// Feed position of that event.
     pub position: FeedPosition,
+    /// The registered key (`pix_keys.key_id`) it was made from, if any.
+    pub key_id: Option<Uuid>,
+    /// The batch it was made in, if any.
+    pub batch_id: Option<Uuid>,
+    /// The code it duplicates, if any.
+    pub duplicate_of: Option<Uuid>,
+    /// When it was archived; `None` while it takes payments.
+    pub archived_at: Option<DateTime<Utc>>,
+    /// The code's stream version this row reflects.
+    pub version: i64,
 }
 
 #[derive(sqlx::FromRow)]
@@ -118,6 +139,11 @@ struct Row {
     event_id: Uuid,
     tx_id: i64,
     global_position: i64,
+    key_id: Option<Uuid>,
+    batch_id: Option<Uuid>,
+    duplicate_of: Option<Uuid>,
+    archived_at: Option<DateTime<Utc>>,
+    version: i64,
 }
 
 impl TryFrom<Row> for QrCodeView {
@@ -145,6 +171,11 @@ impl TryFrom<Row> for QrCodeView {
             created_at: row.created_at,
             event_id: row.event_id,
             position: position_from(row.tx_id, row.global_position),
+            key_id: row.key_id,
+            batch_id: row.batch_id,
+            duplicate_of: row.duplicate_of,
+            archived_at: row.archived_at,
+            version: row.version,
         })
     }
 }
@@ -152,7 +183,8 @@ impl TryFrom<Row> for QrCodeView {
 const SELECT: &str =
     "select qrcode_id, owner_id, created_by, key_kind, pix_key, merchant_name, merchant_city,
                              amount_centavos, description, txid, payload, created_at, event_id,
-                             tx_id::text::bigint as tx_id, global_position
+                             tx_id::text::bigint as tx_id, global_position, key_id, batch_id,
+                             duplicate_of, archived_at, version
                         from qrcodes";
 
 /// The QR code with this id, if the read model has it yet.
@@ -192,6 +224,72 @@ pub async fn list_by_owner<'e>(
     rows.into_iter().map(QrCodeView::try_from).collect()
 }
 
+/// What the dashboard's list asks for: an account's codes, filtered and searched, one page.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Search {
+    /// Only the codes this person made (an operator's view).
+    pub created_by: Option<String>,
+    /// Text found in the description or the txid (any case), or an amount in centavos equal
+    /// to the code's.
+    pub text: Option<String>,
+    /// An amount in centavos the code must have (typed as `12,50` in the search box).
+    pub amount_centavos: Option<i64>,
+    /// Only codes made from this registered key.
+    pub key_id: Option<Uuid>,
+    /// `Some(true)`: only archived codes; `Some(false)`: only codes taking payments; `None`: all.
+    pub archived: Option<bool>,
+    /// Only codes of this batch.
+    pub batch_id: Option<Uuid>,
+    /// Keyset cursor: the page starts after the code made at this instant with this id (the
+    /// last row of the previous page), in the list's order (newest first).
+    pub after: Option<(DateTime<Utc>, Uuid)>,
+    /// The page's size.
+    pub limit: i64,
+}
+
+/// One page of an account's codes, newest first (then by id), as [`Search`] says.
+///
+/// The text matches the description or the txid anywhere, ignoring case (`%` and `_` typed are
+/// taken literally). A text that reads as an amount also matches codes of that amount.
+pub async fn search<'e>(
+    executor: impl PgExecutor<'e>,
+    owner_id: Uuid,
+    query: &Search,
+) -> Result<Vec<QrCodeView>, Error> {
+    let pattern = query.text.as_deref().map(|text| {
+        let escaped = text
+            .replace('\\', "\\\\")
+            .replace('%', "\\%")
+            .replace('_', "\\_");
+        format!("%{escaped}%")
+    });
+    let rows: Vec<Row> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "{SELECT} where owner_id = $1
+            and ($2::text is null or created_by = $2)
+            and ($3::text is null or description ilike $3 or txid ilike $3
+                 or ($4::bigint is not null and amount_centavos = $4))
+            and ($3::text is not null or $4::bigint is null or amount_centavos = $4)
+            and ($5::uuid is null or key_id = $5)
+            and ($6::boolean is null or (archived_at is not null) = $6)
+            and ($7::uuid is null or batch_id = $7)
+            and ($8::timestamptz is null or (created_at, qrcode_id) < ($8, $9::uuid))
+          order by created_at desc, qrcode_id desc limit $10"
+    )))
+    .bind(owner_id)
+    .bind(query.created_by.as_deref())
+    .bind(pattern)
+    .bind(query.amount_centavos)
+    .bind(query.key_id)
+    .bind(query.archived)
+    .bind(query.batch_id)
+    .bind(query.after.map(|(at, _)| at))
+    .bind(query.after.map(|(_, id)| id))
+    .bind(query.limit)
+    .fetch_all(executor)
+    .await?;
+    rows.into_iter().map(QrCodeView::try_from).collect()
+}
+
 /// Payload of `QrCodeCreated` in its current shape (schema version 1 is the only one so far).
 #[derive(Debug, Deserialize)]
 struct QrCodeCreatedV1 {
@@ -209,6 +307,23 @@ struct QrCodeCreatedV1 {
     txid: String,
     payload: String,
     created_at: DateTime<Utc>,
+    /// Added within version 1, as `created_by` (absent reads as `None`).
+    #[serde(default)]
+    key_id: Option<Uuid>,
+    /// Added within version 1.
+    #[serde(default)]
+    batch_id: Option<Uuid>,
+    /// Added within version 1.
+    #[serde(default)]
+    duplicate_of: Option<Uuid>,
+}
+
+/// Payload of `QrCodeArchived` and `QrCodeUnarchived` as far as this read model reads them.
+#[derive(Debug, Deserialize)]
+struct ArchivedV1 {
+    /// Present on `QrCodeArchived` only.
+    #[serde(default)]
+    archived_at: Option<DateTime<Utc>>,
 }
 
 /// Batches of at least this many rows go in with `COPY` (replay's pages, a projector catching up):
@@ -235,6 +350,10 @@ struct Columns {
     event_id: Vec<Uuid>,
     tx_id: Vec<u64>,
     global_position: Vec<i64>,
+    key_id: Vec<Option<Uuid>>,
+    batch_id: Vec<Option<Uuid>>,
+    duplicate_of: Vec<Option<Uuid>>,
+    version: Vec<i64>,
 }
 
 impl Columns {
@@ -246,14 +365,15 @@ impl Columns {
             &format!(
                 "copy {t} (qrcode_id, owner_id, key_kind, pix_key, merchant_name, merchant_city,
                            amount_centavos, description, txid, payload, created_at, event_id,
-                           tx_id, global_position, created_by)
+                           tx_id, global_position, created_by, key_id, batch_id,
+                           duplicate_of, version)
                  from stdin (format binary)"
             ),
         )
         .await?;
         for i in 0..self.qrcode_id.len() {
             let out = copy.rows();
-            out.row(15);
+            out.row(19);
             out.uuid(self.qrcode_id[i]);
             out.optional(self.owner_id[i], BinaryRows::uuid);
             out.text(self.key_kind[i]);
@@ -269,6 +389,10 @@ impl Columns {
             out.xid8(self.tx_id[i]);
             out.bigint(self.global_position[i]);
             out.optional(self.created_by[i].as_deref(), BinaryRows::text);
+            out.optional(self.key_id[i], BinaryRows::uuid);
+            out.optional(self.batch_id[i], BinaryRows::uuid);
+            out.optional(self.duplicate_of[i], BinaryRows::uuid);
+            out.bigint(self.version[i]);
             copy.row_written().await?;
         }
         copy.finish().await
@@ -290,6 +414,10 @@ impl Columns {
         self.event_id.push(event.event_id);
         self.tx_id.push(event.position.tx_id);
         self.global_position.push(event.position.global_position);
+        self.key_id.push(created.key_id);
+        self.batch_id.push(created.batch_id);
+        self.duplicate_of.push(created.duplicate_of);
+        self.version.push(event.stream_version);
     }
 }
 
@@ -307,12 +435,18 @@ impl Projection for QrCodes {
         &[TABLE]
     }
 
-    /// It only inserts: its owner and creator indexes serve the gateway's lists, never `apply`.
+    /// Its owner, creator and txid indexes serve the gateway's lists, never `apply` (which
+    /// finds rows only by `qrcode_id`, the key).
     fn indexes_built_after_replay(&self) -> bool {
         true
     }
 
-    /// It only inserts, and a repeated `qrcode_id` is the one key it can break.
+    /// A repeated `qrcode_id` is the one key it can break. It mostly inserts; the one read of
+    /// its own table is the archive update, a join on `qrcode_id` that gives the same rows with
+    /// or without the key (a repeated row that the key would have refused is updated too and
+    /// then removed with it, so replay still equals live). Without the key, a replay page that
+    /// holds archive events costs one hash join over the table built so far: archives are rare
+    /// beside creations, and a sorted key build still saves far more.
     fn keys_built_after_replay(&self) -> bool {
         true
     }
@@ -348,71 +482,134 @@ impl Projection for QrCodes {
         events: &[StoredEvent],
     ) -> Result<(), ApplyError> {
         let mut columns = Columns::default();
-        let current = upcasters.current_version(CREATED);
+        // Each code's archive state after the batch's events, in feed order (the last one wins).
+        let mut archive: Vec<(Uuid, Option<DateTime<Utc>>, i64)> = Vec::new();
+        let mut archive_index: HashMap<Uuid, usize> = HashMap::new();
         for event in events {
-            if event.stream_type != STREAM_TYPE || event.event_type != CREATED {
+            if event.stream_type != STREAM_TYPE {
                 continue;
             }
+            let event_type = event.event_type.as_str();
+            if ![CREATED, ARCHIVED, UNARCHIVED].contains(&event_type) {
+                continue;
+            }
+            let current = upcasters.current_version(event_type);
             if event.schema_version != current {
                 return Err(ApplyError::Rejected {
                     event_id: event.event_id,
                     reason: format!(
-                        "unknown schema version {} of {CREATED}",
+                        "unknown schema version {} of {event_type}",
                         event.schema_version
                     ),
                 });
             }
-            let created = QrCodeCreatedV1::deserialize(&event.payload).map_err(|error| {
-                ApplyError::Rejected {
+            let unreadable = |error: serde_json::Error| ApplyError::Rejected {
+                event_id: event.event_id,
+                reason: format!("payload of {event_type} v{current} does not deserialise: {error}"),
+            };
+            if event_type == CREATED {
+                let created = QrCodeCreatedV1::deserialize(&event.payload).map_err(unreadable)?;
+                columns.push(event, created);
+                continue;
+            }
+            let changed = ArchivedV1::deserialize(&event.payload).map_err(unreadable)?;
+            // The stream id is the code's id; a stream id that is not a UUID names no row.
+            let Ok(qrcode_id) = Uuid::parse_str(&event.stream_id) else {
+                continue;
+            };
+            let archived_at = if event_type == ARCHIVED {
+                Some(changed.archived_at.ok_or_else(|| ApplyError::Rejected {
                     event_id: event.event_id,
-                    reason: format!(
-                        "payload of {CREATED} v{current} does not deserialise: {error}"
-                    ),
+                    reason: format!("{ARCHIVED} without archived_at"),
+                })?)
+            } else {
+                None
+            };
+            let state = (qrcode_id, archived_at, event.stream_version);
+            match archive_index.get(&qrcode_id) {
+                Some(&i) => archive[i] = state,
+                None => {
+                    archive_index.insert(qrcode_id, archive.len());
+                    archive.push(state);
                 }
-            })?;
-            columns.push(event, created);
-        }
-        if columns.qrcode_id.is_empty() {
-            return Ok(());
+            }
         }
         let t = target.table(TABLE);
-        if columns.qrcode_id.len() >= COPY_FROM_ROWS {
-            columns.copy_in(conn, &t).await?;
-            return Ok(());
+        if !columns.qrcode_id.is_empty() {
+            insert_rows(conn, &t, columns).await?;
         }
-        // `xid8` has no binary mapping in sqlx: the ids cross as text.
-        let tx_ids: Vec<String> = columns.tx_id.iter().map(u64::to_string).collect();
-        sqlx::query(sqlx::AssertSqlSafe(format!(
-            "insert into {t} (qrcode_id, owner_id, key_kind, pix_key, merchant_name, merchant_city,
-                              amount_centavos, description, txid, payload, created_at, event_id,
-                              tx_id, global_position, created_by)
-             select q.qrcode_id, q.owner_id, q.key_kind, q.pix_key, q.merchant_name,
-                    q.merchant_city, q.amount_centavos, q.description, q.txid, q.payload,
-                    q.created_at, q.event_id, q.tx_id::xid8, q.global_position, q.created_by
-               from unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[],
-                           $7::bigint[], $8::text[], $9::text[], $10::text[], $11::timestamptz[],
-                           $12::uuid[], $13::text[], $14::bigint[], $15::text[])
-                 as q(qrcode_id, owner_id, key_kind, pix_key, merchant_name, merchant_city,
-                      amount_centavos, description, txid, payload, created_at, event_id, tx_id,
-                      global_position, created_by)"
-        )))
-        .bind(&columns.qrcode_id)
-        .bind(&columns.owner_id)
-        .bind(&columns.key_kind)
-        .bind(&columns.pix_key)
-        .bind(&columns.merchant_name)
-        .bind(&columns.merchant_city)
-        .bind(&columns.amount_centavos)
-        .bind(&columns.description)
-        .bind(&columns.txid)
-        .bind(&columns.payload)
-        .bind(&columns.created_at)
-        .bind(&columns.event_id)
-        .bind(&tx_ids)
-        .bind(&columns.global_position)
-        .bind(&columns.created_by)
-        .execute(&mut *conn)
-        .await?;
+        if !archive.is_empty() {
+            let ids: Vec<Uuid> = archive.iter().map(|(id, ..)| *id).collect();
+            let at: Vec<Option<DateTime<Utc>>> = archive.iter().map(|(_, at, _)| *at).collect();
+            let versions: Vec<i64> = archive.iter().map(|(.., v)| *v).collect();
+            // A code whose creation was parked has no row: the update then changes nothing,
+            // live and in replay alike.
+            sqlx::query(sqlx::AssertSqlSafe(format!(
+                "update {t} q set archived_at = u.archived_at, version = u.version
+                   from unnest($1::uuid[], $2::timestamptz[], $3::bigint[])
+                        as u(qrcode_id, archived_at, version)
+                  where q.qrcode_id = u.qrcode_id"
+            )))
+            .bind(&ids)
+            .bind(&at)
+            .bind(&versions)
+            .execute(&mut *conn)
+            .await?;
+        }
         Ok(())
     }
+}
+
+/// Inserts the batch's new rows: `COPY` for large batches, one `insert … select from unnest`
+/// otherwise.
+async fn insert_rows(
+    conn: &mut PgConnection,
+    t: &str,
+    columns: Columns,
+) -> Result<(), sqlx::Error> {
+    if columns.qrcode_id.len() >= COPY_FROM_ROWS {
+        columns.copy_in(conn, t).await?;
+        return Ok(());
+    }
+    // `xid8` has no binary mapping in sqlx: the ids cross as text.
+    let tx_ids: Vec<String> = columns.tx_id.iter().map(u64::to_string).collect();
+    sqlx::query(sqlx::AssertSqlSafe(format!(
+        "insert into {t} (qrcode_id, owner_id, key_kind, pix_key, merchant_name, merchant_city,
+                          amount_centavos, description, txid, payload, created_at, event_id,
+                          tx_id, global_position, created_by, key_id, batch_id, duplicate_of,
+                          version)
+         select q.qrcode_id, q.owner_id, q.key_kind, q.pix_key, q.merchant_name,
+                q.merchant_city, q.amount_centavos, q.description, q.txid, q.payload,
+                q.created_at, q.event_id, q.tx_id::xid8, q.global_position, q.created_by,
+                q.key_id, q.batch_id, q.duplicate_of, q.version
+           from unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[],
+                       $7::bigint[], $8::text[], $9::text[], $10::text[], $11::timestamptz[],
+                       $12::uuid[], $13::text[], $14::bigint[], $15::text[], $16::uuid[],
+                       $17::uuid[], $18::uuid[], $19::bigint[])
+             as q(qrcode_id, owner_id, key_kind, pix_key, merchant_name, merchant_city,
+                  amount_centavos, description, txid, payload, created_at, event_id, tx_id,
+                  global_position, created_by, key_id, batch_id, duplicate_of, version)"
+    )))
+    .bind(&columns.qrcode_id)
+    .bind(&columns.owner_id)
+    .bind(&columns.key_kind)
+    .bind(&columns.pix_key)
+    .bind(&columns.merchant_name)
+    .bind(&columns.merchant_city)
+    .bind(&columns.amount_centavos)
+    .bind(&columns.description)
+    .bind(&columns.txid)
+    .bind(&columns.payload)
+    .bind(&columns.created_at)
+    .bind(&columns.event_id)
+    .bind(&tx_ids)
+    .bind(&columns.global_position)
+    .bind(&columns.created_by)
+    .bind(&columns.key_id)
+    .bind(&columns.batch_id)
+    .bind(&columns.duplicate_of)
+    .bind(&columns.version)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
 }

@@ -4,15 +4,24 @@ use cqrs_es::Aggregate;
 use cqrs_es::event_sink::EventSink;
 use serde::{Deserialize, Serialize};
 
-use super::{QrCodeCommand, QrCodeCreated, QrCodeError, QrCodeEvent, STREAM_TYPE};
+use super::{
+    CreateAccountQrCode, QrCodeArchived, QrCodeCommand, QrCodeCreated, QrCodeError, QrCodeEvent,
+    QrCodeUnarchived, STREAM_TYPE,
+};
 use crate::brcode::make_static;
 use crate::pix_key::PixKeyKind;
 
-/// The state a decision needs: whether the code exists, and its payload.
+/// The state a decision needs: whether the code exists, its payload, and whether it is archived.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct QrCode {
     /// The payload, once created.
     pub payload: Option<String>,
+    /// Whether the code is archived now.
+    #[serde(default)]
+    pub archived: bool,
+    /// The code's id, once created (archive events name it).
+    #[serde(default)]
+    pub qrcode_id: String,
 }
 
 impl QrCode {
@@ -36,9 +45,75 @@ impl QrCode {
                     txid: made.txid,
                     payload: made.payload,
                     created_at: create.requested_at,
+                    key_id: None,
+                    batch_id: None,
+                    duplicate_of: None,
+                })])
+            }
+            QrCodeCommand::CreateAccountQrCode(create) => self.create_in_account(create),
+            QrCodeCommand::ArchiveQrCode(archive) => {
+                if self.payload.is_none() {
+                    return Err(QrCodeError::NotFound);
+                }
+                if self.archived {
+                    return Err(QrCodeError::AlreadyArchived);
+                }
+                Ok(vec![QrCodeEvent::QrCodeArchived(QrCodeArchived {
+                    qrcode_id: self.qrcode_id.clone(),
+                    archived_by: archive.by,
+                    archived_at: archive.at,
+                })])
+            }
+            QrCodeCommand::UnarchiveQrCode(unarchive) => {
+                if self.payload.is_none() {
+                    return Err(QrCodeError::NotFound);
+                }
+                if !self.archived {
+                    return Err(QrCodeError::NotArchived);
+                }
+                Ok(vec![QrCodeEvent::QrCodeUnarchived(QrCodeUnarchived {
+                    qrcode_id: self.qrcode_id.clone(),
+                    unarchived_by: unarchive.by,
+                    unarchived_at: unarchive.at,
                 })])
             }
         }
+    }
+
+    fn create_in_account(
+        &self,
+        create: CreateAccountQrCode,
+    ) -> Result<Vec<QrCodeEvent>, QrCodeError> {
+        if self.payload.is_some() {
+            return Err(QrCodeError::AlreadyCreated);
+        }
+        // `***` (or blank) means "no txid" to the engine: an account's code must have one.
+        let has_txid = create
+            .request
+            .txid
+            .as_deref()
+            .is_some_and(|t| !t.trim().is_empty() && t.trim() != "***");
+        if !has_txid {
+            return Err(QrCodeError::TxidRequired);
+        }
+        let made = make_static(&create.request).map_err(QrCodeError::Invalid)?;
+        Ok(vec![QrCodeEvent::QrCodeCreated(QrCodeCreated {
+            qrcode_id: create.qrcode_id,
+            owner_id: Some(create.owner_id),
+            created_by: Some(create.created_by),
+            key_kind: key_kind_name(create.request.key.kind()).to_owned(),
+            pix_key: create.request.key.as_str().to_owned(),
+            merchant_name: made.merchant_name,
+            merchant_city: made.merchant_city,
+            amount_centavos: made.amount.map(|a| a.get()),
+            description: made.additional_info,
+            txid: made.txid,
+            payload: made.payload,
+            created_at: create.requested_at,
+            key_id: create.key_id,
+            batch_id: create.batch_id,
+            duplicate_of: create.duplicate_of,
+        })])
     }
 }
 
@@ -74,7 +149,12 @@ impl Aggregate for QrCode {
 
     fn apply(&mut self, event: Self::Event) {
         match event {
-            QrCodeEvent::QrCodeCreated(created) => self.payload = Some(created.payload),
+            QrCodeEvent::QrCodeCreated(created) => {
+                self.qrcode_id = created.qrcode_id;
+                self.payload = Some(created.payload);
+            }
+            QrCodeEvent::QrCodeArchived(_) => self.archived = true,
+            QrCodeEvent::QrCodeUnarchived(_) => self.archived = false,
         }
     }
 }
@@ -88,7 +168,7 @@ mod tests {
     use crate::brcode::{StaticCodeRequest, validate_strict};
     use crate::money::Centavos;
     use crate::pix_key::PixKey;
-    use crate::qrcode::CreateQrCode;
+    use crate::qrcode::{ArchiveQrCode, CreateQrCode, UnarchiveQrCode};
 
     type QrCodeTest = TestFramework<QrCode>;
 
@@ -106,7 +186,9 @@ mod tests {
     }
 
     fn created_event(command: QrCodeCommand) -> QrCodeEvent {
-        let QrCodeCommand::CreateQrCode(create) = command;
+        let QrCodeCommand::CreateQrCode(create) = command else {
+            panic!("a CreateQrCode");
+        };
         let made = make_static(&create.request).expect("valid request");
         QrCodeEvent::QrCodeCreated(QrCodeCreated {
             qrcode_id: create.qrcode_id,
@@ -121,6 +203,9 @@ mod tests {
             txid: "***".to_owned(),
             payload: made.payload,
             created_at: create.requested_at,
+            key_id: None,
+            batch_id: None,
+            duplicate_of: None,
         })
     }
 
@@ -189,9 +274,189 @@ mod tests {
         assert_eq!(event.event_version(), "1");
     }
 
+    const ID: &str = "0a6b5c1e-6a1f-4c55-9d0e-2d3a4b5c6d7e";
+    const OWNER: &str = "0190f1a2-0000-7000-8000-00000000000a";
+    const MEMBER: &str = "0190f1a2-0000-7000-8000-00000000000b";
+
+    fn create_in_account(txid: Option<&str>) -> QrCodeCommand {
+        let key = PixKey::detect("loja@example.com").expect("a valid e-mail key");
+        let mut request = StaticCodeRequest::new(key, "Padaria", "Natal");
+        request.txid = txid.map(str::to_owned);
+        QrCodeCommand::CreateAccountQrCode(CreateAccountQrCode {
+            qrcode_id: ID.to_owned(),
+            owner_id: OWNER.to_owned(),
+            created_by: MEMBER.to_owned(),
+            key_id: Some("0190f1a2-0000-7000-8000-0000000000cc".to_owned()),
+            batch_id: None,
+            duplicate_of: None,
+            request,
+            requested_at: "2026-11-21T10:00:00Z".to_owned(),
+        })
+    }
+
+    fn made_in_account() -> QrCodeEvent {
+        let events = QrCodeTest::with(())
+            .given_no_previous_events()
+            .when(create_in_account(Some("MESA01")))
+            .inspect_result()
+            .expect("the code is created");
+        events.into_iter().next().expect("one event")
+    }
+
+    fn archive() -> QrCodeCommand {
+        QrCodeCommand::ArchiveQrCode(ArchiveQrCode {
+            by: MEMBER.to_owned(),
+            at: "2026-11-22T10:00:00Z".to_owned(),
+        })
+    }
+
+    fn unarchive() -> QrCodeCommand {
+        QrCodeCommand::UnarchiveQrCode(UnarchiveQrCode {
+            by: OWNER.to_owned(),
+            at: "2026-11-23T10:00:00Z".to_owned(),
+        })
+    }
+
+    fn archived() -> QrCodeEvent {
+        QrCodeEvent::QrCodeArchived(QrCodeArchived {
+            qrcode_id: ID.to_owned(),
+            archived_by: MEMBER.to_owned(),
+            archived_at: "2026-11-22T10:00:00Z".to_owned(),
+        })
+    }
+
+    #[test]
+    fn a_code_made_in_an_account_carries_its_txid_key_id_and_owner() {
+        let QrCodeEvent::QrCodeCreated(created) = made_in_account() else {
+            panic!("a QrCodeCreated");
+        };
+        assert_eq!(created.txid, "MESA01");
+        assert_eq!(created.owner_id.as_deref(), Some(OWNER));
+        assert_eq!(created.created_by.as_deref(), Some(MEMBER));
+        assert_eq!(
+            created.key_id.as_deref(),
+            Some("0190f1a2-0000-7000-8000-0000000000cc")
+        );
+        assert!(
+            created.payload.contains("0506MESA01"),
+            "{}",
+            created.payload
+        );
+        assert!(validate_strict(&created.payload).is_ok());
+    }
+
+    #[test]
+    fn a_code_made_in_an_account_without_a_txid_or_with_stars_is_refused() {
+        for txid in [None, Some("***"), Some("  ")] {
+            QrCodeTest::with(())
+                .given_no_previous_events()
+                .when(create_in_account(txid))
+                .then_expect_error(QrCodeError::TxidRequired);
+        }
+    }
+
+    #[test]
+    fn a_txid_breaking_the_static_code_rules_is_refused_naming_the_txid() {
+        for (txid, code) in [
+            ("MESA-01", "txid-invalid-character"),
+            ("pedido 1", "txid-invalid-character"),
+            ("AÇAI1", "txid-invalid-character"),
+            ("A1234567890123456789012345", "txid-too-long"),
+        ] {
+            let error = QrCodeTest::with(())
+                .given_no_previous_events()
+                .when(create_in_account(Some(txid)))
+                .inspect_result()
+                .expect_err(txid);
+            let QrCodeError::Invalid(errors) = &error else {
+                panic!("expected Invalid, got {error:?}");
+            };
+            assert_eq!(errors.len(), 1, "{txid}");
+            assert_eq!(errors[0].code(), code, "{txid}");
+            assert_eq!(errors[0].field().as_str(), "txid", "{txid}");
+        }
+        // 25 characters is the limit, not over it.
+        QrCodeTest::with(())
+            .given_no_previous_events()
+            .when(create_in_account(Some(&"A".repeat(25))))
+            .inspect_result()
+            .expect("25 characters are allowed");
+    }
+
+    #[test]
+    fn archiving_a_code_records_who_and_when() {
+        QrCodeTest::with(())
+            .given(vec![made_in_account()])
+            .when(archive())
+            .then_expect_events(vec![archived()]);
+    }
+
+    #[test]
+    fn archiving_a_code_twice_is_refused() {
+        QrCodeTest::with(())
+            .given(vec![made_in_account(), archived()])
+            .when(archive())
+            .then_expect_error(QrCodeError::AlreadyArchived);
+    }
+
+    #[test]
+    fn an_archived_code_is_brought_back_and_can_be_archived_again() {
+        QrCodeTest::with(())
+            .given(vec![made_in_account(), archived()])
+            .when(unarchive())
+            .then_expect_events(vec![QrCodeEvent::QrCodeUnarchived(QrCodeUnarchived {
+                qrcode_id: ID.to_owned(),
+                unarchived_by: OWNER.to_owned(),
+                unarchived_at: "2026-11-23T10:00:00Z".to_owned(),
+            })]);
+        let brought_back = QrCodeEvent::QrCodeUnarchived(QrCodeUnarchived {
+            qrcode_id: ID.to_owned(),
+            unarchived_by: OWNER.to_owned(),
+            unarchived_at: "2026-11-23T10:00:00Z".to_owned(),
+        });
+        QrCodeTest::with(())
+            .given(vec![made_in_account(), archived(), brought_back])
+            .when(archive())
+            .then_expect_events(vec![archived()]);
+    }
+
+    #[test]
+    fn bringing_back_a_code_that_is_not_archived_is_refused() {
+        QrCodeTest::with(())
+            .given(vec![made_in_account()])
+            .when(unarchive())
+            .then_expect_error(QrCodeError::NotArchived);
+    }
+
+    #[test]
+    fn archiving_or_bringing_back_a_code_never_made_is_not_found() {
+        QrCodeTest::with(())
+            .given_no_previous_events()
+            .when(archive())
+            .then_expect_error(QrCodeError::NotFound);
+        QrCodeTest::with(())
+            .given_no_previous_events()
+            .when(unarchive())
+            .then_expect_error(QrCodeError::NotFound);
+    }
+
+    #[test]
+    fn the_new_fields_are_left_out_of_a_public_code_so_its_stored_form_is_unchanged() {
+        let event = created_event(create("Ana", "Natal", Some(500)));
+        let json = serde_json::to_value(&event).expect("serialisable");
+        for field in ["key_id", "batch_id", "duplicate_of"] {
+            assert!(json.get(field).is_none(), "{field} in {json}");
+        }
+        let json = serde_json::to_value(archived()).expect("serialisable");
+        assert_eq!(json["type"], "QrCodeArchived");
+        assert_eq!(archived().event_version(), "1");
+    }
+
     #[test]
     fn the_person_who_made_the_code_is_recorded_beside_the_owning_account() {
-        let QrCodeCommand::CreateQrCode(mut create) = create("Ana", "Natal", None);
+        let QrCodeCommand::CreateQrCode(mut create) = create("Ana", "Natal", None) else {
+            panic!("a CreateQrCode");
+        };
         create.owner_id = Some("0190f1a2-0000-7000-8000-00000000000a".to_owned());
         create.created_by = Some("0190f1a2-0000-7000-8000-00000000000b".to_owned());
         let events = QrCodeTest::with(())
@@ -232,7 +497,9 @@ mod tests {
             "created_at": "2026-11-20T12:00:00Z"
         });
         let event: QrCodeEvent = serde_json::from_value(stored).expect("old events still read");
-        let QrCodeEvent::QrCodeCreated(created) = &event;
+        let QrCodeEvent::QrCodeCreated(created) = &event else {
+            panic!("a QrCodeCreated");
+        };
         assert_eq!(created.created_by, None);
         assert_eq!(created.merchant_name, "ANA");
         assert_eq!(event.event_version(), "1");

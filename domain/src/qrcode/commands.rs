@@ -3,10 +3,20 @@
 use crate::brcode::StaticCodeRequest;
 
 /// Commands of the QR-code aggregate.
+#[allow(
+    clippy::large_enum_variant,
+    reason = "a creation is the first and usual event; boxing it would change every match for a few bytes"
+)]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum QrCodeCommand {
     /// Make a static Pix QR code.
     CreateQrCode(CreateQrCode),
+    /// Make a static Pix QR code in an account, from the dashboard: a txid is required.
+    CreateAccountQrCode(CreateAccountQrCode),
+    /// Archive a code.
+    ArchiveQrCode(ArchiveQrCode),
+    /// Bring an archived code back.
+    UnarchiveQrCode(UnarchiveQrCode),
 }
 
 /// Make a static Pix QR code from values already parsed at the edge.
@@ -23,4 +33,48 @@ pub struct CreateQrCode {
     pub request: StaticCodeRequest,
     /// When it was asked for, RFC 3339 (the domain reads no clock).
     pub requested_at: String,
+}
+
+/// Make a code in an account from the dashboard (alone, in a batch, or as a duplicate).
+///
+/// Unlike [`CreateQrCode`] (the public sign form), the request must carry a txid: a code of an
+/// account is how its payments are matched (by txid, unique in the account), so it is never
+/// written with `***`. Uniqueness itself is a constraint across streams, kept by a claim in the
+/// command's transaction (see `commands::claims::txid_scope`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CreateAccountQrCode {
+    /// The code's id.
+    pub qrcode_id: String,
+    /// The account that owns it.
+    pub owner_id: String,
+    /// The signed-in person who made it.
+    pub created_by: String,
+    /// The registered key it was made from (`pix_keys.key_id`), if any.
+    pub key_id: Option<String>,
+    /// The batch it belongs to, if made in one.
+    pub batch_id: Option<String>,
+    /// The code it duplicates, if any.
+    pub duplicate_of: Option<String>,
+    /// Key, name, city, amount, description and txid (required).
+    pub request: StaticCodeRequest,
+    /// When it was asked for, RFC 3339.
+    pub requested_at: String,
+}
+
+/// Archive a code: it stays listed (under "arquivados") and its payer page stops offering it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ArchiveQrCode {
+    /// Who asks (account id).
+    pub by: String,
+    /// When, RFC 3339.
+    pub at: String,
+}
+
+/// Bring an archived code back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnarchiveQrCode {
+    /// Who asks (account id).
+    pub by: String,
+    /// When, RFC 3339.
+    pub at: String,
 }

@@ -11,6 +11,20 @@ pub enum QrCodeError {
     /// The values break a Pix rule; every problem is listed, each naming its field.
     #[error("{}", .0.iter().map(ToString::to_string).collect::<Vec<_>>().join(" "))]
     Invalid(Vec<BrCodeError>),
+    /// A code of an account needs a txid (payments are matched by it).
+    #[error(
+        "Informe o identificador da transação (txid) ou deixe o Balcão gerar um: um QR code da conta precisa dele para reconhecer os pagamentos."
+    )]
+    TxidRequired,
+    /// The code does not exist (archiving or bringing back a code never made).
+    #[error("QR code não encontrado.")]
+    NotFound,
+    /// Archiving a code already archived.
+    #[error("Este QR code já está arquivado.")]
+    AlreadyArchived,
+    /// Bringing back a code that is not archived.
+    #[error("Este QR code não está arquivado.")]
+    NotArchived,
 }
 
 impl QrCodeError {
@@ -19,6 +33,10 @@ impl QrCodeError {
         match self {
             QrCodeError::AlreadyCreated => "qrcode-already-created",
             QrCodeError::Invalid(_) => "qrcode-invalid",
+            QrCodeError::TxidRequired => "txid-required",
+            QrCodeError::NotFound => "not-found",
+            QrCodeError::AlreadyArchived => "qrcode-already-archived",
+            QrCodeError::NotArchived => "qrcode-not-archived",
         }
     }
 }
@@ -30,8 +48,20 @@ impl crate::refusal::Refusal for QrCodeError {
 
     fn kind(&self) -> crate::refusal::RefusalKind {
         match self {
-            QrCodeError::AlreadyCreated => crate::refusal::RefusalKind::Conflict,
-            QrCodeError::Invalid(_) => crate::refusal::RefusalKind::Invalid,
+            QrCodeError::AlreadyCreated
+            | QrCodeError::AlreadyArchived
+            | QrCodeError::NotArchived => crate::refusal::RefusalKind::Conflict,
+            QrCodeError::Invalid(_) | QrCodeError::TxidRequired => {
+                crate::refusal::RefusalKind::Invalid
+            }
+            QrCodeError::NotFound => crate::refusal::RefusalKind::NotFound,
+        }
+    }
+
+    fn field(&self) -> Option<&'static str> {
+        match self {
+            QrCodeError::TxidRequired => Some("txid"),
+            _ => None,
         }
     }
 }

@@ -6,11 +6,19 @@ use serde::{Deserialize, Serialize};
 
 /// Events of the QR-code aggregate. Stored as an object with a `type` field plus the variant's
 /// fields, so read models can read the fields directly.
+#[allow(
+    clippy::large_enum_variant,
+    reason = "a creation is the first and usual event; boxing it would change every match for a few bytes"
+)]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type")]
 pub enum QrCodeEvent {
     /// A static Pix QR code was made.
     QrCodeCreated(QrCodeCreated),
+    /// The code was archived: its payer page stops offering it.
+    QrCodeArchived(QrCodeArchived),
+    /// An archived code was brought back.
+    QrCodeUnarchived(QrCodeUnarchived),
 }
 
 /// A static Pix QR code was made (schema version 1).
@@ -43,18 +51,58 @@ pub struct QrCodeCreated {
     pub payload: String,
     /// When it was made, RFC 3339.
     pub created_at: String,
+    /// The account's registered key (`pix_keys.key_id`) the code was made from; `None` for a
+    /// typed key and for visitors. Added within schema version 1 (absent reads as `None`, and it
+    /// is left out when `None`, so codes made without it are stored exactly as before).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key_id: Option<String>,
+    /// The batch the code was made in (one id shared by every code of one batch command);
+    /// `None` for a code made alone. Added within schema version 1, as `key_id`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub batch_id: Option<String>,
+    /// The code this one duplicates (same values, new txid); `None` otherwise. Added within
+    /// schema version 1, as `key_id`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duplicate_of: Option<String>,
+}
+
+/// The code was archived (schema version 1): it stays in the account, its txid stays taken,
+/// and its payer page says it no longer takes payments.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QrCodeArchived {
+    /// The code's id.
+    pub qrcode_id: String,
+    /// Who archived it (account id).
+    pub archived_by: String,
+    /// When, RFC 3339.
+    pub archived_at: String,
+}
+
+/// An archived code was brought back (schema version 1).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QrCodeUnarchived {
+    /// The code's id.
+    pub qrcode_id: String,
+    /// Who brought it back (account id).
+    pub unarchived_by: String,
+    /// When, RFC 3339.
+    pub unarchived_at: String,
 }
 
 impl DomainEvent for QrCodeEvent {
     fn event_type(&self) -> String {
         match self {
             QrCodeEvent::QrCodeCreated(_) => "QrCodeCreated".to_owned(),
+            QrCodeEvent::QrCodeArchived(_) => "QrCodeArchived".to_owned(),
+            QrCodeEvent::QrCodeUnarchived(_) => "QrCodeUnarchived".to_owned(),
         }
     }
 
     fn event_version(&self) -> String {
         match self {
-            QrCodeEvent::QrCodeCreated(_) => "1".to_owned(),
+            QrCodeEvent::QrCodeCreated(_)
+            | QrCodeEvent::QrCodeArchived(_)
+            | QrCodeEvent::QrCodeUnarchived(_) => "1".to_owned(),
         }
     }
 }

@@ -1,18 +1,25 @@
-//! The QR-code aggregate: one Pix QR code, made once from validated inputs.
+//! The QR-code aggregate: one Pix QR code, made once from validated inputs, then archived and
+//! brought back at will.
 //!
 //! Creating a code runs the strict BR Code engine, so an event only ever carries a payload that
 //! every bank app accepts. The payload is stored in the event itself ("events carry the
-//! information"): read models never recompute it.
+//! information"): read models never recompute it. A code made in an account
+//! ([`CreateAccountQrCode`]) always carries a txid ([`txid`]), unique in the account; a batch
+//! ([`batch`]) is many codes, each its own stream, appended in one transaction.
 
 mod aggregate;
+pub mod batch;
 mod commands;
 mod error;
 mod events;
+pub mod txid;
 
 pub use aggregate::QrCode;
-pub use commands::{CreateQrCode, QrCodeCommand};
+pub use commands::{
+    ArchiveQrCode, CreateAccountQrCode, CreateQrCode, QrCodeCommand, UnarchiveQrCode,
+};
 pub use error::QrCodeError;
-pub use events::{QrCodeCreated, QrCodeEvent};
+pub use events::{QrCodeArchived, QrCodeCreated, QrCodeEvent, QrCodeUnarchived};
 
 /// The aggregate type, used as the stream type in the event log.
 pub const STREAM_TYPE: &str = "qrcode";

@@ -29,8 +29,7 @@
 //! | `DELETE /api/accounts/{accountId}/members/{invitationId}` | [`team::remove`] | owner |
 //! | `POST /api/invitations/check` | [`team::check`] | anyone with the link's code |
 //! | `POST /api/invitations/accept` | [`team::accept`] | signed in |
-//! | `GET, POST /api/accounts/{accountId}/qrcodes` | [`qrcodes::list`], [`qrcodes::create`] | owner, manager, operator |
-//! | `GET /api/accounts/{accountId}/qrcodes/{id}` | [`qrcodes::show`] | owner, manager, operator (own codes) |
+//! | `/api/accounts/{accountId}/qrcodes…` | [`qrcodes`] (its own table: list, create, check, batch, show, archive, unarchive, duplicate) | owner, manager, operator (own codes) |
 //!
 //! Codes the resource modules add to the API's table (`crate::api::error`):
 //!

@@ -1,5 +1,6 @@
 //! The payer page, `/pagamento/{qrcode_id}`: who receives, how much, the QR code as inline SVG,
-//! "Pix Copia e Cola" with a copy button, and how to pay.
+//! "Pix Copia e Cola" with a copy button, and how to pay. An archived code's page says in pt-BR
+//! that it no longer takes payments, and shows neither the code nor its copy text.
 
 use std::collections::HashMap;
 
@@ -125,7 +126,12 @@ pub async fn show(
         view = qrcodes::find(&state.pool, qrcode_id).await?;
     }
     let view = view.ok_or(AppError::NotFound)?;
-    let qr_svg = render_qr(&view, EcLevel::M)?;
+    // An archived code's page says so and shows no code to pay with.
+    let qr_svg = if view.archived_at.is_some() {
+        String::new()
+    } else {
+        render_qr(&view, EcLevel::M)?
+    };
     let amount = amount_text(&view);
     let meta = Meta::unindexed(
         Some(&state.site),

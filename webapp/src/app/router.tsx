@@ -35,6 +35,7 @@ export function createAppRoutes(): RouteObject[] {
             { path: 'boas-vindas', lazy: () => import('./routes/panel/welcome') },
             { path: 'chaves', element: <UnderConstruction title="Chaves Pix" /> },
             { path: 'qrcodes', lazy: () => import('./routes/panel/qrcodes') },
+            { path: 'criar-qrcode', lazy: () => import('./routes/panel/create-qrcode') },
             { path: 'transacoes', element: <UnderConstruction title="Transações" /> },
             { path: 'plano', element: <UnderConstruction title="Plano" /> },
             { path: 'contas-extras', lazy: () => import('./routes/panel/extra-accounts') },

@@ -37,6 +37,7 @@ export const paths = {
     welcome: '/painel/boas-vindas',
     keys: '/painel/chaves',
     qrCodes: '/painel/qrcodes',
+    createQrCode: '/painel/criar-qrcode',
     transactions: '/painel/transacoes',
     settings: '/painel/configuracoes',
     plan: '/painel/plano',

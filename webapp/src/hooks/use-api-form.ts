@@ -43,6 +43,20 @@ export interface ApiFormOptions<S extends FormSchema, R> {
   fieldAliases?: Readonly<Record<string, Path<z.input<S>>>>;
 }
 
+/**
+ * Thrown by a form's `send` to show several problems at once, each under its field (e.g. the list a
+ * server check answered). Problems about a field the form does not have go to the form's alert.
+ */
+export class FieldProblems extends Error {
+  readonly problems: readonly { field: string; message: string }[];
+
+  constructor(problems: readonly { field: string; message: string }[]) {
+    super(problems.map((problem) => problem.message).join(' '));
+    this.name = 'FieldProblems';
+    this.problems = problems;
+  }
+}
+
 /** The props of a `TextField`, `PasswordField` or `SelectField` bound to one field of the form. */
 export type BoundField<F extends string> = UseFormRegisterReturn<F> & { error: string | null };
 
@@ -122,6 +136,32 @@ export function useApiForm<S extends FormSchema, R = true>({
       setOutcome(() => result);
       for (const name of clearOnSuccess) resetField(name);
     } catch (caught) {
+      if (caught instanceof FieldProblems) {
+        const aliases: Readonly<Record<string, string>> = fieldAliases;
+        const leftOver: string[] = [];
+        const shown = new Set<string>();
+        for (const problem of caught.problems) {
+          const name = aliases[problem.field] ?? problem.field;
+          if (!(fieldNames as string[]).includes(name)) {
+            leftOver.push(problem.message);
+          } else if (!shown.has(name)) {
+            // The first problem of a field is the one to fix first.
+            shown.add(name);
+            setError(name as Path<Values>, { type: 'server', message: problem.message });
+          }
+        }
+        if (leftOver.length > 0) {
+          setFailure({
+            status: 422,
+            code: 'invalid-argument',
+            serverMessage: leftOver.join(' '),
+            retryAfterSeconds: null,
+            field: null,
+          });
+        }
+        setServerRefusals((count) => count + 1);
+        return;
+      }
       const error = asApiError(caught);
       const rule = fieldOf(error);
       if (rule === null) {

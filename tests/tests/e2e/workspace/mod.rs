@@ -2,6 +2,7 @@
 
 mod authorization_matrix;
 mod deletion;
+mod qrcode_desk;
 mod qrcodes;
 mod settings;
 pub(crate) mod support;

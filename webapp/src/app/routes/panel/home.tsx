@@ -16,9 +16,9 @@ export function Component() {
       <ul className="cards">
         <li className="card">
           <h3>
-            <a href={paths.server.signMaker}>Criar placa Pix</a>
+            <Link to={paths.panel.createQrCode}>Criar placa Pix</Link>
           </h3>
-          <p>Monte e imprima uma placa com o QR code da sua chave Pix.</p>
+          <p>Crie o QR code da sua chave Pix nesta conta e baixe a placa para imprimir.</p>
         </li>
         <li className="card">
           <h3>

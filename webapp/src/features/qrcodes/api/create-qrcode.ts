@@ -9,6 +9,8 @@ export interface NewQrCode {
   /** As typed in pt-BR (`"12,50"`), or null for a code where the payer types the amount. */
   amount: string | null;
   description: string | null;
+  /** Typed by the person; blank or absent: the server generates one. */
+  txid?: string | null;
 }
 
 export const createQrCodeApi = api.injectEndpoints({
@@ -16,7 +18,7 @@ export const createQrCodeApi = api.injectEndpoints({
     /** `POST /api/accounts/{accountId}/qrcodes`: 201 with the code; BR Code problems are 422 with `field`. */
     createQrCode: build.mutation<QrCode, { accountId: string; qrcode: NewQrCode }>({
       query: ({ accountId, qrcode }) => ({
-        url: `/api/accounts/${encodeURIComponent(accountId)}/qrcodes`,
+        url: `/api/accounts/${encodeURIComponent(accountId)}/qrcodes?qr=svg`,
         method: 'POST',
         body: qrcode,
       }),

@@ -15,6 +15,16 @@ export interface QrCode {
   /** The account id of whoever created it (null for codes older than that record). */
   createdBy: string | null;
   paymentUrl: string;
+  /** How the bank reports payments to this code (absent from codes made before txids). */
+  txid?: string;
+  /** When it was archived; null while it takes payments. */
+  archivedAt?: string | null;
+  /** The registered key it was made from, if any. */
+  keyId?: string | null;
+  /** The batch it was made in, if any. */
+  batchId?: string | null;
+  /** The QR code as SVG markup (only in a creation's answer). */
+  qrSvg?: string;
 }
 
 export const listQrCodesApi = api.injectEndpoints({

@@ -1,17 +1,21 @@
-import { useEffect } from 'react';
+import { type ReactNode, useEffect } from 'react';
+import { useWatch } from 'react-hook-form';
 import { z } from 'zod';
 
 import { FormAlert } from '@/components/form-alert';
 import { FormOutcome } from '@/components/form-outcome';
 import { TextField } from '@/components/text-field';
 import { paths } from '@/config/paths';
-import { useApiForm } from '@/hooks/use-api-form';
+import { FieldProblems, useApiForm } from '@/hooks/use-api-form';
 import type { ApiError } from '@/lib/api-error';
 import { WORKSPACE_NOT_FOUND, errorMessage, isForbidden, isNotFound } from '@/lib/error-messages';
 import { optionalText, requiredText } from '@/utils/field-rules';
 import { formatCentavos, isBrazilianAmount } from '@/utils/money';
 
 import { type NewQrCode, useCreateQrCodeMutation } from '../api/create-qrcode';
+import { useCheckQrCodeMutation } from '../api/manage-qrcodes';
+
+import { CodeResult } from './code-result';
 
 export const INVALID_AMOUNT = 'Digite o valor em reais, como 12,50.';
 export const CREATE_FORBIDDEN = 'Seu papel nesta conta não permite criar QR codes.';
@@ -23,6 +27,10 @@ const qrCodeSchema = z.object({
   // Only the shape is checked here; the server parses the amount into centavos.
   amount: optionalText().refine((amount) => amount === null || isBrazilianAmount(amount), INVALID_AMOUNT),
   description: optionalText(),
+  txid: optionalText().refine(
+    (txid) => txid === null || /^[A-Za-z0-9]{1,25}$/.test(txid),
+    'O txid tem de 1 a 25 letras sem acento e números, sem espaços.',
+  ),
 }) satisfies z.ZodType<NewQrCode>;
 
 /** The BR Code's own names for the same fields (`domain::brcode::Field::as_str`), should a 422 use them. */
@@ -45,11 +53,30 @@ export interface QrCodeFormProps {
   /** Prefilled recipient name and city (the settings' defaults, in the person's own account). */
   defaultMerchantName?: string | null;
   defaultMerchantCity?: string | null;
+  /** How the name and city will be written in the code, as they are typed (composed by the app). */
+  renderPreview?: (name: string, city: string) => ReactNode;
+  /** Show the whole result (QR, copy text, downloads, share) under the form. */
+  showResult?: boolean;
 }
 
 /** Creates a static QR code in the account; the server's BR Code checks come back under each field. */
-export function QrCodeForm({ accountId, defaultMerchantName, defaultMerchantCity }: QrCodeFormProps) {
+export function QrCodeForm({
+  accountId,
+  defaultMerchantName,
+  defaultMerchantCity,
+  renderPreview,
+  showResult = false,
+}: QrCodeFormProps) {
   const [create, { isLoading }] = useCreateQrCodeMutation();
+  const [check] = useCheckQrCodeMutation();
+  /** Every problem at once (the server's check) before the code is made; a failed check is no reason not to try. */
+  const send = async (qrcode: NewQrCode) => {
+    const checked = await check({ accountId, request: qrcode })
+      .unwrap()
+      .catch(() => null);
+    if (checked !== null && checked.problems.length > 0) throw new FieldProblems(checked.problems);
+    return create({ accountId, qrcode }).unwrap();
+  };
   const form = useApiForm({
     schema: qrCodeSchema,
     defaultValues: {
@@ -58,9 +85,10 @@ export function QrCodeForm({ accountId, defaultMerchantName, defaultMerchantCity
       merchantCity: defaultMerchantCity ?? '',
       amount: '',
       description: '',
+      txid: '',
     },
-    send: (qrcode) => create({ accountId, qrcode }).unwrap(),
-    clearOnSuccess: ['amount', 'description'],
+    send,
+    clearOnSuccess: ['amount', 'description', 'txid'],
     fieldAliases: FIELD_ALIASES,
   });
 
@@ -71,6 +99,7 @@ export function QrCodeForm({ accountId, defaultMerchantName, defaultMerchantCity
     if (defaultMerchantCity && getValues('merchantCity') === '') setValue('merchantCity', defaultMerchantCity);
   }, [defaultMerchantName, defaultMerchantCity, getValues, setValue]);
   const created = form.outcome;
+  const [name, city] = useWatch({ control: form.control, name: ['merchantName', 'merchantCity'] });
 
   return (
     <form {...form.formProps} aria-label="Criar QR code">
@@ -96,6 +125,7 @@ export function QrCodeForm({ accountId, defaultMerchantName, defaultMerchantCity
       />
       <TextField label="Nome de quem recebe" {...form.field('merchantName')} />
       <TextField label="Cidade" {...form.field('merchantCity')} />
+      {renderPreview ? renderPreview(name, city) : null}
       <TextField
         label="Valor (opcional)"
         inputMode="decimal"
@@ -104,9 +134,18 @@ export function QrCodeForm({ accountId, defaultMerchantName, defaultMerchantCity
         hint="Em reais, como 12,50. Em branco, quem paga digita o valor."
       />
       <TextField label="Descrição (opcional)" {...form.field('description')} hint="Aparece para quem paga." />
+      <TextField
+        label="Txid (opcional)"
+        autoCapitalize="characters"
+        autoComplete="off"
+        spellCheck={false}
+        {...form.field('txid')}
+        hint="Identifica os pagamentos deste QR code no extrato. Em branco, o Balcão gera um só dele."
+      />
       <button type="submit" className="button" disabled={isLoading}>
         {isLoading ? 'Criando…' : 'Criar QR code'}
       </button>
+      {showResult && created ? <CodeResult key={created.id} qrcode={created} showPaymentLink={false} /> : null}
     </form>
   );
 }

@@ -1,20 +1,96 @@
+import { useState } from 'react';
+
 import { FormAlert } from '@/components/form-alert';
 import { PageStatus } from '@/components/page-status';
 import { paths } from '@/config/paths';
+import { useDebouncedValue } from '@/hooks/use-debounced-value';
 import { asApiError } from '@/lib/api-error';
 import { WORKSPACE_NOT_FOUND, errorMessage, isForbidden, isNotFound } from '@/lib/error-messages';
 import { formatDateTime } from '@/utils/dates';
 import { formatCentavos } from '@/utils/money';
 
-import { useListQrCodesQuery } from '../api/list-qrcodes';
+import type { QrCode } from '../api/list-qrcodes';
+import { type QrCodeFilters, useChangeQrCodeMutation, useSearchQrCodesQuery } from '../api/manage-qrcodes';
 
 export const LIST_FORBIDDEN = 'Seu papel nesta conta não permite ver os QR codes.';
 
-/** The account's QR codes, newest first, each with its payer page and printable sign. */
-export function QrCodeList({ accountId }: { accountId: string }) {
-  const { data: qrcodes, error, isLoading } = useListQrCodesQuery(accountId);
+type Archived = QrCodeFilters['archived'];
 
-  if (qrcodes === undefined) {
+/** One code of the list, with its links and what can be done to it. */
+function QrCodeItem({ accountId, qrcode }: { accountId: string; qrcode: QrCode }) {
+  const [change, { isLoading, error }] = useChangeQrCodeMutation();
+  const amount = qrcode.amountCentavos === null ? null : formatCentavos(qrcode.amountCentavos);
+  const summary = `${qrcode.merchantName}${amount === null ? '' : `, ${amount}`}`;
+  const archived = qrcode.archivedAt !== undefined && qrcode.archivedAt !== null;
+  const act = (action: 'arquivar' | 'desarquivar' | 'duplicar') => {
+    void change({ accountId, id: qrcode.id, action });
+  };
+  return (
+    <li className={['card', 'qrcode', archived ? 'archived' : null].filter(Boolean).join(' ')} aria-label={summary}>
+      <h3>
+        {qrcode.merchantName} <span className="hint">· {qrcode.merchantCity}</span>
+      </h3>
+      {archived ? <p className="notice">Arquivado: a página de pagamento não mostra mais o QR code.</p> : null}
+      <dl className="facts">
+        <dt>Valor</dt>
+        <dd>{amount ?? 'Quem paga digita'}</dd>
+        <dt>Chave Pix</dt>
+        <dd className="key">{qrcode.pixKey}</dd>
+        {qrcode.description ? (
+          <>
+            <dt>Descrição</dt>
+            <dd>{qrcode.description}</dd>
+          </>
+        ) : null}
+        {qrcode.txid ? (
+          <>
+            <dt>Txid</dt>
+            <dd className="key">{qrcode.txid}</dd>
+          </>
+        ) : null}
+        <dt>Criado em</dt>
+        <dd>{formatDateTime(qrcode.createdAt)}</dd>
+      </dl>
+      <p className="actions">
+        <a href={paths.server.payment(qrcode.id)}>
+          Página de pagamento<span className="visually-hidden"> de {summary}</span>
+        </a>
+        <a href={paths.server.paymentSign(qrcode.id)}>
+          Placa para imprimir<span className="visually-hidden"> de {summary}</span>
+        </a>
+      </p>
+      {qrcode.archivedAt === undefined ? null : (
+        <p className="actions">
+          <button type="button" className="button secondary" disabled={isLoading} onClick={() => act('duplicar')}>
+            Duplicar<span className="visually-hidden"> {summary}</span>
+          </button>
+          {archived ? (
+            <button type="button" className="button secondary" disabled={isLoading} onClick={() => act('desarquivar')}>
+              Desarquivar<span className="visually-hidden"> {summary}</span>
+            </button>
+          ) : (
+            <button type="button" className="button secondary" disabled={isLoading} onClick={() => act('arquivar')}>
+              Arquivar<span className="visually-hidden"> {summary}</span>
+            </button>
+          )}
+        </p>
+      )}
+      {error === undefined ? null : <FormAlert>{errorMessage(asApiError(error))}</FormAlert>}
+    </li>
+  );
+}
+
+interface PageProps {
+  filters: QrCodeFilters;
+  isFirst: boolean;
+  isLast: boolean;
+  onMore: (cursor: string) => void;
+}
+
+/** One page of the list (keyset: each page starts after the previous one's last code). */
+function QrCodePage({ filters, isFirst, isLast, onMore }: PageProps) {
+  const { data, error, isLoading } = useSearchQrCodesQuery(filters);
+  if (data === undefined) {
     if (isLoading) return <PageStatus>Carregando os QR codes…</PageStatus>;
     const apiError = error === undefined ? undefined : asApiError(error);
     if (apiError !== undefined && isForbidden(apiError)) return <p className="notice">{LIST_FORBIDDEN}</p>;
@@ -25,46 +101,81 @@ export function QrCodeList({ accountId }: { accountId: string }) {
       </FormAlert>
     );
   }
-
-  if (qrcodes.length === 0) return <p>Nenhum QR code ainda. Crie o primeiro no formulário acima.</p>;
-
+  const filtered = filters.search.trim() !== '' || filters.archived !== 'nao' || filters.keyId !== '';
+  if (isFirst && data.qrcodes.length === 0) {
+    return filtered ? (
+      <p>Nenhum QR code encontrado com estes filtros.</p>
+    ) : (
+      <p>Nenhum QR code ainda. Crie o primeiro no formulário acima.</p>
+    );
+  }
   // By instant, not as text: RFC 3339 allows any offset.
-  const newestFirst = [...qrcodes].sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
+  const newestFirst = [...data.qrcodes].sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
+  const next = data.next ?? null;
   return (
-    <ul className="qrcodes">
-      {newestFirst.map((qrcode) => {
-        const amount = qrcode.amountCentavos === null ? null : formatCentavos(qrcode.amountCentavos);
-        const summary = `${qrcode.merchantName}${amount === null ? '' : `, ${amount}`}`;
-        return (
-          <li key={qrcode.id} className="card qrcode" aria-label={summary}>
-            <h3>
-              {qrcode.merchantName} <span className="hint">· {qrcode.merchantCity}</span>
-            </h3>
-            <dl className="facts">
-              <dt>Valor</dt>
-              <dd>{amount ?? 'Quem paga digita'}</dd>
-              <dt>Chave Pix</dt>
-              <dd className="key">{qrcode.pixKey}</dd>
-              {qrcode.description ? (
-                <>
-                  <dt>Descrição</dt>
-                  <dd>{qrcode.description}</dd>
-                </>
-              ) : null}
-              <dt>Criado em</dt>
-              <dd>{formatDateTime(qrcode.createdAt)}</dd>
-            </dl>
-            <p className="actions">
-              <a href={paths.server.payment(qrcode.id)}>
-                Página de pagamento<span className="visually-hidden"> de {summary}</span>
-              </a>
-              <a href={paths.server.paymentSign(qrcode.id)}>
-                Placa para imprimir<span className="visually-hidden"> de {summary}</span>
-              </a>
-            </p>
-          </li>
-        );
-      })}
-    </ul>
+    <>
+      <ul className="qrcodes">
+        {newestFirst.map((qrcode) => (
+          <QrCodeItem key={qrcode.id} accountId={filters.accountId} qrcode={qrcode} />
+        ))}
+      </ul>
+      {isLast && next !== null ? (
+        <p>
+          <button type="button" className="button secondary" onClick={() => onMore(next)}>
+            Carregar mais
+          </button>
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+/** The account's QR codes, newest first: search, filter, archive, bring back, duplicate. */
+export function QrCodeList({ accountId }: { accountId: string }) {
+  const [search, setSearch] = useState('');
+  const [archived, setArchived] = useState<Archived>('nao');
+  const [cursors, setCursors] = useState<(string | null)[]>([null]);
+  const settledSearch = useDebouncedValue(search, 300);
+  const base = { accountId, search: settledSearch, keyId: '', archived };
+  return (
+    <>
+      <form className="filters" role="search" aria-label="Buscar QR codes" onSubmit={(event) => event.preventDefault()}>
+        <label className="inline-field">
+          Buscar
+          <input
+            type="search"
+            value={search}
+            placeholder="Descrição, txid ou valor (12,50)"
+            onChange={(event) => {
+              setSearch(event.target.value);
+              setCursors([null]);
+            }}
+          />
+        </label>
+        <label className="inline-field">
+          Mostrar
+          <select
+            value={archived}
+            onChange={(event) => {
+              setArchived(event.target.value as Archived);
+              setCursors([null]);
+            }}
+          >
+            <option value="nao">Ativos</option>
+            <option value="sim">Arquivados</option>
+            <option value="todos">Todos</option>
+          </select>
+        </label>
+      </form>
+      {cursors.map((after, index) => (
+        <QrCodePage
+          key={after ?? 'primeira'}
+          filters={{ ...base, after }}
+          isFirst={index === 0}
+          isLast={index === cursors.length - 1}
+          onMore={(cursor) => setCursors((all) => [...all, cursor])}
+        />
+      ))}
+    </>
   );
 }

@@ -1,5 +1,6 @@
 import { PageTitle } from '@/components/page-title';
 import { WorkspaceLine } from '@/components/workspace-line';
+import { paths } from '@/config/paths';
 import type { CurrentWorkspace } from '@/types/workspace';
 
 import { QrCodeForm } from './qrcode-form';
@@ -20,6 +21,11 @@ export function QrCodesScreen({ workspace, defaults }: QrCodesScreenProps) {
         QR codes
       </h1>
       <WorkspaceLine workspace={workspace} />
+      <p className="actions">
+        <a className="button secondary" href={paths.panel.createQrCode}>
+          Criar vários de uma vez
+        </a>
+      </p>
       <section aria-labelledby="titulo-criar">
         <h2 id="titulo-criar">Criar QR code</h2>
         <QrCodeForm

@@ -1,0 +1,602 @@
+//! Making codes: one (`POST …/qrcodes`), a batch (`POST …/qrcodes/lote`), a duplicate
+//! (`POST …/qrcodes/{id}/duplicar`), and the check that shows every problem at once
+//! (`POST …/qrcodes/conferir`).
+
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use commands::claims::{digest, txid_scope};
+use commands::{
+    CommandError, CommandMetadata, Effects, ExpectedVersion, IdempotencyKey, RequestDigest,
+};
+use domain::brcode::StaticCodeRequest;
+use domain::qrcode::txid::uniqueness_key;
+use domain::qrcode::{CreateAccountQrCode, QrCodeCommand, QrCodeError};
+use domain::team::Right;
+use serde::Serialize;
+use uuid::Uuid;
+
+use super::input::{batch_lines, fresh_txid, invalid, one_code, shared};
+use super::json::{CodeBody, CodeJson, FieldProblem};
+use super::manage::{code_of, qrcode_failure};
+use crate::api::error::ApiError;
+use crate::api::json::Json;
+use crate::api::access::Workspace;
+use crate::read_your_writes::wait_for;
+use crate::state::AppState;
+
+/// Namespace of the code ids derived from idempotency keys (a fixed, random UUID; the same as
+/// the first dashboard create's, so a key sent before this version names the same code).
+const QRCODE_ID_NAMESPACE: Uuid = Uuid::from_u128(0x3c0e_8a51_27b4_4d6f_9a02_5be1_c47d_90a3);
+
+/// How many fresh txids a creation tries when a generated one is somehow taken (80 random bits:
+/// in practice never more than one).
+const GENERATED_TXID_ATTEMPTS: usize = 3;
+
+/// The claim of `txid` in `account`: a digest of its upper-case form.
+pub(crate) fn txid_claim(txid: &str) -> String {
+    digest(&uniqueness_key(txid))
+}
+
+/// 409 `txid-taken`: the account already has a code with this txid.
+pub(crate) fn txid_taken(txid: &str) -> ApiError {
+    ApiError::new(
+        StatusCode::CONFLICT,
+        "txid-taken",
+        format!(
+            "Já existe um QR code com o txid “{txid}” nesta conta. Cada QR code precisa de um txid só dele: escolha outro ou deixe o Balcão gerar."
+        ),
+    )
+    .with_field("txid")
+}
+
+/// `POST /api/accounts/{accountId}/qrcodes/conferir`: every problem of a creation or a batch at
+/// once, and how the name and city will be written. Makes nothing.
+///
+/// # Errors
+///
+/// 404/403 as the module table says.
+pub async fn check(
+    State(state): State<AppState>,
+    workspace: Workspace,
+    Json(body): Json<CodeBody>,
+) -> Result<Json<Checked>, ApiError> {
+    workspace.require(Right::CreateQrCodes)?;
+    let mut problems = Vec::new();
+    let shared = shared(&state.pool, workspace.account_uuid(), &body, &mut problems).await?;
+    let is_batch = body.lines.as_deref().is_some_and(|l| !l.trim().is_empty())
+        || body.prefix.as_deref().is_some_and(|p| !p.trim().is_empty());
+    let preview = if is_batch {
+        let lines = batch_lines(&body, &mut problems);
+        let mut first = None;
+        for line in &lines {
+            let amount = line.amount.as_deref().or(body.amount.as_deref());
+            let (preview, _) = one_code(
+                &shared,
+                amount,
+                Some(&line.label),
+                "A",
+                Some(line.number),
+                &mut problems,
+            );
+            first.get_or_insert(preview);
+        }
+        first
+    } else {
+        let txid = body.txid.as_deref().unwrap_or_default();
+        // A blank txid will be generated: check the rest with a placeholder.
+        let txid = if txid.trim().is_empty() { "A" } else { txid };
+        let (preview, _) = one_code(
+            &shared,
+            body.amount.as_deref(),
+            body.description.as_deref(),
+            txid,
+            None,
+            &mut problems,
+        );
+        Some(preview)
+    };
+    let preview = preview.unwrap_or_default();
+    Ok(Json(Checked {
+        merchant_name: preview.merchant_name,
+        merchant_city: preview.merchant_city,
+        pix_key: preview.key.map(|k| k.as_str().to_owned()),
+        changes: preview.changes.iter().map(ToString::to_string).collect(),
+        problems,
+    }))
+}
+
+/// What [`check`] answers.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Checked {
+    /// Field 59 as it will be written (when the name is usable).
+    pub merchant_name: Option<String>,
+    /// Field 60 as it will be written (when the city is usable).
+    pub merchant_city: Option<String>,
+    /// The key in DICT form (when it is valid).
+    pub pix_key: Option<String>,
+    /// One pt-BR sentence per value written differently from how it was typed.
+    pub changes: Vec<String>,
+    /// Everything to fix, each naming its field (and line, in a batch).
+    pub problems: Vec<FieldProblem>,
+}
+
+/// `?qr=svg`: the answer also carries the QR code as SVG (`qrSvg`), for the screen that shows
+/// the code just made.
+#[derive(Debug, Default, serde::Deserialize)]
+pub struct WithQr {
+    /// `svg` to get the drawing.
+    #[serde(default)]
+    pub qr: Option<String>,
+}
+
+impl WithQr {
+    fn wants_svg(&self) -> bool {
+        self.qr.as_deref() == Some("svg")
+    }
+}
+
+/// `POST /api/accounts/{accountId}/qrcodes`: one code, from a registered key or a typed one,
+/// with a txid typed or generated.
+///
+/// # Errors
+///
+/// As the module table says.
+pub async fn create(
+    State(state): State<AppState>,
+    workspace: Workspace,
+    Query(with_qr): Query<WithQr>,
+    headers: HeaderMap,
+    Json(body): Json<CodeBody>,
+) -> Result<Response, ApiError> {
+    workspace.require(Right::CreateQrCodes)?;
+    let mut problems = Vec::new();
+    let shared = shared(&state.pool, workspace.account_uuid(), &body, &mut problems).await?;
+    let typed_txid = body
+        .txid
+        .as_deref()
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .map(str::to_owned);
+    let txid = match &typed_txid {
+        Some(txid) => txid.clone(),
+        None => fresh_txid()?,
+    };
+    let (_, request) = one_code(
+        &shared,
+        body.amount.as_deref(),
+        body.description.as_deref(),
+        &txid,
+        None,
+        &mut problems,
+    );
+    let Some(mut request) = request.filter(|_| problems.is_empty()) else {
+        return Ok(invalid(&problems));
+    };
+    let key = idempotency_key(&workspace, &headers)?;
+    let qrcode_id = key.as_ref().map_or_else(Uuid::now_v7, |key| {
+        Uuid::new_v5(&QRCODE_ID_NAMESPACE, key.as_str().as_bytes())
+    });
+    let attempts = if typed_txid.is_some() {
+        1
+    } else {
+        GENERATED_TXID_ATTEMPTS
+    };
+    let mut attempt = 0;
+    let requested_at = crate::auth::accounts::now();
+    let outcome = loop {
+        attempt += 1;
+        let mut metadata = CommandMetadata::start().by(workspace.caller_id().to_owned());
+        if let Some(key) = &key {
+            metadata = metadata
+                .with_idempotency_key(key.clone())
+                .with_request_digest(request_digest(
+                    &request,
+                    typed_txid.is_some(),
+                    shared.key_id,
+                ));
+        }
+        let command = QrCodeCommand::CreateAccountQrCode(CreateAccountQrCode {
+            qrcode_id: qrcode_id.to_string(),
+            owner_id: workspace.account_id().to_owned(),
+            created_by: workspace.caller_id().to_owned(),
+            key_id: shared.key_id.map(|k| k.to_string()),
+            batch_id: None,
+            duplicate_of: None,
+            request: request.clone(),
+            requested_at: requested_at.clone(),
+        });
+        let txid_now = request.txid.clone().unwrap_or_default();
+        let effects = Effects::new().claim(
+            txid_scope(workspace.account_id()),
+            txid_claim(&txid_now),
+            qrcode_id.to_string(),
+        );
+        match state
+            .qrcodes
+            .execute_with(
+                &qrcode_id.to_string(),
+                command,
+                ExpectedVersion::NoStream,
+                metadata,
+                &effects,
+            )
+            .await
+        {
+            Ok(outcome) => break outcome,
+            Err(CommandError::ClaimTaken { .. }) if attempt < attempts => {
+                request.txid = Some(fresh_txid()?);
+            }
+            Err(CommandError::ClaimTaken { .. }) => return Err(txid_taken(&txid_now)),
+            Err(other) => return Err(qrcode_failure(other)),
+        }
+    };
+    let mut json = answer(
+        &state,
+        &workspace,
+        qrcode_id,
+        outcome.position,
+        &request,
+        &shared,
+        &requested_at,
+    )
+    .await?;
+    if !with_qr.wants_svg() {
+        json.qr_svg = None;
+    }
+    let mut response = (StatusCode::CREATED, Json(json)).into_response();
+    if outcome.replayed {
+        response
+            .headers_mut()
+            .insert("idempotent-replayed", HeaderValue::from_static("true"));
+    }
+    Ok(response)
+}
+
+/// The code just made: from the read model once it has caught up, else from the command's own
+/// values (the engine is deterministic, so they are what the read model will show).
+async fn answer(
+    state: &AppState,
+    workspace: &Workspace,
+    qrcode_id: Uuid,
+    position: Option<commands::FeedPosition>,
+    request: &StaticCodeRequest,
+    shared: &super::input::Shared,
+    requested_at: &str,
+) -> Result<CodeJson, ApiError> {
+    if wait_for(state, projections::qrcodes::NAME, position).await
+        && let Ok(Some(view)) = projections::qrcodes::find(&state.pool, qrcode_id).await
+    {
+        let mut json = CodeJson::from_view(state, view);
+        json.qr_svg = super::json::qr_svg(&json.payload);
+        return Ok(json);
+    }
+    let made = domain::brcode::make_static(request)
+        .map_err(|_| ApiError::internal(anyhow::anyhow!("a code made once no longer makes")))?;
+    let id = qrcode_id.to_string();
+    let qr_svg = super::json::qr_svg(&made.payload);
+    Ok(CodeJson {
+        payment_url: super::json::payment_url(state, &id),
+        id,
+        key_kind: request.key.kind().as_str(),
+        pix_key: request.key.as_str().to_owned(),
+        key_id: shared.key_id.map(|k| k.to_string()),
+        merchant_name: made.merchant_name,
+        merchant_city: made.merchant_city,
+        amount_centavos: made
+            .amount
+            .map(|a| i64::try_from(a.get()).unwrap_or(i64::MAX)),
+        description: made.additional_info,
+        txid: made.txid,
+        payload: made.payload,
+        // In the read model's form (the event carries the command's time as it was written).
+        created_at: chrono::DateTime::parse_from_rfc3339(requested_at).map_or_else(
+            |_| requested_at.to_owned(),
+            |at| super::json::rfc3339(at.with_timezone(&chrono::Utc)),
+        ),
+        created_by: Some(workspace.caller_id().to_owned()),
+        batch_id: None,
+        duplicate_of: None,
+        archived_at: None,
+        version: 1,
+        qr_svg,
+    })
+}
+
+/// The command's idempotency key from the `Idempotency-Key` header, scoped to the account and
+/// the caller (the same scoping as before this module, so old keys keep their meaning).
+fn idempotency_key(
+    workspace: &Workspace,
+    headers: &HeaderMap,
+) -> Result<Option<IdempotencyKey>, ApiError> {
+    let Some(value) = headers.get("idempotency-key") else {
+        return Ok(None);
+    };
+    let bad = || {
+        ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "invalid-idempotency-key",
+            "O cabeçalho Idempotency-Key deve ter de 1 a 100 caracteres visíveis.",
+        )
+    };
+    let text = value.to_str().map_err(|_| bad())?.trim();
+    if text.is_empty() || text.len() > 100 {
+        return Err(bad());
+    }
+    let scoped = format!(
+        "painel-qrcode:{}:{}:{text}",
+        workspace.account_id(),
+        workspace.caller_id()
+    );
+    IdempotencyKey::parse(&scoped).map(Some).map_err(|_| bad())
+}
+
+/// What a create asks for, as parsed (a generated txid counts as "generated", so a retry that
+/// draws another one is the same request).
+fn request_digest(
+    request: &StaticCodeRequest,
+    typed_txid: bool,
+    key_id: Option<Uuid>,
+) -> RequestDigest {
+    let txid = if typed_txid {
+        request.txid.clone()
+    } else {
+        Some("(gerado)".to_owned())
+    };
+    let values = format!(
+        "{}\n{}\n{}\n{:?}\n{:?}\n{:?}\n{:?}\n{}\n{:?}",
+        request.key.as_str(),
+        request.merchant_name,
+        request.merchant_city,
+        request.amount.map(|a| a.get()),
+        txid,
+        request.additional_info,
+        request.postal_code,
+        request.single_use,
+        key_id,
+    );
+    RequestDigest::of(values.as_bytes())
+}
+
+/// What a batch answers.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BatchJson {
+    /// The id the batch's codes share.
+    pub batch_id: String,
+    /// The codes, in the order of the lines.
+    pub qrcodes: Vec<CodeJson>,
+}
+
+/// `POST /api/accounts/{accountId}/qrcodes/lote`: one code per line, all in one command (one
+/// transaction), or none.
+///
+/// # Errors
+///
+/// As the module table says.
+pub async fn batch(
+    State(state): State<AppState>,
+    workspace: Workspace,
+    Json(body): Json<CodeBody>,
+) -> Result<Response, ApiError> {
+    workspace.require(Right::CreateQrCodes)?;
+    let mut problems = Vec::new();
+    let shared = shared(&state.pool, workspace.account_uuid(), &body, &mut problems).await?;
+    let lines = batch_lines(&body, &mut problems);
+    let batch_id = Uuid::now_v7();
+    let requested_at = crate::auth::accounts::now();
+    let mut commands = Vec::with_capacity(lines.len());
+    let mut claims = Vec::with_capacity(lines.len());
+    let mut txids = Vec::with_capacity(lines.len());
+    for line in &lines {
+        let amount = line.amount.as_deref().or(body.amount.as_deref());
+        let txid = fresh_txid()?;
+        let (_, request) = one_code(
+            &shared,
+            amount,
+            Some(&line.label),
+            &txid,
+            Some(line.number),
+            &mut problems,
+        );
+        let Some(request) = request else { continue };
+        let qrcode_id = Uuid::now_v7().to_string();
+        claims.push((txid_claim(&txid), qrcode_id.clone()));
+        txids.push(txid);
+        commands.push((
+            qrcode_id.clone(),
+            QrCodeCommand::CreateAccountQrCode(CreateAccountQrCode {
+                qrcode_id,
+                owner_id: workspace.account_id().to_owned(),
+                created_by: workspace.caller_id().to_owned(),
+                key_id: shared.key_id.map(|k| k.to_string()),
+                batch_id: Some(batch_id.to_string()),
+                duplicate_of: None,
+                request,
+                requested_at: requested_at.clone(),
+            }),
+        ));
+    }
+    if !problems.is_empty() {
+        return Ok(invalid(&problems));
+    }
+    let effects = Effects::new().claim_many(txid_scope(workspace.account_id()), claims);
+    let outcome = state
+        .qrcodes
+        .create_streams(
+            commands,
+            CommandMetadata::start().by(workspace.caller_id().to_owned()),
+            &effects,
+        )
+        .await
+        .map_err(|error| match error {
+            // Generated txids: 80 random bits each, so a clash is a bug or an attack; nothing
+            // was made, and sending the batch again draws new ones.
+            CommandError::ClaimTaken { .. } => ApiError::new(
+                StatusCode::CONFLICT,
+                "conflict",
+                "Não foi possível reservar os identificadores do lote. Nenhum QR code foi criado; envie de novo.",
+            ),
+            other => qrcode_failure(other),
+        })?;
+    let mut qrcodes = Vec::new();
+    if wait_for(&state, projections::qrcodes::NAME, outcome.position).await {
+        let query = projections::qrcodes::Search {
+            batch_id: Some(batch_id),
+            limit: i64::try_from(domain::qrcode::batch::MAX_BATCH).unwrap_or(100),
+            ..projections::qrcodes::Search::default()
+        };
+        match projections::qrcodes::search(&state.pool, workspace.account_uuid(), &query).await {
+            Ok(mut views) => {
+                // Newest first from the list; the batch reads in line order (ids are v7, made
+                // in line order).
+                views.sort_by_key(|v| v.qrcode_id);
+                qrcodes = views
+                    .into_iter()
+                    .map(|v| CodeJson::from_view(&state, v))
+                    .collect();
+            }
+            Err(error) => tracing::warn!(%error, %batch_id, "could not read the batch just made"),
+        }
+    }
+    if qrcodes.len() != outcome.outcomes.len() {
+        // The read model is late: answer with ids and txids, the links work once it catches up.
+        qrcodes = outcome
+            .outcomes
+            .iter()
+            .zip(&txids)
+            .map(|(made, txid)| late_code(&state, &made.stream_id, txid, batch_id))
+            .collect();
+    }
+    Ok((
+        StatusCode::CREATED,
+        Json(BatchJson {
+            batch_id: batch_id.to_string(),
+            qrcodes,
+        }),
+    )
+        .into_response())
+}
+
+/// A batch's code when the read model has not caught up: what the command fixed.
+fn late_code(state: &AppState, id: &str, txid: &str, batch_id: Uuid) -> CodeJson {
+    CodeJson {
+        payment_url: super::json::payment_url(state, id),
+        id: id.to_owned(),
+        key_kind: "",
+        pix_key: String::new(),
+        key_id: None,
+        merchant_name: String::new(),
+        merchant_city: String::new(),
+        amount_centavos: None,
+        description: None,
+        txid: txid.to_owned(),
+        payload: String::new(),
+        created_at: super::json::rfc3339(chrono::Utc::now()),
+        created_by: None,
+        batch_id: Some(batch_id.to_string()),
+        duplicate_of: None,
+        archived_at: None,
+        version: 1,
+        qr_svg: None,
+    }
+}
+
+/// `POST /api/accounts/{accountId}/qrcodes/{id}/duplicar`: a new code with the same key,
+/// receiver, amount and description, and a new txid.
+///
+/// # Errors
+///
+/// As the module table says.
+pub async fn duplicate(
+    State(state): State<AppState>,
+    workspace: Workspace,
+    Path((_, id)): Path<(String, String)>,
+) -> Result<Response, ApiError> {
+    workspace.require(Right::CreateQrCodes)?;
+    let original = code_of(&state, &workspace, &id).await?;
+    let key_kind = original.key_kind.as_str();
+    let form = domain::brcode::StaticCodeForm {
+        key: original.pix_key.clone(),
+        key_kind: key_kind.to_owned(),
+        merchant_name: original.merchant_name.clone(),
+        merchant_city: original.merchant_city.clone(),
+        ..domain::brcode::StaticCodeForm::default()
+    };
+    let shared = super::input::Shared {
+        key_id: original.key_id,
+        form,
+    };
+    let amount = original
+        .amount_centavos
+        .and_then(|c| u64::try_from(c).ok())
+        .map(|c| domain::money::Centavos::new(c).to_string());
+    let mut problems = Vec::new();
+    let txid = fresh_txid()?;
+    let (_, request) = one_code(
+        &shared,
+        amount.as_deref(),
+        original.description.as_deref(),
+        &txid,
+        None,
+        &mut problems,
+    );
+    let Some(request) = request.filter(|_| problems.is_empty()) else {
+        return Ok(invalid(&problems));
+    };
+    let qrcode_id = Uuid::now_v7();
+    let requested_at = crate::auth::accounts::now();
+    let command = QrCodeCommand::CreateAccountQrCode(CreateAccountQrCode {
+        qrcode_id: qrcode_id.to_string(),
+        owner_id: workspace.account_id().to_owned(),
+        created_by: workspace.caller_id().to_owned(),
+        key_id: original.key_id.map(|k| k.to_string()),
+        batch_id: None,
+        duplicate_of: Some(original.qrcode_id.to_string()),
+        request: request.clone(),
+        requested_at: requested_at.clone(),
+    });
+    let effects = Effects::new().claim(
+        txid_scope(workspace.account_id()),
+        txid_claim(&txid),
+        qrcode_id.to_string(),
+    );
+    let outcome = state
+        .qrcodes
+        .execute_with(
+            &qrcode_id.to_string(),
+            command,
+            ExpectedVersion::NoStream,
+            CommandMetadata::start().by(workspace.caller_id().to_owned()),
+            &effects,
+        )
+        .await
+        .map_err(|error| match error {
+            CommandError::ClaimTaken { .. } => txid_taken(&txid),
+            other => qrcode_failure(other),
+        })?;
+    let mut json = answer(
+        &state,
+        &workspace,
+        qrcode_id,
+        outcome.position,
+        &request,
+        &shared,
+        &requested_at,
+    )
+    .await?;
+    json.duplicate_of = Some(original.qrcode_id.to_string());
+    Ok((StatusCode::CREATED, Json(json)).into_response())
+}
+
+/// A refusal by the aggregate that the creation paths share.
+pub(crate) fn refused(error: &QrCodeError) -> Option<ApiError> {
+    match error {
+        QrCodeError::Invalid(errors) => errors.first().map(|first| {
+            ApiError::invalid_argument(super::input::field_of(first), first.to_string())
+        }),
+        QrCodeError::TxidRequired => Some(ApiError::invalid_argument("txid", error.to_string())),
+        _ => None,
+    }
+}
