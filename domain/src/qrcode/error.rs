@@ -11,6 +11,16 @@ pub enum QrCodeError {
     /// The values break a Pix rule; every problem is listed, each naming its field.
     #[error("{}", .0.iter().map(ToString::to_string).collect::<Vec<_>>().join(" "))]
     Invalid(Vec<BrCodeError>),
+    /// No such code, or the management token is not this code's: the same answer for both, so
+    /// a guessed link learns nothing.
+    #[error("Esta placa não existe ou o link de gestão não é o dela.")]
+    ManagementLinkNotFound,
+    /// The code already belongs to an account; a code is claimed once.
+    #[error("Esta placa já foi salva em uma conta.")]
+    AlreadyClaimed,
+    /// An anonymous creation named an owner or a creator.
+    #[error("Uma placa sem conta não pode ter dono.")]
+    AnonymousWithOwner,
 }
 
 impl QrCodeError {
@@ -19,6 +29,9 @@ impl QrCodeError {
         match self {
             QrCodeError::AlreadyCreated => "qrcode-already-created",
             QrCodeError::Invalid(_) => "qrcode-invalid",
+            QrCodeError::ManagementLinkNotFound => "not-found",
+            QrCodeError::AlreadyClaimed => "qrcode-already-claimed",
+            QrCodeError::AnonymousWithOwner => "qrcode-anonymous-with-owner",
         }
     }
 }
@@ -32,6 +45,9 @@ impl crate::refusal::Refusal for QrCodeError {
         match self {
             QrCodeError::AlreadyCreated => crate::refusal::RefusalKind::Conflict,
             QrCodeError::Invalid(_) => crate::refusal::RefusalKind::Invalid,
+            QrCodeError::ManagementLinkNotFound => crate::refusal::RefusalKind::NotFound,
+            QrCodeError::AlreadyClaimed => crate::refusal::RefusalKind::Conflict,
+            QrCodeError::AnonymousWithOwner => crate::refusal::RefusalKind::Invalid,
         }
     }
 }

@@ -11,6 +11,10 @@ use serde::{Deserialize, Serialize};
 pub enum QrCodeEvent {
     /// A static Pix QR code was made.
     QrCodeCreated(QrCodeCreated),
+    /// A visitor's code got its private management link (only the token's digest is kept).
+    QrCodeManagementLinkIssued(QrCodeManagementLinkIssued),
+    /// A visitor's code was claimed by an account.
+    QrCodeClaimed(QrCodeClaimed),
 }
 
 /// A static Pix QR code was made (schema version 1).
@@ -45,16 +49,46 @@ pub struct QrCodeCreated {
     pub created_at: String,
 }
 
+/// A visitor's code got its private management link (schema version 1).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QrCodeManagementLinkIssued {
+    /// The code's id.
+    pub qrcode_id: String,
+    /// Hex SHA-256 of the link's token; the token itself is never stored.
+    pub token_digest: String,
+    /// When, RFC 3339.
+    pub at: String,
+}
+
+/// A visitor's code was claimed by an account (schema version 1): from here on it is that
+/// account's code, made by `claimed_by`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QrCodeClaimed {
+    /// The code's id.
+    pub qrcode_id: String,
+    /// The account that owns it now.
+    pub owner_id: String,
+    /// The person who claimed it (their own account id).
+    pub claimed_by: String,
+    /// When, RFC 3339.
+    pub at: String,
+}
+
 impl DomainEvent for QrCodeEvent {
     fn event_type(&self) -> String {
         match self {
             QrCodeEvent::QrCodeCreated(_) => "QrCodeCreated".to_owned(),
+            QrCodeEvent::QrCodeManagementLinkIssued(_) => "QrCodeManagementLinkIssued".to_owned(),
+            QrCodeEvent::QrCodeClaimed(_) => "QrCodeClaimed".to_owned(),
         }
     }
 
     fn event_version(&self) -> String {
         match self {
             QrCodeEvent::QrCodeCreated(_) => "1".to_owned(),
+            QrCodeEvent::QrCodeManagementLinkIssued(_) | QrCodeEvent::QrCodeClaimed(_) => {
+                "1".to_owned()
+            }
         }
     }
 }

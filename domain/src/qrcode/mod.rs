@@ -10,9 +10,9 @@ mod error;
 mod events;
 
 pub use aggregate::QrCode;
-pub use commands::{CreateQrCode, QrCodeCommand};
+pub use commands::{ClaimQrCode, CreateAnonymousQrCode, CreateQrCode, QrCodeCommand};
 pub use error::QrCodeError;
-pub use events::{QrCodeCreated, QrCodeEvent};
+pub use events::{QrCodeClaimed, QrCodeCreated, QrCodeEvent, QrCodeManagementLinkIssued};
 
 /// The aggregate type, used as the stream type in the event log.
 pub const STREAM_TYPE: &str = "qrcode";
