@@ -1,7 +1,8 @@
 //! Read model `qrcodes`: the QR codes made by `CreateQrCode`, one row each.
 //!
 //! Built from `QrCodeCreated` events (stream type `qrcode`, at their current schema version,
-//! upcast by the runtime; the struct below reads that shape). Its table is created by
+//! upcast by the runtime; the struct below reads that shape); `QrCodeClaimed` moves a visitor's
+//! code into the account that claimed it ([`claims`]: `owner_id` and `created_by` follow). Its table is created by
 //! `migrations/` only. The gateway reads
 //! it with [`find`] and [`list_by_owner`].
 
@@ -16,6 +17,8 @@ use uuid::Uuid;
 use crate::copy_in::{BinaryRows, CopyIn};
 use crate::sql::position_from;
 use crate::{ApplyError, Error, Projection, TableSet};
+
+mod claims;
 
 /// The projection's name (durable consumer, checkpoint key).
 pub const NAME: &str = "qrcodes";
@@ -307,12 +310,14 @@ impl Projection for QrCodes {
         &[TABLE]
     }
 
-    /// It only inserts: its owner and creator indexes serve the gateway's lists, never `apply`.
+    /// Its owner and creator indexes serve the gateway's lists, never `apply` (which inserts,
+    /// and moves claimed codes by `qrcode_id`).
     fn indexes_built_after_replay(&self) -> bool {
         true
     }
 
-    /// It only inserts, and a repeated `qrcode_id` is the one key it can break.
+    /// It inserts, and a repeated `qrcode_id` is the one key it can break; the one update it
+    /// makes (a claim, rare) joins by hash when the key is not built yet (see [`claims`]).
     fn keys_built_after_replay(&self) -> bool {
         true
     }
@@ -348,9 +353,17 @@ impl Projection for QrCodes {
         events: &[StoredEvent],
     ) -> Result<(), ApplyError> {
         let mut columns = Columns::default();
+        let mut claims = claims::Claims::default();
         let current = upcasters.current_version(CREATED);
         for event in events {
-            if event.stream_type != STREAM_TYPE || event.event_type != CREATED {
+            if event.stream_type != STREAM_TYPE {
+                continue;
+            }
+            if event.event_type == claims::CLAIMED {
+                claims.push(upcasters, event)?;
+                continue;
+            }
+            if event.event_type != CREATED {
                 continue;
             }
             if event.schema_version != current {
@@ -372,18 +385,28 @@ impl Projection for QrCodes {
             })?;
             columns.push(event, created);
         }
-        if columns.qrcode_id.is_empty() {
-            return Ok(());
-        }
         let t = target.table(TABLE);
-        if columns.qrcode_id.len() >= COPY_FROM_ROWS {
-            columns.copy_in(conn, &t).await?;
-            return Ok(());
-        }
-        // `xid8` has no binary mapping in sqlx: the ids cross as text.
-        let tx_ids: Vec<String> = columns.tx_id.iter().map(u64::to_string).collect();
-        sqlx::query(sqlx::AssertSqlSafe(format!(
-            "insert into {t} (qrcode_id, owner_id, key_kind, pix_key, merchant_name, merchant_city,
+        // Every claim follows its code's creation in feed order, so inserting the batch's
+        // creations first and then applying its claims is the order live saw.
+        insert(conn, &t, columns).await?;
+        claims.apply(conn, &t).await?;
+        Ok(())
+    }
+}
+
+/// Inserts a batch of creations into table `t`.
+async fn insert(conn: &mut PgConnection, t: &str, columns: Columns) -> Result<(), sqlx::Error> {
+    if columns.qrcode_id.is_empty() {
+        return Ok(());
+    }
+    if columns.qrcode_id.len() >= COPY_FROM_ROWS {
+        columns.copy_in(conn, t).await?;
+        return Ok(());
+    }
+    // `xid8` has no binary mapping in sqlx: the ids cross as text.
+    let tx_ids: Vec<String> = columns.tx_id.iter().map(u64::to_string).collect();
+    sqlx::query(sqlx::AssertSqlSafe(format!(
+        "insert into {t} (qrcode_id, owner_id, key_kind, pix_key, merchant_name, merchant_city,
                               amount_centavos, description, txid, payload, created_at, event_id,
                               tx_id, global_position, created_by)
              select q.qrcode_id, q.owner_id, q.key_kind, q.pix_key, q.merchant_name,
@@ -395,24 +418,23 @@ impl Projection for QrCodes {
                  as q(qrcode_id, owner_id, key_kind, pix_key, merchant_name, merchant_city,
                       amount_centavos, description, txid, payload, created_at, event_id, tx_id,
                       global_position, created_by)"
-        )))
-        .bind(&columns.qrcode_id)
-        .bind(&columns.owner_id)
-        .bind(&columns.key_kind)
-        .bind(&columns.pix_key)
-        .bind(&columns.merchant_name)
-        .bind(&columns.merchant_city)
-        .bind(&columns.amount_centavos)
-        .bind(&columns.description)
-        .bind(&columns.txid)
-        .bind(&columns.payload)
-        .bind(&columns.created_at)
-        .bind(&columns.event_id)
-        .bind(&tx_ids)
-        .bind(&columns.global_position)
-        .bind(&columns.created_by)
-        .execute(&mut *conn)
-        .await?;
-        Ok(())
-    }
+    )))
+    .bind(&columns.qrcode_id)
+    .bind(&columns.owner_id)
+    .bind(&columns.key_kind)
+    .bind(&columns.pix_key)
+    .bind(&columns.merchant_name)
+    .bind(&columns.merchant_city)
+    .bind(&columns.amount_centavos)
+    .bind(&columns.description)
+    .bind(&columns.txid)
+    .bind(&columns.payload)
+    .bind(&columns.created_at)
+    .bind(&columns.event_id)
+    .bind(&tx_ids)
+    .bind(&columns.global_position)
+    .bind(&columns.created_by)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
 }
