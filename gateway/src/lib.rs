@@ -32,14 +32,16 @@ use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::IntoResponse;
-use axum::routing::{any, get};
+use axum::routing::{any, get, post};
 use tower_http::compression::CompressionLayer;
 use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
 
 use crate::error::AppError;
-use crate::pages::{articles, home, institutional, payment, seo, sign_form};
+use crate::pages::{
+    articles, home, institutional, pay_link, payment, seo, sign_created, sign_form,
+};
 use crate::state::AppState;
 
 /// Largest request body accepted (forms are small; this bounds abuse).
@@ -75,6 +77,14 @@ pub fn build_router(state: AppState) -> Router {
         )
         .route("/pagamento/{qrcode_id}", get(payment::show))
         .route("/pagamento/{qrcode_id}/placa", get(payment::sign))
+        // Issue 10: a visitor's sign just made (and its management link), payment links.
+        .route("/placa-pix-criada", get(sign_created::bare))
+        .route("/placa-pix-criada/{qrcode_id}", get(sign_created::show))
+        .route(
+            "/placa-pix-criada/{qrcode_id}/enviar-link",
+            post(sign_created::send_link),
+        )
+        .route("/pagar", get(pay_link::show))
         // The dashboard (`/entrar`, `/criar-conta`, …, `/painel/*`) and its JSON API.
         .merge(spa::routes())
         .nest("/api", api::router())

@@ -8,9 +8,11 @@
 //! data).
 
 pub mod auth;
+pub mod claims;
 pub mod error;
 pub mod faq;
 pub mod json;
+pub mod payment_links;
 pub mod workspace;
 
 use axum::Router;
@@ -32,6 +34,9 @@ pub fn router() -> Router<AppState> {
         .nest("/auth", auth::router())
         .route("/faq", axum::routing::get(faq::faq))
         .merge(workspace::router())
+        // Issue 10: claiming a visitor's sign, payment links.
+        .merge(claims::router())
+        .merge(payment_links::router())
         .fallback(|| async { ApiError::not_found() })
         .method_not_allowed_fallback(|| async { ApiError::method_not_allowed() })
         .layer(DefaultBodyLimit::max(MAX_JSON_BYTES))
