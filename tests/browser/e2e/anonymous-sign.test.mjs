@@ -2,6 +2,8 @@
 // account → lands on /placa-pix-criada/{id} (QR code, "Copiar código", downloads, management link)
 // → "Salvar na minha conta" → creates an account from the sign-in page → the sign is saved in it
 // and listed with the account's QR codes. The management link opens the sign in another browser.
+// Then, as an owner, she makes a payment link: /pagar shows it to a payer, a changed link is a 400
+// page, and once she cancels it the page says so (410).
 //
 // E2E_SHOTS_DIR (optional): also save a screenshot of each screen there, at 390×844 and 1366×900.
 
@@ -122,5 +124,38 @@ describe("a visitor's sign is saved in the account they create", () => {
   step("the sign's page now says it is saved in an account", async () => {
     await visitor.goto(managementLink);
     await visitor.getByText("Esta placa já está salva em uma conta do Balcão.").waitFor();
+  });
+
+  step("as an owner now, she makes a payment link; /pagar shows it and a changed link is refused", async () => {
+    await visitor.setViewportSize(DESKTOP);
+    await visitor.goto("/painel/links-de-pagamento");
+    await visitor.getByLabel("Chave Pix").fill("carla@doceria.com.br");
+    await visitor.getByLabel("Nome de quem recebe").fill("Doceria da Carla");
+    await visitor.getByLabel("Cidade").fill("Recife");
+    await visitor.getByLabel("Valor", { exact: true }).fill("35,00");
+    await visitor.getByLabel("Descrição (opcional)").fill("Bolo de pote, 5 unidades");
+    await visitor.getByRole("button", { name: "Criar link de pagamento" }).click();
+    await visitor.getByText("Link de pagamento criado").waitFor();
+    const url = new URL(await visitor.locator(".link-url a").first().getAttribute("href"));
+    await visitor.locator("ul.payment-links li", { hasText: "R$ 35,00" }).waitFor();
+    await shots(visitor, "links-de-pagamento");
+    const payer = await stack.newPage("cliente");
+    await payer.setViewportSize(PHONE);
+    const opened = await payer.goto(`${url.pathname}${url.search}`);
+    assert.equal(opened.status(), 200);
+    await payer.getByRole("heading", { level: 1, name: "Pagar DOCERIA DA CARLA" }).waitFor();
+    assert.ok(await inView(payer, payer.getByRole("button", { name: "Copiar código" })), "copy button in view");
+    await shots(payer, "pagar");
+    const tampered = await payer.goto(`${url.pathname}${url.search.replace(/.$/, (c) => (c === "A" ? "B" : "A"))}`);
+    assert.equal(tampered.status(), 400);
+    await payer.getByRole("heading", { name: "Link de pagamento inválido" }).waitFor();
+    await shots(payer, "pagar-invalido");
+
+    await visitor.getByRole("button", { name: /Cancelar link/ }).first().click();
+    await visitor.getByRole("button", { name: "Sim, cancelar o link" }).click();
+    await visitor.locator("ul.payment-links li", { hasText: "Cancelado" }).waitFor();
+    const revoked = await payer.goto(`${url.pathname}${url.search}`);
+    assert.equal(revoked.status(), 410);
+    await payer.getByRole("heading", { name: "Este link de pagamento foi cancelado" }).waitFor();
   });
 });

@@ -192,11 +192,19 @@ async fn submitting_the_same_confirmation_twice_makes_one_code() {
     let pool = sqlx::PgPool::connect(&app.settings.database_url)
         .await
         .expect("db");
-    let events: i64 = sqlx::query_scalar("select count(*) from events")
-        .fetch_one(&pool)
-        .await
-        .expect("count");
-    assert_eq!(events, 1);
+    // One code: one stream, written once (its creation and its management link, in one command).
+    let (streams, commands): (i64, i64) =
+        sqlx::query_as("select count(distinct stream_id), count(distinct tx_id::text) from events")
+            .fetch_one(&pool)
+            .await
+            .expect("count");
+    assert_eq!((streams, commands), (1, 1));
+    let created: i64 =
+        sqlx::query_scalar("select count(*) from events where event_type = 'QrCodeCreated'")
+            .fetch_one(&pool)
+            .await
+            .expect("count");
+    assert_eq!(created, 1);
     pool.close().await;
     app.stop().await;
 }
