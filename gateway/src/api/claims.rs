@@ -7,29 +7,19 @@
 //! The token is the one in the sign's management link (`/placa-pix-criada/{id}?chave=…`); the
 //! aggregate compares its SHA-256 with the one it recorded, so the token itself is never stored.
 
-use axum::Router;
 use axum::extract::{Path, State};
-use axum::http::StatusCode;
-use axum::routing::post;
-use commands::CommandError;
-use domain::qrcode::{ClaimQrCode, QrCodeCommand, QrCodeError};
-use domain::refusal::Refusal;
+use domain::qrcode::{ClaimQrCode, QrCodeCommand};
 use domain::team::Right;
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
+use crate::api::access::Workspace;
 use crate::api::error::ApiError;
 use crate::api::json::Json;
-use crate::api::workspace::access::Workspace;
 use crate::auth::accounts::now;
 use crate::pages::sign_created::token_digest;
 use crate::read_your_writes::wait_for;
 use crate::state::AppState;
-
-/// The routes, relative to `/api`.
-pub fn router() -> Router<AppState> {
-    Router::new().route("/accounts/{accountId}/qrcodes/{id}/claim", post(claim))
-}
 
 /// The body.
 #[derive(Debug, Default, Deserialize)]
@@ -81,7 +71,7 @@ pub async fn claim(
             commands::CommandMetadata::start().by(workspace.caller_id().to_owned()),
         )
         .await
-        .map_err(failure)?;
+        .map_err(ApiError::from)?;
     // Committed: the list the dashboard opens next should show it, so wait (bounded) for it.
     wait_for(&state, projections::qrcodes::NAME, outcome.position).await;
     Ok(Json(Claimed {
@@ -91,18 +81,4 @@ pub async fn claim(
         ),
         id: qrcode_id.to_string(),
     }))
-}
-
-fn failure(error: CommandError<QrCodeError>) -> ApiError {
-    match error {
-        CommandError::Rejected(QrCodeError::ManagementLinkNotFound) => ApiError::not_found(),
-        CommandError::Rejected(refusal) => {
-            let status = StatusCode::from_u16(refusal.kind().http_status())
-                .unwrap_or(StatusCode::UNPROCESSABLE_ENTITY);
-            ApiError::new(status, refusal.code(), refusal.to_string())
-        }
-        CommandError::Conflict { .. } => ApiError::conflict(),
-        other if other.status_code() == 503 => ApiError::unavailable(anyhow::Error::new(other)),
-        other => ApiError::internal(anyhow::Error::new(other)),
-    }
 }

@@ -57,7 +57,7 @@ fn error_page(
         meta: Meta::unindexed(Some(&state.site), heading, message),
         status: status.as_u16(),
         heading,
-        message,
+        message: message.to_owned(),
     };
     (status, HtmlTemplate(page)).into_response()
 }

@@ -82,7 +82,7 @@ describe("a visitor's sign is saved in the account they create", () => {
     for (const kind of ["pdf", "png", "svg"]) {
       assert.equal(await visitor.locator(`a[href="/placas/${id}.${kind}"]`).count(), 1, `${kind} download`);
     }
-    managementLink = await visitor.getByLabel("Link de gestão").inputValue();
+    managementLink = await visitor.getByLabel("Link de gestão", { exact: true }).inputValue();
     assert.match(managementLink, new RegExp(`/placa-pix-criada/${id}\\?chave=`));
     await shots(visitor, "placa-pix-criada");
   });

@@ -7,18 +7,16 @@
 //! | `POST /api/accounts/{accountId}/payment-links/{id}/revoke` | owner, manager | 200 the link, revoked; 409 `payment-link-already-revoked` |
 //!
 //! An operator gets 403 `forbidden`; anyone outside the account, and a link of another account,
-//! 404 `not-found` ([`crate::api::workspace::access`]).
+//! 404 `not-found` ([`crate::api::access`]).
 //!
 //! `expiresOn` is a date (`AAAA-MM-DD`): the link takes payments through the end of that day in
 //! Brasília time (UTC−3), that is until 00:00 of the next day there.
 
 pub mod token;
 
-use axum::Router;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
 use chrono::{DateTime, FixedOffset, NaiveDate, SecondsFormat, TimeZone, Utc};
 use commands::{CommandError, CommandService, ExpectedVersion, PgEventStore};
 use domain::brcode::{BrCodeError, Field, StaticCodeForm, preview_form};
@@ -26,34 +24,20 @@ use domain::payment_link::{
     CreatePaymentLink, LinkStatus, PaymentLink, PaymentLinkCommand, PaymentLinkError,
     RevokePaymentLink,
 };
-use domain::refusal::Refusal;
 use domain::team::Right;
 use projections::payment_links::{self, PaymentLinkView};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
+use crate::api::access::{Workspace, projection_error};
 use crate::api::error::ApiError;
 use crate::api::json::Json;
-use crate::api::workspace::access::{Workspace, projection_error};
 use crate::auth::accounts::now;
 use crate::read_your_writes::wait_for;
 use crate::state::AppState;
 
 /// The most links one list answers (the newest).
 pub const MAX_LISTED: i64 = 200;
-
-/// The routes, relative to `/api`.
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route(
-            "/accounts/{accountId}/payment-links",
-            get(list).post(create),
-        )
-        .route(
-            "/accounts/{accountId}/payment-links/{id}/revoke",
-            post(revoke),
-        )
-}
 
 /// The payment-link aggregate's command service (it holds only the pool and the upcasters).
 pub fn service(state: &AppState) -> CommandService<PaymentLink> {
@@ -213,23 +197,12 @@ fn invalid(errors: &[BrCodeError]) -> ApiError {
     }
 }
 
-/// A refused or failed command, by the refusal's kind (the generic mapping the lead is adding
-/// to `crate::api::error` will replace this).
+/// A refused or failed command: the engine's Pix problems under their field, anything else
+/// through the API's one mapping (`From<CommandError<E: Refusal>>`).
 fn failure(error: CommandError<PaymentLinkError>) -> ApiError {
     match error {
         CommandError::Rejected(PaymentLinkError::Invalid(errors)) => invalid(&errors),
-        CommandError::Rejected(refusal) => {
-            let status = StatusCode::from_u16(refusal.kind().http_status())
-                .unwrap_or(StatusCode::UNPROCESSABLE_ENTITY);
-            let error = ApiError::new(status, refusal.code(), refusal.to_string());
-            match refusal.field() {
-                Some(field) => error.with_field(field),
-                None => error,
-            }
-        }
-        CommandError::Conflict { .. } => ApiError::conflict(),
-        other if other.status_code() == 503 => ApiError::unavailable(anyhow::Error::new(other)),
-        other => ApiError::internal(anyhow::Error::new(other)),
+        other => ApiError::from(other),
     }
 }
 
