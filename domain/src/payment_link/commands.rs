@@ -4,6 +4,9 @@ use crate::brcode::StaticCodeRequest;
 
 /// Commands of the payment-link aggregate.
 #[derive(Debug, Clone, PartialEq, Eq)]
+// A creation carries the whole code; a revocation a few ids. Both live for one command, so
+// boxing the creation would only add noise.
+#[allow(clippy::large_enum_variant)]
 pub enum PaymentLinkCommand {
     /// Make a link.
     CreatePaymentLink(CreatePaymentLink),
