@@ -78,7 +78,7 @@ export function PaymentLinkForm({ accountId, defaultMerchantName, defaultMerchan
             <button
               type="button"
               className="button secondary"
-              onClick={() => void navigator.clipboard?.writeText(created.url)}
+              onClick={() => void navigator.clipboard.writeText(created.url)}
             >
               Copiar link
             </button>

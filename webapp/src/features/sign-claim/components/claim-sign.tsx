@@ -5,11 +5,8 @@ import { FormAlert } from '@/components/form-alert';
 import { PageStatus } from '@/components/page-status';
 import { PageTitle } from '@/components/page-title';
 import { paths } from '@/config/paths';
-import { useAppDispatch } from '@/hooks/store-hooks';
 import { type ApiError, asApiError } from '@/lib/api-error';
 import { errorMessage } from '@/lib/error-messages';
-import { useCurrentWorkspace } from '@/features/workspaces/hooks/use-current-workspace';
-import { workspaceSelected } from '@/features/workspaces/stores/workspace-slice';
 
 import { useClaimSignMutation } from '../api/claim-sign';
 
@@ -26,28 +23,34 @@ type Progress = { state: 'saving' } | { state: 'saved' } | { state: 'failed'; er
  * page; a signed-out visitor signs in or up first and comes back here. Claims the sign for the
  * person's own account as soon as the page opens.
  */
-export function ClaimSign({ qrCodeId, token }: { qrCodeId: string | null; token: string | null }) {
-  const dispatch = useAppDispatch();
-  const { workspaces, isLoading } = useCurrentWorkspace();
-  const own = workspaces.find((workspace) => workspace.role === 'owner');
+export interface ClaimSignProps {
+  qrCodeId: string | null;
+  token: string | null;
+  /** The person's own account, once the list of accounts has arrived. */
+  ownAccountId: string | undefined;
+  /** After the claim: the dashboard switches to that account. */
+  onSaved: (accountId: string) => void;
+}
+
+export function ClaimSign({ qrCodeId, token, ownAccountId, onSaved }: ClaimSignProps) {
   const [claim] = useClaimSignMutation();
   const [progress, setProgress] = useState<Progress>({ state: 'saving' });
 
   // A claim is made once: StrictMode's second run (and re-renders) must not send it again.
   const requested = useRef(false);
   useEffect(() => {
-    if (!qrCodeId || !token || own === undefined || requested.current) return;
+    if (!qrCodeId || !token || ownAccountId === undefined || requested.current) return;
     requested.current = true;
-    claim({ accountId: own.accountId, qrCodeId, token })
+    claim({ accountId: ownAccountId, qrCodeId, token })
       .unwrap()
       .then(
         () => {
-          dispatch(workspaceSelected(own.accountId));
+          onSaved(ownAccountId);
           setProgress({ state: 'saved' });
         },
         (caught: unknown) => setProgress({ state: 'failed', error: asApiError(caught) }),
       );
-  }, [qrCodeId, token, own, claim, dispatch]);
+  }, [qrCodeId, token, ownAccountId, claim, onSaved]);
 
   let body;
   if (!qrCodeId || !token) {
@@ -67,7 +70,7 @@ export function ClaimSign({ qrCodeId, token }: { qrCodeId: string | null; token:
         </p>
       </>
     );
-  } else if (progress.state === 'saving' || isLoading) {
+  } else if (progress.state === 'saving') {
     body = <PageStatus>Salvando a placa na sua conta…</PageStatus>;
   } else {
     body = (
