@@ -5,6 +5,7 @@
 //! |---|---|
 //! | [`account`] | the Account aggregate (sign-in, profile, team) and the [`account::password_policy`] |
 //! | [`brcode`] | the Pix BR Code engine (make, parse, validate, CLI) |
+//! | [`payment_link`] | the payment-link aggregate: a `/pagar` link for a key, an amount and a description |
 //! | [`pix_key`] | Pix keys: CPF, CNPJ, e-mail, phone, random key |
 //! | [`money`] | [`money::Centavos`], integer money |
 //! | [`payment`] | the Payment aggregate (keyed by the Pix end-to-end id) and the API Pix webhook body |
@@ -19,6 +20,7 @@ pub mod account;
 pub mod brcode;
 pub mod money;
 pub mod payment;
+pub mod payment_link;
 pub mod pix_key;
 pub mod qr;
 pub mod qrcode;

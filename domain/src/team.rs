@@ -99,11 +99,13 @@ pub enum Right {
     ManageMembers,
     /// Change the account's settings.
     ManageSettings,
+    /// Create, list and revoke the account's payment links (`/pagar`).
+    ManagePaymentLinks,
 }
 
 impl Right {
     /// Every right, in declaration order.
-    pub const ALL: [Right; 8] = [
+    pub const ALL: [Right; 9] = [
         Right::ManageKeys,
         Right::CreateQrCodes,
         Right::ViewAllQrCodes,
@@ -112,6 +114,7 @@ impl Right {
         Right::ViewOwnTransactions,
         Right::ManageMembers,
         Right::ManageSettings,
+        Right::ManagePaymentLinks,
     ];
 }
 
@@ -132,6 +135,7 @@ mod tests {
             (ViewOwnTransactions, true, true, true),
             (ManageMembers, true, false, false),
             (ManageSettings, true, false, false),
+            (ManagePaymentLinks, true, true, false),
         ];
         assert_eq!(table.len(), Right::ALL.len(), "every right is in the table");
         for (right, owner, manager, operator) in table {

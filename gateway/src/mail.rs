@@ -170,6 +170,8 @@ pub enum MailKind {
     ConfirmNewEmail,
     /// Join someone's account as a member.
     Invitation,
+    /// The private management link of a sign made without an account.
+    SignManagementLink,
 }
 
 impl MailKind {
@@ -180,6 +182,7 @@ impl MailKind {
             MailKind::ResetPassword => "reset_password",
             MailKind::ConfirmNewEmail => "confirm_new_email",
             MailKind::Invitation => "invitation",
+            MailKind::SignManagementLink => "sign_management_link",
         }
     }
 
@@ -190,6 +193,7 @@ impl MailKind {
             MailKind::ResetPassword => "link de redefinição de senha",
             MailKind::ConfirmNewEmail => "link de confirmação do novo e-mail",
             MailKind::Invitation => "link do convite",
+            MailKind::SignManagementLink => "link de gestão da placa",
         }
     }
 }
@@ -232,6 +236,26 @@ impl Email {
             &[
                 &format!("O link vale por {validity}."),
                 "Se você não criou uma conta no Balcão, ignore esta mensagem.",
+            ],
+        )
+    }
+
+    /// "O link da sua placa Pix": the private management link of a sign made without an
+    /// account, sent to the address the visitor typed on `/placa-pix-criada/{id}`.
+    pub fn sign_management_link(to: &str, link: &str) -> Email {
+        compose(
+            MailKind::SignManagementLink,
+            to,
+            "O link da sua placa Pix no Balcão",
+            link,
+            &[
+                "Olá!",
+                "Você criou uma placa Pix no Balcão e pediu para receber o link de gestão dela. Com ele você volta à placa para baixar, imprimir ou salvar em uma conta:",
+            ],
+            "Abrir minha placa Pix",
+            &[
+                "Guarde esta mensagem: quem tiver o link pode abrir a placa e salvá-la em uma conta.",
+                "Se você não criou esta placa, ignore esta mensagem.",
             ],
         )
     }

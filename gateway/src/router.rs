@@ -16,9 +16,11 @@ use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
 
 use crate::api::auth::{links, me, sign_in, tokens};
-use crate::api::{account, brcode, faq, payments, qrcodes, team};
+use crate::api::{account, brcode, claims, faq, payment_links, payments, qrcodes, team};
 use crate::error::AppError;
-use crate::pages::{articles, home, institutional, payment, seo, sign_form};
+use crate::pages::{
+    articles, home, institutional, pay_link, payment, seo, sign_created, sign_form,
+};
 use crate::state::AppState;
 use crate::{api, assets, ops, spa};
 
@@ -117,6 +119,14 @@ fn public_pages() -> Router<AppState> {
             "/pagamento/{qrcode_id}/simular-pagamento",
             post(payments::sandbox::simulate),
         )
+        // Issue 10: a visitor's sign just made (and its management link), payment links.
+        .route("/placa-pix-criada", get(sign_created::bare))
+        .route("/placa-pix-criada/{qrcode_id}", get(sign_created::show))
+        .route(
+            "/placa-pix-criada/{qrcode_id}/enviar-link",
+            post(sign_created::send_link),
+        )
+        .route("/pagar", get(pay_link::show))
         // Profile photos, loaded by `<img>` without a token.
         .route("/fotos/{accountId}", get(account::photo::serve))
 }
@@ -238,6 +248,19 @@ fn api_routes() -> Router<AppState> {
         .route(
             "/accounts/{accountId}/daily-totals",
             get(payments::records::totals),
+        )
+        // Issue 10: claiming a visitor's sign ("Salvar na minha conta"), payment links.
+        .route(
+            "/accounts/{accountId}/qrcodes/{id}/claim",
+            post(claims::claim),
+        )
+        .route(
+            "/accounts/{accountId}/payment-links",
+            get(payment_links::list).post(payment_links::create),
+        )
+        .route(
+            "/accounts/{accountId}/payment-links/{id}/revoke",
+            post(payment_links::revoke),
         )
 }
 

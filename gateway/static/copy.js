@@ -3,8 +3,10 @@ document.addEventListener("click", (event) => {
   const copy = event.target.closest("[data-copy]");
   if (copy) {
     const field = document.getElementById(copy.dataset.copy);
-    const status = document.querySelector(".copy-status");
-    const done = () => { if (status) status.textContent = "Código copiado. Cole no app do seu banco."; };
+    // A button may name its own status line and message (the sign page's management link).
+    const status = copy.dataset.copyStatus ? document.getElementById(copy.dataset.copyStatus) : document.querySelector(".copy-status");
+    const message = copy.dataset.copyDone || "Código copiado. Cole no app do seu banco.";
+    const done = () => { if (status) status.textContent = message; };
     if (navigator.clipboard && window.isSecureContext) {
       navigator.clipboard.writeText(field.value).then(done, () => { field.select(); document.execCommand("copy"); done(); });
     } else {

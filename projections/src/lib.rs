@@ -8,7 +8,8 @@
 //!   the projection's checkpoint commit in one database transaction, so redelivery is harmless.
 //! - [`replay`] rebuilds read models straight from PostgreSQL into fresh tables and swaps them in
 //!   without downtime.
-//! - [`qrcodes`], [`accounts`] (with `account_members`), [`payments`] (with `daily_totals`) and
+//! - [`qrcodes`], [`accounts`] (with `account_members`), [`payments`] (with `daily_totals`),
+//!   [`payment_links`] and
 //!   [`event_counts`] are the read models.
 //!
 //! Every long-running entry point stops when its [`CancellationToken`] is cancelled.
@@ -24,6 +25,7 @@ mod locks;
 pub mod metric_names;
 mod parking;
 pub mod payments;
+pub mod payment_links;
 mod projection;
 pub mod projector;
 pub mod qrcodes;
@@ -49,6 +51,8 @@ pub fn all() -> Vec<Arc<dyn Projection>> {
         Arc::new(accounts::Accounts),
         // Payments (issue 15).
         Arc::new(payments::Payments),
+        // Payment links (`/pagar`), issue 10.
+        Arc::new(payment_links::PaymentLinks),
     ]
 }
 

@@ -2,13 +2,16 @@
 //! each, with their archive state.
 //!
 //! Built from `QrCodeCreated` (a row), `QrCodeArchived` and `QrCodeUnarchived` (its
-//! `archived_at` and `version`), stream type `qrcode`, at their current schema version, upcast by
+//! `archived_at` and `version`) and `QrCodeClaimed` (a visitor's code moved into the account that
+//! claimed it: `owner_id` and `created_by` follow, see [`claims`]), stream type `qrcode`, at their current schema version, upcast by
 //! the runtime; the structs below read that shape. Its table is created by `migrations/` only.
 //! The gateway reads it with [`find`], [`list_by_owner`], [`search`] and [`txid_taken`].
 //!
 //! A batch of events is written with one insert (or `COPY`) of the new rows, then one update of
 //! the rows whose archive state changed, each code's events folded first (last one wins), so a
 //! code created and archived within one batch ends archived, as it does event by event.
+
+mod claims;
 
 use std::collections::HashMap;
 
@@ -436,7 +439,7 @@ impl Projection for QrCodes {
     }
 
     /// Its owner, creator and txid indexes serve the gateway's lists, never `apply` (which
-    /// finds rows only by `qrcode_id`, the key).
+    /// finds rows only by `qrcode_id`, the key: archives and claims).
     fn indexes_built_after_replay(&self) -> bool {
         true
     }
@@ -445,8 +448,8 @@ impl Projection for QrCodes {
     /// its own table is the archive update, a join on `qrcode_id` that gives the same rows with
     /// or without the key (a repeated row that the key would have refused is updated too and
     /// then removed with it, so replay still equals live). Without the key, a replay page that
-    /// holds archive events costs one hash join over the table built so far: archives are rare
-    /// beside creations, and a sorted key build still saves far more.
+    /// holds archive or claim events costs one hash join over the table built so far: both are
+    /// rare beside creations, and a sorted key build still saves far more.
     fn keys_built_after_replay(&self) -> bool {
         true
     }
@@ -485,8 +488,13 @@ impl Projection for QrCodes {
         // Each code's archive state after the batch's events, in feed order (the last one wins).
         let mut archive: Vec<(Uuid, Option<DateTime<Utc>>, i64)> = Vec::new();
         let mut archive_index: HashMap<Uuid, usize> = HashMap::new();
+        let mut claims = claims::Claims::default();
         for event in events {
             if event.stream_type != STREAM_TYPE {
+                continue;
+            }
+            if event.event_type == claims::CLAIMED {
+                claims.push(upcasters, event)?;
                 continue;
             }
             let event_type = event.event_type.as_str();
@@ -556,6 +564,9 @@ impl Projection for QrCodes {
             .execute(&mut *conn)
             .await?;
         }
+        // Every claim follows its code's creation in feed order, so applying the batch's claims
+        // after its creations is the order live saw.
+        claims.apply(conn, &t).await?;
         Ok(())
     }
 }

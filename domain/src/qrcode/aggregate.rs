@@ -5,7 +5,8 @@ use cqrs_es::event_sink::EventSink;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    CreateAccountQrCode, QrCodeArchived, QrCodeCommand, QrCodeCreated, QrCodeError, QrCodeEvent,
+    ClaimQrCode, CreateAccountQrCode, CreateQrCode, QrCodeArchived, QrCodeClaimed,
+    QrCodeCommand, QrCodeCreated, QrCodeError, QrCodeEvent, QrCodeManagementLinkIssued,
     QrCodeUnarchived, STREAM_TYPE,
 };
 use crate::brcode::make_static;
@@ -22,33 +23,19 @@ pub struct QrCode {
     /// The code's id, once created (archive events name it).
     #[serde(default)]
     pub qrcode_id: String,
+    /// The owning account: set at creation, or by a claim. `None` for a visitor's code.
+    #[serde(default)]
+    pub owner_id: Option<String>,
+    /// Hex SHA-256 of a visitor's management token, if the code has a management link.
+    #[serde(default)]
+    pub management_digest: Option<String>,
 }
 
 impl QrCode {
     fn decide(&self, command: QrCodeCommand) -> Result<Vec<QrCodeEvent>, QrCodeError> {
         match command {
             QrCodeCommand::CreateQrCode(create) => {
-                if self.payload.is_some() {
-                    return Err(QrCodeError::AlreadyCreated);
-                }
-                let made = make_static(&create.request).map_err(QrCodeError::Invalid)?;
-                Ok(vec![QrCodeEvent::QrCodeCreated(QrCodeCreated {
-                    qrcode_id: create.qrcode_id,
-                    owner_id: create.owner_id,
-                    created_by: create.created_by,
-                    key_kind: key_kind_name(create.request.key.kind()).to_owned(),
-                    pix_key: create.request.key.as_str().to_owned(),
-                    merchant_name: made.merchant_name,
-                    merchant_city: made.merchant_city,
-                    amount_centavos: made.amount.map(|a| a.get()),
-                    description: made.additional_info,
-                    txid: made.txid,
-                    payload: made.payload,
-                    created_at: create.requested_at,
-                    key_id: None,
-                    batch_id: None,
-                    duplicate_of: None,
-                })])
+                Ok(vec![QrCodeEvent::QrCodeCreated(self.create(create)?)])
             }
             QrCodeCommand::CreateAccountQrCode(create) => self.create_in_account(create),
             QrCodeCommand::ArchiveQrCode(archive) => {
@@ -77,6 +64,23 @@ impl QrCode {
                     unarchived_at: unarchive.at,
                 })])
             }
+            QrCodeCommand::CreateAnonymousQrCode(anonymous) => {
+                if anonymous.create.owner_id.is_some() || anonymous.create.created_by.is_some() {
+                    return Err(QrCodeError::AnonymousWithOwner);
+                }
+                let at = anonymous.create.requested_at.clone();
+                let created = self.create(anonymous.create)?;
+                let issued = QrCodeManagementLinkIssued {
+                    qrcode_id: created.qrcode_id.clone(),
+                    token_digest: anonymous.management_digest,
+                    at,
+                };
+                Ok(vec![
+                    QrCodeEvent::QrCodeCreated(created),
+                    QrCodeEvent::QrCodeManagementLinkIssued(issued),
+                ])
+            }
+            QrCodeCommand::ClaimQrCode(claim) => self.claim(claim),
         }
     }
 
@@ -115,6 +119,60 @@ impl QrCode {
             duplicate_of: create.duplicate_of,
         })])
     }
+
+    /// A code from the public sign form (with or without an account, `***` allowed).
+    fn create(&self, create: CreateQrCode) -> Result<QrCodeCreated, QrCodeError> {
+        if self.payload.is_some() {
+            return Err(QrCodeError::AlreadyCreated);
+        }
+        let made = make_static(&create.request).map_err(QrCodeError::Invalid)?;
+        Ok(QrCodeCreated {
+            qrcode_id: create.qrcode_id,
+            owner_id: create.owner_id,
+            created_by: create.created_by,
+            key_kind: key_kind_name(create.request.key.kind()).to_owned(),
+            pix_key: create.request.key.as_str().to_owned(),
+            merchant_name: made.merchant_name,
+            merchant_city: made.merchant_city,
+            amount_centavos: made.amount.map(|a| a.get()),
+            description: made.additional_info,
+            txid: made.txid,
+            payload: made.payload,
+            created_at: create.requested_at,
+            key_id: None,
+            batch_id: None,
+            duplicate_of: None,
+        })
+    }
+
+    /// The token is checked before anything else, so that without it nobody learns whether
+    /// the code exists or was already claimed.
+    fn claim(&self, claim: ClaimQrCode) -> Result<Vec<QrCodeEvent>, QrCodeError> {
+        let (Some(_), Some(digest)) = (&self.payload, &self.management_digest) else {
+            return Err(QrCodeError::ManagementLinkNotFound);
+        };
+        if !same_digest(digest, &claim.management_digest) {
+            return Err(QrCodeError::ManagementLinkNotFound);
+        }
+        if self.owner_id.is_some() {
+            return Err(QrCodeError::AlreadyClaimed);
+        }
+        Ok(vec![QrCodeEvent::QrCodeClaimed(QrCodeClaimed {
+            qrcode_id: claim.qrcode_id,
+            owner_id: claim.owner_id,
+            claimed_by: claim.claimed_by,
+            at: claim.requested_at,
+        })])
+    }
+}
+
+/// Compares two digests without stopping at the first difference.
+fn same_digest(a: &str, b: &str) -> bool {
+    a.len() == b.len()
+        && a.bytes()
+            .zip(b.bytes())
+            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
+            == 0
 }
 
 /// The key kind as read models store it.
@@ -152,9 +210,14 @@ impl Aggregate for QrCode {
             QrCodeEvent::QrCodeCreated(created) => {
                 self.qrcode_id = created.qrcode_id;
                 self.payload = Some(created.payload);
+                self.owner_id = created.owner_id;
             }
             QrCodeEvent::QrCodeArchived(_) => self.archived = true,
             QrCodeEvent::QrCodeUnarchived(_) => self.archived = false,
+            QrCodeEvent::QrCodeManagementLinkIssued(issued) => {
+                self.management_digest = Some(issued.token_digest);
+            }
+            QrCodeEvent::QrCodeClaimed(claimed) => self.owner_id = Some(claimed.owner_id),
         }
     }
 }
@@ -498,10 +561,144 @@ mod tests {
         });
         let event: QrCodeEvent = serde_json::from_value(stored).expect("old events still read");
         let QrCodeEvent::QrCodeCreated(created) = &event else {
-            panic!("a QrCodeCreated");
+            panic!("a QrCodeCreated, got {event:?}");
         };
         assert_eq!(created.created_by, None);
         assert_eq!(created.merchant_name, "ANA");
         assert_eq!(event.event_version(), "1");
+    }
+
+    const TOKEN_DIGEST: &str = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08";
+    const OWNER: &str = "0190f1a2-0000-7000-8000-00000000000a";
+    const PERSON: &str = "0190f1a2-0000-7000-8000-00000000000b";
+
+    fn anonymous() -> QrCodeCommand {
+        let QrCodeCommand::CreateQrCode(create) = create("Ana", "Natal", Some(500)) else {
+            panic!("a creation");
+        };
+        QrCodeCommand::CreateAnonymousQrCode(crate::qrcode::CreateAnonymousQrCode {
+            create,
+            management_digest: TOKEN_DIGEST.to_owned(),
+        })
+    }
+
+    /// What a visitor's creation wrote to the log.
+    fn anonymous_history() -> Vec<QrCodeEvent> {
+        QrCodeTest::with(())
+            .given_no_previous_events()
+            .when(anonymous())
+            .inspect_result()
+            .expect("the visitor's code is made")
+    }
+
+    fn claim(digest: &str) -> QrCodeCommand {
+        QrCodeCommand::ClaimQrCode(ClaimQrCode {
+            qrcode_id: "0a6b5c1e-6a1f-4c55-9d0e-2d3a4b5c6d7e".to_owned(),
+            owner_id: OWNER.to_owned(),
+            claimed_by: PERSON.to_owned(),
+            management_digest: digest.to_owned(),
+            requested_at: "2026-11-21T11:00:00Z".to_owned(),
+        })
+    }
+
+    fn claimed() -> QrCodeEvent {
+        QrCodeEvent::QrCodeClaimed(QrCodeClaimed {
+            qrcode_id: "0a6b5c1e-6a1f-4c55-9d0e-2d3a4b5c6d7e".to_owned(),
+            owner_id: OWNER.to_owned(),
+            claimed_by: PERSON.to_owned(),
+            at: "2026-11-21T11:00:00Z".to_owned(),
+        })
+    }
+
+    #[test]
+    fn a_visitors_code_records_only_the_digest_of_its_management_token() {
+        let events = anonymous_history();
+        let [
+            QrCodeEvent::QrCodeCreated(created),
+            QrCodeEvent::QrCodeManagementLinkIssued(issued),
+        ] = events.as_slice()
+        else {
+            panic!("a creation and a management link, got {events:?}");
+        };
+        assert_eq!(created.owner_id, None);
+        assert_eq!(issued.token_digest, TOKEN_DIGEST);
+        assert_eq!(
+            serde_json::to_value(&events[1]).expect("serialisable")["type"],
+            "QrCodeManagementLinkIssued"
+        );
+    }
+
+    #[test]
+    fn a_visitors_code_cannot_name_an_owner() {
+        let QrCodeCommand::CreateAnonymousQrCode(mut anonymous) = anonymous() else {
+            panic!("anonymous");
+        };
+        anonymous.create.owner_id = Some(OWNER.to_owned());
+        QrCodeTest::with(())
+            .given_no_previous_events()
+            .when(QrCodeCommand::CreateAnonymousQrCode(anonymous))
+            .then_expect_error(QrCodeError::AnonymousWithOwner);
+    }
+
+    #[test]
+    fn the_management_token_claims_a_visitors_code_for_an_account() {
+        QrCodeTest::with(())
+            .given(anonymous_history())
+            .when(claim(TOKEN_DIGEST))
+            .then_expect_events(vec![claimed()]);
+    }
+
+    #[test]
+    fn a_code_is_claimed_once() {
+        let mut history = anonymous_history();
+        history.push(claimed());
+        QrCodeTest::with(())
+            .given(history)
+            .when(claim(TOKEN_DIGEST))
+            .then_expect_error(QrCodeError::AlreadyClaimed);
+    }
+
+    #[test]
+    fn a_claim_with_a_wrong_token_is_refused_as_not_found() {
+        let wrong = "0000000000000000000000000000000000000000000000000000000000000000";
+        QrCodeTest::with(())
+            .given(anonymous_history())
+            .when(claim(wrong))
+            .then_expect_error(QrCodeError::ManagementLinkNotFound);
+    }
+
+    #[test]
+    fn a_wrong_token_learns_nothing_even_about_a_claimed_code() {
+        let mut history = anonymous_history();
+        history.push(claimed());
+        QrCodeTest::with(())
+            .given(history)
+            .when(claim("abc"))
+            .then_expect_error(QrCodeError::ManagementLinkNotFound);
+    }
+
+    #[test]
+    fn an_accounts_own_code_has_no_management_link_to_claim_it_with() {
+        let QrCodeCommand::CreateQrCode(mut create) = create("Ana", "Natal", None) else {
+            panic!("a creation");
+        };
+        create.owner_id = Some(OWNER.to_owned());
+        let history = QrCodeTest::with(())
+            .given_no_previous_events()
+            .when(QrCodeCommand::CreateQrCode(create))
+            .inspect_result()
+            .expect("made");
+        QrCodeTest::with(())
+            .given(history)
+            .when(claim(TOKEN_DIGEST))
+            .then_expect_error(QrCodeError::ManagementLinkNotFound);
+    }
+
+    #[test]
+    fn a_code_that_does_not_exist_cannot_be_claimed() {
+        QrCodeTest::with(())
+            .given_no_previous_events()
+            .when(claim(TOKEN_DIGEST))
+            .then_expect_error(QrCodeError::ManagementLinkNotFound);
     }
 }

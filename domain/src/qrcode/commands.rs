@@ -17,6 +17,10 @@ pub enum QrCodeCommand {
     ArchiveQrCode(ArchiveQrCode),
     /// Bring an archived code back.
     UnarchiveQrCode(UnarchiveQrCode),
+    /// Make a code for a visitor without an account, with a private management link.
+    CreateAnonymousQrCode(CreateAnonymousQrCode),
+    /// Move a visitor's code into an account, proving it with the management link's token.
+    ClaimQrCode(ClaimQrCode),
 }
 
 /// Make a static Pix QR code from values already parsed at the edge.
@@ -77,4 +81,28 @@ pub struct UnarchiveQrCode {
     pub by: String,
     /// When, RFC 3339.
     pub at: String,
+}
+/// Make a visitor's code (no owner, no creator) together with its management link: only the
+/// SHA-256 of the link's secret token is recorded, so the log can never hand the link out again.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CreateAnonymousQrCode {
+    /// The code itself; `owner_id` and `created_by` must be `None`.
+    pub create: CreateQrCode,
+    /// Hex SHA-256 of the management token given to the visitor.
+    pub management_digest: String,
+}
+
+/// Claim a visitor's code for an account ("Salvar na minha conta").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClaimQrCode {
+    /// The code's id (its stream id).
+    pub qrcode_id: String,
+    /// The account that will own the code.
+    pub owner_id: String,
+    /// The signed-in person who claimed it (their own account id).
+    pub claimed_by: String,
+    /// Hex SHA-256 of the management token the person presented.
+    pub management_digest: String,
+    /// When it was asked for, RFC 3339.
+    pub requested_at: String,
 }

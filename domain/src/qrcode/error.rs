@@ -25,6 +25,16 @@ pub enum QrCodeError {
     /// Bringing back a code that is not archived.
     #[error("Este QR code não está arquivado.")]
     NotArchived,
+    /// No such code, or the management token is not this code's: the same answer for both, so
+    /// a guessed link learns nothing.
+    #[error("Esta placa não existe ou o link de gestão não é o dela.")]
+    ManagementLinkNotFound,
+    /// The code already belongs to an account; a code is claimed once.
+    #[error("Esta placa já foi salva em uma conta.")]
+    AlreadyClaimed,
+    /// An anonymous creation named an owner or a creator.
+    #[error("Uma placa sem conta não pode ter dono.")]
+    AnonymousWithOwner,
 }
 
 impl QrCodeError {
@@ -37,6 +47,9 @@ impl QrCodeError {
             QrCodeError::NotFound => "not-found",
             QrCodeError::AlreadyArchived => "qrcode-already-archived",
             QrCodeError::NotArchived => "qrcode-not-archived",
+            QrCodeError::ManagementLinkNotFound => "not-found",
+            QrCodeError::AlreadyClaimed => "qrcode-already-claimed",
+            QrCodeError::AnonymousWithOwner => "qrcode-anonymous-with-owner",
         }
     }
 }
@@ -54,7 +67,11 @@ impl crate::refusal::Refusal for QrCodeError {
             QrCodeError::Invalid(_) | QrCodeError::TxidRequired => {
                 crate::refusal::RefusalKind::Invalid
             }
-            QrCodeError::NotFound => crate::refusal::RefusalKind::NotFound,
+            QrCodeError::NotFound | QrCodeError::ManagementLinkNotFound => {
+                crate::refusal::RefusalKind::NotFound
+            }
+            QrCodeError::AlreadyClaimed => crate::refusal::RefusalKind::Conflict,
+            QrCodeError::AnonymousWithOwner => crate::refusal::RefusalKind::Invalid,
         }
     }
 

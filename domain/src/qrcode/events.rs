@@ -19,6 +19,10 @@ pub enum QrCodeEvent {
     QrCodeArchived(QrCodeArchived),
     /// An archived code was brought back.
     QrCodeUnarchived(QrCodeUnarchived),
+    /// A visitor's code got its private management link (only the token's digest is kept).
+    QrCodeManagementLinkIssued(QrCodeManagementLinkIssued),
+    /// A visitor's code was claimed by an account.
+    QrCodeClaimed(QrCodeClaimed),
 }
 
 /// A static Pix QR code was made (schema version 1).
@@ -89,12 +93,39 @@ pub struct QrCodeUnarchived {
     pub unarchived_at: String,
 }
 
+/// A visitor's code got its private management link (schema version 1).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QrCodeManagementLinkIssued {
+    /// The code's id.
+    pub qrcode_id: String,
+    /// Hex SHA-256 of the link's token; the token itself is never stored.
+    pub token_digest: String,
+    /// When, RFC 3339.
+    pub at: String,
+}
+
+/// A visitor's code was claimed by an account (schema version 1): from here on it is that
+/// account's code, made by `claimed_by`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QrCodeClaimed {
+    /// The code's id.
+    pub qrcode_id: String,
+    /// The account that owns it now.
+    pub owner_id: String,
+    /// The person who claimed it (their own account id).
+    pub claimed_by: String,
+    /// When, RFC 3339.
+    pub at: String,
+}
+
 impl DomainEvent for QrCodeEvent {
     fn event_type(&self) -> String {
         match self {
             QrCodeEvent::QrCodeCreated(_) => "QrCodeCreated".to_owned(),
             QrCodeEvent::QrCodeArchived(_) => "QrCodeArchived".to_owned(),
             QrCodeEvent::QrCodeUnarchived(_) => "QrCodeUnarchived".to_owned(),
+            QrCodeEvent::QrCodeManagementLinkIssued(_) => "QrCodeManagementLinkIssued".to_owned(),
+            QrCodeEvent::QrCodeClaimed(_) => "QrCodeClaimed".to_owned(),
         }
     }
 
@@ -102,7 +133,9 @@ impl DomainEvent for QrCodeEvent {
         match self {
             QrCodeEvent::QrCodeCreated(_)
             | QrCodeEvent::QrCodeArchived(_)
-            | QrCodeEvent::QrCodeUnarchived(_) => "1".to_owned(),
+            | QrCodeEvent::QrCodeUnarchived(_)
+            | QrCodeEvent::QrCodeManagementLinkIssued(_)
+            | QrCodeEvent::QrCodeClaimed(_) => "1".to_owned(),
         }
     }
 }

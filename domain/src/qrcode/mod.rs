@@ -16,10 +16,14 @@ pub mod txid;
 
 pub use aggregate::QrCode;
 pub use commands::{
-    ArchiveQrCode, CreateAccountQrCode, CreateQrCode, QrCodeCommand, UnarchiveQrCode,
+    ArchiveQrCode, ClaimQrCode, CreateAccountQrCode, CreateAnonymousQrCode, CreateQrCode,
+    QrCodeCommand, UnarchiveQrCode,
 };
 pub use error::QrCodeError;
-pub use events::{QrCodeArchived, QrCodeCreated, QrCodeEvent, QrCodeUnarchived};
+pub use events::{
+    QrCodeArchived, QrCodeClaimed, QrCodeCreated, QrCodeEvent, QrCodeManagementLinkIssued,
+    QrCodeUnarchived,
+};
 
 /// The aggregate type, used as the stream type in the event log.
 pub const STREAM_TYPE: &str = "qrcode";

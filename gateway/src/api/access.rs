@@ -177,6 +177,7 @@ fn what(right: Right) -> &'static str {
         Right::ViewOwnTransactions => "ver transações",
         Right::ManageMembers => "convidar nem remover pessoas da equipe",
         Right::ManageSettings => "mudar as configurações",
+        Right::ManagePaymentLinks => "criar nem cancelar links de pagamento",
     }
 }
 

@@ -30,6 +30,9 @@
 //! | `POST /api/invitations/check` | [`team::check`] | anyone with the link's code |
 //! | `POST /api/invitations/accept` | [`team::accept`] | signed in |
 //! | `/api/accounts/{accountId}/qrcodes…` | [`qrcodes`] (its own table: list, create, check, batch, show, archive, unarchive, duplicate) | owner, manager, operator (own codes) |
+//! | `POST /api/accounts/{accountId}/qrcodes/{id}/claim` | [`claims::claim`] | owner, manager, operator (with the sign's management token) |
+//! | `GET, POST /api/accounts/{accountId}/payment-links` | [`payment_links::list`], [`payment_links::create`] | owner, manager |
+//! | `POST /api/accounts/{accountId}/payment-links/{id}/revoke` | [`payment_links::revoke`] | owner, manager |
 //!
 //! Codes the resource modules add to the API's table (`crate::api::error`):
 //!
@@ -44,15 +47,20 @@
 //! | `invalid-idempotency-key` | 400 | an `Idempotency-Key` header that is empty, too long or not text |
 //! | `idempotency-key-reused` | 409 | an `Idempotency-Key` already used with other values |
 //! | `invitation-for-another-email` | 403 | accepting an invitation signed in with another address than the invited one |
+//! | `qrcode-already-claimed` | 409 | claiming a visitor's sign that an account already has |
+//! | `payment-link-already-revoked` | 409 | revoking a payment link twice |
+//! | `expiry-in-the-past` | 422 | a payment link's `expiresOn` is not in the future (`field`: `expiresAt`) |
 
 pub mod access;
 pub mod account;
 pub mod auth;
 pub mod brcode;
+pub mod claims;
 pub mod error;
 pub mod faq;
 pub mod json;
 pub mod payments;
+pub mod payment_links;
 pub mod qrcodes;
 pub(crate) mod support;
 pub mod team;

@@ -2,7 +2,9 @@
 //!
 //! Two steps, both server-rendered: "Revisar dados" checks every field at once and shows how the
 //! name and city will be written in the code; "Confirmar" sends `CreateQrCode` and, once the
-//! `qrcodes` read model has the code (read-your-writes, bounded), redirects to its payer page.
+//! `qrcodes` read model has the code (read-your-writes, bounded), redirects to
+//! `/placa-pix-criada/{id}` ([`sign_created`]) with the code's private management token in a
+//! cookie scoped to that page.
 
 use std::time::Instant;
 
@@ -15,13 +17,14 @@ use commands::{CommandError, CommandMetadata, ExpectedVersion, IdempotencyKey};
 use domain::brcode::{
     BrCodeError, Field, FormPreview, StaticCodeForm, StaticCodeRequest, preview_form,
 };
-use domain::qrcode::{CreateQrCode, QrCodeCommand, QrCodeError};
+use domain::qrcode::{CreateAnonymousQrCode, CreateQrCode, QrCodeCommand, QrCodeError};
 use serde::Deserialize;
 use uuid::Uuid;
 
 use crate::client_address::ClientAddress;
 use crate::error::AppError;
 use crate::html::{HtmlTemplate, Meta};
+use crate::pages::sign_created;
 use crate::read_your_writes::wait_for;
 use crate::state::AppState;
 
@@ -244,12 +247,23 @@ async fn create(
         }
         None => Uuid::new_v4(),
     };
-    let command = QrCodeCommand::CreateQrCode(CreateQrCode {
-        qrcode_id: qrcode_id.to_string(),
-        owner_id: None,
-        created_by: None,
-        request,
-        requested_at: chrono::Utc::now().to_rfc3339(),
+    // The management link's token: derived from the one-time request id, so a double submit
+    // (answered with the first code) hands out the first code's token too.
+    let request_id = if Uuid::parse_str(&form.pedido).is_ok() {
+        form.pedido.clone()
+    } else {
+        Uuid::new_v4().to_string()
+    };
+    let token = sign_created::management_token(state, &format!("{qrcode_id}:{request_id}"));
+    let command = QrCodeCommand::CreateAnonymousQrCode(CreateAnonymousQrCode {
+        create: CreateQrCode {
+            qrcode_id: qrcode_id.to_string(),
+            owner_id: None,
+            created_by: None,
+            request,
+            requested_at: chrono::Utc::now().to_rfc3339(),
+        },
+        management_digest: sign_created::token_digest(&token),
     });
     let outcome = match state
         .qrcodes
@@ -268,7 +282,7 @@ async fn create(
         Err(error) => return Err(command_failure(error)),
     };
     let id = outcome.stream_id;
-    let mut target = format!("/pagamento/{id}");
+    let mut target = format!("/placa-pix-criada/{id}");
     if let Some(position) = outcome.position
         && !wait_for(state, projections::qrcodes::NAME, Some(position)).await
     {
@@ -277,7 +291,12 @@ async fn create(
         target.push_str("?posicao=");
         target.push_str(&state.progress.positions().sign(qrcode_id, position));
     }
-    Ok(Redirect::to(&target).into_response())
+    let mut response = Redirect::to(&target).into_response();
+    response.headers_mut().insert(
+        axum::http::header::SET_COOKIE,
+        sign_created::token_cookie(state, qrcode_id, &token),
+    );
+    Ok(response)
 }
 
 /// One confirmation of one set of values: a double submit repeats the key and makes one code,

@@ -38,6 +38,7 @@ describe("every page fits a phone and a laptop", () => {
   let stack;
   let page;
   let payerPage;
+  let signPage;
   const step = stepsOf(() => stack);
 
   before(async () => {
@@ -103,8 +104,26 @@ describe("every page fits a phone and a laptop", () => {
     }
     assert.deepEqual(failures, []);
     await page.getByRole("button", { name: "Confirmar e criar QR code" }).click();
-    await page.waitForURL((url) => url.pathname.startsWith("/pagamento/"));
-    payerPage = new URL(page.url()).pathname;
+    // The visitor lands on their sign's own page; its payer page has the same id.
+    await page.waitForURL((url) => url.pathname.startsWith("/placa-pix-criada/"));
+    signPage = new URL(page.url()).pathname;
+    payerPage = signPage.replace("/placa-pix-criada/", "/pagamento/");
+  });
+
+  step("the sign's page shows the QR code and “Copiar código” on a phone's first screen, and fits", async () => {
+    // The page opens for the holder of the sign's cookie, which this browser has.
+    await expectFitsEveryScreen(page, signPage);
+    await expectFitsEveryScreen(page, "/placa-pix-criada");
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(signPage);
+    const failures = [];
+    for (const [what, locator] of [
+      ["the QR code", page.locator("svg").filter({ has: page.locator("path") }).first()],
+      ["the copy button", page.getByRole("button", { name: "Copiar código" })],
+    ]) {
+      if (!(await isInView(page, locator))) failures.push(`${what} is below the first screen`);
+    }
+    assert.deepEqual(failures, []);
   });
 
   step("the payer page shows the amount, the code and “Copiar código” on a phone's first screen", async () => {
@@ -144,6 +163,7 @@ describe("every page fits a phone and a laptop", () => {
       "/painel/criar-conta-extra",
       "/painel/configuracoes",
       "/painel/duvidas",
+      "/painel/links-de-pagamento",
       "/painel/uma-tela-que-nao-existe",
     ];
     await everyPath(screens, (path) =>
@@ -152,6 +172,38 @@ describe("every page fits a phone and a laptop", () => {
         await p.locator("h1").first().waitFor();
       }),
     );
+  });
+
+  step("a payment link made in the dashboard opens /pagar, which fits every screen", async () => {
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await page.goto("/painel/links-de-pagamento");
+    await page.getByLabel("Chave Pix").fill("vendas@padaria.com.br");
+    await page.getByLabel("Nome de quem recebe").fill("Padaria São João");
+    await page.getByLabel("Cidade").fill("São Paulo");
+    await page.getByLabel("Valor", { exact: true }).fill("45,90");
+    await page.getByLabel("Descrição (opcional)").fill("Bolo de aniversário");
+    await page.getByRole("button", { name: "Criar link de pagamento" }).click();
+    const link = page.locator(".link-url a").first();
+    await link.waitFor();
+    const url = new URL(await link.getAttribute("href"));
+    await expectFitsEveryScreen(page, "/painel/links-de-pagamento", async (p) => {
+      await p.getByRole("heading", { name: "Links desta conta" }).waitFor();
+      await p.locator(".payment-link").first().waitFor();
+    });
+    const pay = `${url.pathname}${url.search}`;
+    await expectFitsEveryScreen(page, pay);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(pay);
+    const failures = [];
+    for (const [what, locator] of [
+      ["the amount", page.getByText("R$ 45,90").first()],
+      ["the QR code", page.locator("svg").filter({ has: page.locator("path") }).first()],
+      ["the copy button", page.getByRole("button", { name: "Copiar código" })],
+    ]) {
+      if (!(await isInView(page, locator))) failures.push(`${what} is below the first screen`);
+    }
+    assert.deepEqual(failures, []);
+    await expectFitsEveryScreen(page, "/pagar?link=feito-a-mao");
   });
 
   step("the sign-in, sign-up and recovery screens fit every screen", async () => {

@@ -252,6 +252,15 @@ async fn payer_pages_waiting_for_a_stopped_projector_hold_no_database_connection
         .expect("ASCII")
         .to_owned();
     assert!(target.contains("?posicao="), "{target}");
+    // The sign's page is for the holder of its management token, which the form hands over in
+    // a cookie, as a browser would send it back.
+    let cookie = first.headers()["set-cookie"]
+        .to_str()
+        .expect("ASCII")
+        .split(';')
+        .next()
+        .expect("name=value")
+        .to_owned();
 
     // Forty payers open that page at once (each waits for the read model, in vain), while
     // twenty visitors make signs of their own (each waits too).
@@ -260,7 +269,16 @@ async fn payer_pages_waiting_for_a_stopped_projector_hold_no_database_connection
         .map(|_| {
             let client = client.clone();
             let url = app.url(&target);
-            tokio::spawn(async move { client.get(&url).send().await.expect("answered").status() })
+            let cookie = cookie.clone();
+            tokio::spawn(async move {
+                client
+                    .get(&url)
+                    .header("cookie", cookie)
+                    .send()
+                    .await
+                    .expect("answered")
+                    .status()
+            })
         })
         .collect();
     let makers: Vec<_> = (0..PARALLEL / 2)
@@ -279,7 +297,13 @@ async fn payer_pages_waiting_for_a_stopped_projector_hold_no_database_connection
                     .get("location")
                     .and_then(|l| l.to_str().ok())
                     .map(str::to_owned);
-                (response.status(), location)
+                let cookie = response
+                    .headers()
+                    .get("set-cookie")
+                    .and_then(|c| c.to_str().ok())
+                    .and_then(|c| c.split(';').next())
+                    .map(str::to_owned);
+                (response.status(), location.zip(cookie))
             })
         })
         .collect();
@@ -302,7 +326,7 @@ async fn payer_pages_waiting_for_a_stopped_projector_hold_no_database_connection
             StatusCode::SEE_OTHER,
             "a committed sign is never a failure"
         );
-        made.push(location.expect("a redirect"));
+        made.push(location.expect("a redirect and the sign's cookie"));
     }
     let (pooled_listeners, dedicated_listeners) = sampler.finish().await;
     assert_eq!(
@@ -316,9 +340,15 @@ async fn payer_pages_waiting_for_a_stopped_projector_hold_no_database_connection
 
     // Once a projector runs, every page the visitors were sent to shows its code.
     let projector = app.start_roles(project()).await;
-    for location in std::iter::once(&target).chain(&made) {
+    for (location, cookie) in std::iter::once(&(target.clone(), cookie)).chain(&made) {
         let status = eventually_within(Duration::from_secs(60), location, async || {
-            let status = app.get(location).await.status();
+            let status = client
+                .get(app.url(location))
+                .header("cookie", cookie)
+                .send()
+                .await
+                .expect("answered")
+                .status();
             (status != StatusCode::NOT_FOUND).then_some(status)
         })
         .await;

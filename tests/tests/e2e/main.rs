@@ -4,11 +4,13 @@
 //! Every test starts its own [`tests::TestApp`] (fresh database, stream and mail sink), which is
 //! removed again when the test ends, passes or panics.
 
+mod anonymous_signs;
 mod auth;
 mod housekeeping;
 mod lagging_read_models;
 mod ops;
 mod payments;
+mod payment_links;
 mod public;
 mod security;
 mod signs;

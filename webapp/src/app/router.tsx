@@ -43,6 +43,9 @@ export function createAppRoutes(): RouteObject[] {
             { path: 'convite', lazy: () => import('./routes/panel/invitation') },
             { path: 'configuracoes', lazy: () => import('./routes/panel/settings') },
             { path: 'duvidas', lazy: () => import('./routes/panel/faq') },
+            // Issue 10: payment links and "Salvar na minha conta" for a visitor's sign.
+            { path: 'links-de-pagamento', lazy: () => import('./routes/panel/payment-links') },
+            { path: 'salvar-placa', lazy: () => import('./routes/panel/claim-sign') },
             { path: '*', lazy: () => import('./routes/panel/panel-not-found') },
           ],
         },

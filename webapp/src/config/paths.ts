@@ -14,6 +14,9 @@ export const paths = {
     payment: (qrCodeId: string): string => `/pagamento/${encodeURIComponent(qrCodeId)}`,
     /** The printable sign (placa) of a QR code. */
     paymentSign: (qrCodeId: string): string => `/pagamento/${encodeURIComponent(qrCodeId)}/placa`,
+    /** A visitor's sign page, opened with its management token. */
+    signCreated: (qrCodeId: string, token: string): string =>
+      `/placa-pix-criada/${encodeURIComponent(qrCodeId)}?chave=${encodeURIComponent(token)}`,
   },
   auth: {
     logIn: {
@@ -47,6 +50,10 @@ export const paths = {
     invitation: '/painel/convite',
     invitationCodeParam: 'codigo',
     faq: '/painel/duvidas',
+    /** The account's payment links (`/pagar`). */
+    paymentLinks: '/painel/links-de-pagamento',
+    /** "Salvar na minha conta" from `/placa-pix-criada/{id}`, with `?placa=<id>&chave=<token>`. */
+    claimSign: '/painel/salvar-placa',
     /** Where account deletion ends (outside the signed-in frame: the session is over by then). */
     accountDeleted: '/painel/conta-excluida',
     oldIndex: '/painel/index_old',

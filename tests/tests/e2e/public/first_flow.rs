@@ -18,6 +18,14 @@ fn hidden_value(html: &str, name: &str) -> String {
     html[start..end].to_owned()
 }
 
+/// The payer page of the sign a creation redirected to.
+fn payer_page(location: &str) -> String {
+    let id = location
+        .strip_prefix("/placa-pix-criada/")
+        .unwrap_or_else(|| panic!("the visitor lands on their sign's page, not {location}"));
+    format!("/pagamento/{id}")
+}
+
 const PADARIA: [(&str, &str); 5] = [
     ("chave", "loja@example.com"),
     ("nome", "Padaria São João"),
@@ -84,7 +92,9 @@ async fn confirming_creates_the_code_and_its_payer_page_shows_it_at_once() {
         .to_str()
         .expect("ascii")
         .to_owned();
-    assert!(location.starts_with("/pagamento/"), "{location}");
+    // The visitor lands on their sign's own page (`/placa-pix-criada/{id}`, see
+    // `anonymous_signs`); its payer page is the same id under `/pagamento/`.
+    let location = payer_page(&location);
 
     // Read-your-writes: the redirect happens only once the projection has the code, so the very
     // first request finds it (no retry loop here on purpose).
@@ -144,7 +154,7 @@ async fn a_payer_page_without_an_amount_says_valor_livre() {
         .to_str()
         .expect("ascii")
         .to_owned();
-    let html = app.get_text(&location).await;
+    let html = app.get_text(&payer_page(&location)).await;
     assert!(html.contains("Valor livre"), "{html}");
     app.stop().await;
 }
@@ -182,11 +192,19 @@ async fn submitting_the_same_confirmation_twice_makes_one_code() {
     let pool = sqlx::PgPool::connect(&app.settings.database_url)
         .await
         .expect("db");
-    let events: i64 = sqlx::query_scalar("select count(*) from events")
-        .fetch_one(&pool)
-        .await
-        .expect("count");
-    assert_eq!(events, 1);
+    // One code: one stream, written once (its creation and its management link, in one command).
+    let (streams, commands): (i64, i64) =
+        sqlx::query_as("select count(distinct stream_id), count(distinct tx_id::text) from events")
+            .fetch_one(&pool)
+            .await
+            .expect("count");
+    assert_eq!((streams, commands), (1, 1));
+    let created: i64 =
+        sqlx::query_scalar("select count(*) from events where event_type = 'QrCodeCreated'")
+            .fetch_one(&pool)
+            .await
+            .expect("count");
+    assert_eq!(created, 1);
     pool.close().await;
     app.stop().await;
 }

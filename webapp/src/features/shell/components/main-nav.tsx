@@ -6,6 +6,7 @@ const SCREENS = [
   { to: paths.panel.home, label: 'Início', end: true },
   { to: paths.panel.keys, label: 'Chaves Pix' },
   { to: paths.panel.qrCodes, label: 'QR codes' },
+  { to: paths.panel.paymentLinks, label: 'Links de pagamento' },
   { to: paths.panel.transactions, label: 'Transações' },
   { to: paths.panel.extraAccounts, label: 'Contas extras' },
   { to: paths.panel.plan, label: 'Plano' },
@@ -14,13 +15,16 @@ const SCREENS = [
 ] as const;
 
 export interface MainNavProps {
-  /** False for a role that never manages the extra accounts of the account in use (an operator). */
+  /** False for a role that never manages the extra accounts or the payment links of the account in use (an operator). */
   showExtraAccounts?: boolean;
 }
 
 /** Every dashboard screen; NavLink marks the current one with aria-current="page". */
 export function MainNav({ showExtraAccounts = true }: MainNavProps) {
-  const screens = SCREENS.filter((screen) => showExtraAccounts || screen.to !== paths.panel.extraAccounts);
+  const screens = SCREENS.filter(
+    (screen) =>
+      showExtraAccounts || (screen.to !== paths.panel.extraAccounts && screen.to !== paths.panel.paymentLinks),
+  );
   return (
     <ul className="main-nav">
       {screens.map((screen) => (

@@ -1,0 +1,84 @@
+//! "Salvar na minha conta": a visitor's sign claimed by an account.
+//!
+//! | route | who | answer |
+//! |---|---|---|
+//! | `POST /api/accounts/{accountId}/qrcodes/{id}/claim` `{token}` | every role ([`Right::CreateQrCodes`]) | 200 `{id, paymentUrl}`: the code is now the account's, made by the caller; 404 `not-found` for an unknown code or a token that is not its management token; 409 `qrcode-already-claimed` when an account already has it |
+//!
+//! The token is the one in the sign's management link (`/placa-pix-criada/{id}?chave=…`); the
+//! aggregate compares its SHA-256 with the one it recorded, so the token itself is never stored.
+
+use axum::extract::{Path, State};
+use domain::qrcode::{ClaimQrCode, QrCodeCommand};
+use domain::team::Right;
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+use crate::api::access::Workspace;
+use crate::api::error::ApiError;
+use crate::api::json::Json;
+use crate::auth::accounts::now;
+use crate::pages::sign_created::token_digest;
+use crate::read_your_writes::wait_for;
+use crate::state::AppState;
+
+/// The body.
+#[derive(Debug, Default, Deserialize)]
+pub struct ClaimBody {
+    /// The management token.
+    #[serde(default)]
+    pub token: String,
+}
+
+/// The answer.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Claimed {
+    /// The code's id.
+    pub id: String,
+    /// Its payer page, absolute.
+    pub payment_url: String,
+}
+
+/// `POST /api/accounts/{accountId}/qrcodes/{id}/claim`.
+///
+/// # Errors
+///
+/// As the module table says.
+pub async fn claim(
+    State(state): State<AppState>,
+    workspace: Workspace,
+    Path((_, id)): Path<(String, String)>,
+    Json(body): Json<ClaimBody>,
+) -> Result<Json<Claimed>, ApiError> {
+    workspace.require(Right::CreateQrCodes)?;
+    let qrcode_id = Uuid::parse_str(&id).map_err(|_| ApiError::not_found())?;
+    let token = body.token.trim();
+    if token.is_empty() || token.len() > 128 {
+        return Err(ApiError::not_found());
+    }
+    let command = QrCodeCommand::ClaimQrCode(ClaimQrCode {
+        qrcode_id: qrcode_id.to_string(),
+        owner_id: workspace.account_id().to_owned(),
+        claimed_by: workspace.caller_id().to_owned(),
+        management_digest: token_digest(token),
+        requested_at: now(),
+    });
+    let outcome = state
+        .qrcodes
+        .execute(
+            &qrcode_id.to_string(),
+            command,
+            commands::CommandMetadata::start().by(workspace.caller_id().to_owned()),
+        )
+        .await
+        .map_err(ApiError::from)?;
+    // Committed: the list the dashboard opens next should show it, so wait (bounded) for it.
+    wait_for(&state, projections::qrcodes::NAME, outcome.position).await;
+    Ok(Json(Claimed {
+        payment_url: format!(
+            "{}/pagamento/{qrcode_id}",
+            state.site.url.trim_end_matches('/')
+        ),
+        id: qrcode_id.to_string(),
+    }))
+}

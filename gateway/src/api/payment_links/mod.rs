@@ -1,0 +1,343 @@
+//! An account's payment links (`/pagar`): create, list, revoke.
+//!
+//! | route | who | answer |
+//! |---|---|---|
+//! | `GET /api/accounts/{accountId}/payment-links` | owner, manager ([`Right::ManagePaymentLinks`]) | 200 `{paymentLinks: [...]}`, newest first, at most [`MAX_LISTED`] |
+//! | `POST /api/accounts/{accountId}/payment-links` | owner, manager | 201 the link (with its signed `url`); 422 `invalid-argument` naming `pixKey`, `merchantName`, `merchantCity`, `amount`, `description` or `expiresOn` |
+//! | `POST /api/accounts/{accountId}/payment-links/{id}/revoke` | owner, manager | 200 the link, revoked; 409 `payment-link-already-revoked` |
+//!
+//! An operator gets 403 `forbidden`; anyone outside the account, and a link of another account,
+//! 404 `not-found` ([`crate::api::access`]).
+//!
+//! `expiresOn` is a date (`AAAA-MM-DD`): the link takes payments through the end of that day in
+//! Brasília time (UTC−3), that is until 00:00 of the next day there.
+
+pub mod token;
+
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use chrono::{DateTime, FixedOffset, NaiveDate, SecondsFormat, TimeZone, Utc};
+use commands::{CommandError, CommandService, ExpectedVersion, PgEventStore};
+use domain::brcode::{BrCodeError, Field, StaticCodeForm, preview_form};
+use domain::payment_link::{
+    CreatePaymentLink, LinkStatus, PaymentLink, PaymentLinkCommand, PaymentLinkError,
+    RevokePaymentLink,
+};
+use domain::team::Right;
+use projections::payment_links::{self, PaymentLinkView};
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+use crate::api::access::{Workspace, projection_error};
+use crate::api::error::ApiError;
+use crate::api::json::Json;
+use crate::auth::accounts::now;
+use crate::read_your_writes::wait_for;
+use crate::state::AppState;
+
+/// The most links one list answers (the newest).
+pub const MAX_LISTED: i64 = 200;
+
+/// The payment-link aggregate's command service (it holds only the pool and the upcasters).
+pub fn service(state: &AppState) -> CommandService<PaymentLink> {
+    CommandService::new(PgEventStore::new(state.pool.clone()), ())
+}
+
+/// `POST` body.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NewPaymentLink {
+    /// The Pix key as typed.
+    #[serde(default)]
+    pub pix_key: String,
+    /// Optional kind of key (`cpf`, `cnpj`, `email`, `telefone`, `aleatoria`).
+    #[serde(default)]
+    pub key_kind: Option<String>,
+    /// The receiver's name as typed.
+    #[serde(default)]
+    pub merchant_name: String,
+    /// The city as typed.
+    #[serde(default)]
+    pub merchant_city: String,
+    /// The amount in pt-BR (`"12,50"`); required.
+    #[serde(default)]
+    pub amount: String,
+    /// A message for the payer.
+    #[serde(default)]
+    pub description: Option<String>,
+    /// Last day the link takes payments (`AAAA-MM-DD`); blank or absent for never.
+    #[serde(default)]
+    pub expires_on: Option<String>,
+}
+
+/// One link as the API shows it.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct PaymentLinkJson {
+    /// The link's id.
+    pub id: String,
+    /// The signed `/pagar` address, absolute.
+    pub url: String,
+    /// The key in DICT form.
+    pub pix_key: String,
+    /// Field 59 as written.
+    pub merchant_name: String,
+    /// Field 60 as written.
+    pub merchant_city: String,
+    /// The amount.
+    pub amount_centavos: i64,
+    /// The message for the payer.
+    pub description: Option<String>,
+    /// When it stops taking payments, RFC 3339; `null` for never.
+    pub expires_at: Option<String>,
+    /// When it was made.
+    pub created_at: String,
+    /// When it was revoked.
+    pub revoked_at: Option<String>,
+    /// `active`, `expired` or `revoked`, now.
+    pub status: &'static str,
+}
+
+/// The list.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PaymentLinkList {
+    /// Newest first.
+    pub payment_links: Vec<PaymentLinkJson>,
+}
+
+fn rfc3339(at: DateTime<Utc>) -> String {
+    at.to_rfc3339_opts(SecondsFormat::Millis, true)
+}
+
+/// The status of a row at `now`, by the aggregate's own rule.
+pub fn status_of(view: &PaymentLinkView, now: DateTime<Utc>) -> LinkStatus {
+    let expiry = view.expires_at.map(rfc3339);
+    LinkStatus::at(view.revoked_at.is_some(), expiry.as_deref(), now)
+}
+
+fn status_name(status: LinkStatus) -> &'static str {
+    match status {
+        LinkStatus::Active => "active",
+        LinkStatus::Expired => "expired",
+        LinkStatus::Revoked => "revoked",
+    }
+}
+
+fn to_json(state: &AppState, view: PaymentLinkView) -> PaymentLinkJson {
+    let status = status_name(status_of(&view, Utc::now()));
+    PaymentLinkJson {
+        id: view.link_id.to_string(),
+        url: token::url(state, view.link_id),
+        pix_key: view.pix_key,
+        merchant_name: view.merchant_name,
+        merchant_city: view.merchant_city,
+        amount_centavos: view.amount_centavos,
+        description: view.description,
+        expires_at: view.expires_at.map(rfc3339),
+        created_at: rfc3339(view.created_at),
+        revoked_at: view.revoked_at.map(rfc3339),
+        status,
+    }
+}
+
+/// `GET /api/accounts/{accountId}/payment-links`.
+///
+/// # Errors
+///
+/// As the module table says.
+pub async fn list(
+    State(state): State<AppState>,
+    workspace: Workspace,
+) -> Result<Json<PaymentLinkList>, ApiError> {
+    workspace.require(Right::ManagePaymentLinks)?;
+    let views = payment_links::list_by_owner(&state.pool, workspace.account_uuid(), MAX_LISTED)
+        .await
+        .map_err(projection_error)?;
+    Ok(Json(PaymentLinkList {
+        payment_links: views.into_iter().map(|v| to_json(&state, v)).collect(),
+    }))
+}
+
+/// The end of `day` in Brasília (00:00 of the next day at UTC−3), RFC 3339.
+fn end_of_day_in_brasilia(day: &str) -> Result<String, ApiError> {
+    let bad = || {
+        ApiError::invalid_argument(
+            "expiresOn",
+            "Informe a validade como uma data (dia, mês e ano).",
+        )
+    };
+    let date = NaiveDate::parse_from_str(day.trim(), "%Y-%m-%d").map_err(|_| bad())?;
+    let next = date.succ_opt().ok_or_else(bad)?;
+    let brasilia = FixedOffset::west_opt(3 * 3600).expect("UTC−3 is a valid offset");
+    let at = brasilia
+        .from_local_datetime(&next.and_hms_opt(0, 0, 0).ok_or_else(bad)?)
+        .single()
+        .ok_or_else(bad)?;
+    Ok(at.to_rfc3339_opts(SecondsFormat::Secs, true))
+}
+
+/// The request field a BR Code error is about.
+fn field_of(error: &BrCodeError) -> &'static str {
+    match error.field() {
+        Field::PixKey => "pixKey",
+        Field::MerchantName => "merchantName",
+        Field::MerchantCity => "merchantCity",
+        Field::TransactionAmount => "amount",
+        Field::AdditionalInfo => "description",
+        _ => "pixKey",
+    }
+}
+
+fn invalid(errors: &[BrCodeError]) -> ApiError {
+    match errors.first() {
+        Some(first) => ApiError::invalid_argument(field_of(first), first.to_string()),
+        None => ApiError::internal(anyhow::anyhow!("the engine refused without saying why")),
+    }
+}
+
+/// A refused or failed command: the engine's Pix problems under their field, anything else
+/// through the API's one mapping (`From<CommandError<E: Refusal>>`).
+fn failure(error: CommandError<PaymentLinkError>) -> ApiError {
+    match error {
+        CommandError::Rejected(PaymentLinkError::Invalid(errors)) => invalid(&errors),
+        other => ApiError::from(other),
+    }
+}
+
+/// A txid for the link's code: `LINK` and 21 hex digits of its id (the random end of a v7
+/// UUID), so a payment's txid names the link it came through.
+fn txid_for(link_id: Uuid) -> String {
+    let hex = link_id.simple().to_string().to_uppercase();
+    format!("LINK{}", &hex[hex.len() - 21..])
+}
+
+/// `POST /api/accounts/{accountId}/payment-links`.
+///
+/// # Errors
+///
+/// As the module table says.
+pub async fn create(
+    State(state): State<AppState>,
+    workspace: Workspace,
+    Json(body): Json<NewPaymentLink>,
+) -> Result<Response, ApiError> {
+    workspace.require(Right::ManagePaymentLinks)?;
+    if body.amount.trim().is_empty() {
+        return Err(ApiError::invalid_argument(
+            "amount",
+            "Informe o valor a cobrar.",
+        ));
+    }
+    let form = StaticCodeForm {
+        key: body.pix_key.trim().to_owned(),
+        key_kind: body.key_kind.clone().unwrap_or_default(),
+        merchant_name: body.merchant_name.clone(),
+        merchant_city: body.merchant_city.clone(),
+        amount: body.amount.clone(),
+        additional_info: body.description.clone().unwrap_or_default(),
+        ..StaticCodeForm::default()
+    };
+    let mut request = preview_form(&form)
+        .into_request(false)
+        .map_err(|errors| invalid(&errors))?;
+    let expires_at = match body.expires_on.as_deref().map(str::trim) {
+        Some(day) if !day.is_empty() => Some(end_of_day_in_brasilia(day)?),
+        _ => None,
+    };
+    let link_id = Uuid::now_v7();
+    request.txid = Some(txid_for(link_id));
+    let command = PaymentLinkCommand::CreatePaymentLink(CreatePaymentLink {
+        link_id: link_id.to_string(),
+        owner_id: workspace.account_id().to_owned(),
+        created_by: workspace.caller_id().to_owned(),
+        request,
+        expires_at,
+        requested_at: now(),
+    });
+    let outcome = service(&state)
+        .execute_expecting(
+            &link_id.to_string(),
+            command,
+            ExpectedVersion::NoStream,
+            commands::CommandMetadata::start().by(workspace.caller_id().to_owned()),
+        )
+        .await
+        .map_err(failure)?;
+    Ok((
+        StatusCode::CREATED,
+        Json(answer(&state, link_id, outcome.position).await),
+    )
+        .into_response())
+}
+
+/// The link after a command: the read model once it has caught up, else what the log holds.
+async fn answer(
+    state: &AppState,
+    link_id: Uuid,
+    position: Option<commands::FeedPosition>,
+) -> serde_json::Value {
+    if wait_for(state, payment_links::NAME, position).await
+        && let Ok(Some(view)) = payment_links::find(&state.pool, link_id).await
+    {
+        return serde_json::to_value(to_json(state, view)).unwrap_or_default();
+    }
+    // The command committed; the read model is late. The id and the address are enough for
+    // the dashboard, which refreshes its list.
+    serde_json::json!({ "id": link_id.to_string(), "url": token::url(state, link_id) })
+}
+
+/// `POST /api/accounts/{accountId}/payment-links/{id}/revoke`.
+///
+/// # Errors
+///
+/// As the module table says.
+pub async fn revoke(
+    State(state): State<AppState>,
+    workspace: Workspace,
+    Path((_, id)): Path<(String, String)>,
+) -> Result<Response, ApiError> {
+    workspace.require(Right::ManagePaymentLinks)?;
+    let link_id = Uuid::parse_str(&id).map_err(|_| ApiError::not_found())?;
+    // Another account's link is not there for this caller.
+    payment_links::find(&state.pool, link_id)
+        .await
+        .map_err(projection_error)?
+        .filter(|view| view.owner_id == workspace.account_uuid())
+        .ok_or_else(ApiError::not_found)?;
+    let command = PaymentLinkCommand::RevokePaymentLink(RevokePaymentLink {
+        revoked_by: workspace.caller_id().to_owned(),
+        requested_at: now(),
+    });
+    let outcome = service(&state)
+        .execute(
+            &link_id.to_string(),
+            command,
+            commands::CommandMetadata::start().by(workspace.caller_id().to_owned()),
+        )
+        .await
+        .map_err(failure)?;
+    Ok(Json(answer(&state, link_id, outcome.position).await).into_response())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_day_ends_at_midnight_in_brasilia() {
+        assert_eq!(
+            end_of_day_in_brasilia("2026-12-24").expect("a date"),
+            "2026-12-25T00:00:00-03:00"
+        );
+        assert!(end_of_day_in_brasilia("24/12/2026").is_err());
+    }
+
+    #[test]
+    fn a_links_txid_is_within_the_pix_limit_and_alphanumeric() {
+        let txid = txid_for(Uuid::now_v7());
+        assert_eq!(txid.len(), 25);
+        assert!(txid.chars().all(|c| c.is_ascii_alphanumeric()));
+    }
+}

@@ -1,0 +1,233 @@
+//! Read model `payment_links`: one row per payment link (`/pagar`), from `PaymentLinkCreated`
+//! and `PaymentLinkRevoked` (stream type `payment_link`, schema version 1). Its table is created
+//! by `migrations/0009_payment_links.sql` only. The gateway reads it with [`find`] and
+//! [`list_by_owner`].
+//!
+//! Events are applied one by one in feed order (links are few beside QR codes); a revocation
+//! finds its row by the primary key, which replay keeps (no key is built after the fill).
+
+use async_trait::async_trait;
+use chrono::{DateTime, Utc};
+use commands::Upcasters;
+use commands::feed::{FeedPosition, StoredEvent};
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use sqlx::{PgConnection, PgExecutor};
+use uuid::Uuid;
+
+use crate::sql::{position_from, tx_text};
+use crate::{ApplyError, Error, Projection, TableSet};
+
+/// The projection's name (durable consumer, checkpoint key).
+pub const NAME: &str = "payment_links";
+/// The live table.
+pub const TABLE: &str = "payment_links";
+/// Stream type of the payment-link aggregate.
+pub const STREAM_TYPE: &str = "payment_link";
+/// A link was made.
+pub const CREATED: &str = "PaymentLinkCreated";
+/// A link was revoked.
+pub const REVOKED: &str = "PaymentLinkRevoked";
+
+/// One payment link as the gateway shows it.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct PaymentLinkView {
+    /// The link's id (its aggregate id).
+    pub link_id: Uuid,
+    /// The owning account.
+    pub owner_id: Uuid,
+    /// The person who made it.
+    pub created_by: String,
+    /// `cpf`, `cnpj`, `email`, `phone` or `evp`.
+    pub key_kind: String,
+    /// The normalised Pix key.
+    pub pix_key: String,
+    /// Merchant name as encoded.
+    pub merchant_name: String,
+    /// Merchant city as encoded.
+    pub merchant_city: String,
+    /// The amount in centavos.
+    pub amount_centavos: i64,
+    /// Shown to the payer.
+    pub description: Option<String>,
+    /// The txid written in the code.
+    pub txid: String,
+    /// The BR Code.
+    pub payload: String,
+    /// When it stops taking payments; `None` for never.
+    pub expires_at: Option<DateTime<Utc>>,
+    /// When it was made.
+    pub created_at: DateTime<Utc>,
+    /// When it was revoked, if it was.
+    pub revoked_at: Option<DateTime<Utc>>,
+    /// Who revoked it.
+    pub revoked_by: Option<String>,
+    tx_id: i64,
+    global_position: i64,
+}
+
+impl PaymentLinkView {
+    /// Feed position of the link's creation.
+    pub fn position(&self) -> FeedPosition {
+        position_from(self.tx_id, self.global_position)
+    }
+}
+
+const SELECT: &str = "select link_id, owner_id, created_by, key_kind, pix_key, merchant_name,
+                             merchant_city, amount_centavos, description, txid, payload,
+                             expires_at, created_at, revoked_at, revoked_by,
+                             tx_id::text::bigint as tx_id, global_position
+                        from payment_links";
+
+/// The link with this id, if the read model has it yet.
+pub async fn find<'e>(
+    executor: impl PgExecutor<'e>,
+    link_id: Uuid,
+) -> Result<Option<PaymentLinkView>, Error> {
+    Ok(
+        sqlx::query_as(sqlx::AssertSqlSafe(format!("{SELECT} where link_id = $1")))
+            .bind(link_id)
+            .fetch_optional(executor)
+            .await?,
+    )
+}
+
+/// The newest `limit` links of an account, newest first.
+pub async fn list_by_owner<'e>(
+    executor: impl PgExecutor<'e>,
+    owner_id: Uuid,
+    limit: i64,
+) -> Result<Vec<PaymentLinkView>, Error> {
+    Ok(sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "{SELECT} where owner_id = $1 order by created_at desc, link_id limit $2"
+    )))
+    .bind(owner_id)
+    .bind(limit)
+    .fetch_all(executor)
+    .await?)
+}
+
+/// Payload of `PaymentLinkCreated`, version 1.
+#[derive(Debug, Deserialize)]
+struct CreatedV1 {
+    link_id: Uuid,
+    owner_id: Uuid,
+    created_by: String,
+    key_kind: String,
+    pix_key: String,
+    merchant_name: String,
+    merchant_city: String,
+    amount_centavos: i64,
+    description: Option<String>,
+    txid: String,
+    payload: String,
+    expires_at: Option<DateTime<Utc>>,
+    created_at: DateTime<Utc>,
+}
+
+/// Payload of `PaymentLinkRevoked`, version 1.
+#[derive(Debug, Deserialize)]
+struct RevokedV1 {
+    link_id: Uuid,
+    revoked_by: String,
+    at: DateTime<Utc>,
+}
+
+/// Reads an event's payload at the version this read model knows, or names it for parking.
+fn read<T: DeserializeOwned>(upcasters: &Upcasters, event: &StoredEvent) -> Result<T, ApplyError> {
+    let current = upcasters.current_version(&event.event_type);
+    if event.schema_version != current {
+        return Err(ApplyError::Rejected {
+            event_id: event.event_id,
+            reason: format!(
+                "unknown schema version {} of {}",
+                event.schema_version, event.event_type
+            ),
+        });
+    }
+    T::deserialize(&event.payload).map_err(|error| ApplyError::Rejected {
+        event_id: event.event_id,
+        reason: format!(
+            "payload of {} v{current} does not deserialise: {error}",
+            event.event_type
+        ),
+    })
+}
+
+/// The `payment_links` projection.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct PaymentLinks;
+
+#[async_trait]
+impl Projection for PaymentLinks {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn tables(&self) -> &'static [&'static str] {
+        &[TABLE]
+    }
+
+    /// Its one plain index serves the dashboard's list, never `apply`.
+    fn indexes_built_after_replay(&self) -> bool {
+        true
+    }
+
+    async fn apply_batch(
+        &self,
+        conn: &mut PgConnection,
+        target: &TableSet,
+        upcasters: &Upcasters,
+        events: &[StoredEvent],
+    ) -> Result<(), ApplyError> {
+        let t = target.table(TABLE);
+        for event in events {
+            if event.stream_type != STREAM_TYPE {
+                continue;
+            }
+            match event.event_type.as_str() {
+                CREATED => {
+                    let c: CreatedV1 = read(upcasters, event)?;
+                    sqlx::query(sqlx::AssertSqlSafe(format!(
+                        "insert into {t} (link_id, owner_id, created_by, key_kind, pix_key,
+                                          merchant_name, merchant_city, amount_centavos,
+                                          description, txid, payload, expires_at, created_at,
+                                          tx_id, global_position)
+                         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13,
+                                 $14::text::xid8, $15)"
+                    )))
+                    .bind(c.link_id)
+                    .bind(c.owner_id)
+                    .bind(c.created_by)
+                    .bind(c.key_kind)
+                    .bind(c.pix_key)
+                    .bind(c.merchant_name)
+                    .bind(c.merchant_city)
+                    .bind(c.amount_centavos)
+                    .bind(c.description)
+                    .bind(c.txid)
+                    .bind(c.payload)
+                    .bind(c.expires_at)
+                    .bind(c.created_at)
+                    .bind(tx_text(event.position))
+                    .bind(event.position.global_position)
+                    .execute(&mut *conn)
+                    .await?;
+                }
+                REVOKED => {
+                    let r: RevokedV1 = read(upcasters, event)?;
+                    sqlx::query(sqlx::AssertSqlSafe(format!(
+                        "update {t} set revoked_at = $2, revoked_by = $3 where link_id = $1"
+                    )))
+                    .bind(r.link_id)
+                    .bind(r.at)
+                    .bind(r.revoked_by)
+                    .execute(&mut *conn)
+                    .await?;
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,84 @@
+//! `QrCodeClaimed`: a visitor's code claimed by an account. Its row's `owner_id` becomes the
+//! account and `created_by` the person who claimed it, so the code is listed (and counted) as
+//! any other code of that account; replay does the same, so replay equals live.
+//!
+//! Claims are rare beside creations: one set-based `update … from unnest(…)` per batch that has
+//! any. During replay the table has no key yet (`keys_built_after_replay`), so that update
+//! joins by hash over the rows filled so far; it runs only for pages that hold a claim.
+
+use commands::Upcasters;
+use commands::feed::StoredEvent;
+use serde::Deserialize;
+use sqlx::PgConnection;
+use uuid::Uuid;
+
+use crate::ApplyError;
+
+/// The event type.
+pub const CLAIMED: &str = "QrCodeClaimed";
+
+/// Payload of `QrCodeClaimed` in its current shape (schema version 1).
+#[derive(Debug, Deserialize)]
+struct QrCodeClaimedV1 {
+    qrcode_id: Uuid,
+    owner_id: Uuid,
+    claimed_by: String,
+}
+
+/// The claims of one batch, in feed order.
+#[derive(Debug, Default)]
+pub(super) struct Claims {
+    qrcode_id: Vec<Uuid>,
+    owner_id: Vec<Uuid>,
+    claimed_by: Vec<String>,
+}
+
+impl Claims {
+    /// Reads one `QrCodeClaimed`, or names it for parking when its version or payload is not
+    /// the one this read model knows.
+    pub(super) fn push(
+        &mut self,
+        upcasters: &Upcasters,
+        event: &StoredEvent,
+    ) -> Result<(), ApplyError> {
+        let current = upcasters.current_version(CLAIMED);
+        if event.schema_version != current {
+            return Err(ApplyError::Rejected {
+                event_id: event.event_id,
+                reason: format!(
+                    "unknown schema version {} of {CLAIMED}",
+                    event.schema_version
+                ),
+            });
+        }
+        let claimed =
+            QrCodeClaimedV1::deserialize(&event.payload).map_err(|error| ApplyError::Rejected {
+                event_id: event.event_id,
+                reason: format!("payload of {CLAIMED} v{current} does not deserialise: {error}"),
+            })?;
+        self.qrcode_id.push(claimed.qrcode_id);
+        self.owner_id.push(claimed.owner_id);
+        self.claimed_by.push(claimed.claimed_by);
+        Ok(())
+    }
+
+    /// Moves each claimed code into its account in table `t`. A code is claimed once (the
+    /// aggregate refuses a second claim), so no two claims of a batch name the same row.
+    pub(super) async fn apply(self, conn: &mut PgConnection, t: &str) -> Result<(), sqlx::Error> {
+        if self.qrcode_id.is_empty() {
+            return Ok(());
+        }
+        sqlx::query(sqlx::AssertSqlSafe(format!(
+            "update {t} q
+                set owner_id = c.owner_id, created_by = c.claimed_by
+               from unnest($1::uuid[], $2::uuid[], $3::text[]) as c(qrcode_id, owner_id, claimed_by)
+              where q.qrcode_id = c.qrcode_id"
+        )))
+        .bind(&self.qrcode_id)
+        .bind(&self.owner_id)
+        .bind(&self.claimed_by)
+        .execute(&mut *conn)
+        .await?;
+        Ok(())
+    }
+}

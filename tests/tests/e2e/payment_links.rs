@@ -1,0 +1,293 @@
+//! Payment links (issue 10, item 5): `/api/accounts/{accountId}/payment-links` and the page
+//! `/pagar?link=…`, which renders only links Balcão signed.
+
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+use tests::{TestApp, eventually, first_element_text};
+
+use crate::workspace::support::{Person, sign_up, team};
+
+fn link_body() -> Value {
+    json!({
+        "pixKey": "loja@padaria.test",
+        "merchantName": "Padaria São João",
+        "merchantCity": "Natal",
+        "amount": "45,90",
+        "description": "Bolo de aniversário"
+    })
+}
+
+async fn create(person: &mut Person, body: &Value) -> Value {
+    let path = Person::in_account(&person.account_id, "/payment-links");
+    let made = person.post(&path, body).await;
+    assert_eq!(made.status, StatusCode::CREATED, "{}", made.text);
+    made.json
+}
+
+/// The path and query of an absolute `/pagar` address.
+fn local(url: &str) -> String {
+    let at = url.find("/pagar?").expect("a /pagar address");
+    url[at..].to_owned()
+}
+
+async fn page(app: &TestApp, path: &str) -> (StatusCode, String) {
+    let response = app.get(path).await;
+    let status = response.status();
+    (status, response.text().await.expect("body"))
+}
+
+#[tokio::test]
+async fn a_link_made_in_the_dashboard_renders_as_a_payer_page_and_is_listed() {
+    let app = TestApp::spawn().await;
+    let mut owner = sign_up(&app, "dona@padaria.test", "Dona").await;
+    let link = create(&mut owner, &link_body()).await;
+    assert_eq!(link["status"], "active");
+    assert_eq!(link["amountCentavos"], 4590);
+    let url = link["url"].as_str().expect("a url");
+    let (status, html) = page(&app, &local(url)).await;
+    assert_eq!(status, StatusCode::OK, "{html}");
+    assert_eq!(
+        first_element_text(&html, "h1").as_deref(),
+        Some("Pagar PADARIA SAO JOAO")
+    );
+    assert!(html.contains("R$ 45,90") && html.contains("Copiar código"));
+    let payload = first_element_text(&html, "textarea").expect("the copy text");
+    let parsed = domain::brcode::validate_strict(&payload).expect("a strictly valid BR Code");
+    assert_eq!(
+        parsed.code.merchant_name.as_deref(),
+        Some("PADARIA SAO JOAO")
+    );
+
+    let listed = owner
+        .get(&Person::in_account(&owner.account_id, "/payment-links"))
+        .await;
+    assert_eq!(listed.status, StatusCode::OK);
+    assert_eq!(listed.json["paymentLinks"][0]["id"], link["id"]);
+
+    // A link asks for an amount, and a Pix rule broken names its field.
+    let mut no_amount = link_body();
+    no_amount["amount"] = json!("");
+    let path = Person::in_account(&owner.account_id, "/payment-links");
+    let refused = owner.post(&path, &no_amount).await;
+    assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(refused.json["error"]["field"], "amount");
+    let mut bad_key = link_body();
+    bad_key["pixKey"] = json!("123");
+    let refused = owner.post(&path, &bad_key).await;
+    assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(refused.json["error"]["field"], "pixKey");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_tampered_or_hand_made_link_is_a_400_page_in_portuguese() {
+    let app = TestApp::spawn().await;
+    let mut owner = sign_up(&app, "dona@padaria.test", "Dona").await;
+    let link = create(&mut owner, &link_body()).await;
+    let good = local(link["url"].as_str().expect("a url"));
+    let token = good
+        .strip_prefix("/pagar?link=")
+        .expect("?link=")
+        .to_owned();
+    let (id, signature) = token.split_once('.').expect("ID.SIGNATURE");
+    let other_signature = if signature.starts_with('A') {
+        format!("B{}", &signature[1..])
+    } else {
+        format!("A{}", &signature[1..])
+    };
+    let other_id = "0190f1a2-0000-7000-8000-00000000000a";
+    for path in [
+        format!("/pagar?link={id}.{other_signature}"),
+        format!("/pagar?link={other_id}.{signature}"),
+        format!("/pagar?link={}.{signature}", id.to_uppercase()),
+        format!("/pagar?link={id}"),
+        "/pagar".to_owned(),
+        "/pagar?chave=minha@chave.com&valor=10".to_owned(),
+    ] {
+        let (status, html) = page(&app, &path).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{path}");
+        assert!(
+            html.contains("Link de pagamento inválido"),
+            "{path}: {html}"
+        );
+        assert!(
+            !html.contains("loja@padaria.test"),
+            "nothing of the link shows"
+        );
+    }
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_revoked_link_and_an_expired_one_say_so_with_410() {
+    let app = TestApp::spawn().await;
+    let mut owner = sign_up(&app, "dona@padaria.test", "Dona").await;
+    let link = create(&mut owner, &link_body()).await;
+    let id = link["id"].as_str().expect("an id");
+    let revoke = Person::in_account(&owner.account_id, &format!("/payment-links/{id}/revoke"));
+    let revoked = owner.post(&revoke, &json!({})).await;
+    assert_eq!(revoked.status, StatusCode::OK, "{}", revoked.text);
+    assert_eq!(revoked.json["status"], "revoked");
+    let (status, html) = page(&app, &local(link["url"].as_str().expect("url"))).await;
+    assert_eq!(status, StatusCode::GONE);
+    assert!(
+        html.contains("Este link de pagamento foi cancelado"),
+        "{html}"
+    );
+    let again = owner.post(&revoke, &json!({})).await;
+    assert_eq!(again.status, StatusCode::CONFLICT);
+    assert_eq!(again.json["error"]["code"], "payment-link-already-revoked");
+
+    // An expiry in the past is refused when made; one that passed later is a 410. The read
+    // model is moved back a day to stand for the calendar (no clock is faked in the gateway).
+    let mut past = link_body();
+    past["expiresOn"] = json!("2020-01-01");
+    let path = Person::in_account(&owner.account_id, "/payment-links");
+    let refused = owner.post(&path, &past).await;
+    assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(refused.json["error"]["field"], "expiresAt");
+
+    let mut soon = link_body();
+    soon["expiresOn"] = json!(days_to_date(today_in_days() + 1));
+    let expiring = create(&mut owner, &soon).await;
+    assert_eq!(expiring["status"], "active");
+    let url = local(expiring["url"].as_str().expect("url"));
+    let (status, html) = page(&app, &url).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(html.contains("Válido até"), "{html}");
+    let db = app.db().await;
+    sqlx::query("update payment_links set expires_at = now() - interval '1 second' where link_id = $1::uuid")
+        .bind(expiring["id"].as_str().expect("id"))
+        .execute(&db)
+        .await
+        .expect("moved back");
+    let (status, html) = page(&app, &url).await;
+    assert_eq!(status, StatusCode::GONE);
+    assert!(html.contains("Este link de pagamento expirou"), "{html}");
+    app.stop().await;
+}
+
+/// Days since 1970-01-01, today (UTC).
+fn today_in_days() -> i64 {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("after 1970")
+        .as_secs();
+    i64::try_from(secs / 86_400).expect("small")
+}
+
+/// `AAAA-MM-DD` of a day counted from 1970-01-01 (the civil-from-days algorithm).
+fn days_to_date(days: i64) -> String {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}")
+}
+
+#[tokio::test]
+async fn owner_and_manager_manage_links_an_operator_is_refused_and_outsiders_see_nothing() {
+    let app = TestApp::spawn().await;
+    let mut team = team(&app).await;
+    let account = team.owner.account_id.clone();
+    let list = Person::in_account(&account, "/payment-links");
+    let link = create(&mut team.owner, &link_body()).await;
+    let id = link["id"].as_str().expect("id").to_owned();
+    let revoke = Person::in_account(&account, &format!("/payment-links/{id}/revoke"));
+
+    // The manager lists, makes and revokes.
+    assert_eq!(team.manager.get(&list).await.status, StatusCode::OK);
+    let path = list.clone();
+    let by_manager = team.manager.post(&path, &link_body()).await;
+    assert_eq!(
+        by_manager.status,
+        StatusCode::CREATED,
+        "{}",
+        by_manager.text
+    );
+
+    // The operator: 403 on every link route.
+    for answer in [
+        team.operator.get(&list).await,
+        team.operator.post(&list, &link_body()).await,
+        team.operator.post(&revoke, &json!({})).await,
+    ] {
+        assert_eq!(answer.status, StatusCode::FORBIDDEN, "{}", answer.text);
+        assert_eq!(answer.json["error"]["code"], "forbidden");
+    }
+    // A stranger and a removed member: 404, as for an account that does not exist.
+    for person in [&mut team.stranger, &mut team.removed] {
+        for answer in [
+            person.get(&list).await,
+            person.post(&list, &link_body()).await,
+            person.post(&revoke, &json!({})).await,
+        ] {
+            assert_eq!(answer.status, StatusCode::NOT_FOUND, "{}", answer.text);
+        }
+    }
+    // Another account's link, through one's own account: 404.
+    let theirs = Person::in_account(
+        &team.stranger.account_id,
+        &format!("/payment-links/{id}/revoke"),
+    );
+    assert_eq!(
+        team.stranger.post(&theirs, &json!({})).await.status,
+        StatusCode::NOT_FOUND
+    );
+    // Without a token: 401.
+    let anonymous = app
+        .client()
+        .get(app.url(&list))
+        .send()
+        .await
+        .expect("answered");
+    assert_eq!(anonymous.status(), StatusCode::UNAUTHORIZED);
+
+    // The owner revokes; the link is still theirs.
+    assert_eq!(
+        team.owner.post(&revoke, &json!({})).await.status,
+        StatusCode::OK
+    );
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn replaying_payment_links_gives_the_live_rows() {
+    let app = TestApp::spawn().await;
+    let mut owner = sign_up(&app, "dona@padaria.test", "Dona").await;
+    let first = create(&mut owner, &link_body()).await;
+    let mut later = link_body();
+    later["expiresOn"] = json!("2099-12-31");
+    create(&mut owner, &later).await;
+    let id = first["id"].as_str().expect("id");
+    let revoke = Person::in_account(&owner.account_id, &format!("/payment-links/{id}/revoke"));
+    assert_eq!(owner.post(&revoke, &json!({})).await.status, StatusCode::OK);
+
+    let db = app.db().await;
+    let rows = || async {
+        sqlx::query_scalar::<_, String>("select (p.*)::text from payment_links p order by link_id")
+            .fetch_all(&db)
+            .await
+            .expect("payment_links")
+    };
+    let live = eventually("the revocation is projected", async || {
+        let rows = rows().await;
+        let revoked: i64 =
+            sqlx::query_scalar("select count(*) from payment_links where revoked_at is not null")
+                .fetch_one(&db)
+                .await
+                .expect("count");
+        (rows.len() == 2 && revoked == 1).then_some(rows)
+    })
+    .await;
+    gateway::roles::replay(&app.settings, &["payment_links".to_owned()], false)
+        .await
+        .expect("replay");
+    assert_eq!(rows().await, live, "replay equals live");
+    app.stop().await;
+}

@@ -1,0 +1,116 @@
+import { useEffect } from 'react';
+import { z } from 'zod';
+
+import { FormAlert } from '@/components/form-alert';
+import { FormOutcome } from '@/components/form-outcome';
+import { TextField } from '@/components/text-field';
+import { useApiForm } from '@/hooks/use-api-form';
+import type { ApiError } from '@/lib/api-error';
+import { WORKSPACE_NOT_FOUND, errorMessage, isForbidden, isNotFound } from '@/lib/error-messages';
+import { optionalText, requiredText } from '@/utils/field-rules';
+import { formatCentavos, isBrazilianAmount } from '@/utils/money';
+
+import { type NewPaymentLink, useCreatePaymentLinkMutation } from '../api/payment-links';
+
+export const INVALID_AMOUNT = 'Digite o valor em reais, como 45,90.';
+export const CREATE_FORBIDDEN = 'Seu papel nesta conta não permite criar links de pagamento.';
+
+const linkSchema = z.object({
+  pixKey: requiredText(),
+  merchantName: requiredText(),
+  merchantCity: requiredText(),
+  amount: requiredText().refine((amount) => isBrazilianAmount(amount), INVALID_AMOUNT),
+  description: optionalText(),
+  expiresOn: optionalText(),
+}) satisfies z.ZodType<NewPaymentLink>;
+
+function failureMessage(error: ApiError): string {
+  if (isForbidden(error)) return CREATE_FORBIDDEN;
+  if (isNotFound(error)) return WORKSPACE_NOT_FOUND;
+  return errorMessage(error);
+}
+
+export interface PaymentLinkFormProps {
+  accountId: string;
+  defaultMerchantName?: string | null;
+  defaultMerchantCity?: string | null;
+}
+
+/** Creates a payment link; the server's Pix checks come back under each field. */
+export function PaymentLinkForm({ accountId, defaultMerchantName, defaultMerchantCity }: PaymentLinkFormProps) {
+  const [create, { isLoading }] = useCreatePaymentLinkMutation();
+  const form = useApiForm({
+    schema: linkSchema,
+    defaultValues: {
+      pixKey: '',
+      merchantName: defaultMerchantName ?? '',
+      merchantCity: defaultMerchantCity ?? '',
+      amount: '',
+      description: '',
+      expiresOn: '',
+    },
+    send: (link) => create({ accountId, link }).unwrap(),
+    clearOnSuccess: ['amount', 'description', 'expiresOn'],
+    // The server names the expiry by the instant it computes from the day.
+    fieldAliases: { expiresAt: 'expiresOn' },
+  });
+
+  const { getValues, setValue } = form;
+  useEffect(() => {
+    if (defaultMerchantName && getValues('merchantName') === '') setValue('merchantName', defaultMerchantName);
+    if (defaultMerchantCity && getValues('merchantCity') === '') setValue('merchantCity', defaultMerchantCity);
+  }, [defaultMerchantName, defaultMerchantCity, getValues, setValue]);
+  const created = form.outcome;
+
+  return (
+    <form {...form.formProps} aria-label="Criar link de pagamento">
+      {form.failure ? <FormAlert takeFocus>{failureMessage(form.failure)}</FormAlert> : null}
+      {created ? (
+        <FormOutcome key={created.id}>
+          <p>
+            Link de pagamento criado ({formatCentavos(created.amountCentavos)}). Envie este endereço para quem vai
+            pagar:
+          </p>
+          <p className="link-url">
+            <a href={created.url}>{created.url}</a>
+          </p>
+          <p className="actions">
+            <button
+              type="button"
+              className="button secondary"
+              onClick={() => void navigator.clipboard.writeText(created.url)}
+            >
+              Copiar link
+            </button>
+          </p>
+        </FormOutcome>
+      ) : null}
+      <TextField
+        label="Chave Pix"
+        autoCapitalize="off"
+        spellCheck={false}
+        {...form.field('pixKey')}
+        hint="CPF, CNPJ, e-mail, celular ou chave aleatória."
+      />
+      <TextField label="Nome de quem recebe" {...form.field('merchantName')} />
+      <TextField label="Cidade" {...form.field('merchantCity')} />
+      <TextField
+        label="Valor"
+        inputMode="decimal"
+        autoComplete="off"
+        {...form.field('amount')}
+        hint="Em reais, como 45,90."
+      />
+      <TextField label="Descrição (opcional)" {...form.field('description')} hint="Aparece para quem paga." />
+      <TextField
+        label="Válido até (opcional)"
+        type="date"
+        {...form.field('expiresOn')}
+        hint="Depois deste dia o link deixa de receber pagamentos. Em branco, vale até você cancelar."
+      />
+      <button type="submit" className="button" disabled={isLoading}>
+        {isLoading ? 'Criando…' : 'Criar link de pagamento'}
+      </button>
+    </form>
+  );
+}
