@@ -5,6 +5,7 @@
 //! |---|---|
 //! | [`account`] | the Account aggregate (sign-in, profile, team) and the [`account::password_policy`] |
 //! | [`brcode`] | the Pix BR Code engine (make, parse, validate, CLI) |
+//! | [`key_ring`] | an account's registered Pix keys: one default, no key twice |
 //! | [`pix_key`] | Pix keys: CPF, CNPJ, e-mail, phone, random key |
 //! | [`money`] | [`money::Centavos`], integer money |
 //! | [`qr`] | QR rendering: SVG and PNG |
@@ -15,6 +16,7 @@
 
 pub mod account;
 pub mod brcode;
+pub mod key_ring;
 pub mod money;
 pub mod pix_key;
 pub mod qr;
