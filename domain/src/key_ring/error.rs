@@ -38,6 +38,9 @@ pub enum KeyRingError {
     /// The key was removed: it can no longer be renamed or made the default.
     #[error("Esta chave Pix foi removida da conta.")]
     KeyRemoved,
+    /// The account has no key ring: it was never opened, or it was deleted.
+    #[error("Conta não encontrada.")]
+    AccountNotFound,
 }
 
 impl KeyRingError {
@@ -54,6 +57,7 @@ impl KeyRingError {
             KeyRingError::TooManyKeys => "too-many-pix-keys",
             KeyRingError::KeyNotFound => "pix-key-not-found",
             KeyRingError::KeyRemoved => "pix-key-removed",
+            KeyRingError::AccountNotFound => "not-found",
         }
     }
 }
@@ -72,7 +76,7 @@ impl Refusal for KeyRingError {
             KeyRingError::AlreadyRegistered
             | KeyRingError::KeyIdTaken
             | KeyRingError::TooManyKeys => RefusalKind::Conflict,
-            KeyRingError::KeyNotFound => RefusalKind::NotFound,
+            KeyRingError::KeyNotFound | KeyRingError::AccountNotFound => RefusalKind::NotFound,
             KeyRingError::KeyRemoved => RefusalKind::Gone,
         }
     }
@@ -88,7 +92,8 @@ impl Refusal for KeyRingError {
             KeyRingError::KeyIdTaken
             | KeyRingError::TooManyKeys
             | KeyRingError::KeyNotFound
-            | KeyRingError::KeyRemoved => None,
+            | KeyRingError::KeyRemoved
+            | KeyRingError::AccountNotFound => None,
         }
     }
 }
