@@ -11,6 +11,7 @@ pub mod auth;
 pub mod error;
 pub mod faq;
 pub mod json;
+pub mod keys;
 pub mod workspace;
 
 use axum::Router;
@@ -32,6 +33,8 @@ pub fn router() -> Router<AppState> {
         .nest("/auth", auth::router())
         .route("/faq", axum::routing::get(faq::faq))
         .merge(workspace::router())
+        // Issue 10: an account's Pix keys.
+        .merge(keys::router())
         .fallback(|| async { ApiError::not_found() })
         .method_not_allowed_fallback(|| async { ApiError::method_not_allowed() })
         .layer(DefaultBodyLimit::max(MAX_JSON_BYTES))
