@@ -6,6 +6,7 @@
 
 mod auth;
 mod housekeeping;
+mod keys;
 mod lagging_read_models;
 mod ops;
 mod public;

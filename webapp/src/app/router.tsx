@@ -33,7 +33,7 @@ export function createAppRoutes(): RouteObject[] {
           children: [
             { index: true, lazy: () => import('./routes/panel/home') },
             { path: 'boas-vindas', lazy: () => import('./routes/panel/welcome') },
-            { path: 'chaves', element: <UnderConstruction title="Chaves Pix" /> },
+            { path: 'chaves', lazy: () => import('./routes/panel/keys') },
             { path: 'qrcodes', lazy: () => import('./routes/panel/qrcodes') },
             { path: 'transacoes', element: <UnderConstruction title="Transações" /> },
             { path: 'plano', element: <UnderConstruction title="Plano" /> },

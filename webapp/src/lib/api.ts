@@ -30,6 +30,7 @@ export const TAG_TYPES = [
   'Workspaces',
   'Members',
   'QrCodes',
+  'PixKeys',
 ] as const;
 
 /** Options an endpoint passes as `extraOptions`. */
