@@ -186,8 +186,8 @@ impl AccountKey {
             .expect("HMAC takes a key of any length");
         derive.update(b"balcao/fingerprint/v1");
         let sub_key: Zeroizing<[u8; 32]> = Zeroizing::new(derive.finalize().into_bytes().into());
-        let mut mac =
-            <HmacSha256 as Mac>::new_from_slice(sub_key.as_slice()).expect("HMAC takes a key of any length");
+        let mut mac = <HmacSha256 as Mac>::new_from_slice(sub_key.as_slice())
+            .expect("HMAC takes a key of any length");
         mac.update(purpose.as_bytes());
         mac.update(&[0]);
         mac.update(value.as_bytes());

@@ -205,7 +205,9 @@ async fn fold(
     let at = timestamp(event, change.at())?;
     match change {
         KeyRingEvent::PixKeyRegistered(registered) => {
-            let pix_key = keys.open(conn, event, &owner, Some(&registered.pix_key)).await?;
+            let pix_key = keys
+                .open(conn, event, &owner, Some(&registered.pix_key))
+                .await?;
             let holder = keys
                 .open(conn, event, &owner, Some(&registered.holder_name))
                 .await?;
@@ -234,7 +236,9 @@ async fn fold(
             let holder = keys
                 .open(conn, event, &owner, Some(&renamed.holder_name))
                 .await?;
-            let label = keys.open(conn, event, &owner, renamed.label.as_ref()).await?;
+            let label = keys
+                .open(conn, event, &owner, renamed.label.as_ref())
+                .await?;
             sqlx::query(AssertSqlSafe(format!(
                 "update {table} set holder_name = $3, label = $4, updated_at = $5
                   where key_id = $1 and account_id = $2"

@@ -96,7 +96,10 @@ impl Harness {
             pix_key: typed.to_owned(),
             key_kind: kind.map(str::to_owned),
             holder_name: "Ana Souza".to_owned(),
-            label: Some(format!("Chave {}", typed.chars().take(30).collect::<String>())),
+            label: Some(format!(
+                "Chave {}",
+                typed.chars().take(30).collect::<String>()
+            )),
         }
         .parse()
         .map_err(CommandError::Rejected)?;
@@ -161,7 +164,14 @@ async fn registered_keys_show_opened_in_dict_form_with_one_default() {
     let keys = pix_keys::list_active(&h.env.pool, ana).await.unwrap();
     let shown: Vec<(Uuid, &str, Option<&str>, bool)> = keys
         .iter()
-        .map(|k| (k.key_id, k.key_kind.as_str(), k.pix_key.as_deref(), k.is_default))
+        .map(|k| {
+            (
+                k.key_id,
+                k.key_kind.as_str(),
+                k.pix_key.as_deref(),
+                k.is_default,
+            )
+        })
         .collect();
     assert_eq!(
         shown,
@@ -187,7 +197,12 @@ async fn registered_keys_show_opened_in_dict_form_with_one_default() {
             .await
             .unwrap();
     for payload in &payloads {
-        for plain in ["52998224725", "12ABC34501DE35", "5511912345678", "Ana Souza"] {
+        for plain in [
+            "52998224725",
+            "12ABC34501DE35",
+            "5511912345678",
+            "Ana Souza",
+        ] {
             assert!(!payload.contains(plain), "{plain} in {payload}");
         }
     }
@@ -202,7 +217,10 @@ async fn the_same_key_twice_is_refused_however_it_is_typed() {
     h.register(ana, "Loja@Example.com", false).await;
     let again = h.try_register(ana, " loja@example.COM ", None, false).await;
     assert!(
-        matches!(again, Err(CommandError::Rejected(KeyRingError::AlreadyRegistered))),
+        matches!(
+            again,
+            Err(CommandError::Rejected(KeyRingError::AlreadyRegistered))
+        ),
         "{again:?}"
     );
     // Another account may register the same key (a shop and its accountant, say).
@@ -219,7 +237,9 @@ async fn rename_default_and_remove_fold_into_the_rows_and_a_removed_key_keeps_it
     let h = Harness::start().await;
     let ana = h.open().await;
     let first = h.register(ana, "529.982.247-25", false).await;
-    let second = h.register(ana, "123e4567-e89b-12d3-a456-426614174000", false).await;
+    let second = h
+        .register(ana, "123e4567-e89b-12d3-a456-426614174000", false)
+        .await;
     let who = ana.to_string();
 
     let renamed = h
@@ -238,7 +258,13 @@ async fn rename_default_and_remove_fold_into_the_rows_and_a_removed_key_keeps_it
     h.settle(&renamed).await;
     let chosen = h
         .keys
-        .choose_default(&who, &second.to_string(), &who, AT, CommandMetadata::start())
+        .choose_default(
+            &who,
+            &second.to_string(),
+            &who,
+            AT,
+            CommandMetadata::start(),
+        )
         .await
         .unwrap();
     h.settle(&chosen).await;
@@ -254,20 +280,40 @@ async fn rename_default_and_remove_fold_into_the_rows_and_a_removed_key_keeps_it
 
     let removed = h
         .keys
-        .remove(&who, &second.to_string(), &who, "2026-11-25T12:00:00Z", CommandMetadata::start())
+        .remove(
+            &who,
+            &second.to_string(),
+            &who,
+            "2026-11-25T12:00:00Z",
+            CommandMetadata::start(),
+        )
         .await
         .unwrap();
     h.settle(&removed).await;
     let gone = view(second).await;
     assert!(gone.removed_at.is_some(), "the row stays, marked removed");
     assert!(!gone.is_default);
-    assert_eq!(gone.pix_key.as_deref(), Some("123e4567-e89b-12d3-a456-426614174000"));
-    assert!(view(first).await.is_default, "the default moved to the remaining key");
+    assert_eq!(
+        gone.pix_key.as_deref(),
+        Some("123e4567-e89b-12d3-a456-426614174000")
+    );
+    assert!(
+        view(first).await.is_default,
+        "the default moved to the remaining key"
+    );
     let active = pix_keys::list_active(&h.env.pool, ana).await.unwrap();
-    assert_eq!(active.iter().map(|k| k.key_id).collect::<Vec<_>>(), vec![first]);
+    assert_eq!(
+        active.iter().map(|k| k.key_id).collect::<Vec<_>>(),
+        vec![first]
+    );
     // Another account cannot see it.
     let other = h.open().await;
-    assert!(pix_keys::find(&h.env.pool, other, first).await.unwrap().is_none());
+    assert!(
+        pix_keys::find(&h.env.pool, other, first)
+            .await
+            .unwrap()
+            .is_none()
+    );
     h.stop().await;
 }
 
@@ -332,7 +378,12 @@ async fn deleting_the_account_removes_its_keys_live_and_on_replay() {
         .await
         .unwrap();
     h.settle(&deleted).await;
-    assert!(pix_keys::list_active(&h.env.pool, ana).await.unwrap().is_empty());
+    assert!(
+        pix_keys::list_active(&h.env.pool, ana)
+            .await
+            .unwrap()
+            .is_empty()
+    );
     let live = h.rows().await;
     assert_eq!(live.len(), 1, "only Bruno's key is left");
 
@@ -343,7 +394,10 @@ async fn deleting_the_account_removes_its_keys_live_and_on_replay() {
     // Nothing more can be done to the deleted account's ring: its vault key is gone.
     let refused = h.try_register(ana, "ana@exemplo.com.br", None, false).await;
     assert!(
-        matches!(refused, Err(CommandError::Rejected(KeyRingError::AccountNotFound))),
+        matches!(
+            refused,
+            Err(CommandError::Rejected(KeyRingError::AccountNotFound))
+        ),
         "{refused:?}"
     );
     h.stop().await;

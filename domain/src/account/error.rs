@@ -72,9 +72,7 @@ impl crate::refusal::Refusal for AccountError {
             AccountError::AlreadyOpen
             | AccountError::InvitationAlreadyExists
             | AccountError::AlreadyMember => RefusalKind::Conflict,
-            AccountError::RoleNotInvitable | AccountError::CannotInviteSelf => {
-                RefusalKind::Invalid
-            }
+            AccountError::RoleNotInvitable | AccountError::CannotInviteSelf => RefusalKind::Invalid,
         }
     }
 

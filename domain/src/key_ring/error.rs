@@ -118,15 +118,16 @@ mod tests {
         let error = KeyRingError::InvalidKey(PixKeyError::CpfCheckDigits);
         assert_eq!(Refusal::code(&error), "key-cpf-check-digits");
         assert_eq!(error.kind().http_status(), 422);
-        assert_eq!(
-            error.to_string(),
-            PixKeyError::CpfCheckDigits.to_string()
-        );
+        assert_eq!(error.to_string(), PixKeyError::CpfCheckDigits.to_string());
     }
 
     #[test]
     fn limits_are_named_in_the_messages() {
-        assert!(KeyRingError::HolderNameTooLong(130).to_string().contains("100"));
+        assert!(
+            KeyRingError::HolderNameTooLong(130)
+                .to_string()
+                .contains("100")
+        );
         assert!(KeyRingError::LabelTooLong(50).to_string().contains("40"));
         assert!(KeyRingError::TooManyKeys.to_string().contains("20"));
     }

@@ -186,9 +186,24 @@ mod tests {
     fn every_kind_of_key_is_read_into_its_dict_form() {
         let cases = [
             ("529.982.247-25", None, PixKeyKind::Cpf, "52998224725"),
-            ("00.038.166/0001-05", None, PixKeyKind::Cnpj, "00038166000105"),
-            ("12.ABC.345/01DE-35", None, PixKeyKind::Cnpj, "12ABC34501DE35"),
-            ("Loja@Example.com", None, PixKeyKind::Email, "loja@example.com"),
+            (
+                "00.038.166/0001-05",
+                None,
+                PixKeyKind::Cnpj,
+                "00038166000105",
+            ),
+            (
+                "12.ABC.345/01DE-35",
+                None,
+                PixKeyKind::Cnpj,
+                "12ABC34501DE35",
+            ),
+            (
+                "Loja@Example.com",
+                None,
+                PixKeyKind::Email,
+                "loja@example.com",
+            ),
             ("(11) 91234-5678", None, PixKeyKind::Phone, "+5511912345678"),
             (
                 "123E4567-E89B-12D3-A456-426614174000",
@@ -196,7 +211,12 @@ mod tests {
                 PixKeyKind::Evp,
                 "123e4567-e89b-12d3-a456-426614174000",
             ),
-            ("11999999975", Some("telefone"), PixKeyKind::Phone, "+5511999999975"),
+            (
+                "11999999975",
+                Some("telefone"),
+                PixKeyKind::Phone,
+                "+5511999999975",
+            ),
         ];
         for (typed, kind, expected_kind, dict) in cases {
             let parsed = input(typed, kind).parse().expect(typed);

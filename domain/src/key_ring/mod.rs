@@ -35,7 +35,9 @@ mod events;
 mod input;
 
 pub use aggregate::{PixKeyRing, RingKey};
-pub use commands::{ChooseDefaultPixKey, KeyRingCommand, RegisterPixKey, RemovePixKey, RenamePixKey};
+pub use commands::{
+    ChooseDefaultPixKey, KeyRingCommand, RegisterPixKey, RemovePixKey, RenamePixKey,
+};
 pub use error::KeyRingError;
 pub use events::{
     DefaultPixKeyChosen, KeyRingEvent, PixKeyRegistered, PixKeyRemoved, PixKeyRenamed,

@@ -339,7 +339,11 @@ async fn settled(
     find(state, workspace, key_id)
         .await
         .inspect_err(|error| {
-            tracing::warn!(?error, key_id, "could not read the key just changed; answering from the command");
+            tracing::warn!(
+                ?error,
+                key_id,
+                "could not read the key just changed; answering from the command"
+            );
         })
         .ok()
         .flatten()
@@ -378,7 +382,8 @@ async fn current_default(state: &AppState, workspace: &Workspace) -> Option<Stri
 
 /// A command's RFC 3339 time in the read model's precision.
 fn stamp(at: &str) -> String {
-    DateTime::parse_from_rfc3339(at).map_or_else(|_| at.to_owned(), |t| rfc3339(t.with_timezone(&Utc)))
+    DateTime::parse_from_rfc3339(at)
+        .map_or_else(|_| at.to_owned(), |t| rfc3339(t.with_timezone(&Utc)))
 }
 
 /// The command's idempotency key from the `Idempotency-Key` header, scoped to the account and
@@ -453,7 +458,10 @@ mod tests {
         assert_eq!(error.status(), StatusCode::CONFLICT);
         assert_eq!(error.code(), "pix-key-already-registered");
         assert_eq!(error.field(), Some("pixKey"));
-        assert_eq!(error.message(), "Esta chave Pix já está cadastrada nesta conta.");
+        assert_eq!(
+            error.message(),
+            "Esta chave Pix já está cadastrada nesta conta."
+        );
     }
 
     #[test]

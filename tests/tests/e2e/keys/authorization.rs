@@ -56,13 +56,19 @@ async fn every_keys_route_answers_each_kind_of_caller_as_the_contract_says() {
     // of the stranger's own account.
     let made = people
         .owner
-        .post(&keys(""), &json!({"pixKey": "loja@padaria.test", "holderName": "Padaria"}))
+        .post(
+            &keys(""),
+            &json!({"pixKey": "loja@padaria.test", "holderName": "Padaria"}),
+        )
         .await;
     assert_eq!(made.status, StatusCode::CREATED, "{}", made.text);
     let key = made.json["id"].as_str().expect("id").to_owned();
     let doomed = people
         .owner
-        .post(&keys(""), &json!({"pixKey": "52998224725", "holderName": "Padaria"}))
+        .post(
+            &keys(""),
+            &json!({"pixKey": "52998224725", "holderName": "Padaria"}),
+        )
         .await;
     let doomed = doomed.json["id"].as_str().expect("id").to_owned();
     let strangers = people
@@ -143,7 +149,12 @@ async fn every_keys_route_answers_each_kind_of_caller_as_the_contract_says() {
             }
         }
     }
-    assert!(failures.is_empty(), "{} cells differ:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} cells differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 
     // Nothing the refused callers sent was registered: the owner's ring holds the owner's key,
     // the manager's, and nothing of the operator's.
@@ -157,7 +168,11 @@ async fn every_keys_route_answers_each_kind_of_caller_as_the_contract_says() {
     registered.sort();
     assert_eq!(
         registered,
-        vec!["caixa2@padaria.test", "caixa3@padaria.test", "loja@padaria.test"]
+        vec![
+            "caixa2@padaria.test",
+            "caixa3@padaria.test",
+            "loja@padaria.test"
+        ]
     );
     app.stop().await;
 }

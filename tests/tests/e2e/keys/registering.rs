@@ -48,7 +48,10 @@ async fn keys_of_all_five_kinds_are_registered_in_dict_form_and_listed_default_f
         assert_eq!(answer.json["kind"], expected_kind);
         assert_eq!(answer.json["pixKey"], dict);
         assert_eq!(answer.json["holderName"], "Maria da Silva");
-        assert_eq!(answer.json["label"], format!("Chave {expected_kind}").as_str());
+        assert_eq!(
+            answer.json["label"],
+            format!("Chave {expected_kind}").as_str()
+        );
         assert_eq!(answer.json["removedAt"], Value::Null);
         made.push(answer.json.clone());
     }
@@ -88,14 +91,24 @@ async fn the_same_key_twice_in_one_account_answers_409_in_portuguese() {
     let app = TestApp::spawn().await;
     let mut owner = sign_up(&app, "dona@padaria.test", "Dona").await;
     let path = keys(&owner);
-    let first = owner.post(&path, &key_body("(11) 91234-5678", "Maria")).await;
+    let first = owner
+        .post(&path, &key_body("(11) 91234-5678", "Maria"))
+        .await;
     assert_eq!(first.status, StatusCode::CREATED, "{}", first.text);
-    let again = owner.post(&path, &key_body("+55 11 91234 5678", "Outra")).await;
+    let again = owner
+        .post(&path, &key_body("+55 11 91234 5678", "Outra"))
+        .await;
     assert_eq!(again.status, StatusCode::CONFLICT, "{}", again.text);
     assert_eq!(again.code(), "pix-key-already-registered");
     assert_eq!(again.field(), Some("pixKey"));
-    assert_eq!(again.message(), "Esta chave Pix já está cadastrada nesta conta.");
-    assert_eq!(owner.get(&path).await.json["keys"].as_array().map(Vec::len), Some(1));
+    assert_eq!(
+        again.message(),
+        "Esta chave Pix já está cadastrada nesta conta."
+    );
+    assert_eq!(
+        owner.get(&path).await.json["keys"].as_array().map(Vec::len),
+        Some(1)
+    );
     app.stop().await;
 }
 
@@ -105,11 +118,23 @@ async fn every_bad_input_gets_its_field_and_a_portuguese_message() {
     let mut owner = sign_up(&app, "dona@padaria.test", "Dona").await;
     let path = keys(&owner);
     let cases = [
-        (key_body("529.982.247-24", "Maria"), "key-cpf-check-digits", "pixKey"),
+        (
+            key_body("529.982.247-24", "Maria"),
+            "key-cpf-check-digits",
+            "pixKey",
+        ),
         (key_body("11999999975", "Maria"), "key-ambiguous", "pixKey"),
-        (key_body("12.ABC.345/01DE-36", "Maria"), "key-cnpj-check-digits", "pixKey"),
+        (
+            key_body("12.ABC.345/01DE-36", "Maria"),
+            "key-cnpj-check-digits",
+            "pixKey",
+        ),
         (key_body("", "Maria"), "key-empty", "pixKey"),
-        (key_body("loja@padaria.test", "   "), "holder-name-missing", "holderName"),
+        (
+            key_body("loja@padaria.test", "   "),
+            "holder-name-missing",
+            "holderName",
+        ),
         (
             json!({"pixKey": "loja@padaria.test", "keyKind": "boleto", "holderName": "Maria"}),
             "key-unknown-kind",
@@ -123,7 +148,12 @@ async fn every_bad_input_gets_its_field_and_a_portuguese_message() {
     ];
     for (body, code, field) in cases {
         let answer = owner.post(&path, &body).await;
-        assert_eq!(answer.status, StatusCode::UNPROCESSABLE_ENTITY, "{body}: {}", answer.text);
+        assert_eq!(
+            answer.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{body}: {}",
+            answer.text
+        );
         assert_eq!(answer.code(), code, "{body}");
         assert_eq!(answer.field(), Some(field), "{body}");
         assert!(!answer.message().is_empty());
@@ -137,9 +167,13 @@ async fn rename_default_and_remove_and_codes_made_with_a_removed_key_keep_workin
     let app = TestApp::spawn().await;
     let mut owner = sign_up(&app, "dona@padaria.test", "Dona").await;
     let path = keys(&owner);
-    let first = owner.post(&path, &key_body("loja@padaria.test", "Maria")).await;
+    let first = owner
+        .post(&path, &key_body("loja@padaria.test", "Maria"))
+        .await;
     let first_id = first.json["id"].as_str().expect("id").to_owned();
-    let second = owner.post(&path, &key_body("529.982.247-25", "Maria")).await;
+    let second = owner
+        .post(&path, &key_body("529.982.247-25", "Maria"))
+        .await;
     let second_id = second.json["id"].as_str().expect("id").to_owned();
 
     let renamed = owner
@@ -153,7 +187,9 @@ async fn rename_default_and_remove_and_codes_made_with_a_removed_key_keep_workin
     assert_eq!(renamed.json["label"], "Caixa 2");
     assert_eq!(renamed.json["pixKey"], "52998224725");
 
-    let chosen = owner.post(&format!("{path}/{second_id}/default"), &json!({})).await;
+    let chosen = owner
+        .post(&format!("{path}/{second_id}/default"), &json!({}))
+        .await;
     assert_eq!(chosen.status, StatusCode::OK, "{}", chosen.text);
     assert_eq!(chosen.json["isDefault"], true);
     let listed = owner.get(&path).await;
@@ -173,11 +209,18 @@ async fn rename_default_and_remove_and_codes_made_with_a_removed_key_keep_workin
     let removed = owner.delete(&format!("{path}/{second_id}")).await;
     assert_eq!(removed.status, StatusCode::NO_CONTENT, "{}", removed.text);
     let again = owner.delete(&format!("{path}/{second_id}")).await;
-    assert_eq!(again.status, StatusCode::NO_CONTENT, "removing twice is harmless");
+    assert_eq!(
+        again.status,
+        StatusCode::NO_CONTENT,
+        "removing twice is harmless"
+    );
     let listed = owner.get(&path).await;
     assert_eq!(listed.json["keys"].as_array().map(Vec::len), Some(1));
     assert_eq!(listed.json["keys"][0]["id"], first_id.as_str());
-    assert_eq!(listed.json["keys"][0]["isDefault"], true, "the default moved back");
+    assert_eq!(
+        listed.json["keys"][0]["isDefault"], true,
+        "the default moved back"
+    );
     let kept = owner.get(&format!("{path}/{second_id}")).await;
     assert_eq!(kept.status, StatusCode::OK, "{}", kept.text);
     assert!(kept.json["removedAt"].is_string(), "{}", kept.json);
@@ -192,7 +235,10 @@ async fn rename_default_and_remove_and_codes_made_with_a_removed_key_keep_workin
     let page = app.get(&format!("/pagamento/{code_id}")).await;
     assert_eq!(page.status(), StatusCode::OK);
     let listed_code = owner
-        .get(&Person::in_account(&owner.account_id, &format!("/qrcodes/{code_id}")))
+        .get(&Person::in_account(
+            &owner.account_id,
+            &format!("/qrcodes/{code_id}"),
+        ))
         .await;
     assert_eq!(listed_code.status, StatusCode::OK);
     assert_eq!(listed_code.json["pixKey"], "52998224725");
@@ -210,13 +256,19 @@ async fn a_retried_registration_with_its_idempotency_key_answers_the_same_key() 
     let mut owner = sign_up(&app, "dona@padaria.test", "Dona").await;
     let path = keys(&owner);
     owner.browser.set_header("idempotency-key", "cadastro-1");
-    let first = owner.post(&path, &key_body("loja@padaria.test", "Maria")).await;
+    let first = owner
+        .post(&path, &key_body("loja@padaria.test", "Maria"))
+        .await;
     assert_eq!(first.status, StatusCode::CREATED, "{}", first.text);
-    let again = owner.post(&path, &key_body("loja@padaria.test", "Maria")).await;
+    let again = owner
+        .post(&path, &key_body("loja@padaria.test", "Maria"))
+        .await;
     assert_eq!(again.status, StatusCode::CREATED, "{}", again.text);
     assert_eq!(again.header("idempotent-replayed"), Some("true"));
     assert_eq!(again.json["id"], first.json["id"]);
-    let other = owner.post(&path, &key_body("outra@padaria.test", "Maria")).await;
+    let other = owner
+        .post(&path, &key_body("outra@padaria.test", "Maria"))
+        .await;
     assert_eq!(other.status, StatusCode::CONFLICT, "{}", other.text);
     assert_eq!(other.code(), "idempotency-key-reused");
     app.stop().await;

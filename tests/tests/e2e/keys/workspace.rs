@@ -13,8 +13,7 @@ use crate::workspace::support::{Person, join, qrcode_body, sign_up};
 async fn an_operator_creates_in_the_account_the_request_names_and_is_refused_elsewhere() {
     let app = TestApp::spawn().await;
     let mut owner = sign_up(&app, "dona@padaria.test", "Dona").await;
-    let (mut operator, _) =
-        join(&app, &mut owner, "caixa@padaria.test", "Caixa", "operator").await;
+    let (mut operator, _) = join(&app, &mut owner, "caixa@padaria.test", "Caixa", "operator").await;
     let mut stranger = sign_up(&app, "vizinho@outra.test", "Vizinho").await;
     let in_owner = Person::in_account(&owner.account_id, "/qrcodes");
     let in_own = Person::in_account(&operator.account_id, "/qrcodes");
@@ -30,18 +29,31 @@ async fn an_operator_creates_in_the_account_the_request_names_and_is_refused_els
     assert_eq!(made.json["createdBy"], operator.account_id.as_str());
 
     let owners = owner.get(&in_owner).await;
-    assert_eq!(owners.json["qrcodes"][0]["id"], id.as_str(), "in the owner's account");
+    assert_eq!(
+        owners.json["qrcodes"][0]["id"],
+        id.as_str(),
+        "in the owner's account"
+    );
     let own = operator.get(&in_own).await;
-    assert_eq!(own.json, json!({"qrcodes": []}), "nothing in the operator's own account");
+    assert_eq!(
+        own.json,
+        json!({"qrcodes": []}),
+        "nothing in the operator's own account"
+    );
 
     // Aimed at an account the operator is not in: refused, and nothing is made anywhere.
     let refused = operator.post(&in_stranger, &qrcode_body("Padaria")).await;
     assert_eq!(refused.status, StatusCode::NOT_FOUND, "{}", refused.text);
     assert_eq!(refused.code(), "not-found");
-    assert_eq!(stranger.get(&in_stranger).await.json, json!({"qrcodes": []}));
+    assert_eq!(
+        stranger.get(&in_stranger).await.json,
+        json!({"qrcodes": []})
+    );
     assert_eq!(operator.get(&in_own).await.json, json!({"qrcodes": []}));
     assert_eq!(
-        owner.get(&in_owner).await.json["qrcodes"].as_array().map(Vec::len),
+        owner.get(&in_owner).await.json["qrcodes"]
+            .as_array()
+            .map(Vec::len),
         Some(1)
     );
     // The same for keys.
@@ -66,8 +78,7 @@ async fn a_member_gets_the_defaults_of_each_account_they_work_in() {
         )
         .await;
     assert_eq!(settings.status, StatusCode::OK, "{}", settings.text);
-    let (mut operator, _) =
-        join(&app, &mut owner, "caixa@padaria.test", "Caixa", "operator").await;
+    let (mut operator, _) = join(&app, &mut owner, "caixa@padaria.test", "Caixa", "operator").await;
     let workspaces = operator.get("/api/workspaces").await;
     assert_eq!(workspaces.status, StatusCode::OK, "{}", workspaces.text);
     let list = workspaces.json["workspaces"].as_array().expect("list");

@@ -178,8 +178,8 @@ export function KeyList({ accountId, keys, canManage }: KeyListProps) {
           onCancel={() => setConfirming(null)}
         >
           <p>
-            Remover a chave {displayKey(confirming.kind, confirming.pixKey)} desta conta? Ela deixa de aparecer para criar
-            QR codes; os QR codes e placas já feitos com ela continuam funcionando.
+            Remover a chave {displayKey(confirming.kind, confirming.pixKey)} desta conta? Ela deixa de aparecer para
+            criar QR codes; os QR codes e placas já feitos com ela continuam funcionando.
           </p>
         </ConfirmBox>
       ) : null}

@@ -33,7 +33,9 @@ export function KeysScreen({ workspace }: { workspace: CurrentWorkspace }) {
     list = <FormAlert>{WORKSPACE_NOT_FOUND}</FormAlert>;
   } else {
     list = (
-      <FormAlert>Não foi possível carregar as chaves. {apiError === undefined ? null : errorMessage(apiError)}</FormAlert>
+      <FormAlert>
+        Não foi possível carregar as chaves. {apiError === undefined ? null : errorMessage(apiError)}
+      </FormAlert>
     );
   }
 

@@ -27,8 +27,7 @@ export function useCurrentWorkspace(): WorkspaceLookup {
   const { data: workspaces = [], error, isLoading, refetch } = useListWorkspacesQuery();
   const own = workspaces.find((workspace) => workspace.role === 'owner');
   const selectedAccountId = chosenHere ?? (own === undefined ? null : recallWorkspace(own.accountId));
-  const chosen =
-    workspaces.find((workspace) => workspace.accountId === selectedAccountId) ?? own ?? workspaces[0];
+  const chosen = workspaces.find((workspace) => workspace.accountId === selectedAccountId) ?? own ?? workspaces[0];
   const current =
     chosen === undefined ? undefined : { ...chosen, isOwn: chosen.role === 'owner', hasOthers: workspaces.length > 1 };
   const ownId = own?.accountId;

@@ -65,12 +65,7 @@ export const keyHandlers = [
       );
     }
     if (active(accountId).some((key) => key.pixKey === parsed.pixKey)) {
-      return fieldError(
-        'pix-key-already-registered',
-        'Esta chave Pix já está cadastrada nesta conta.',
-        'pixKey',
-        409,
-      );
+      return fieldError('pix-key-already-registered', 'Esta chave Pix já está cadastrada nesta conta.', 'pixKey', 409);
     }
     const makeDefault = body.makeDefault || active(accountId).length === 0;
     if (makeDefault) for (const key of db.pixKeys) if (key.accountId === accountId) key.isDefault = false;
