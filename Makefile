@@ -38,6 +38,7 @@ fmt:
 ## Benchmarks (figures go to BENCHMARKS.md by hand, with the machine and the command).
 bench: services
 	$(CARGO) bench -p domain
+	$(CARGO) bench -p gateway --bench signs
 	$(CARGO) bench -p commands --bench append
 	$(CARGO) bench -p projections
 	$(CARGO) bench -p tests --bench read_model_lag

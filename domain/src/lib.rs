@@ -10,6 +10,7 @@
 //! | [`money`] | [`money::Centavos`], integer money |
 //! | [`qr`] | QR rendering: SVG and PNG |
 //! | [`qrcode`] | the QR-code aggregate: commands, events, decisions |
+//! | [`sign`] | the printable sign (placa Pix) layout: one SVG document per sign, templates, paper sizes, themes |
 //! | [`refusal`] | [`refusal::Refusal`]: what every aggregate's error tells the edges (code, kind, field) |
 //! | [`sealed`] | [`sealed::Sealed`], the encrypted form of a personal field in events |
 //! | [`team`] | [`team::Role`] and [`team::Right`]: who may do what in an account |
@@ -23,4 +24,5 @@ pub mod qr;
 pub mod qrcode;
 pub mod refusal;
 pub mod sealed;
+pub mod sign;
 pub mod team;

@@ -10,6 +10,9 @@
 //! | `BALCAO_MAX_CONNECTIONS` | `512` | open connections the public listener holds at once; beyond it a new connection gets a 503 and is closed (keep it below the file limit) |
 //! | `BALCAO_SITE_URL` | `http://localhost:8080` | public base URL, used for canonical links, Open Graph and the sitemap |
 //! | `BALCAO_CONTACT_EMAIL` | `contato@balcao.app` | contact address printed on the legal pages |
+//! | `BALCAO_CONTROLLER_NAME` | `Balcão` | the data controller (LGPD art. 5, VI) the privacy policy names: the company's legal name |
+//! | `BALCAO_CONTROLLER_CNPJ` | none | the controller's CNPJ, printed on the privacy policy when set (checked at start: a wrong check digit stops the server) |
+//! | `BALCAO_DPO_CONTACT` | the contact e-mail | how to reach the data-protection officer (encarregado, LGPD art. 41), printed on the privacy policy |
 //! | `BALCAO_LOG_FORMAT` | `pretty` | `pretty` or `json` (one JSON object per line) |
 //! | `RUST_LOG` | `info` | log filter (tracing-subscriber syntax) |
 //! | `BALCAO_CREATE_PER_MINUTE` | `10` | public QR-code creations allowed per client address per minute |
@@ -96,6 +99,20 @@ pub struct Settings {
         global = true
     )]
     pub contact_email: String,
+    /// The data controller the privacy policy names (the company's legal name).
+    #[arg(
+        long,
+        env = "BALCAO_CONTROLLER_NAME",
+        default_value = "Balcão",
+        global = true
+    )]
+    pub controller_name: String,
+    /// The controller's CNPJ, printed on the privacy policy when set.
+    #[arg(long, env = "BALCAO_CONTROLLER_CNPJ", global = true)]
+    pub controller_cnpj: Option<String>,
+    /// How to reach the data-protection officer (encarregado); the contact e-mail when unset.
+    #[arg(long, env = "BALCAO_DPO_CONTACT", global = true)]
+    pub dpo_contact: Option<String>,
     /// Log format.
     #[arg(
         long,

@@ -5,6 +5,7 @@
 //! | `NotFound` | 404 | the "Page Not Found" page |
 //! | `Conflict` | 409 | the error page: someone else changed the same thing at the same time |
 //! | `TooManyRequests` | 429 with `Retry-After` | the error page with a pt-BR explanation |
+//! | `Refused` | the refusal kind's status (`domain::refusal`: 402, 403, 404, 409, 410, 422) | the error page with the domain's own pt-BR message |
 //! | `Internal` | 500 | the "Internal Server Error" page; the cause goes to the log only |
 //! | `Unavailable` | 503 with `Retry-After` | the error page; the cause goes to the log only |
 //!
@@ -12,7 +13,9 @@
 //! `PoolTimedOut`), is 503 wherever it surfaces, even wrapped in an `Internal`: it says "try
 //! again shortly", never "we broke" (see [`is_unavailable`]).
 //!
-//! Nothing internal reaches the client: causes are logged once, here, with the request's span.
+//! Every refused command reaches a page through one mapping, `From<CommandError<E: Refusal>>`.
+//! Nothing internal reaches the client: the cause travels in the response's extensions and is
+//! logged once, with the method and route, by [`crate::telemetry::log_failures`].
 
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -54,6 +57,15 @@ pub enum AppError {
         /// Seconds until the client may retry.
         retry_after_secs: u64,
     },
+    /// A command was refused by its aggregate (or the store): the status of its
+    /// [`RefusalKind`](domain::refusal::RefusalKind) and its pt-BR message.
+    #[error("refused ({status}): {message}")]
+    Refused {
+        /// The refusal's status.
+        status: StatusCode,
+        /// What the person reads.
+        message: String,
+    },
     /// A dependency (database, NATS) is not answering.
     #[error("service unavailable: {0:#}")]
     Unavailable(anyhow::Error),
@@ -69,6 +81,7 @@ impl AppError {
             AppError::NotFound => StatusCode::NOT_FOUND,
             AppError::Conflict => StatusCode::CONFLICT,
             AppError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
+            AppError::Refused { status, .. } => *status,
             AppError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             AppError::Internal(cause) if is_unavailable(cause) => StatusCode::SERVICE_UNAVAILABLE,
             AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -101,20 +114,59 @@ impl From<anyhow::Error> for AppError {
     }
 }
 
+/// A refused or failed command, for a page: a refusal shows its own pt-BR message with its kind's
+/// status (a not-found one is the plain 404 page); lost races are 409, a spent link 410, taken
+/// values 409; availability problems 503 and the rest 500, their causes logged.
+impl<E: domain::refusal::Refusal> From<commands::CommandError<E>> for AppError {
+    fn from(error: commands::CommandError<E>) -> Self {
+        use commands::CommandError;
+        use domain::refusal::RefusalKind;
+        let refused = |status: StatusCode, message: String| AppError::Refused { status, message };
+        match error {
+            CommandError::Rejected(refusal) if refusal.kind() == RefusalKind::NotFound => {
+                AppError::NotFound
+            }
+            CommandError::Rejected(refusal) => refused(
+                StatusCode::from_u16(refusal.kind().http_status())
+                    .unwrap_or(StatusCode::UNPROCESSABLE_ENTITY),
+                refusal.to_string(),
+            ),
+            CommandError::Conflict { .. } | CommandError::IdempotencyKeyReused { .. } => {
+                AppError::Conflict
+            }
+            CommandError::IdempotencyKeyConflict { .. } | CommandError::ClaimTaken { .. } => {
+                refused(
+                    StatusCode::CONFLICT,
+                    "Isto já foi feito com outros dados. Confira e tente de novo.".to_owned(),
+                )
+            }
+            CommandError::ActionCodeExpired => refused(
+                StatusCode::GONE,
+                "Este link expirou ou já foi usado.".to_owned(),
+            ),
+            other if other.is_transient() => AppError::Unavailable(anyhow::anyhow!("{other}")),
+            other => AppError::Internal(anyhow::anyhow!("{other}")),
+        }
+    }
+}
+
 impl IntoResponse for AppError {
     fn into_response(self) -> Response {
         let status = self.status();
-        match &self {
+        let cause = match &self {
             AppError::Internal(cause) | AppError::Unavailable(cause) => {
-                tracing::error!(
-                    status = status.as_u16(),
-                    error = format!("{cause:#}"),
-                    "request failed"
-                );
+                Some(crate::telemetry::FailureCause::of(cause))
             }
-            AppError::NotFound | AppError::Conflict | AppError::TooManyRequests { .. } => {}
-        }
-        let mut response = ErrorPage::for_status(status).into_response();
+            AppError::NotFound
+            | AppError::Conflict
+            | AppError::TooManyRequests { .. }
+            | AppError::Refused { .. } => None,
+        };
+        let message = match &self {
+            AppError::Refused { message, .. } => Some(message.clone()),
+            _ => None,
+        };
+        let mut response = ErrorPage::explaining(status, message).into_response();
         *response.status_mut() = status;
         let retry_after = match self {
             AppError::TooManyRequests { retry_after_secs } => Some(retry_after_secs),
@@ -125,6 +177,9 @@ impl IntoResponse for AppError {
             response
                 .headers_mut()
                 .insert(header::RETRY_AFTER, HeaderValue::from(seconds));
+        }
+        if let Some(cause) = cause {
+            response.extensions_mut().insert(cause);
         }
         response
     }

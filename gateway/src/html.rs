@@ -4,7 +4,7 @@ use askama::Template;
 use axum::http::{StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 
-use crate::assets;
+use crate::assets::embedded as assets;
 
 /// Wraps a template so a handler can return it; a render failure becomes a plain 500.
 pub struct HtmlTemplate<T>(pub T);
@@ -48,6 +48,8 @@ pub struct Meta {
     pub css: &'static str,
     /// Path of the hashed script for the consent banner and analytics.
     pub analytics_js: &'static str,
+    /// Hashed path of the script that shows "Painel" in the header to a signed-in visitor.
+    pub session_js: &'static str,
     /// The site's base URL.
     pub site_url: String,
 }
@@ -70,6 +72,7 @@ impl Meta {
             analytics_id: site.analytics_id.clone(),
             css: assets::stylesheet_path(),
             analytics_js: assets::analytics_script_path(),
+            session_js: assets::session_hint_script_path(),
             site_url: site.url.clone(),
         }
     }
@@ -90,6 +93,7 @@ impl Meta {
             analytics_id: site.and_then(|s| s.analytics_id.clone()),
             css: assets::stylesheet_path(),
             analytics_js: assets::analytics_script_path(),
+            session_js: assets::session_hint_script_path(),
             site_url: site.map(|s| s.url.clone()).unwrap_or_default(),
         }
     }
@@ -111,6 +115,50 @@ pub struct Site {
     pub contact_email: String,
     /// Tag-manager measurement id, when configured.
     pub analytics_id: Option<String>,
+    /// Who the privacy policy names as the data controller and its officer.
+    pub controller: Controller,
+}
+
+/// The data controller (LGPD art. 5, VI) and its data-protection officer (art. 41), as the
+/// privacy policy prints them (`BALCAO_CONTROLLER_NAME`, `BALCAO_CONTROLLER_CNPJ`,
+/// `BALCAO_DPO_CONTACT`).
+#[derive(Debug, Clone)]
+pub struct Controller {
+    /// The company's legal name.
+    pub name: String,
+    /// Its CNPJ, formatted (`12.345.678/0001-95`), when configured.
+    pub cnpj: Option<String>,
+    /// How to reach the data-protection officer.
+    pub dpo_contact: String,
+}
+
+impl Controller {
+    /// The controller from configuration: the CNPJ must be a real one (check digits), so a typo
+    /// never reaches the legal page. `dpo_contact` falls back to `contact_email`.
+    pub fn from_config(
+        name: &str,
+        cnpj: Option<&str>,
+        dpo_contact: Option<&str>,
+        contact_email: &str,
+    ) -> anyhow::Result<Self> {
+        let cnpj = match cnpj.map(str::trim).filter(|c| !c.is_empty()) {
+            None => None,
+            Some(typed) => Some(
+                domain::pix_key::Cnpj::parse(typed)
+                    .map_err(|error| anyhow::anyhow!("BALCAO_CONTROLLER_CNPJ {typed:?}: {error}"))?
+                    .formatted(),
+            ),
+        };
+        Ok(Controller {
+            name: name.trim().to_owned(),
+            cnpj,
+            dpo_contact: dpo_contact
+                .map(str::trim)
+                .filter(|c| !c.is_empty())
+                .unwrap_or(contact_email)
+                .to_owned(),
+        })
+    }
 }
 
 impl Site {
@@ -138,14 +186,20 @@ pub struct ErrorPage {
     /// The page heading.
     pub heading: &'static str,
     /// The explanation in pt-BR.
-    pub message: &'static str,
+    pub message: String,
 }
 
 impl ErrorPage {
     /// The page for an error status. 404 is titled "Page Not Found"; anything unexpected
     /// "Internal Server Error".
     pub fn for_status(status: StatusCode) -> HtmlTemplate<ErrorPage> {
-        let (title, heading, message) = match status {
+        Self::explaining(status, None)
+    }
+
+    /// The page for an error status, with `message` (a refusal's own pt-BR words) in place of the
+    /// status's general explanation when given.
+    pub fn explaining(status: StatusCode, message: Option<String>) -> HtmlTemplate<ErrorPage> {
+        let (title, heading, general) = match status {
             StatusCode::NOT_FOUND => (
                 "Page Not Found",
                 "Página não encontrada",
@@ -155,6 +209,31 @@ impl ErrorPage {
                 "Conflict",
                 "Outra alteração chegou ao mesmo tempo",
                 "Alguém alterou o mesmo registro enquanto você salvava. Nada foi perdido: confira os dados e tente de novo.",
+            ),
+            StatusCode::BAD_REQUEST => (
+                "Bad Request",
+                "Este endereço não está certo",
+                "O link que você abriu está incompleto ou foi alterado. Peça um novo link a quem o enviou.",
+            ),
+            StatusCode::PAYMENT_REQUIRED => (
+                "Payment Required",
+                "Seu plano não inclui isto",
+                "Este recurso faz parte do plano Premium. Veja os planos no painel.",
+            ),
+            StatusCode::FORBIDDEN => (
+                "Forbidden",
+                "Você não tem acesso a isto",
+                "A sua conta não tem permissão para esta ação. Fale com o proprietário da conta.",
+            ),
+            StatusCode::GONE => (
+                "Gone",
+                "Isto não está mais disponível",
+                "O que você procura existiu, mas expirou ou foi encerrado.",
+            ),
+            StatusCode::UNPROCESSABLE_ENTITY => (
+                "Unprocessable Content",
+                "Não foi possível aceitar estes dados",
+                "Algum dado informado não segue as regras do Pix. Confira e tente de novo.",
             ),
             StatusCode::TOO_MANY_REQUESTS => (
                 "Too Many Requests",
@@ -172,11 +251,36 @@ impl ErrorPage {
                 "Não foi possível concluir o seu pedido. Nada foi perdido: tente de novo em alguns instantes.",
             ),
         };
+        let message = message.unwrap_or_else(|| general.to_owned());
         HtmlTemplate(ErrorPage {
-            meta: Meta::unindexed(None, title, message),
+            meta: Meta::unindexed(None, title, &message),
             status: status.as_u16(),
             heading,
             message,
         })
+    }
+}
+
+#[cfg(test)]
+mod controller_tests {
+    use super::Controller;
+
+    #[test]
+    fn a_cnpj_with_a_wrong_check_digit_stops_the_server_with_the_variable_named() {
+        let error = Controller::from_config("Loja", Some("11222333000182"), None, "a@b.c")
+            .expect_err("a wrong check digit");
+        assert!(
+            error.to_string().contains("BALCAO_CONTROLLER_CNPJ"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn the_officer_defaults_to_the_contact_address_and_the_cnpj_is_formatted() {
+        let controller =
+            Controller::from_config("Loja", Some(" 11222333000181 "), Some(""), "a@b.c")
+                .expect("a real CNPJ");
+        assert_eq!(controller.cnpj.as_deref(), Some("11.222.333/0001-81"));
+        assert_eq!(controller.dpo_contact, "a@b.c");
     }
 }

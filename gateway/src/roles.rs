@@ -420,6 +420,12 @@ pub async fn app_state(
                 .analytics_id
                 .clone()
                 .filter(|id| !id.trim().is_empty()),
+            controller: crate::html::Controller::from_config(
+                &settings.controller_name,
+                settings.controller_cnpj.as_deref(),
+                settings.dpo_contact.as_deref(),
+                &settings.contact_email,
+            )?,
         },
         qrcodes: CommandService::new(PgEventStore::new(pool.clone()), ()),
         accounts: CommandService::new(PgEventStore::new(pool.clone()), ()),

@@ -9,7 +9,7 @@ use crate::auth::Auth;
 use crate::html::Site;
 use crate::mail::Mailer;
 use crate::rate_limit::RateLimiter;
-use crate::spa::Webapp;
+use crate::spa::webapp::Webapp;
 
 /// Shared state; cheap to clone.
 #[derive(Clone)]
@@ -44,7 +44,7 @@ pub struct Inner {
     pub read_your_writes: Duration,
     /// The read models' progress (waiting holds no database connection) and the key that
     /// signs positions handed to clients.
-    pub progress: crate::read_your_writes::Progress,
+    pub progress: crate::read_your_writes::progress::Progress,
 }
 
 impl AppState {

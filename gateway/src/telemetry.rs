@@ -22,3 +22,148 @@ pub fn init(format: LogFormat) {
     // A second init (tests, embedded use) keeps the first subscriber; that is fine.
     drop(result);
 }
+
+/// Why a request failed, carried from an error's `into_response` to [`log_failures`] in the
+/// response's extensions: the error knows the cause, the middleware knows the request, and the
+/// failure is logged once with both (axum's error-handling pattern). Nothing of it reaches the
+/// client.
+#[derive(Debug, Clone)]
+pub struct FailureCause(pub std::sync::Arc<str>);
+
+impl FailureCause {
+    /// The cause of `error`, with its chain (`{:#}`).
+    pub fn of(error: &anyhow::Error) -> Self {
+        FailureCause(format!("{error:#}").into())
+    }
+}
+
+/// Middleware for the whole router: one line per failed request, with the method, the matched
+/// route (not the raw path, which may carry ids and tokens), the status and the cause when the
+/// error left one. A 5xx is an `error`; a 4xx that carries a cause a `warn`; other 4xx are the
+/// client's business and are not logged.
+pub async fn log_failures(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    let method = request.method().clone();
+    let route = request
+        .extensions()
+        .get::<axum::extract::MatchedPath>()
+        .map_or_else(|| "(no route)".to_owned(), |path| path.as_str().to_owned());
+    let response = next.run(request).await;
+    let status = response.status();
+    let cause = response
+        .extensions()
+        .get::<FailureCause>()
+        .map(|cause| cause.0.clone());
+    match (status.is_server_error(), cause) {
+        (true, Some(cause)) => tracing::error!(
+            method = %method, route, status = status.as_u16(), error = &*cause, "request failed"
+        ),
+        (true, None) => tracing::error!(
+            method = %method, route, status = status.as_u16(), "request failed"
+        ),
+        (false, Some(cause)) => tracing::warn!(
+            method = %method, route, status = status.as_u16(), error = &*cause, "request refused"
+        ),
+        (false, None) => {}
+    }
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Write;
+    use std::sync::{Arc, Mutex};
+
+    use axum::Router;
+    use axum::body::Body;
+    use axum::extract::Request;
+    use axum::routing::get;
+    use tower::ServiceExt as _;
+    use tracing_subscriber::fmt::MakeWriter;
+
+    use crate::api::error::ApiError;
+    use crate::error::AppError;
+
+    /// Everything the subscriber writes, to read back.
+    #[derive(Clone, Default)]
+    struct Captured(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Captured {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().expect("lock").extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl<'a> MakeWriter<'a> for Captured {
+        type Writer = Captured;
+
+        fn make_writer(&'a self) -> Self::Writer {
+            self.clone()
+        }
+    }
+
+    async fn log_lines_of(path: &str) -> Vec<String> {
+        let captured = Captured::default();
+        let subscriber = tracing_subscriber::fmt()
+            .with_writer(captured.clone())
+            .with_ansi(false)
+            .finish();
+        let _guard = tracing::subscriber::set_default(subscriber);
+        let app = Router::new()
+            .route(
+                "/api/codigos/{id}",
+                get(|| async { ApiError::internal(anyhow::anyhow!("disco cheio")) }),
+            )
+            .route(
+                "/pagina/{id}",
+                get(|| async { AppError::Internal(anyhow::anyhow!("banco travado")) }),
+            )
+            .route("/recusa", get(|| async { ApiError::not_found() }))
+            .layer(axum::middleware::from_fn(super::log_failures))
+            .layer(tower_http::trace::TraceLayer::new_for_http().on_failure(()));
+        let response = app
+            .oneshot(Request::get(path).body(Body::empty()).expect("request"))
+            .await
+            .expect("answer");
+        drop(response);
+        let text = String::from_utf8(captured.0.lock().expect("lock").clone()).expect("UTF-8");
+        text.lines()
+            .filter(|line| line.contains("ERROR") || line.contains("WARN"))
+            .map(str::to_owned)
+            .collect()
+    }
+
+    #[tokio::test(flavor = "current_thread")]
+    async fn a_failed_api_call_is_logged_once_with_its_method_route_status_and_cause() {
+        let lines = log_lines_of("/api/codigos/123").await;
+        assert_eq!(lines.len(), 1, "{lines:#?}");
+        let line = &lines[0];
+        for part in ["GET", "/api/codigos/{id}", "500", "disco cheio"] {
+            assert!(line.contains(part), "{part} missing from {line}");
+        }
+        assert!(
+            !line.contains("/api/codigos/123"),
+            "the raw path leaked: {line}"
+        );
+    }
+
+    #[tokio::test(flavor = "current_thread")]
+    async fn a_failed_page_is_logged_once_with_its_cause() {
+        let lines = log_lines_of("/pagina/7").await;
+        assert_eq!(lines.len(), 1, "{lines:#?}");
+        assert!(lines[0].contains("banco travado"), "{}", lines[0]);
+        assert!(lines[0].contains("/pagina/{id}"), "{}", lines[0]);
+    }
+
+    #[tokio::test(flavor = "current_thread")]
+    async fn a_plain_refusal_is_not_logged() {
+        assert!(log_lines_of("/recusa").await.is_empty());
+    }
+}

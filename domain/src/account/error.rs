@@ -56,9 +56,16 @@ impl AccountError {
     }
 }
 
+/// As the edges read it. Two refusals answer with the API's general codes, because the person
+/// meets them as a dead link and as a bad form value: an invitation already accepted or cancelled
+/// is `expired-action-code`, and inviting someone as owner is `invalid-argument` on `role`.
 impl crate::refusal::Refusal for AccountError {
     fn code(&self) -> &'static str {
-        AccountError::code(self)
+        match self {
+            AccountError::InvitationNotPending => "expired-action-code",
+            AccountError::RoleNotInvitable => "invalid-argument",
+            other => other.code(),
+        }
     }
 
     fn kind(&self) -> crate::refusal::RefusalKind {

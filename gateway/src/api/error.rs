@@ -36,7 +36,8 @@
 //! | `unavailable` | 503 | PostgreSQL (or another dependency) is not answering, or no pooled connection was free in time (never 500, whoever built the error); `Retry-After` gives the seconds to wait; the cause goes to the log only |
 //!
 //! Other modules may add codes with [`ApiError::new`]; they document theirs next to the handler.
-//! Nothing internal reaches the client: causes are logged once, here, inside the request's span.
+//! Nothing internal reaches the client: the cause travels in the response's extensions and is
+//! logged once, with the method and route, by [`crate::telemetry::log_failures`].
 
 use std::borrow::Cow;
 
@@ -331,45 +332,78 @@ impl From<anyhow::Error> for ApiError {
     }
 }
 
-/// A refused or failed account command, for any handler that runs one: the aggregate's own
-/// refusal keeps its code and pt-BR message (422, or 403 `user-disabled`, or 404 `not-found` for
-/// an account that is not open); a taken e-mail claim is `email-already-in-use`; an unusable
-/// action code `expired-action-code`; a lost race 409 `conflict`; the rest 503 or 500.
-impl From<commands::CommandError<domain::account::AccountError>> for ApiError {
-    fn from(error: commands::CommandError<domain::account::AccountError>) -> Self {
+/// A refused or failed command, for any handler that runs one — the API's one mapping of refusals
+/// (`domain::refusal`):
+///
+/// | failure | answer |
+/// |---|---|
+/// | a refusal of kind not-found | 404 `not-found` (the API never tells what exactly is missing) |
+/// | a refusal whose code is one of this table's own (`user-disabled`, `expired-action-code`, `invalid-argument`) | that code's status here, the refusal's message and field |
+/// | any other refusal | its kind's status (402, 403, 409, 410, 422), its code, message and field |
+/// | the e-mail claim taken | 409 `email-already-in-use` |
+/// | another claim taken | 409 `already-in-use` |
+/// | a used, expired or foreign action code | 400 `expired-action-code` |
+/// | an `Idempotency-Key` used with another request | 409 `idempotency-key-reused` |
+/// | other writers won every retry; a key used on another record | 409 `conflict` |
+/// | a storage failure worth retrying | 503 `unavailable` |
+/// | anything else | 500 `internal` |
+impl<E: domain::refusal::Refusal> From<commands::CommandError<E>> for ApiError {
+    fn from(error: commands::CommandError<E>) -> Self {
         use commands::CommandError;
-        use domain::account::AccountError;
         match error {
-            CommandError::Rejected(AccountError::Disabled) => ApiError::user_disabled(),
-            CommandError::Rejected(AccountError::NotOpen | AccountError::Deleted) => {
-                ApiError::not_found()
-            }
-            CommandError::Rejected(refusal) => ApiError::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                refusal.code(),
-                refusal.to_string(),
-            ),
+            CommandError::Rejected(refusal) => ApiError::refused(&refusal),
             CommandError::ClaimTaken { scope } if scope == commands::claims::EMAIL_SCOPE => {
                 ApiError::email_already_in_use()
             }
+            CommandError::ClaimTaken { .. } => ApiError::new(
+                StatusCode::CONFLICT,
+                "already-in-use",
+                "Este valor já está em uso.",
+            ),
             CommandError::ActionCodeExpired => ApiError::expired_action_code(),
-            CommandError::Conflict { .. } => ApiError::conflict(),
+            CommandError::IdempotencyKeyConflict { .. } => ApiError::new(
+                StatusCode::CONFLICT,
+                "idempotency-key-reused",
+                "Esta chave de idempotência já foi usada com outros dados.",
+            ),
+            CommandError::Conflict { .. } | CommandError::IdempotencyKeyReused { .. } => {
+                ApiError::conflict()
+            }
             other if other.is_transient() => ApiError::unavailable(anyhow::anyhow!("{other}")),
             other => ApiError::internal(anyhow::anyhow!("{other}")),
         }
     }
 }
 
+impl ApiError {
+    /// A refusal as the API answers it (the first rows of the table on the `From` above).
+    pub fn refused<R: domain::refusal::Refusal + ?Sized>(refusal: &R) -> Self {
+        use domain::refusal::RefusalKind;
+        let error = match (refusal.kind(), refusal.code()) {
+            (RefusalKind::NotFound, _) => return ApiError::not_found(),
+            (_, "user-disabled") => ApiError::user_disabled(),
+            (_, "expired-action-code") => ApiError::expired_action_code(),
+            (_, "invalid-argument") => ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "invalid-argument",
+                refusal.to_string(),
+            ),
+            (kind, code) => ApiError::new(
+                StatusCode::from_u16(kind.http_status())
+                    .unwrap_or(StatusCode::UNPROCESSABLE_ENTITY),
+                code,
+                refusal.to_string(),
+            ),
+        };
+        match refusal.field() {
+            Some(field) => error.with_field(field),
+            None => error,
+        }
+    }
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        if let Some(cause) = &self.cause {
-            tracing::error!(
-                status = self.status.as_u16(),
-                code = self.code,
-                error = format!("{cause:#}"),
-                "API request failed"
-            );
-        }
         let body = Envelope {
             error: Body {
                 code: self.code,
@@ -385,6 +419,12 @@ impl IntoResponse for ApiError {
         if self.status == StatusCode::UNAUTHORIZED {
             headers.insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
         }
+        // Logged once, with the request, by `telemetry::log_failures`.
+        if let Some(cause) = &self.cause {
+            response
+                .extensions_mut()
+                .insert(crate::telemetry::FailureCause::of(cause));
+        }
         response
     }
 }
@@ -392,6 +432,43 @@ impl IntoResponse for ApiError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn account_refusals_read_as_the_api_documents_them() {
+        use commands::CommandError;
+        use domain::account::AccountError;
+        let cases = [
+            (AccountError::Deleted, 404, "not-found"),
+            (AccountError::Disabled, 403, "user-disabled"),
+            (
+                AccountError::InvitationNotPending,
+                400,
+                "expired-action-code",
+            ),
+            (AccountError::CannotInviteSelf, 422, "cannot-invite-self"),
+            (AccountError::AlreadyMember, 409, "already-member"),
+            (AccountError::RoleNotInvitable, 422, "invalid-argument"),
+        ];
+        for (rejected, status, code) in cases {
+            let error = ApiError::from(CommandError::Rejected(rejected));
+            assert_eq!(error.status().as_u16(), status, "{rejected:?}");
+            assert_eq!(error.code(), code, "{rejected:?}");
+        }
+        let role = ApiError::from(CommandError::Rejected(AccountError::RoleNotInvitable));
+        assert_eq!(role.field.as_deref(), Some("role"));
+        let error = ApiError::from(CommandError::<AccountError>::ActionCodeExpired);
+        assert_eq!(error.code(), "expired-action-code");
+        let error = ApiError::from(CommandError::<AccountError>::Storage(
+            sqlx::Error::PoolTimedOut,
+        ));
+        assert_eq!(error.status(), StatusCode::SERVICE_UNAVAILABLE);
+        let error = ApiError::from(CommandError::<AccountError>::Conflict {
+            stream_type: "account".into(),
+            stream_id: "a".into(),
+            attempts: 4,
+        });
+        assert_eq!(error.code(), "conflict");
+    }
 
     async fn json(response: Response) -> serde_json::Value {
         let bytes = axum::body::to_bytes(response.into_body(), 1 << 20)

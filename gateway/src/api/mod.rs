@@ -1,18 +1,62 @@
-//! The JSON API, nested at `/api`: identity ([`auth`]), the FAQ for the dashboard ([`faq`]),
-//! then the workspace routes ([`workspace`]).
+//! The JSON API, nested at `/api`, one folder per resource as the URLs are: identity
+//! ([`auth`]), the signed-in person's own account ([`account`]), teams ([`team`]), an account's QR
+//! codes ([`qrcodes`]), the BR Code preview ([`brcode`]) and the FAQ ([`faq`]). Every route is
+//! listed in [`crate::router`].
 //!
 //! Everything under `/api` answers JSON, errors included ([`error::ApiError`]): unknown paths
 //! are 404 `not-found`, a wrong method 405 `method-not-allowed`, an over-long call 408 `timeout`
 //! (see [`api_error_shape`]). Bodies are limited to [`MAX_JSON_BYTES`] unless a route sets its own
 //! limit, and no answer is cached (`Cache-Control: no-store`: they carry tokens and personal
 //! data).
+//!
+//! Access is decided in one place, [`access`]: `/api/account/…` always acts on the caller's own
+//! account (the token's); `/api/accounts/{accountId}/…` handlers take an [`access::Workspace`]
+//! and require a [`domain::team::Right`]. A refused command reaches the client through one
+//! mapping, `From<CommandError<E: Refusal>> for ApiError` ([`error`]).
+//!
+//! | route | handler | who |
+//! |---|---|---|
+//! | `GET /api/faq` | [`faq::faq`] | anyone |
+//! | `/api/auth/…` | [`auth`] (its own table) | see there |
+//! | `GET /api/brcode/normalize` | [`brcode::normalize`] | anyone |
+//! | `GET, PATCH /api/account/settings` | [`account::settings`] | signed in (own account) |
+//! | `PUT /api/account/photo` | [`account::photo::upload`] | signed in (own account) |
+//! | `POST /api/account/password` | [`account::credentials::change_password`] | signed in (own account) |
+//! | `POST /api/account/email` | [`account::credentials::change_email`] | signed in (own account) |
+//! | `POST /api/account/delete` | [`account::deletion::delete_account`] | signed in (own account) |
+//! | `GET /api/workspaces` | [`team::workspaces`] | signed in |
+//! | `GET, POST /api/accounts/{accountId}/members` | [`team::members`], [`team::invite`] | owner |
+//! | `DELETE /api/accounts/{accountId}/members/{invitationId}` | [`team::remove`] | owner |
+//! | `POST /api/invitations/check` | [`team::check`] | anyone with the link's code |
+//! | `POST /api/invitations/accept` | [`team::accept`] | signed in |
+//! | `GET, POST /api/accounts/{accountId}/qrcodes` | [`qrcodes::list`], [`qrcodes::create`] | owner, manager, operator |
+//! | `GET /api/accounts/{accountId}/qrcodes/{id}` | [`qrcodes::show`] | owner, manager, operator (own codes) |
+//!
+//! Codes the resource modules add to the API's table (`crate::api::error`):
+//!
+//! | code | status | when |
+//! |---|---|---|
+//! | `account-disabled` | 403 | the account named in the path is disabled (only its team learns it) |
+//! | `member-already-invited` | 409 | the address already has a pending or active invitation in this team |
+//! | `cannot-invite-self` | 422 | the owner invites their own address, or accepts their own team's invitation |
+//! | `already-member` | 409 | accepting an invitation to a team one already works in |
+//! | `unsupported-photo-type` | 415 | a photo that is not JPEG, PNG or WebP, or whose bytes are not what its type says |
+//! | `photo-too-large` | 413 | a photo over 1 MiB |
+//! | `invalid-idempotency-key` | 400 | an `Idempotency-Key` header that is empty, too long or not text |
+//! | `idempotency-key-reused` | 409 | an `Idempotency-Key` already used with other values |
+//! | `invitation-for-another-email` | 403 | accepting an invitation signed in with another address than the invited one |
 
+pub mod access;
+pub mod account;
 pub mod auth;
+pub mod brcode;
 pub mod error;
 pub mod faq;
 pub mod json;
 pub mod keys;
-pub mod workspace;
+pub mod qrcodes;
+pub(crate) mod support;
+pub mod team;
 
 use axum::Router;
 use axum::extract::{DefaultBodyLimit, Request};
@@ -27,14 +71,10 @@ use error::ApiError;
 /// Largest JSON body the API accepts (its requests are a few fields each).
 pub const MAX_JSON_BYTES: usize = 16 * 1024;
 
-/// The API's routes, to nest at `/api`.
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .nest("/auth", auth::router())
-        .route("/faq", axum::routing::get(faq::faq))
-        .merge(workspace::router())
-        // Issue 10: an account's Pix keys.
-        .merge(keys::router())
+/// What every route under `/api` shares: the JSON 404 and 405, the body limit and `no-store`
+/// ([`crate::router`] lists the routes themselves).
+pub fn layers(routes: Router<AppState>) -> Router<AppState> {
+    routes
         .fallback(|| async { ApiError::not_found() })
         .method_not_allowed_fallback(|| async { ApiError::method_not_allowed() })
         .layer(DefaultBodyLimit::max(MAX_JSON_BYTES))

@@ -11,5 +11,6 @@ mod lagging_read_models;
 mod ops;
 mod public;
 mod security;
+mod signs;
 mod test_app;
 mod workspace;

@@ -20,15 +20,13 @@
 //! `signup`, `login`, `token` and `revoke` (the calls that set or read the refresh cookie) refuse
 //! cross-site requests with 403 `cross-site-request` ([`crate::auth::same_origin`]).
 
-mod links;
-mod me;
-mod sign_in;
-mod tokens;
+pub(crate) mod links;
+pub(crate) mod me;
+pub(crate) mod sign_in;
+pub(crate) mod tokens;
 
-use axum::Router;
 use axum::http::{HeaderMap, HeaderValue, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{delete, get, post};
 use chrono::{DateTime, Utc};
 use projections::accounts::AccountView;
 use serde::Serialize;
@@ -40,29 +38,11 @@ pub use links::{
 
 use crate::api::error::ApiError;
 use crate::api::json::Json;
-use crate::auth::cookie::set_refresh_cookie;
+use crate::auth::cookie::session_cookies;
 use crate::auth::now_secs;
 use crate::auth::session::NewSession;
 use crate::auth::token::ACCESS_TOKEN_TTL;
 use crate::state::AppState;
-
-/// The auth routes, nested at `/api/auth`.
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/password-policy", get(sign_in::password_policy))
-        .route("/signup", post(sign_in::sign_up))
-        .route("/login", post(sign_in::log_in))
-        .route("/token", post(tokens::refresh))
-        .route("/revoke", post(tokens::revoke))
-        .route("/me", get(me::me))
-        .route("/sessions", get(me::list_sessions))
-        .route("/sessions/{id}", delete(me::end_session))
-        .route("/recover", post(links::recover))
-        .route("/reset", post(links::reset))
-        .route("/reset/check", post(links::check_reset))
-        .route("/verify-email", post(links::verify_email))
-        .route("/send-verification", post(links::send_verification))
-}
 
 /// One sign-in method of the account (always the password, today).
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
@@ -192,10 +172,7 @@ fn signed_in(state: &AppState, account_id: &str, session: &NewSession, user: Use
         user,
     };
     (
-        [(
-            header::SET_COOKIE,
-            set_refresh_cookie(&session.refresh_token, state.auth.cookie_secure),
-        )],
+        session_cookies(&session.refresh_token, state.auth.cookie_secure),
         Json(answer),
     )
         .into_response()

@@ -15,7 +15,7 @@ use uuid::Uuid;
 
 use crate::api::error::ApiError;
 use crate::api::json::Json;
-use crate::api::workspace::access::{Workspace, projection_error};
+use crate::api::access::{Workspace, projection_error};
 use crate::auth::accounts::now;
 use crate::read_your_writes::wait_for;
 use crate::state::AppState;

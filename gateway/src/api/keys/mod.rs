@@ -1,6 +1,6 @@
 //! An account's Pix keys: `/api/accounts/{accountId}/keys` (issue 10).
 //!
-//! The handlers only extract, authorise ([`Workspace`](crate::api::workspace::access::Workspace)),
+//! The handlers only extract, authorise ([`Workspace`](crate::api::access::Workspace)),
 //! parse the typed values into domain values ([`domain::key_ring::KeyInput`]), call the
 //! workflow ([`commands::pix_keys::PixKeys`]: seal, fingerprint, run the key ring) and answer from
 //! the `pix_keys` read model once it has caught up (from the command's own values when it is

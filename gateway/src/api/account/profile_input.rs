@@ -6,7 +6,7 @@
 use domain::brcode::normalise::{normalise_city, normalise_name};
 use domain::pix_key::{Phone, PixKeyError};
 
-use super::normalize::brcode_error;
+use crate::api::brcode::brcode_error;
 use crate::api::error::ApiError;
 
 /// A Brazilian phone number typed with or without its mask (`(11) 91234-5678`, `11912345678`,

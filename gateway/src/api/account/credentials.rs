@@ -15,10 +15,10 @@ use domain::account::{Account, AccountCommand, ChangePassword, PasswordChangeRea
 use serde::Deserialize;
 
 use super::settings::own_account;
-use super::support::{account_failure, metadata, now};
 use crate::api::auth::{check_password, request_email_change, valid_email};
 use crate::api::error::ApiError;
 use crate::api::json::Json;
+use crate::api::support::{metadata, now};
 use crate::auth::session::{self, EndReason};
 use crate::auth::{Authenticated, LimitedAction};
 use crate::state::AppState;
@@ -113,7 +113,7 @@ pub async fn change_password(
             metadata(&caller.account_id),
         )
         .await
-        .map_err(account_failure)?;
+        .map_err(ApiError::from)?;
     end_other_sessions(&state, &caller).await?;
     Ok(StatusCode::NO_CONTENT)
 }

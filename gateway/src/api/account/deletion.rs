@@ -40,7 +40,7 @@
 //!   become unreadable when that owner cancels them or deletes their account.
 
 use axum::extract::State;
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use commands::vault::invitation_key_id;
 use commands::{Effects, ExpectedVersion};
@@ -48,13 +48,13 @@ use domain::account::{AccountCommand, DeleteAccount, RemoveMember};
 use domain::team::Role;
 use serde::Deserialize;
 
-use super::access::projection_error;
 use super::credentials::confirm_password;
-use super::support::{account_failure, metadata, now};
+use crate::api::access::projection_error;
 use crate::api::error::ApiError;
 use crate::api::json::Json;
+use crate::api::support::{metadata, now};
 use crate::auth::Authenticated;
-use crate::auth::cookie::clear_refresh_cookie;
+use crate::auth::cookie::ended_session_cookies;
 use crate::read_your_writes::wait_for;
 use crate::state::AppState;
 
@@ -102,15 +102,14 @@ pub async fn delete_account(
             &effects,
         )
         .await
-        .map_err(account_failure)?;
+        .map_err(ApiError::from)?;
     wait_for(&state, projections::accounts::NAME, outcome.position).await;
     tracing::info!(account_id, "account deleted");
-    let mut headers = HeaderMap::new();
-    headers.insert(
-        header::SET_COOKIE,
-        clear_refresh_cookie(state.auth.cookie_secure),
-    );
-    Ok((StatusCode::NO_CONTENT, headers).into_response())
+    Ok((
+        StatusCode::NO_CONTENT,
+        ended_session_cookies(state.auth.cookie_secure),
+    )
+        .into_response())
 }
 
 /// Step 1: leaves every team the caller is an active member of.
@@ -124,7 +123,7 @@ async fn leave_teams(state: &AppState, caller: &Authenticated) -> Result<(), Api
         let Some(member) = loaded.aggregate.active_member(&caller.account_id) else {
             continue;
         };
-        let effects = super::team::ending_invitation(&state.pool, &owner, member).await?;
+        let effects = crate::api::team::ending_invitation(&state.pool, &owner, member).await?;
         let command = AccountCommand::RemoveMember(RemoveMember {
             invitation_id: member.invitation_id.clone(),
             at: now(),
@@ -139,7 +138,7 @@ async fn leave_teams(state: &AppState, caller: &Authenticated) -> Result<(), Api
                 &effects,
             )
             .await
-            .map_err(account_failure)?;
+            .map_err(ApiError::from)?;
     }
     Ok(())
 }

@@ -25,9 +25,9 @@ use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
 use super::photo_check::{check, declared, photo_too_large};
-use super::support::{account_failure, metadata, now};
 use crate::api::error::ApiError;
 use crate::api::json::Json;
+use crate::api::support::{metadata, now};
 use crate::auth::Authenticated;
 use crate::error::AppError;
 use crate::read_your_writes::wait_for;
@@ -105,7 +105,7 @@ pub async fn upload(
                 .bind(&etag)
                 .execute(&state.pool)
                 .await?;
-            return Err(account_failure(error));
+            return Err(ApiError::from(error));
         }
     };
     wait_for(&state, projections::accounts::NAME, outcome.position).await;

@@ -46,11 +46,11 @@ use projections::accounts::MemberView;
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use super::access::{Workspace, account_disabled, projection_error};
-use super::support::{account_failure, metadata, now};
+use crate::api::access::{Workspace, account_disabled, projection_error};
 use crate::api::auth::valid_email;
 use crate::api::error::ApiError;
 use crate::api::json::Json;
+use crate::api::support::{metadata, now};
 use crate::auth::{Authenticated, LimitedAction};
 use crate::client_address::ClientAddress;
 use crate::mail::Email;
@@ -290,7 +290,7 @@ pub async fn invite(
         .await
         .map_err(|error| match error {
             CommandError::ClaimTaken { .. } => already_invited(),
-            other => account_failure(other),
+            other => ApiError::from(other),
         })?;
     let link = format!(
         "{}{INVITATION_PATH}?codigo={}",
@@ -370,7 +370,7 @@ pub async fn remove(
             &effects,
         )
         .await
-        .map_err(account_failure)?;
+        .map_err(ApiError::from)?;
     wait_for(&state, projections::accounts::NAME, outcome.position).await;
     Ok(StatusCode::NO_CONTENT)
 }
@@ -467,7 +467,7 @@ pub async fn accept(
                 | domain::account::AccountError::InvitationNotFound,
             ) => ApiError::expired_action_code(),
             CommandError::Rejected(domain::account::AccountError::Disabled) => account_disabled(),
-            other => account_failure(other),
+            other => ApiError::from(other),
         })?;
     let mut position = outcome.position;
     if proves_address {

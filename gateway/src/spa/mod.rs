@@ -17,13 +17,11 @@
 //! (no tag manager): Vite's output has no inline script, and React sets `style` props through
 //! the CSSOM, which `style-src 'self'` does not block, so no `'unsafe-inline'` is needed.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use axum::Router;
 use axum::extract::{Path as UrlPath, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
 use sha2::{Digest, Sha256};
 
 use crate::api::error::ApiError;
@@ -48,40 +46,13 @@ pub const APP_PAGES: [&str; 7] = [
     "/painel/",
 ];
 
-/// Where the built dashboard lives.
-#[derive(Debug, Clone)]
-pub struct Webapp {
-    dir: PathBuf,
-}
+pub(crate) mod webapp;
 
-impl Webapp {
-    /// The built app in `dir` (`BALCAO_WEBAPP_DIR`, default `webapp/dist`, relative to the
-    /// working directory).
-    pub fn new(dir: impl Into<PathBuf>) -> Self {
-        Webapp { dir: dir.into() }
-    }
-
-    /// The folder.
-    pub fn dir(&self) -> &Path {
-        &self.dir
-    }
-}
-
-/// The dashboard's routes.
-pub fn routes() -> Router<AppState> {
-    let mut router = Router::new()
-        .route("/painel/{*rest}", get(index))
-        .route("/painel/assets/{*path}", get(asset))
-        .route("/builds/latest.json", get(latest_build));
-    for page in APP_PAGES {
-        router = router.route(page, get(index));
-    }
-    router
-}
+pub use webapp::Webapp;
 
 /// `index.html` for any of the app's pages.
-async fn index(State(state): State<AppState>, request_headers: HeaderMap) -> Response {
-    let path = state.webapp.dir.join("index.html");
+pub(crate) async fn index(State(state): State<AppState>, request_headers: HeaderMap) -> Response {
+    let path = state.webapp.dir().join("index.html");
     let html = match tokio::fs::read(&path).await {
         Ok(html) => html,
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => return not_built(&state),
@@ -129,11 +100,14 @@ async fn index(State(state): State<AppState>, request_headers: HeaderMap) -> Res
 }
 
 /// A hashed asset under `/painel/assets/`.
-async fn asset(State(state): State<AppState>, UrlPath(path): UrlPath<String>) -> Response {
+pub(crate) async fn asset(
+    State(state): State<AppState>,
+    UrlPath(path): UrlPath<String>,
+) -> Response {
     let Some(relative) = safe_relative(&path) else {
         return AppError::NotFound.into_response();
     };
-    let file = state.webapp.dir.join("assets").join(relative);
+    let file = state.webapp.dir().join("assets").join(relative);
     match tokio::fs::read(&file).await {
         Ok(bytes) => (
             [
@@ -162,8 +136,8 @@ async fn asset(State(state): State<AppState>, UrlPath(path): UrlPath<String>) ->
 }
 
 /// `/builds/latest.json`: the build id the running app compares with its own.
-async fn latest_build(State(state): State<AppState>) -> Response {
-    let file = state.webapp.dir.join("builds").join("latest.json");
+pub(crate) async fn latest_build(State(state): State<AppState>) -> Response {
+    let file = state.webapp.dir().join("builds").join("latest.json");
     match tokio::fs::read(&file).await {
         Ok(bytes) => (
             [
@@ -194,7 +168,7 @@ async fn latest_build(State(state): State<AppState>) -> Response {
 /// The 503 page for a server without a built dashboard.
 fn not_built(state: &AppState) -> Response {
     tracing::warn!(
-        dir = %state.webapp.dir.display(),
+        dir = %state.webapp.dir().display(),
         "the dashboard is not built: run `npm run build` in webapp/ (or set BALCAO_WEBAPP_DIR)"
     );
     let message = "O painel do Balcão ainda não foi construído neste servidor. Enquanto isso, você pode criar placas e QR codes Pix sem conta.";
@@ -202,7 +176,7 @@ fn not_built(state: &AppState) -> Response {
         meta: Meta::unindexed(Some(&state.site), "Painel indisponível | Balcão", message),
         status: 503,
         heading: "O painel ainda não está disponível",
-        message,
+        message: message.to_owned(),
     });
     (
         StatusCode::SERVICE_UNAVAILABLE,

@@ -20,12 +20,12 @@ use domain::account::{AccountCommand, UpdateProfile};
 use projections::accounts::AccountView;
 use serde::{Deserialize, Deserializer, Serialize};
 
-use super::access::projection_error;
 use super::profile_input::{merchant_city, merchant_name, phone_number};
-use super::support::{account_failure, metadata, now};
+use crate::api::access::projection_error;
 use crate::api::auth::valid_display_name;
 use crate::api::error::ApiError;
 use crate::api::json::Json;
+use crate::api::support::{metadata, now};
 use crate::auth::Authenticated;
 use crate::read_your_writes::wait_for;
 use crate::state::AppState;
@@ -158,7 +158,7 @@ pub async fn update(
         .accounts
         .execute(&caller.account_id, command, metadata(&caller.account_id))
         .await
-        .map_err(account_failure)?;
+        .map_err(ApiError::from)?;
     let caught_up = wait_for(&state, projections::accounts::NAME, outcome.position).await;
     // Saved: a read that fails now answers from what was saved, never a failure.
     let reread = if caught_up {

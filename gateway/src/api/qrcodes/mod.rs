@@ -32,10 +32,10 @@ use projections::qrcodes::QrCodeView;
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use super::access::{Workspace, projection_error};
-use super::support::{metadata, now};
+use crate::api::access::{Workspace, projection_error};
 use crate::api::error::ApiError;
 use crate::api::json::Json;
+use crate::api::support::{metadata, now};
 use crate::read_your_writes::wait_for;
 use crate::state::AppState;
 

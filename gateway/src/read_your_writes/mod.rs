@@ -1,0 +1,55 @@
+//! Read-your-writes, for the JSON API and the pages alike: after a command, wait (bounded) until
+//! a read model has applied it, so the answer and the caller's next read see their own write.
+//!
+//! Waiting never holds a database connection ([`ProgressWatch`]: one listener per process), at
+//! most `BALCAO_READ_YOUR_WRITES_WAITERS` requests wait at a time, and a wait that runs out
+//! (or is not taken) is never an error: the command has committed, so the handler answers from
+//! the command's own result.
+//!
+//! A feed position that comes back from a client (the payer page's `?posicao=`) is signed with
+//! a key derived from the server secret and bound to its QR code, so a made-up position (say,
+//! far beyond the feed's head) cannot make the server wait: it is ignored.
+
+use commands::FeedPosition;
+use projections::projector::Waited;
+
+use crate::state::AppState;
+
+pub(crate) mod progress;
+
+pub use progress::{PositionKey, Progress};
+
+/// Waits, at most `BALCAO_READ_YOUR_WRITES_MS`, until `projection` has applied the event at
+/// `position` (`None`: the command appended nothing, so there is nothing to wait for). `true`
+/// when it has; `false` when the wait timed out or was not taken (too many waiting), both
+/// logged.
+///
+/// Never an error: the command has already committed, and answering its caller with a failure
+/// (inviting a retry) would be wrong; the read model catches up on its own.
+pub async fn wait_for(state: &AppState, projection: &str, position: Option<FeedPosition>) -> bool {
+    let Some(position) = position else {
+        return true;
+    };
+    match state
+        .progress
+        .watch()
+        .wait(projection, position, state.read_your_writes)
+        .await
+    {
+        Waited::Reached(_) => true,
+        Waited::TimedOut(_) => {
+            tracing::warn!(
+                projection,
+                "the read model did not reach the command's position in time"
+            );
+            false
+        }
+        Waited::Skipped(_) => {
+            tracing::warn!(
+                projection,
+                "too many requests waiting for read models; answering without waiting"
+            );
+            false
+        }
+    }
+}

@@ -1,0 +1,203 @@
+//! Every route of the public listener, in one list, grouped as the URLs are. A new endpoint gets
+//! one line here and a handler in the folder of its resource (`pages/`, `api/<resource>/`,
+//! `spa`); the operations listener's three routes are in [`crate::ops::router`].
+
+use std::time::Duration;
+
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::IntoResponse;
+use axum::routing::{any, delete, get, post, put};
+use tower_http::CompressionLevel;
+use tower_http::compression::CompressionLayer;
+use tower_http::set_header::SetResponseHeaderLayer;
+use tower_http::timeout::TimeoutLayer;
+use tower_http::trace::TraceLayer;
+
+use crate::api::auth::{links, me, sign_in, tokens};
+use crate::api::{account, brcode, faq, keys, qrcodes, team};
+use crate::error::AppError;
+use crate::pages::{articles, home, institutional, payment, seo, sign_form};
+use crate::state::AppState;
+use crate::{api, assets, ops, spa};
+
+/// Largest request body accepted (forms are small; this bounds abuse).
+const MAX_BODY_BYTES: usize = 64 * 1024;
+/// Longest a request may take before the server answers 408.
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Every route of the gateway, with the layers every answer goes through.
+pub fn build_router(state: AppState) -> Router {
+    Router::new()
+        .merge(public_pages())
+        .merge(dashboard())
+        .nest("/api", api::layers(api_routes()))
+        // Else `/{slug}` would answer `/api` with the HTML 404 page.
+        .route("/api", any(|| async { api::not_found() }))
+        // Findability, assets and health.
+        .route("/sitemap.xml", get(seo::sitemap))
+        .route("/robots.txt", get(seo::robots))
+        .route("/favicon.svg", get(assets::favicon))
+        .route("/static/{name}", get(assets::serve_static))
+        // For the load balancer; `/metrics` is on the operations listener only (`ops::router`),
+        // which is not public.
+        .route("/healthz", get(ops::healthz))
+        .route("/readyz", get(ops::readyz))
+        // Articles live at the root: `/{slug}`; anything else there is the 404 page.
+        .route("/{slug}", get(articles::article))
+        .fallback(not_found)
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(TimeoutLayer::with_status_code(
+            StatusCode::REQUEST_TIMEOUT,
+            REQUEST_TIMEOUT,
+        ))
+        .layer(axum::middleware::from_fn(api::api_error_shape))
+        // Pages and API answers are compressed per request, so at a level chosen for speed;
+        // static assets come already compressed (`assets::serve_static`) and are left alone.
+        .layer(CompressionLayer::new().quality(CompressionLevel::Precise(4)))
+        .layer(axum::middleware::from_fn(crate::telemetry::log_failures))
+        // A span per request for the handlers' own logs; failures are logged once, by
+        // `log_failures` (the layer's default would log every 5xx a second time).
+        .layer(TraceLayer::new_for_http().on_failure(()))
+        .layer(header_layer(header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
+        .layer(header_layer(header::X_FRAME_OPTIONS, "DENY"))
+        .layer(header_layer(
+            header::REFERRER_POLICY,
+            "strict-origin-when-cross-origin",
+        ))
+        .layer(header_layer(
+            header::CONTENT_SECURITY_POLICY,
+            CONTENT_SECURITY_POLICY,
+        ))
+        .with_state(state)
+}
+
+/// The public site (askama): home, articles, institutional pages, the visitor's sign and the
+/// payer's page.
+fn public_pages() -> Router<AppState> {
+    Router::new()
+        .route("/", get(home::home))
+        .route("/blog", get(articles::blog))
+        .route("/privacidade", get(institutional::privacy))
+        .route("/termos-de-uso", get(institutional::terms))
+        .route("/sobre-nos", get(institutional::about))
+        .route("/api-pix", get(institutional::api_pix))
+        .route("/painel/duvidas", get(institutional::faq))
+        // 301, as the dashboard's contract says (axum's `Redirect::permanent` is a 308).
+        .route(
+            "/painel/index_old",
+            get(|| async {
+                (
+                    StatusCode::MOVED_PERMANENTLY,
+                    [(header::LOCATION, "/painel")],
+                )
+            }),
+        )
+        // The visitor's flow: make a sign, then the payer page.
+        .route(
+            "/criar-placa-pix",
+            get(sign_form::show).post(sign_form::submit),
+        )
+        .route("/pagamento/{qrcode_id}", get(payment::show))
+        .route("/pagamento/{qrcode_id}/placa", get(payment::sign))
+        // Printable signs as files: `/placas/{qrcode_id}.pdf|.png|.svg` (`signs`).
+        .route("/placas/{file}", get(crate::signs::download))
+        // Profile photos, loaded by `<img>` without a token.
+        .route("/fotos/{accountId}", get(account::photo::serve))
+}
+
+/// The dashboard's built files (`/entrar`, `/criar-conta`, …, `/painel/*`).
+fn dashboard() -> Router<AppState> {
+    let mut router = Router::new()
+        .route("/painel/{*rest}", get(spa::index))
+        .route("/painel/assets/{*path}", get(spa::asset))
+        .route("/builds/latest.json", get(spa::latest_build));
+    for page in spa::APP_PAGES {
+        router = router.route(page, get(spa::index));
+    }
+    router
+}
+
+/// The JSON API, relative to `/api` (its table of routes and who may call them is in
+/// [`crate::api`]).
+fn api_routes() -> Router<AppState> {
+    Router::new()
+        .route("/faq", get(faq::faq))
+        // Identity: `/api/auth/…`.
+        .route("/auth/password-policy", get(sign_in::password_policy))
+        .route("/auth/signup", post(sign_in::sign_up))
+        .route("/auth/login", post(sign_in::log_in))
+        .route("/auth/token", post(tokens::refresh))
+        .route("/auth/revoke", post(tokens::revoke))
+        .route("/auth/me", get(me::me))
+        .route("/auth/sessions", get(me::list_sessions))
+        .route("/auth/sessions/{id}", delete(me::end_session))
+        .route("/auth/recover", post(links::recover))
+        .route("/auth/reset", post(links::reset))
+        .route("/auth/reset/check", post(links::check_reset))
+        .route("/auth/verify-email", post(links::verify_email))
+        .route("/auth/send-verification", post(links::send_verification))
+        // The BR Code preview.
+        .route("/brcode/normalize", get(brcode::normalize))
+        // The signed-in person's own account.
+        .route(
+            "/account/settings",
+            get(account::settings::show).patch(account::settings::update),
+        )
+        .route(
+            "/account/photo",
+            // The photo's own limit replaces the API's JSON one for this route only.
+            put(account::photo::upload)
+                .layer(DefaultBodyLimit::max(account::photo_check::MAX_PHOTO_BYTES)),
+        )
+        .route(
+            "/account/password",
+            post(account::credentials::change_password),
+        )
+        .route("/account/email", post(account::credentials::change_email))
+        .route("/account/delete", post(account::deletion::delete_account))
+        // Teams.
+        .route("/workspaces", get(team::workspaces))
+        .route(
+            "/accounts/{accountId}/members",
+            get(team::members).post(team::invite),
+        )
+        .route(
+            "/accounts/{accountId}/members/{invitationId}",
+            delete(team::remove),
+        )
+        .route("/invitations/check", post(team::check))
+        .route("/invitations/accept", post(team::accept))
+        // An account's QR codes.
+        .route(
+            "/accounts/{accountId}/qrcodes",
+            get(qrcodes::list).post(qrcodes::create),
+        )
+        .route("/accounts/{accountId}/qrcodes/{id}", get(qrcodes::show))
+        // Issue 10: an account's Pix keys (`api::keys`).
+        .merge(keys::router())
+}
+
+/// Sets `name` on every response that does not already have it (no sniffing, no framing, a strict
+/// referrer policy, the content security policy).
+fn header_layer(
+    name: header::HeaderName,
+    value: &'static str,
+) -> SetResponseHeaderLayer<HeaderValue> {
+    SetResponseHeaderLayer::if_not_present(name, HeaderValue::from_static(value))
+}
+
+/// The content security policy: only our own scripts and styles, plus the tag manager, which the
+/// consent script loads only after the visitor accepts.
+const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self' https://www.googletagmanager.com; \
+     style-src 'self'; img-src 'self' data: https://www.google-analytics.com https://www.googletagmanager.com; \
+     connect-src 'self' https://*.google-analytics.com https://*.analytics.google.com https://www.googletagmanager.com; \
+     frame-ancestors 'none'; base-uri 'self'; form-action 'self'";
+
+async fn not_found(uri: axum::http::Uri) -> axum::response::Response {
+    if api::is_api_path(uri.path()) {
+        return api::not_found();
+    }
+    AppError::NotFound.into_response()
+}
