@@ -17,6 +17,7 @@
 //!   [`Sealed`](domain::sealed::Sealed) text; shredding the key makes them unreadable for good.
 //! - [`action_codes`]: the single-use codes of the links sent by e-mail (only their SHA-256 is
 //!   stored).
+//! - [`pix_keys`]: the Pix keys workflow (seal, fingerprint, run the key ring's command).
 //! - [`sessions`]: sign-in sessions and their rotating refresh tokens (only their SHA-256 is
 //!   stored).
 //! - [`payments`]: an API Pix delivery's payment reports decided and appended in one
@@ -37,6 +38,7 @@ pub mod instruments;
 mod metadata;
 mod outcome;
 pub mod payments;
+pub mod pix_keys;
 mod pool;
 mod service;
 pub mod sessions;

@@ -160,6 +160,44 @@ impl AccountKey {
         Sealed::from_text(format!("{PREFIX}{}", URL_SAFE_NO_PAD.encode(sealed)))
     }
 
+    /// A keyed fingerprint of `value` for `purpose`: 64 lower-case hex digits, equal for equal
+    /// values of this account, and neither readable nor comparable across accounts without the
+    /// key. Lets an aggregate tell two sealed values apart (one Pix key registered twice)
+    /// without holding them in the clear; once the key is shredded the fingerprints in the log
+    /// can no longer be linked to any value.
+    ///
+    /// HMAC-SHA-256 under a sub-key derived from the account key (so the AES key itself is
+    /// never used as a MAC key), over `purpose`, a zero byte and `value`.
+    ///
+    /// ```
+    /// use commands::vault::AccountKey;
+    /// let key = AccountKey::generate("0196a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b");
+    /// let one = key.fingerprint("pix-key", "52998224725");
+    /// assert_eq!(one, key.fingerprint("pix-key", "52998224725"));
+    /// assert_ne!(one, key.fingerprint("pix-key", "52998224726"));
+    /// assert_eq!(one.len(), 64);
+    /// let other = AccountKey::generate("0196a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b");
+    /// assert_ne!(one, other.fingerprint("pix-key", "52998224725"));
+    /// ```
+    pub fn fingerprint(&self, purpose: &str, value: &str) -> String {
+        use hmac::{Hmac, Mac};
+        type HmacSha256 = Hmac<sha2::Sha256>;
+        let mut derive = <HmacSha256 as Mac>::new_from_slice(self.bytes.as_slice())
+            .expect("HMAC takes a key of any length");
+        derive.update(b"balcao/fingerprint/v1");
+        let sub_key: Zeroizing<[u8; 32]> = Zeroizing::new(derive.finalize().into_bytes().into());
+        let mut mac = <HmacSha256 as Mac>::new_from_slice(sub_key.as_slice())
+            .expect("HMAC takes a key of any length");
+        mac.update(purpose.as_bytes());
+        mac.update(&[0]);
+        mac.update(value.as_bytes());
+        mac.finalize()
+            .into_bytes()
+            .iter()
+            .map(|byte| format!("{byte:02x}"))
+            .collect()
+    }
+
     /// Opens a value sealed with this key for this account.
     ///
     /// # Errors

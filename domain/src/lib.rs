@@ -6,6 +6,7 @@
 //! | [`account`] | the Account aggregate (sign-in, profile, team) and the [`account::password_policy`] |
 //! | [`brcode`] | the Pix BR Code engine (make, parse, validate, CLI) |
 //! | [`payment_link`] | the payment-link aggregate: a `/pagar` link for a key, an amount and a description |
+//! | [`key_ring`] | an account's registered Pix keys: one default, no key twice |
 //! | [`pix_key`] | Pix keys: CPF, CNPJ, e-mail, phone, random key |
 //! | [`money`] | [`money::Centavos`], integer money |
 //! | [`payment`] | the Payment aggregate (keyed by the Pix end-to-end id) and the API Pix webhook body |
@@ -18,6 +19,7 @@
 
 pub mod account;
 pub mod brcode;
+pub mod key_ring;
 pub mod money;
 pub mod payment;
 pub mod payment_link;

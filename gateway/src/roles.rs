@@ -430,6 +430,7 @@ pub async fn app_state(
         },
         qrcodes: CommandService::new(PgEventStore::new(pool.clone()), ()),
         accounts: CommandService::new(PgEventStore::new(pool.clone()), ()),
+        pix_keys: commands::pix_keys::PixKeys::new(PgEventStore::new(pool.clone())),
         auth: Auth::new(&settings.auth, tokens.clone()),
         mailer: Arc::new(mailer),
         webapp: Webapp::new(settings.webapp_dir.clone()),

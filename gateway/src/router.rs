@@ -16,7 +16,9 @@ use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
 
 use crate::api::auth::{links, me, sign_in, tokens};
-use crate::api::{account, brcode, claims, faq, payment_links, payments, qrcodes, team};
+use crate::api::{
+    account, brcode, claims, faq, keys, payment_links, payments, qrcodes, team,
+};
 use crate::error::AppError;
 use crate::pages::{
     articles, home, institutional, pay_link, payment, seo, sign_created, sign_form,
@@ -261,6 +263,21 @@ fn api_routes() -> Router<AppState> {
         .route(
             "/accounts/{accountId}/payment-links/{id}/revoke",
             post(payment_links::revoke),
+        )
+        // Issue 10: an account's Pix keys (`api::keys`).
+        .route(
+            "/accounts/{accountId}/keys",
+            get(keys::handlers::list).post(keys::handlers::register),
+        )
+        .route(
+            "/accounts/{accountId}/keys/{keyId}",
+            get(keys::handlers::show)
+                .patch(keys::handlers::rename)
+                .delete(keys::handlers::remove),
+        )
+        .route(
+            "/accounts/{accountId}/keys/{keyId}/default",
+            post(keys::handlers::choose_default),
         )
 }
 

@@ -25,6 +25,8 @@ pub struct Inner {
     pub qrcodes: commands::CommandService<domain::qrcode::QrCode>,
     /// Runs the Account aggregate's commands (and loads accounts, authoritatively).
     pub accounts: commands::CommandService<domain::account::Account>,
+    /// Runs the Pix key ring's workflow (seal, fingerprint, command).
+    pub pix_keys: commands::pix_keys::PixKeys,
     /// Identity: token keys, password hashing and policy, cookie flags, rate limits.
     pub auth: Auth,
     /// Sends e-mail.

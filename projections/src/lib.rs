@@ -8,9 +8,8 @@
 //!   the projection's checkpoint commit in one database transaction, so redelivery is harmless.
 //! - [`replay`] rebuilds read models straight from PostgreSQL into fresh tables and swaps them in
 //!   without downtime.
-//! - [`qrcodes`], [`accounts`] (with `account_members`), [`payments`] (with `daily_totals`),
-//!   [`payment_links`] and
-//!   [`event_counts`] are the read models.
+//! - [`qrcodes`], [`accounts`] (with `account_members`), [`pix_keys`], [`payments`] (with
+//!   `daily_totals`), [`payment_links`] and [`event_counts`] are the read models.
 //!
 //! Every long-running entry point stops when its [`CancellationToken`] is cancelled.
 
@@ -26,6 +25,7 @@ pub mod metric_names;
 mod parking;
 pub mod payments;
 pub mod payment_links;
+pub mod pix_keys;
 mod projection;
 pub mod projector;
 pub mod qrcodes;
@@ -53,6 +53,8 @@ pub fn all() -> Vec<Arc<dyn Projection>> {
         Arc::new(payments::Payments),
         // Payment links (`/pagar`), issue 10.
         Arc::new(payment_links::PaymentLinks),
+        // Issue 10: each account's registered Pix keys.
+        Arc::new(pix_keys::PixKeys),
     ]
 }
 

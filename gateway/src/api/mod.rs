@@ -61,6 +61,7 @@ pub mod faq;
 pub mod json;
 pub mod payments;
 pub mod payment_links;
+pub mod keys;
 pub mod qrcodes;
 pub(crate) mod support;
 pub mod team;

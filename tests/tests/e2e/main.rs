@@ -7,6 +7,7 @@
 mod anonymous_signs;
 mod auth;
 mod housekeeping;
+mod keys;
 mod lagging_read_models;
 mod ops;
 mod payments;

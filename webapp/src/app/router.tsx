@@ -33,7 +33,7 @@ export function createAppRoutes(): RouteObject[] {
           children: [
             { index: true, lazy: () => import('./routes/panel/home') },
             { path: 'boas-vindas', lazy: () => import('./routes/panel/welcome') },
-            { path: 'chaves', element: <UnderConstruction title="Chaves Pix" /> },
+            { path: 'chaves', lazy: () => import('./routes/panel/keys') },
             { path: 'qrcodes', lazy: () => import('./routes/panel/qrcodes') },
             { path: 'criar-qrcode', lazy: () => import('./routes/panel/create-qrcode') },
             { path: 'transacoes', element: <UnderConstruction title="Transações" /> },

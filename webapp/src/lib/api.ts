@@ -31,6 +31,7 @@ export const TAG_TYPES = [
   'Members',
   'QrCodes',
   'PaymentLinks',
+  'PixKeys',
 ] as const;
 
 /** Options an endpoint passes as `extraOptions`. */

@@ -19,5 +19,7 @@ afterEach(() => {
   server.resetHandlers();
   resetDb();
   requestLog.length = 0;
+  // What the app remembers on the device (the account in use) belongs to one test.
+  window.localStorage.clear();
 });
 afterAll(() => server.close());

@@ -5,6 +5,9 @@ export interface Workspace {
   accountId: string;
   displayName: string;
   role: Role;
+  /** The recipient name and city new QR codes start with in this account (its settings). */
+  defaultMerchantName?: string | null;
+  defaultMerchantCity?: string | null;
 }
 
 /** The account the dashboard acts on, as the screens that act on an account receive it. */

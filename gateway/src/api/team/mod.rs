@@ -2,7 +2,7 @@
 //!
 //! | call | who | answer |
 //! |---|---|---|
-//! | `GET /api/workspaces` | anyone signed in | `{workspaces: [{accountId, displayName, role}]}`, own account first (role `owner`) |
+//! | `GET /api/workspaces` | anyone signed in | `{workspaces: [{accountId, displayName, role, defaultMerchantName, defaultMerchantCity}]}`, own account first (role `owner`); the defaults are that account's, for the QR-code form |
 //! | `GET /api/accounts/{accountId}/members` | owner ([`Right::ManageMembers`]) | `{members: [{invitationId, email, role, status, invitedAt, joinedAt}]}`, pending and active, oldest first |
 //! | `POST /api/accounts/{accountId}/members {email, role}` | owner | 201 the member (status `invited`); the invitee gets an e-mail with `/painel/convite?codigo=…`, valid 7 days; 409 `member-already-invited`; 422 `cannot-invite-self`; 422 `invalid-argument` on `email` or `role` (`manager` or `operator`); 429 `too-many-requests` (per account and per client address) |
 //! | `DELETE /api/accounts/{accountId}/members/{invitationId}` | owner | 204: a pending invitation is cancelled (its link stops working), an active member loses access at once; 404 when there is no such invitation |
@@ -77,6 +77,11 @@ pub struct WorkspaceJson {
     pub display_name: Option<String>,
     /// The person's role there.
     pub role: Role,
+    /// The recipient name new QR codes start with in this account (its settings), so a member
+    /// who switches to it gets the account's name, not their own.
+    pub default_merchant_name: Option<String>,
+    /// The city new QR codes start with in this account.
+    pub default_merchant_city: Option<String>,
 }
 
 /// `GET /api/workspaces` answer.
@@ -162,16 +167,24 @@ pub async fn workspaces(
     let views = projections::accounts::workspaces_of(&state.pool, caller.account_uuid()?)
         .await
         .map_err(projection_error)?;
-    Ok(Json(Workspaces {
-        workspaces: views
-            .into_iter()
-            .map(|view| WorkspaceJson {
-                account_id: view.account_id.hyphenated().to_string(),
-                display_name: view.display_name,
-                role: view.role,
-            })
-            .collect(),
-    }))
+    let mut workspaces = Vec::with_capacity(views.len());
+    // A person works in one to a few accounts: one lookup each for the account's defaults.
+    for view in views {
+        let account = projections::accounts::find(&state.pool, view.account_id)
+            .await
+            .map_err(projection_error)?;
+        let (default_merchant_name, default_merchant_city) = account
+            .map(|a| (a.default_merchant_name, a.default_merchant_city))
+            .unwrap_or_default();
+        workspaces.push(WorkspaceJson {
+            account_id: view.account_id.hyphenated().to_string(),
+            display_name: view.display_name,
+            role: view.role,
+            default_merchant_name,
+            default_merchant_city,
+        });
+    }
+    Ok(Json(Workspaces { workspaces }))
 }
 
 /// `GET /api/accounts/{accountId}/members`.

@@ -54,8 +54,10 @@ async fn an_emailed_invitation_makes_the_invitee_a_member_with_the_role_offered(
     assert_eq!(
         workspaces.json,
         json!({"workspaces": [
-            {"accountId": gerente.account_id, "displayName": "Gerente", "role": "owner"},
-            {"accountId": owner.account_id, "displayName": "Dona Maria", "role": "manager"}
+            {"accountId": gerente.account_id, "displayName": "Gerente", "role": "owner",
+             "defaultMerchantName": null, "defaultMerchantCity": null},
+            {"accountId": owner.account_id, "displayName": "Dona Maria", "role": "manager",
+             "defaultMerchantName": null, "defaultMerchantCity": null}
         ]})
     );
     let own = owner.get("/api/workspaces").await;

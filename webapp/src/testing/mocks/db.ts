@@ -66,6 +66,18 @@ export interface FakeQrCode {
   createdBy: string;
 }
 
+export interface FakePixKey {
+  id: string;
+  accountId: string;
+  kind: 'cpf' | 'cnpj' | 'email' | 'phone' | 'evp';
+  pixKey: string;
+  label: string | null;
+  holderName: string;
+  isDefault: boolean;
+  createdAt: string;
+  removedAt: string | null;
+}
+
 const DEFAULT_POLICY: PasswordPolicy = {
   minLength: 8,
   requireLowercase: true,
@@ -92,6 +104,7 @@ function emptyDb() {
     actionCodes: new Map<string, ActionCode>(),
     members: new Map<string, FakeMember>(),
     qrcodes: [] as FakeQrCode[],
+    pixKeys: [] as FakePixKey[],
     passwordPolicy: DEFAULT_POLICY,
     tokenLifetimeSeconds: 3600,
     latestBuildId: 'build-em-teste',

@@ -4,6 +4,7 @@ import { accountHandlers } from './handlers/account';
 import { authHandlers } from './handlers/auth';
 import { buildHandlers } from './handlers/builds';
 import { faqHandlers } from './handlers/faq';
+import { keyHandlers } from './handlers/keys';
 import { qrcodeHandlers } from './handlers/qrcodes';
 import { teamHandlers } from './handlers/team';
 
@@ -12,6 +13,7 @@ export const server = setupServer(
   ...accountHandlers,
   ...teamHandlers,
   ...qrcodeHandlers,
+  ...keyHandlers,
   ...buildHandlers,
   ...faqHandlers,
 );

@@ -120,7 +120,6 @@ describe('dashboard routes', () => {
   });
 
   it.each([
-    ['/painel/chaves', 'Chaves Pix'],
     ['/painel/transacoes', 'Transações'],
     ['/painel/plano', 'Plano'],
   ])('say plainly that %s is still under construction', async (path, title) => {

@@ -3,13 +3,17 @@ import { useGetSettingsQuery } from '@/features/settings/api/get-settings';
 import { WithWorkspace } from '@/features/workspaces/components/with-workspace';
 import type { CurrentWorkspace } from '@/types/workspace';
 
-/** In the person's own account the form starts with the recipient name and city from the settings. */
+/**
+ * The form starts with the recipient name and city of the account in use: the settings in the
+ * person's own account, the account's own defaults (from the workspace list) in someone else's.
+ */
 function QrCodesIn({ workspace }: { workspace: CurrentWorkspace }) {
   const { data: settings } = useGetSettingsQuery(undefined, { skip: !workspace.isOwn });
-  const defaults =
-    workspace.isOwn && settings !== undefined
-      ? { merchantName: settings.defaultMerchantName, merchantCity: settings.defaultMerchantCity }
-      : undefined;
+  const defaults = workspace.isOwn
+    ? settings === undefined
+      ? undefined
+      : { merchantName: settings.defaultMerchantName, merchantCity: settings.defaultMerchantCity }
+    : { merchantName: workspace.defaultMerchantName ?? null, merchantCity: workspace.defaultMerchantCity ?? null };
   return <QrCodesScreen workspace={workspace} defaults={defaults} />;
 }
 

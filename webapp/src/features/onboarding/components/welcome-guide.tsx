@@ -14,11 +14,9 @@ export function WelcomeGuide() {
       <p className="lead">Sua conta está pronta. Três passos para começar a receber por Pix:</p>
       <ol className="steps">
         <li>
-          <h2>Tenha sua chave Pix à mão</h2>
-          <p>
-            É a chave da conta onde você recebe: CPF, CNPJ, e-mail, celular ou chave aleatória. Você a digita ao criar o
-            QR code.
-          </p>
+          <h2>Cadastre sua chave Pix</h2>
+          <p>É a chave da conta onde você recebe: CPF, CNPJ, e-mail, celular ou chave aleatória.</p>
+          <Link to={paths.panel.keys}>Cadastrar chave Pix</Link>
         </li>
         <li>
           <h2>Crie seu primeiro QR code</h2>
@@ -33,9 +31,6 @@ export function WelcomeGuide() {
           <a href={paths.server.signMaker}>Criar placa Pix</a>
         </li>
       </ol>
-      <p className="notice">
-        Guardar as suas chaves no painel, para não digitá-las a cada QR code, ainda está em construção.
-      </p>
       <p>
         <Link className="button" to={paths.panel.home}>
           Ir para o painel

@@ -1,9 +1,12 @@
+import { useEffect } from 'react';
+
 import { useAppSelector } from '@/hooks/store-hooks';
 import { type ApiError, asApiError } from '@/lib/api-error';
 import type { CurrentWorkspace, Workspace } from '@/types/workspace';
 
 import { useListWorkspacesQuery } from '../api/list-workspaces';
 import { selectSelectedAccountId } from '../stores/workspace-slice';
+import { recallWorkspace, rememberWorkspace } from '../utils/workspace-memory';
 
 export interface WorkspaceLookup {
   current: CurrentWorkspace | undefined;
@@ -14,18 +17,24 @@ export interface WorkspaceLookup {
 }
 
 /**
- * The selected workspace, or the person's own account when none is selected or the selected one
- * is gone (the owner removed them, or the list has not caught up yet).
+ * The account the dashboard acts in: the one chosen in this tab, else the one this person last
+ * chose on this device (so a reload or a new session stays there), else their own account. A
+ * chosen account that is gone (the owner removed them) falls back to their own. Nothing acts in
+ * any account until the list has loaded.
  */
 export function useCurrentWorkspace(): WorkspaceLookup {
-  const selectedAccountId = useAppSelector(selectSelectedAccountId);
+  const chosenHere = useAppSelector(selectSelectedAccountId);
   const { data: workspaces = [], error, isLoading, refetch } = useListWorkspacesQuery();
-  const chosen =
-    workspaces.find((workspace) => workspace.accountId === selectedAccountId) ??
-    workspaces.find((workspace) => workspace.role === 'owner') ??
-    workspaces[0];
+  const own = workspaces.find((workspace) => workspace.role === 'owner');
+  const selectedAccountId = chosenHere ?? (own === undefined ? null : recallWorkspace(own.accountId));
+  const chosen = workspaces.find((workspace) => workspace.accountId === selectedAccountId) ?? own ?? workspaces[0];
   const current =
     chosen === undefined ? undefined : { ...chosen, isOwn: chosen.role === 'owner', hasOthers: workspaces.length > 1 };
+  const ownId = own?.accountId;
+  const currentId = chosen?.accountId;
+  useEffect(() => {
+    if (ownId !== undefined && currentId !== undefined) rememberWorkspace(ownId, currentId);
+  }, [ownId, currentId]);
   return {
     current,
     workspaces,

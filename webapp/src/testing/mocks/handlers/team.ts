@@ -36,7 +36,13 @@ export const teamHandlers = [
   http.get('/api/workspaces', ({ request }) => {
     const user = bearerUser(request);
     if (user === undefined) return unauthorized();
-    const own = { accountId: user.uid, displayName: user.displayName ?? user.email, role: 'owner' };
+    const own = {
+      accountId: user.uid,
+      displayName: user.displayName ?? user.email,
+      role: 'owner',
+      defaultMerchantName: user.defaultMerchantName,
+      defaultMerchantCity: user.defaultMerchantCity,
+    };
     const others = [...db.members.values()]
       .filter((member) => member.memberUid === user.uid && member.status === 'active')
       .map((member) => {
@@ -45,6 +51,8 @@ export const teamHandlers = [
           accountId: member.accountId,
           displayName: owner?.displayName ?? owner?.email ?? '',
           role: member.role,
+          defaultMerchantName: owner?.defaultMerchantName ?? null,
+          defaultMerchantCity: owner?.defaultMerchantCity ?? null,
         };
       });
     return HttpResponse.json({ workspaces: [own, ...others] });

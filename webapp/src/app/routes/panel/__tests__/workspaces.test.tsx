@@ -79,3 +79,30 @@ describe('the workspace switcher', () => {
     expect(await switcher()).toHaveDisplayValue('Carla Mendes (sua conta)');
   });
 });
+
+describe('the account in use', () => {
+  it('survives a reload: the next screen acts in the account chosen before, not the person’s own', async () => {
+    const { bruno } = anaInBrunosAccount('operator');
+    bruno.defaultMerchantName = 'MERCEARIA DO BRUNO';
+    bruno.defaultMerchantCity = 'RECIFE';
+    const first = renderApp('/painel/qrcodes');
+    await first.user.selectOptions(await switcher(), 'Mercearia do Bruno (Operador)');
+    expect(await screen.findByText(/seu papel: Operador/)).toBeInTheDocument();
+    first.unmount();
+
+    // A reload: a new store (nothing chosen in this tab), the same device.
+    renderApp('/painel/qrcodes');
+    expect(await switcher()).toHaveDisplayValue('Mercearia do Bruno (Operador)');
+    expect(await screen.findByText(/seu papel: Operador/)).toHaveTextContent('Conta: Mercearia do Bruno');
+    // The code form starts with the account's own name and city, not the operator's.
+    expect(await screen.findByLabelText(/Nome/)).toHaveValue('MERCEARIA DO BRUNO');
+    expect(screen.getByLabelText(/Cidade/)).toHaveValue('RECIFE');
+  });
+
+  it('falls back to the person’s own account when the remembered one is no longer theirs', async () => {
+    const { ana } = anaInBrunosAccount('manager');
+    window.localStorage.setItem(`balcao:conta-em-uso:${ana.uid}`, 'conta-que-nao-existe');
+    renderApp('/painel');
+    expect(await switcher()).toHaveDisplayValue('Ana Souza (sua conta)');
+  });
+});

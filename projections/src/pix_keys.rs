@@ -1,0 +1,342 @@
+//! Read model `pix_keys`: every Pix key an account registered, with its key, holder name and label
+//! readable; removed keys keep their row with `removed_at` set.
+//!
+//! Built from the key ring's events (stream type `pix_keys`, upcast to their current schema
+//! versions by the runtime; the table comes from `migrations/0007_pix_keys.sql` only) and from
+//! `AccountDeleted` (stream type `account`), which deletes the account's rows. The sealed values
+//! are opened with the account's key (`commands::vault::load_key`) inside the projection's own
+//! transaction; a key that is gone (the account was deleted: crypto-shredding) leaves them null,
+//! on replay too, before `AccountDeleted` deletes the rows again.
+//!
+//! The gateway reads it with [`list_active`], [`find`] and [`find_active_by_key`].
+
+use std::collections::HashMap;
+
+use async_trait::async_trait;
+use chrono::{DateTime, Utc};
+use commands::Upcasters;
+use commands::feed::StoredEvent;
+use commands::vault::{AccountKey, VaultError, load_key};
+use domain::key_ring::KeyRingEvent;
+use domain::sealed::Sealed;
+use serde::de::DeserializeOwned;
+use sqlx::{AssertSqlSafe, PgConnection, PgExecutor};
+use uuid::Uuid;
+
+use crate::{ApplyError, Error, Projection, TableSet};
+
+/// The projection's name (durable consumer, checkpoint key).
+pub const NAME: &str = "pix_keys";
+/// The live table.
+pub const TABLE: &str = "pix_keys";
+/// Stream type of the key ring.
+pub const STREAM_TYPE: &str = domain::key_ring::STREAM_TYPE;
+
+/// One registered key as the gateway shows it.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct PixKeyView {
+    /// The key's id.
+    pub key_id: Uuid,
+    /// The account it belongs to.
+    pub account_id: Uuid,
+    /// `cpf`, `cnpj`, `email`, `phone` or `evp`.
+    pub key_kind: String,
+    /// The key in DICT form; `None` when it cannot be opened.
+    pub pix_key: Option<String>,
+    /// The label, if any.
+    pub label: Option<String>,
+    /// The holder's name as the bank shows it; `None` when it cannot be opened.
+    pub holder_name: Option<String>,
+    /// Whether it is the account's default key.
+    pub is_default: bool,
+    /// Who registered it.
+    pub created_by: Option<Uuid>,
+    /// When it was registered.
+    pub created_at: DateTime<Utc>,
+    /// When it was renamed last (or registered).
+    pub updated_at: DateTime<Utc>,
+    /// When it was removed.
+    pub removed_at: Option<DateTime<Utc>>,
+}
+
+const COLUMNS: &str = "key_id, account_id, key_kind, pix_key, label, holder_name, is_default,
+                       created_by, created_at, updated_at, removed_at";
+
+/// The account's active keys: the default first, then oldest first.
+pub async fn list_active<'e>(
+    executor: impl PgExecutor<'e>,
+    account_id: Uuid,
+) -> Result<Vec<PixKeyView>, Error> {
+    Ok(sqlx::query_as(AssertSqlSafe(format!(
+        "select {COLUMNS} from pix_keys
+          where account_id = $1 and removed_at is null
+          order by is_default desc, created_at, key_id"
+    )))
+    .bind(account_id)
+    .fetch_all(executor)
+    .await?)
+}
+
+/// The key `key_id` of account `account_id`, removed or not; `None` when the account has no
+/// such key (another account's key included).
+pub async fn find<'e>(
+    executor: impl PgExecutor<'e>,
+    account_id: Uuid,
+    key_id: Uuid,
+) -> Result<Option<PixKeyView>, Error> {
+    Ok(sqlx::query_as(AssertSqlSafe(format!(
+        "select {COLUMNS} from pix_keys where key_id = $1 and account_id = $2"
+    )))
+    .bind(key_id)
+    .bind(account_id)
+    .fetch_optional(executor)
+    .await?)
+}
+
+/// The active key of account `account_id` whose DICT form is `pix_key`, if it registered one.
+pub async fn find_active_by_key<'e>(
+    executor: impl PgExecutor<'e>,
+    account_id: Uuid,
+    pix_key: &str,
+) -> Result<Option<PixKeyView>, Error> {
+    Ok(sqlx::query_as(AssertSqlSafe(format!(
+        "select {COLUMNS} from pix_keys
+          where account_id = $1 and pix_key = $2 and removed_at is null"
+    )))
+    .bind(account_id)
+    .bind(pix_key)
+    .fetch_optional(executor)
+    .await?)
+}
+
+/// The `pix_keys` projection.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct PixKeys;
+
+#[async_trait]
+impl Projection for PixKeys {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn tables(&self) -> &'static [&'static str] {
+        &[TABLE]
+    }
+
+    async fn apply_batch(
+        &self,
+        conn: &mut PgConnection,
+        target: &TableSet,
+        upcasters: &Upcasters,
+        events: &[StoredEvent],
+    ) -> Result<(), ApplyError> {
+        let table = target.table(TABLE);
+        // Accounts are few per batch: load each one's key once.
+        let mut keys = Keys::default();
+        for event in events {
+            if event.stream_type == domain::account::STREAM_TYPE
+                && event.event_type == "AccountDeleted"
+            {
+                let account_id = uuid(event, &event.stream_id)?;
+                sqlx::query(AssertSqlSafe(format!(
+                    "delete from {table} where account_id = $1"
+                )))
+                .bind(account_id)
+                .execute(&mut *conn)
+                .await?;
+                keys.loaded.remove(&event.stream_id);
+                continue;
+            }
+            if event.stream_type != STREAM_TYPE {
+                continue;
+            }
+            if let Some(decoded) = decode(upcasters, event)? {
+                fold(conn, &table, &mut keys, event, decoded).await?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The key-ring event in `event`, or `None` for a type this read model does not use.
+fn decode(upcasters: &Upcasters, event: &StoredEvent) -> Result<Option<KeyRingEvent>, ApplyError> {
+    fn read<T: DeserializeOwned>(event: &StoredEvent, current: i32) -> Result<T, ApplyError> {
+        if event.schema_version != current {
+            return Err(rejected(
+                event,
+                format!(
+                    "unknown schema version {} of {}",
+                    event.schema_version, event.event_type
+                ),
+            ));
+        }
+        T::deserialize(&event.payload).map_err(|error| {
+            rejected(
+                event,
+                format!(
+                    "payload of {} v{current} does not deserialise: {error}",
+                    event.event_type
+                ),
+            )
+        })
+    }
+    let current = upcasters.current_version(&event.event_type);
+    let decoded = match event.event_type.as_str() {
+        "PixKeyRegistered" => KeyRingEvent::PixKeyRegistered(read(event, current)?),
+        "PixKeyRenamed" => KeyRingEvent::PixKeyRenamed(read(event, current)?),
+        "DefaultPixKeyChosen" => KeyRingEvent::DefaultPixKeyChosen(read(event, current)?),
+        "PixKeyRemoved" => KeyRingEvent::PixKeyRemoved(read(event, current)?),
+        _ => return Ok(None),
+    };
+    Ok(Some(decoded))
+}
+
+/// Applies one key-ring event.
+async fn fold(
+    conn: &mut PgConnection,
+    table: &str,
+    keys: &mut Keys,
+    event: &StoredEvent,
+    change: KeyRingEvent,
+) -> Result<(), ApplyError> {
+    let owner = change.account_id().to_owned();
+    let account_id = uuid(event, &owner)?;
+    let key_id = uuid(event, change.key_id())?;
+    let at = timestamp(event, change.at())?;
+    match change {
+        KeyRingEvent::PixKeyRegistered(registered) => {
+            let pix_key = keys
+                .open(conn, event, &owner, Some(&registered.pix_key))
+                .await?;
+            let holder = keys
+                .open(conn, event, &owner, Some(&registered.holder_name))
+                .await?;
+            let label = keys
+                .open(conn, event, &owner, registered.label.as_ref())
+                .await?;
+            let created_by = Uuid::parse_str(&registered.by).ok();
+            // A kind outside the check constraint makes the insert fail: the runtime parks it.
+            sqlx::query(AssertSqlSafe(format!(
+                "insert into {table} (key_id, account_id, key_kind, pix_key, label, holder_name,
+                                      is_default, created_by, created_at, updated_at, removed_at)
+                 values ($1, $2, $3, $4, $5, $6, false, $7, $8, $8, null)"
+            )))
+            .bind(key_id)
+            .bind(account_id)
+            .bind(&registered.key_kind)
+            .bind(pix_key)
+            .bind(label)
+            .bind(holder)
+            .bind(created_by)
+            .bind(at)
+            .execute(&mut *conn)
+            .await?;
+        }
+        KeyRingEvent::PixKeyRenamed(renamed) => {
+            let holder = keys
+                .open(conn, event, &owner, Some(&renamed.holder_name))
+                .await?;
+            let label = keys
+                .open(conn, event, &owner, renamed.label.as_ref())
+                .await?;
+            sqlx::query(AssertSqlSafe(format!(
+                "update {table} set holder_name = $3, label = $4, updated_at = $5
+                  where key_id = $1 and account_id = $2"
+            )))
+            .bind(key_id)
+            .bind(account_id)
+            .bind(holder)
+            .bind(label)
+            .bind(at)
+            .execute(&mut *conn)
+            .await?;
+        }
+        KeyRingEvent::DefaultPixKeyChosen(_) => {
+            // One statement moves the flag: the old default loses it as the new one gains it.
+            sqlx::query(AssertSqlSafe(format!(
+                "update {table} set is_default = (key_id = $2)
+                  where account_id = $1 and (is_default or key_id = $2)"
+            )))
+            .bind(account_id)
+            .bind(key_id)
+            .execute(&mut *conn)
+            .await?;
+        }
+        KeyRingEvent::PixKeyRemoved(_) => {
+            sqlx::query(AssertSqlSafe(format!(
+                "update {table} set removed_at = $3, is_default = false
+                  where key_id = $1 and account_id = $2"
+            )))
+            .bind(key_id)
+            .bind(account_id)
+            .bind(at)
+            .execute(&mut *conn)
+            .await?;
+        }
+    }
+    Ok(())
+}
+
+/// Account keys loaded during one batch (`None`: the account has none, it was shredded).
+#[derive(Default)]
+struct Keys {
+    loaded: HashMap<String, Option<AccountKey>>,
+}
+
+impl Keys {
+    /// Opens `sealed` with `account_id`'s key; `None` when there is nothing to open, the key is
+    /// gone, or the value does not open with it (logged: that is not supposed to happen).
+    async fn open(
+        &mut self,
+        conn: &mut PgConnection,
+        event: &StoredEvent,
+        account_id: &str,
+        sealed: Option<&Sealed>,
+    ) -> Result<Option<String>, ApplyError> {
+        let Some(sealed) = sealed else {
+            return Ok(None);
+        };
+        if !self.loaded.contains_key(account_id) {
+            let key = load_key(&mut *conn, account_id)
+                .await
+                .map_err(|error| match error {
+                    VaultError::Storage(error) => ApplyError::Database(error),
+                    other => rejected(event, format!("the account's key: {other}")),
+                })?;
+            self.loaded.insert(account_id.to_owned(), key);
+        }
+        let Some(Some(key)) = self.loaded.get(account_id) else {
+            return Ok(None);
+        };
+        match key.open(sealed) {
+            Ok(plain) => Ok(Some(plain)),
+            Err(error) => {
+                tracing::warn!(
+                    projection = NAME,
+                    event_id = %event.event_id,
+                    %error,
+                    "a sealed field does not open with its account's key; stored as null"
+                );
+                Ok(None)
+            }
+        }
+    }
+}
+
+fn uuid(event: &StoredEvent, text: &str) -> Result<Uuid, ApplyError> {
+    Uuid::parse_str(text)
+        .map_err(|error| rejected(event, format!("id {text:?} is not a UUID: {error}")))
+}
+
+fn timestamp(event: &StoredEvent, text: &str) -> Result<DateTime<Utc>, ApplyError> {
+    DateTime::parse_from_rfc3339(text)
+        .map(|at| at.with_timezone(&Utc))
+        .map_err(|error| rejected(event, format!("`at` {text:?} is not RFC 3339: {error}")))
+}
+
+fn rejected(event: &StoredEvent, reason: String) -> ApplyError {
+    ApplyError::Rejected {
+        event_id: event.event_id,
+        reason,
+    }
+}

@@ -1,0 +1,131 @@
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { z } from 'zod';
+
+import { FormAlert } from '@/components/form-alert';
+import { FormOutcome } from '@/components/form-outcome';
+import { MaskedField } from '@/components/masked-field';
+import { SelectField } from '@/components/select-field';
+import { TextField } from '@/components/text-field';
+import { paths } from '@/config/paths';
+import { useApiForm } from '@/hooks/use-api-form';
+import { errorMessage } from '@/lib/error-messages';
+import { optionalText, requiredText } from '@/utils/field-rules';
+
+import { type NewPixKey, useRegisterPixKeyMutation } from '../api/keys';
+import { KIND_CHOICES, type KindChoice, displayKey, maskOf } from '../utils/key-kinds';
+
+export const MAX_HOLDER_NAME = 100;
+export const MAX_LABEL = 40;
+export const HOLDER_TOO_LONG = `Use no máximo ${MAX_HOLDER_NAME} caracteres.`;
+export const LABEL_TOO_LONG = `Use no máximo ${MAX_LABEL} caracteres.`;
+
+const length = (value: string | null) => (value === null ? 0 : Array.from(value).length);
+
+const keySchema = z.object({
+  keyKind: z.string().transform((kind) => (kind === '' ? null : kind)),
+  pixKey: requiredText(),
+  holderName: requiredText().refine((name) => length(name) <= MAX_HOLDER_NAME, HOLDER_TOO_LONG),
+  label: optionalText().refine((label) => length(label) <= MAX_LABEL, LABEL_TOO_LONG),
+  makeDefault: z.boolean(),
+}) satisfies z.ZodType<NewPixKey>;
+
+/** Registers a Pix key in the account: the engine's checks come back under each field, a duplicate too. */
+export function RegisterKeyForm({ accountId, isFirst }: { accountId: string; isFirst: boolean }) {
+  const [register, { isLoading }] = useRegisterPixKeyMutation();
+  const [kind, setKind] = useState<KindChoice>('');
+  const form = useApiForm({
+    schema: keySchema,
+    defaultValues: { keyKind: '', pixKey: '', holderName: '', label: '', makeDefault: false },
+    send: (key) => register({ accountId, key }).unwrap(),
+    clearOnSuccess: ['pixKey', 'label', 'makeDefault'],
+    codeFields: { 'pix-key-already-registered': { field: 'pixKey' } },
+  });
+  const mask = maskOf(kind);
+  const kindField = form.field('keyKind');
+  const { error: makeDefaultError, ...makeDefault } = form.field('makeDefault');
+  const created = form.outcome;
+
+  return (
+    <form {...form.formProps} aria-label="Cadastrar chave Pix">
+      {form.failure ? <FormAlert takeFocus>{errorMessage(form.failure)}</FormAlert> : null}
+      {created ? (
+        <FormOutcome key={created.id}>
+          <p>
+            Chave {displayKey(created.kind, created.pixKey)} cadastrada
+            {created.isDefault ? ': é a chave padrão desta conta.' : '.'}
+          </p>
+          <p>
+            <Link to={paths.panel.qrCodes}>Criar um QR code</Link>
+          </p>
+        </FormOutcome>
+      ) : null}
+      <SelectField
+        label="Tipo da chave"
+        {...kindField}
+        onChange={(event) => {
+          void kindField.onChange(event);
+          setKind(event.target.value as KindChoice);
+          // A new kind is typed afresh, with its own mask.
+          form.setValue('pixKey', '');
+        }}
+      >
+        {KIND_CHOICES.map((choice) => (
+          <option key={choice.value} value={choice.value}>
+            {choice.label}
+          </option>
+        ))}
+      </SelectField>
+      {mask === null ? (
+        <TextField
+          key={kind}
+          label="Chave Pix"
+          autoComplete="off"
+          spellCheck={false}
+          autoCapitalize="off"
+          hint={
+            kind === ''
+              ? 'CPF, CNPJ, e-mail, celular com DDD ou chave aleatória, como aparece no app do banco.'
+              : undefined
+          }
+          {...form.field('pixKey')}
+        />
+      ) : (
+        <MaskedField
+          key={kind}
+          label="Chave Pix"
+          name="pixKey"
+          kind={mask}
+          // maska edits the input itself; the form keeps the text it reports.
+          onValueChange={(value) => form.setValue('pixKey', value.masked)}
+          error={form.errorOf('pixKey')}
+          hint={kind === 'cnpj' ? 'O CNPJ pode ter letras nos 12 primeiros caracteres.' : undefined}
+        />
+      )}
+      <TextField
+        label="Nome do titular, como o banco mostra"
+        autoComplete="name"
+        hint="É o nome que aparece para quem paga, na confirmação do Pix."
+        {...form.field('holderName')}
+      />
+      <TextField
+        label="Apelido (opcional)"
+        autoComplete="off"
+        hint="Para você reconhecer a chave, por exemplo “Caixa da loja”."
+        {...form.field('label')}
+      />
+      {isFirst ? (
+        <p className="hint">A primeira chave cadastrada vira a chave padrão da conta.</p>
+      ) : (
+        <div className={['field', 'checkbox', makeDefaultError ? 'invalid' : null].filter(Boolean).join(' ')}>
+          <label>
+            <input type="checkbox" {...makeDefault} /> Usar como chave padrão
+          </label>
+        </div>
+      )}
+      <button type="submit" className="button" disabled={isLoading}>
+        {isLoading ? 'Cadastrando…' : 'Cadastrar chave'}
+      </button>
+    </form>
+  );
+}
