@@ -16,6 +16,8 @@
 //!   stored).
 //! - [`sessions`]: sign-in sessions and their rotating refresh tokens (only their SHA-256 is
 //!   stored).
+//! - [`photos`]: profile photos' bytes, kept out of the log and deleted with the account.
+//! - [`secrets`]: secrets generated once and shared by every server (the access-token key).
 //! - [`feed`] reads every committed event in the one order all readers agree on.
 //! - [`connect`] and [`oldest_transaction_age`] are the guard rails that keep the feed moving.
 //! - [`MIGRATOR`] holds every migration in `migrations/`; all crates use this one.
@@ -30,7 +32,9 @@ mod idempotency;
 pub mod instruments;
 mod metadata;
 mod outcome;
+pub mod photos;
 mod pool;
+pub mod secrets;
 mod service;
 pub mod sessions;
 mod store;
