@@ -9,7 +9,7 @@ export NATS_URL ?= nats://127.0.0.1:4222
 ## Starts PostgreSQL and NATS when they are down, builds the dashboard, then the whole service in one
 ## process (http://localhost:8080; e-mails go to .data/outbox and their links to the log).
 run: services webapp-build
-	$(CARGO) run --release -p gateway --bin balcao -- all
+	BALCAO_SANDBOX_PAYMENTS=$${BALCAO_SANDBOX_PAYMENTS:-true} $(CARGO) run --release -p gateway --bin balcao -- all
 
 ## Runs the whole suite: Rust unit, integration and end-to-end tests over real PostgreSQL and NATS,
 ## then the dashboard's tests (Vitest), then the browser tests (Debian's Chromium, playwright-core)
@@ -38,9 +38,11 @@ fmt:
 ## Benchmarks (figures go to BENCHMARKS.md by hand, with the machine and the command).
 bench: services
 	$(CARGO) bench -p domain
+	$(CARGO) bench -p gateway --bench signs
 	$(CARGO) bench -p commands --bench append
 	$(CARGO) bench -p projections
 	$(CARGO) bench -p tests --bench read_model_lag
+	$(CARGO) bench -p tests --bench api_pix_ingest
 
 ## Lighthouse on /, one article and /criar-placa-pix (release build, Debian's Chromium).
 lighthouse:

@@ -18,6 +18,8 @@
 //!   stored).
 //! - [`photos`]: profile photos' bytes, kept out of the log and deleted with the account.
 //! - [`secrets`]: secrets generated once and shared by every server (the access-token key).
+//! - [`payments`]: an API Pix delivery's payment reports decided and appended in one
+//!   transaction, under one advisory lock per Payment stream.
 //! - [`feed`] reads every committed event in the one order all readers agree on.
 //! - [`connect`] and [`oldest_transaction_age`] are the guard rails that keep the feed moving.
 //! - [`MIGRATOR`] holds every migration in `migrations/`; all crates use this one.
@@ -32,6 +34,7 @@ mod idempotency;
 pub mod instruments;
 mod metadata;
 mod outcome;
+pub mod payments;
 pub mod photos;
 mod pool;
 pub mod secrets;

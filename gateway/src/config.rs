@@ -10,6 +10,9 @@
 //! | `BALCAO_MAX_CONNECTIONS` | `512` | open connections the public listener holds at once; beyond it a new connection gets a 503 and is closed (keep it below the file limit) |
 //! | `BALCAO_SITE_URL` | `http://localhost:8080` | public base URL, used for canonical links, Open Graph and the sitemap |
 //! | `BALCAO_CONTACT_EMAIL` | `contato@balcao.app` | contact address printed on the legal pages |
+//! | `BALCAO_CONTROLLER_NAME` | `Balcão` | the data controller (LGPD art. 5, VI) the privacy policy names: the company's legal name |
+//! | `BALCAO_CONTROLLER_CNPJ` | none | the controller's CNPJ, printed on the privacy policy when set (checked at start: a wrong check digit stops the server) |
+//! | `BALCAO_DPO_CONTACT` | the contact e-mail | how to reach the data-protection officer (encarregado, LGPD art. 41), printed on the privacy policy |
 //! | `BALCAO_LOG_FORMAT` | `pretty` | `pretty` or `json` (one JSON object per line) |
 //! | `RUST_LOG` | `info` | log filter (tracing-subscriber syntax) |
 //! | `BALCAO_CREATE_PER_MINUTE` | `10` | public QR-code creations allowed per client address per minute |
@@ -37,6 +40,9 @@
 //! | `BALCAO_AUTH_PER_MINUTE_PER_EMAIL` | `5` | sign-in and recovery attempts allowed per e-mail address per minute (each), from any client; also sign-ups per e-mail and verification e-mails per account |
 //! | `BALCAO_SIGN_UP_PER_MINUTE_PER_ADDRESS` | `5` | sign-ups allowed per client address per minute |
 //! | `BALCAO_INVITATIONS_PER_MINUTE_PER_ACCOUNT` | `10` | invitations (each an e-mail) an account may send per minute; per client address the `BALCAO_AUTH_PER_MINUTE_PER_ADDRESS` budget applies too |
+//! | `BALCAO_SANDBOX_PAYMENTS` | `false` (`make run` sets `true`) | payer pages of an account's codes offer "Simular pagamento", which sends a synthetic API Pix delivery through the real receiver; keep it off in production |
+//! | `BALCAO_API_PIX_HMAC_SECRET` | unset | when set, every API Pix delivery must carry `X-Balcao-Signature: sha256=<hex HMAC-SHA256 of the body>` (a second factor beside the URL's token) |
+//! | `BALCAO_API_PIX_MAX_BODY_BYTES` | `1048576` | largest API Pix delivery accepted (413 beyond) |
 //! | `BALCAO_REFRESH_REUSE_INTERVAL_SECS` | `10` | how long a just-rotated refresh token still answers with the same successor (a retry after a lost answer, or parallel tabs); presented later it ends the session |
 
 use std::net::SocketAddr;
@@ -96,6 +102,20 @@ pub struct Settings {
         global = true
     )]
     pub contact_email: String,
+    /// The data controller the privacy policy names (the company's legal name).
+    #[arg(
+        long,
+        env = "BALCAO_CONTROLLER_NAME",
+        default_value = "Balcão",
+        global = true
+    )]
+    pub controller_name: String,
+    /// The controller's CNPJ, printed on the privacy policy when set.
+    #[arg(long, env = "BALCAO_CONTROLLER_CNPJ", global = true)]
+    pub controller_cnpj: Option<String>,
+    /// How to reach the data-protection officer (encarregado); the contact e-mail when unset.
+    #[arg(long, env = "BALCAO_DPO_CONTACT", global = true)]
+    pub dpo_contact: Option<String>,
     /// Log format.
     #[arg(
         long,
@@ -218,6 +238,9 @@ pub struct Settings {
     /// Sign-in settings.
     #[command(flatten)]
     pub auth: AuthSettings,
+    /// Payments: the API Pix receiver and the sandbox.
+    #[command(flatten)]
+    pub payments: PaymentSettings,
 }
 
 impl Settings {
@@ -495,6 +518,64 @@ impl AuthSettings {
             require_uppercase: self.password_require_uppercase,
             require_numeric: self.password_require_numeric,
             require_non_alphanumeric: self.password_require_non_alphanumeric,
+        }
+    }
+}
+
+/// Default of `BALCAO_API_PIX_MAX_BODY_BYTES`: about two thousand Pix entries, far beyond any
+/// batch a bank sends for one key.
+pub const DEFAULT_API_PIX_MAX_BODY_BYTES: usize = 1024 * 1024;
+
+/// Payments: the API Pix receiver's second factor and limit, and the sandbox.
+#[derive(Clone, Args)]
+pub struct PaymentSettings {
+    /// Whether payer pages offer "Simular pagamento" (off unless configured; `make run` turns it
+    /// on).
+    #[arg(
+        long,
+        env = "BALCAO_SANDBOX_PAYMENTS",
+        default_value_t = false,
+        action = clap::ArgAction::Set,
+        global = true
+    )]
+    pub sandbox_payments: bool,
+    /// Secret of the `X-Balcao-Signature` HMAC every API Pix delivery must carry (unset: none).
+    #[arg(
+        long,
+        env = "BALCAO_API_PIX_HMAC_SECRET",
+        hide_env_values = true,
+        global = true
+    )]
+    pub api_pix_hmac_secret: Option<String>,
+    /// Largest API Pix delivery accepted, in bytes.
+    #[arg(
+        long,
+        env = "BALCAO_API_PIX_MAX_BODY_BYTES",
+        default_value_t = DEFAULT_API_PIX_MAX_BODY_BYTES,
+        global = true
+    )]
+    pub api_pix_max_body_bytes: usize,
+}
+
+impl std::fmt::Debug for PaymentSettings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PaymentSettings")
+            .field("sandbox_payments", &self.sandbox_payments)
+            .field(
+                "api_pix_hmac_secret",
+                &self.api_pix_hmac_secret.as_ref().map(|_| "(set)"),
+            )
+            .field("api_pix_max_body_bytes", &self.api_pix_max_body_bytes)
+            .finish()
+    }
+}
+
+impl Default for PaymentSettings {
+    fn default() -> Self {
+        PaymentSettings {
+            sandbox_payments: false,
+            api_pix_hmac_secret: None,
+            api_pix_max_body_bytes: DEFAULT_API_PIX_MAX_BODY_BYTES,
         }
     }
 }

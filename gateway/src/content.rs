@@ -62,8 +62,8 @@ pub struct Page {
 
 impl Page {
     /// The body rendered to HTML, with `{{email_contato}}` and `{{site_url}}` filled in.
-    pub fn html(&self, contact_email: &str, site_url: &str) -> String {
-        render_markdown(&substitute(&self.markdown, contact_email, site_url))
+    pub fn html(&self, site: &crate::html::Site) -> String {
+        render_markdown(&substitute(&self.markdown, site))
     }
 
     /// The last-update date as pt-BR prose.
@@ -213,10 +213,17 @@ pub fn plain_text(markdown: &str) -> String {
     out.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-fn substitute(markdown: &str, contact_email: &str, site_url: &str) -> String {
+fn substitute(markdown: &str, site: &crate::html::Site) -> String {
+    let controller = &site.controller;
+    let identified = match &controller.cnpj {
+        Some(cnpj) => format!("{}, inscrito no CNPJ {cnpj}", controller.name),
+        None => controller.name.clone(),
+    };
     markdown
-        .replace("{{email_contato}}", contact_email)
-        .replace("{{site_url}}", site_url)
+        .replace("{{email_contato}}", &site.contact_email)
+        .replace("{{site_url}}", &site.url)
+        .replace("{{controlador}}", &identified)
+        .replace("{{encarregado}}", &controller.dpo_contact)
 }
 
 /// Front matter as read: the values of the known keys.

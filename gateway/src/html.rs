@@ -48,6 +48,8 @@ pub struct Meta {
     pub css: &'static str,
     /// Path of the hashed script for the consent banner and analytics.
     pub analytics_js: &'static str,
+    /// Hashed path of the script that shows "Painel" in the header to a signed-in visitor.
+    pub session_js: &'static str,
     /// The site's base URL.
     pub site_url: String,
 }
@@ -70,6 +72,7 @@ impl Meta {
             analytics_id: site.analytics_id.clone(),
             css: assets::stylesheet_path(),
             analytics_js: assets::analytics_script_path(),
+            session_js: assets::session_hint_script_path(),
             site_url: site.url.clone(),
         }
     }
@@ -90,6 +93,7 @@ impl Meta {
             analytics_id: site.and_then(|s| s.analytics_id.clone()),
             css: assets::stylesheet_path(),
             analytics_js: assets::analytics_script_path(),
+            session_js: assets::session_hint_script_path(),
             site_url: site.map(|s| s.url.clone()).unwrap_or_default(),
         }
     }
@@ -111,6 +115,50 @@ pub struct Site {
     pub contact_email: String,
     /// Tag-manager measurement id, when configured.
     pub analytics_id: Option<String>,
+    /// Who the privacy policy names as the data controller and its officer.
+    pub controller: Controller,
+}
+
+/// The data controller (LGPD art. 5, VI) and its data-protection officer (art. 41), as the
+/// privacy policy prints them (`BALCAO_CONTROLLER_NAME`, `BALCAO_CONTROLLER_CNPJ`,
+/// `BALCAO_DPO_CONTACT`).
+#[derive(Debug, Clone)]
+pub struct Controller {
+    /// The company's legal name.
+    pub name: String,
+    /// Its CNPJ, formatted (`12.345.678/0001-95`), when configured.
+    pub cnpj: Option<String>,
+    /// How to reach the data-protection officer.
+    pub dpo_contact: String,
+}
+
+impl Controller {
+    /// The controller from configuration: the CNPJ must be a real one (check digits), so a typo
+    /// never reaches the legal page. `dpo_contact` falls back to `contact_email`.
+    pub fn from_config(
+        name: &str,
+        cnpj: Option<&str>,
+        dpo_contact: Option<&str>,
+        contact_email: &str,
+    ) -> anyhow::Result<Self> {
+        let cnpj = match cnpj.map(str::trim).filter(|c| !c.is_empty()) {
+            None => None,
+            Some(typed) => Some(
+                domain::pix_key::Cnpj::parse(typed)
+                    .map_err(|error| anyhow::anyhow!("BALCAO_CONTROLLER_CNPJ {typed:?}: {error}"))?
+                    .formatted(),
+            ),
+        };
+        Ok(Controller {
+            name: name.trim().to_owned(),
+            cnpj,
+            dpo_contact: dpo_contact
+                .map(str::trim)
+                .filter(|c| !c.is_empty())
+                .unwrap_or(contact_email)
+                .to_owned(),
+        })
+    }
 }
 
 impl Site {
@@ -210,5 +258,29 @@ impl ErrorPage {
             heading,
             message,
         })
+    }
+}
+
+#[cfg(test)]
+mod controller_tests {
+    use super::Controller;
+
+    #[test]
+    fn a_cnpj_with_a_wrong_check_digit_stops_the_server_with_the_variable_named() {
+        let error = Controller::from_config("Loja", Some("11222333000182"), None, "a@b.c")
+            .expect_err("a wrong check digit");
+        assert!(
+            error.to_string().contains("BALCAO_CONTROLLER_CNPJ"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn the_officer_defaults_to_the_contact_address_and_the_cnpj_is_formatted() {
+        let controller =
+            Controller::from_config("Loja", Some(" 11222333000181 "), Some(""), "a@b.c")
+                .expect("a real CNPJ");
+        assert_eq!(controller.cnpj.as_deref(), Some("11.222.333/0001-81"));
+        assert_eq!(controller.dpo_contact, "a@b.c");
     }
 }

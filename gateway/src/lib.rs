@@ -2,7 +2,7 @@
 //!
 //! [`router`] lists every route; handlers live in [`pages`] (askama pages), [`api`] (the
 //! JSON API under `/api`), [`spa`] (the dashboard's built files) and [`ops`] (health, readiness,
-//! metrics); [`server`] is the connection loop both listeners (public and operations) run. Errors
+//! metrics), [`signs`] (sign files: PDF, PNG, SVG); [`server`] is the connection loop both listeners (public and operations) run. Errors
 //! map to HTTP in one place per kind of answer: [`error::AppError`] for pages,
 //! [`api::error::ApiError`] for the API.
 
@@ -23,6 +23,7 @@ pub mod read_your_writes;
 pub mod roles;
 pub mod router;
 pub mod server;
+pub mod signs;
 pub mod spa;
 pub mod state;
 pub mod telemetry;

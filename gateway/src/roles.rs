@@ -412,6 +412,7 @@ pub async fn app_state(
     let mailer = Mailer::new(&settings.mail.mail_url, &settings.mail.mail_from)?;
     tracing::info!(mail = ?settings.mail, webapp = %settings.webapp_dir.display(), "gateway settings");
     let progress = read_your_writes_progress(settings, &pool, &tokens);
+    let pool_for_payments = pool.clone();
     Ok(AppState::new(Inner {
         site: Site {
             url: settings.site_url.trim_end_matches('/').to_owned(),
@@ -420,6 +421,12 @@ pub async fn app_state(
                 .analytics_id
                 .clone()
                 .filter(|id| !id.trim().is_empty()),
+            controller: crate::html::Controller::from_config(
+                &settings.controller_name,
+                settings.controller_cnpj.as_deref(),
+                settings.dpo_contact.as_deref(),
+                &settings.contact_email,
+            )?,
         },
         qrcodes: CommandService::new(PgEventStore::new(pool.clone()), ()),
         accounts: CommandService::new(PgEventStore::new(pool.clone()), ()),
@@ -432,6 +439,7 @@ pub async fn app_state(
         trusted_proxies: settings.client_proxies(),
         read_your_writes: Duration::from_millis(settings.read_your_writes_ms),
         progress,
+        payments: crate::api::payments::Payments::new(&settings.payments, &pool_for_payments),
     }))
 }
 

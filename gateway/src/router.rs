@@ -9,13 +9,14 @@ use axum::extract::DefaultBodyLimit;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::IntoResponse;
 use axum::routing::{any, delete, get, post, put};
+use tower_http::CompressionLevel;
 use tower_http::compression::CompressionLayer;
 use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
 
 use crate::api::auth::{links, me, sign_in, tokens};
-use crate::api::{account, brcode, faq, qrcodes, team};
+use crate::api::{account, brcode, faq, payments, qrcodes, team};
 use crate::error::AppError;
 use crate::pages::{articles, home, institutional, payment, seo, sign_form};
 use crate::state::AppState;
@@ -52,7 +53,9 @@ pub fn build_router(state: AppState) -> Router {
             REQUEST_TIMEOUT,
         ))
         .layer(axum::middleware::from_fn(api::api_error_shape))
-        .layer(CompressionLayer::new())
+        // Pages and API answers are compressed per request, so at a level chosen for speed;
+        // static assets come already compressed (`assets::serve_static`) and are left alone.
+        .layer(CompressionLayer::new().quality(CompressionLevel::Precise(4)))
         .layer(axum::middleware::from_fn(crate::telemetry::log_failures))
         // A span per request for the handlers' own logs; failures are logged once, by
         // `log_failures` (the layer's default would log every 5xx a second time).
@@ -98,6 +101,22 @@ fn public_pages() -> Router<AppState> {
         )
         .route("/pagamento/{qrcode_id}", get(payment::show))
         .route("/pagamento/{qrcode_id}/placa", get(payment::sign))
+        // Printable signs as files: `/placas/{qrcode_id}.pdf|.png|.svg` (`signs`).
+        .route("/placas/{file}", get(crate::signs::download))
+        // Payments: the bank's API Pix deliveries (the bank appends `/pix` to the registered
+        // URL; some PSPs post to the URL itself) and the sandbox's "Simular pagamento".
+        .route(
+            "/webhooks/api-pix/{token}",
+            post(payments::webhook::deliver),
+        )
+        .route(
+            "/webhooks/api-pix/{token}/pix",
+            post(payments::webhook::deliver),
+        )
+        .route(
+            "/pagamento/{qrcode_id}/simular-pagamento",
+            post(payments::sandbox::simulate),
+        )
         // Profile photos, loaded by `<img>` without a token.
         .route("/fotos/{accountId}", get(account::photo::serve))
 }
@@ -170,6 +189,33 @@ fn api_routes() -> Router<AppState> {
             get(qrcodes::list).post(qrcodes::create),
         )
         .route("/accounts/{accountId}/qrcodes/{id}", get(qrcodes::show))
+        // Payments: API Pix receivers per key, payments, daily totals.
+        .route(
+            "/accounts/{accountId}/api-pix-receivers/{keyId}",
+            get(payments::receivers::show)
+                .post(payments::receivers::turn_on)
+                .delete(payments::receivers::turn_off),
+        )
+        .route(
+            "/accounts/{accountId}/api-pix-receivers/{keyId}/rotate",
+            post(payments::receivers::rotate),
+        )
+        .route(
+            "/accounts/{accountId}/payments",
+            get(payments::records::list).post(payments::records::record),
+        )
+        .route(
+            "/accounts/{accountId}/payments/{reference}",
+            get(payments::records::show),
+        )
+        .route(
+            "/accounts/{accountId}/payments/{reference}/void",
+            post(payments::records::void),
+        )
+        .route(
+            "/accounts/{accountId}/daily-totals",
+            get(payments::records::totals),
+        )
 }
 
 /// Sets `name` on every response that does not already have it (no sniffing, no framing, a strict

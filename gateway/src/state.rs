@@ -43,6 +43,8 @@ pub struct Inner {
     /// The read models' progress (waiting holds no database connection) and the key that
     /// signs positions handed to clients.
     pub progress: crate::read_your_writes::progress::Progress,
+    /// Payments: the Payment aggregate's commands, the API Pix receiver's settings, the sandbox.
+    pub payments: crate::api::payments::Payments,
 }
 
 impl AppState {

@@ -16,15 +16,16 @@ use sqlx::PgPool;
 use crate::checkpoint;
 use crate::metric_names::{
     PARKED_EVENTS, PROJECTION_LAG_EVENTS, PROJECTION_LAG_SECONDS, PROJECTOR_ACTIVE, RELAY_ACTIVE,
-    RELAY_LAG_CAP, RELAY_LAG_EVENTS, RELAY_LAG_SECONDS,
+    RELAY_LAG_EVENTS, RELAY_LAG_SECONDS,
 };
-use crate::sql::{count_after, tx_text};
+pub use crate::sql::PENDING_AFTER;
+use crate::sql::{pending_after, tx_text};
 use crate::status::{Phase, Status};
 
 /// How far behind the log something is.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Lag {
-    /// Committed events after the checkpoint (at most `metric_names::RELAY_LAG_CAP`).
+    /// Committed events after the checkpoint (an estimate from positions: `sql::pending_after`).
     pub events: i64,
     /// Seconds since the oldest of them was recorded; 0 when there is none.
     pub seconds: f64,
@@ -32,7 +33,7 @@ pub struct Lag {
 
 /// The lag of everything after `after`.
 async fn lag_after(pool: &PgPool, after: FeedPosition) -> Result<Lag, sqlx::Error> {
-    let events = count_after(pool, after, RELAY_LAG_CAP).await?;
+    let events = pending_after(pool, after).await?;
     if events == 0 {
         return Ok(Lag::default());
     }

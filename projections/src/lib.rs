@@ -8,8 +8,8 @@
 //!   the projection's checkpoint commit in one database transaction, so redelivery is harmless.
 //! - [`replay`] rebuilds read models straight from PostgreSQL into fresh tables and swaps them in
 //!   without downtime.
-//! - [`qrcodes`], [`accounts`] (with `account_members`) and [`event_counts`] are the read
-//!   models.
+//! - [`qrcodes`], [`accounts`] (with `account_members`), [`payments`] (with `daily_totals`) and
+//!   [`event_counts`] are the read models.
 //!
 //! Every long-running entry point stops when its [`CancellationToken`] is cancelled.
 
@@ -23,6 +23,7 @@ pub mod lag;
 mod locks;
 pub mod metric_names;
 mod parking;
+pub mod payments;
 mod projection;
 pub mod projector;
 pub mod qrcodes;
@@ -46,6 +47,8 @@ pub fn all() -> Vec<Arc<dyn Projection>> {
         Arc::new(qrcodes::QrCodes),
         Arc::new(event_counts::EventCounts),
         Arc::new(accounts::Accounts),
+        // Payments (issue 15).
+        Arc::new(payments::Payments),
     ]
 }
 

@@ -5,8 +5,8 @@
 //! stale while a role is stuck. `deploy/grafana-dashboard.json` and `deploy/prometheus-alerts.yml`
 //! use exactly these names (checked by the gateway's `deploy_files` test against [`ALL`]).
 
-/// Gauge: committed events past the relay's checkpoint, i.e. not yet published (capped at
-/// `RELAY_LAG_CAP`).
+/// Gauge: committed events past the relay's checkpoint, i.e. not yet published (estimated from
+/// positions without counting the log: `sql::pending_after`).
 pub const RELAY_LAG_EVENTS: &str = "balcao_relay_lag_events";
 /// Gauge: age in seconds of the oldest committed event the relay has not published (0 when it
 /// is caught up).
@@ -18,7 +18,7 @@ pub const RELAY_PUBLISHED: &str = "balcao_relay_published_total";
 /// Counter: publishes JetStream reported as duplicates of an earlier `Nats-Msg-Id`.
 pub const RELAY_DUPLICATES: &str = "balcao_relay_duplicates_total";
 /// Gauge, per projection: committed events past the projection's checkpoint (the feed's head
-/// minus the checkpoint, capped at `RELAY_LAG_CAP`).
+/// minus the checkpoint, estimated from positions without counting the log).
 pub const PROJECTION_LAG_EVENTS: &str = "balcao_projection_lag_events";
 /// Gauge, per projection: age in seconds of the oldest committed event the projection has not
 /// applied (0 when it is caught up).
@@ -53,7 +53,3 @@ pub const ALL: &[&str] = &[
     PARKED_EVENTS,
     PROJECTION_GAP_REPAIRS,
 ];
-
-/// The lag counts stop at this many events; beyond it the gauges saturate (so a huge backlog
-/// does not make the count itself slow).
-pub const RELAY_LAG_CAP: i64 = 1_000_000;

@@ -30,22 +30,37 @@ pub(crate) async fn execute_trusted<'e>(
         .rows_affected())
 }
 
-/// Number of committed events after `after`, whether or not they are below the horizon yet,
-/// counting at most `cap` (so a huge backlog does not make the count itself slow).
-pub(crate) async fn count_after<'e>(
+/// About how many committed events lie after `after` in feed order, whether or not they are below
+/// the horizon yet — without counting the log, so its cost does not grow with `events` or depend
+/// on the plan PostgreSQL caches for the prepared statement:
+///
+/// - whether any event is after `after`: the first row after it, `order by tx_id,
+///   global_position limit 1` on the feed index's own columns, one index probe in any plan, custom
+///   or generic (an `exists (…)` would not do: PostgreSQL drops the `order by` inside it, and a
+///   generic plan then scans the table from the start);
+/// - how many: the highest global position committed (one probe of its unique index) minus the
+///   checkpoint's, at least 1 when the probe found one.
+///
+/// Exact when transactions commit in the order they drew their positions; otherwise an estimate
+/// (positions are drawn at insert and may commit out of order, and rolled-back ones leave holes),
+/// which is all a lag gauge and the relay's "look again soon" need. 0 means nothing is after.
+pub(crate) async fn pending_after<'e>(
     executor: impl PgExecutor<'e>,
     after: FeedPosition,
-    cap: i64,
 ) -> Result<i64, sqlx::Error> {
-    sqlx::query_scalar(
-        "select count(*) from (
-            select 1 from events
-             where (tx_id, global_position) > ($1::text::xid8, $2)
-             limit $3) as pending",
-    )
-    .bind(tx_text(after))
-    .bind(after.global_position)
-    .bind(cap)
-    .fetch_one(executor)
-    .await
+    sqlx::query_scalar(PENDING_AFTER)
+        .bind(tx_text(after))
+        .bind(after.global_position)
+        .fetch_one(executor)
+        .await
 }
+
+/// The statement of [`pending_after`] (`$1` the checkpoint's `tx_id` as text, `$2` its global
+/// position), public for the test that checks its plan.
+pub const PENDING_AFTER: &str = "select coalesce(
+            (select greatest(1, (select max(global_position) from events) - $2)
+               from events
+              where (tx_id, global_position) > ($1::text::xid8, $2)
+              order by tx_id, global_position
+              limit 1),
+            0)::bigint";

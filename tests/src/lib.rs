@@ -10,7 +10,9 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::time::Duration;
 
-use gateway::config::{AuthSettings, LogFormat, MailSettings, ServerSettings, Settings};
+use gateway::config::{
+    AuthSettings, LogFormat, MailSettings, PaymentSettings, ServerSettings, Settings,
+};
 use gateway::roles::{self, Roles, Running};
 use smtp_sink::SmtpSink;
 use sqlx::postgres::PgConnectOptions;
@@ -127,6 +129,9 @@ impl TestApp {
             listen: SocketAddr::from(([127, 0, 0, 1], 0)),
             site_url: "http://balcao.test".to_owned(),
             contact_email: "contato@balcao.test".to_owned(),
+            controller_name: "Balcão".to_owned(),
+            controller_cnpj: None,
+            dpo_contact: None,
             log_format: LogFormat::Pretty,
             create_per_minute: 1_000,
             trust_forwarded_for: false,
@@ -158,6 +163,7 @@ impl TestApp {
                 invitations_per_minute_per_account: 1_000,
                 ..AuthSettings::default()
             },
+            payments: PaymentSettings::default(),
         };
         adjust(&mut settings);
         roles::migrate(&settings)

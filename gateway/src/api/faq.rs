@@ -25,6 +25,6 @@ pub async fn faq(State(state): State<AppState>) -> Result<Json<Faq>, ApiError> {
     let page = content::page("duvidas").ok_or_else(ApiError::not_found)?;
     Ok(Json(Faq {
         title: page.title.clone(),
-        body_html: page.html(&state.site.contact_email, &state.site.url),
+        body_html: page.html(&state.site),
     }))
 }

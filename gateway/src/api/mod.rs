@@ -53,6 +53,7 @@ pub mod brcode;
 pub mod error;
 pub mod faq;
 pub mod json;
+pub mod payments;
 pub mod qrcodes;
 pub(crate) mod support;
 pub mod team;

@@ -10,6 +10,10 @@ pub(crate) struct Asset {
     pub(crate) path: String,
     pub(crate) body: &'static [u8],
     pub(crate) content_type: &'static str,
+    /// The body compressed with brotli, once, at start.
+    pub(crate) br: Vec<u8>,
+    /// The body compressed with gzip, once, at start.
+    pub(crate) gzip: Vec<u8>,
 }
 
 fn hashed(stem: &str, ext: &str, body: &'static [u8], content_type: &'static str) -> Asset {
@@ -19,6 +23,8 @@ fn hashed(stem: &str, ext: &str, body: &'static [u8], content_type: &'static str
         path: format!("/static/{stem}.{short}.{ext}"),
         body,
         content_type,
+        br: brotli_of(body),
+        gzip: gzip_of(body),
     }
 }
 
@@ -43,6 +49,12 @@ pub(crate) static ASSETS: LazyLock<Vec<Asset>> = LazyLock::new(|| {
             include_bytes!("../../static/copy.js"),
             "text/javascript; charset=utf-8",
         ),
+        hashed(
+            "session-hint",
+            "js",
+            include_bytes!("../../static/session-hint.js"),
+            "text/javascript; charset=utf-8",
+        ),
     ]
 });
 
@@ -56,7 +68,32 @@ pub fn analytics_script_path() -> &'static str {
     &ASSETS[1].path
 }
 
+/// The signed-in header script's hashed path (`Painel` for a signed-in visitor).
+pub fn session_hint_script_path() -> &'static str {
+    &ASSETS[3].path
+}
+
 /// The copy-button script's hashed path.
 pub fn copy_script_path() -> &'static str {
     &ASSETS[2].path
+}
+
+/// `body` at brotli's best quality: paid once per start for a few kilobytes, instead of on every
+/// request at the speed-first level dynamic pages get.
+fn brotli_of(body: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let params = brotli::enc::BrotliEncoderParams {
+        quality: 11,
+        ..Default::default()
+    };
+    brotli::BrotliCompress(&mut &body[..], &mut out, &params).expect("compressing into memory");
+    out
+}
+
+/// `body` at gzip's best level.
+fn gzip_of(body: &[u8]) -> Vec<u8> {
+    use std::io::Write as _;
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    encoder.write_all(body).expect("compressing into memory");
+    encoder.finish().expect("compressing into memory")
 }

@@ -7,7 +7,8 @@
 //! another host than `localhost` (browsers already accept `Secure` cookies on
 //! `http://localhost`).
 
-use axum::http::{HeaderMap, HeaderValue, header};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, header};
+use axum::response::AppendHeaders;
 
 use crate::auth::session::REFRESH_TOKEN_TTL;
 
@@ -15,6 +16,40 @@ use crate::auth::session::REFRESH_TOKEN_TTL;
 pub const REFRESH_COOKIE: &str = "balcao_refresh";
 /// The cookie's path: only the auth calls receive it.
 pub const REFRESH_COOKIE_PATH: &str = "/api/auth";
+
+/// The signed-in hint: `balcao_painel=1`, readable by the public pages' script so their header
+/// offers "Painel" instead of "Entrar / Criar conta". It carries nothing secret (the session is
+/// the `HttpOnly` refresh cookie), so it is not `HttpOnly`; it lives as long as the refresh
+/// cookie and goes with it.
+pub const SIGNED_IN_HINT_COOKIE: &str = "balcao_painel";
+
+/// The two `Set-Cookie` headers of a session that starts or goes on: the refresh cookie carrying
+/// `token`, and the signed-in hint.
+pub fn session_cookies(token: &str, secure: bool) -> AppendHeaders<[(HeaderName, HeaderValue); 2]> {
+    AppendHeaders([
+        (header::SET_COOKIE, set_refresh_cookie(token, secure)),
+        (
+            header::SET_COOKIE,
+            hint_cookie("1", REFRESH_TOKEN_TTL.as_secs(), secure),
+        ),
+    ])
+}
+
+/// The two `Set-Cookie` headers of a session that ends: both cookies removed.
+pub fn ended_session_cookies(secure: bool) -> AppendHeaders<[(HeaderName, HeaderValue); 2]> {
+    AppendHeaders([
+        (header::SET_COOKIE, clear_refresh_cookie(secure)),
+        (header::SET_COOKIE, hint_cookie("", 0, secure)),
+    ])
+}
+
+fn hint_cookie(value: &str, max_age: u64, secure: bool) -> HeaderValue {
+    let secure = if secure { "; Secure" } else { "" };
+    HeaderValue::from_str(&format!(
+        "{SIGNED_IN_HINT_COOKIE}={value}{secure}; SameSite=Lax; Path=/; Max-Age={max_age}"
+    ))
+    .expect("plain ASCII")
+}
 
 /// `Set-Cookie` carrying `token`.
 pub fn set_refresh_cookie(token: &str, secure: bool) -> HeaderValue {
@@ -60,6 +95,22 @@ mod tests {
         assert_eq!(
             clear_refresh_cookie(false),
             "balcao_refresh=; HttpOnly; SameSite=Strict; Path=/api/auth; Max-Age=0"
+        );
+    }
+
+    #[test]
+    fn a_session_sets_and_ends_the_signed_in_hint_beside_the_refresh_cookie() {
+        let AppendHeaders(set) = session_cookies("abc", true);
+        assert_eq!(set[0].1, set_refresh_cookie("abc", true));
+        assert_eq!(
+            set[1].1,
+            "balcao_painel=1; Secure; SameSite=Lax; Path=/; Max-Age=2592000"
+        );
+        let AppendHeaders(ended) = ended_session_cookies(false);
+        assert_eq!(ended[0].1, clear_refresh_cookie(false));
+        assert_eq!(
+            ended[1].1,
+            "balcao_painel=; SameSite=Lax; Path=/; Max-Age=0"
         );
     }
 

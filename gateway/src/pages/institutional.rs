@@ -39,7 +39,7 @@ fn render(
         meta,
         heading: page.title.clone(),
         updated: page.date_pt_br(),
-        body: page.html(&state.site.contact_email, &state.site.url),
+        body: page.html(&state.site),
     }))
 }
 

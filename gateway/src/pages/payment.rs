@@ -29,6 +29,10 @@ pub struct PaymentPage {
     pub qr_svg: String,
     /// Path of the copy-button script.
     pub copy_js: &'static str,
+    /// Whether a payment to this code stands ("Pagamento recebido"; never who paid).
+    pub paid: bool,
+    /// Whether the sandbox's "Simular pagamento" is offered.
+    pub simulate: bool,
 }
 
 /// The printable sign (placa) for a QR code: the empty layout, the code at level Q, which
@@ -46,13 +50,22 @@ pub struct SignPage {
     pub qr_svg: String,
     /// Path of the script behind the print button.
     pub copy_js: &'static str,
+    /// The paper (`?tamanho=`, A4 unless a known size is asked for): the print CSS's named
+    /// `@page` (`placa-a5` …) and the file downloads follow it.
+    pub size: domain::sign::PaperSize,
 }
 
-/// `GET /pagamento/{qrcode_id}/placa`: the printable sign.
+/// `GET /pagamento/{qrcode_id}/placa[?tamanho=a5]`: the printable sign; the print CSS sets the
+/// paper size from `tamanho` (an unknown one prints on A4).
 pub async fn sign(
     State(state): State<AppState>,
     Path(id): Path<String>,
+    Query(query): Query<HashMap<String, String>>,
 ) -> Result<HtmlTemplate<SignPage>, AppError> {
+    let size = query
+        .get("tamanho")
+        .and_then(|s| s.parse::<domain::sign::PaperSize>().ok())
+        .unwrap_or(domain::sign::PaperSize::A4);
     let qrcode_id = Uuid::parse_str(&id).map_err(|_| AppError::NotFound)?;
     let view = qrcodes::find(&state.pool, qrcode_id)
         .await?
@@ -73,6 +86,7 @@ pub async fn sign(
         amount,
         qr_svg,
         copy_js: assets::copy_script_path(),
+        size,
     }))
 }
 
@@ -121,11 +135,16 @@ pub async fn show(
             view.merchant_name
         ),
     );
+    let paid = view.owner_id.is_some()
+        && projections::payments::code_was_paid(&state.pool, view.qrcode_id).await?;
+    let simulate = crate::api::payments::sandbox::offered(&state, &view);
     Ok(HtmlTemplate(PaymentPage {
         meta,
         view,
         amount,
         qr_svg,
         copy_js: assets::copy_script_path(),
+        paid,
+        simulate,
     }))
 }

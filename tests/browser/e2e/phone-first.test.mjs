@@ -93,6 +93,22 @@ describe("telefone primeiro: dúvidas no painel, convites e links explicados, ex
     await shots(owner, "duvidas-no-painel");
   });
 
+  step("the public pages greet a signed-in visitor with Painel instead of Entrar and Criar conta", async () => {
+    await owner.setViewportSize(PHONE);
+    await owner.goto("/");
+    const header = owner.getByRole("navigation", { name: "Principal" });
+    const painel = header.getByRole("link", { name: "Painel", exact: true });
+    await painel.waitFor();
+    assert.equal(await header.getByRole("link", { name: "Entrar", exact: true }).isVisible(), false);
+    assert.equal(await header.getByRole("link", { name: "Criar conta", exact: true }).isVisible(), false);
+    await owner.getByRole("main").getByRole("link", { name: "Abrir o painel", exact: true }).waitFor();
+    assert.equal(await owner.getByRole("main").getByRole("link", { name: "Criar conta", exact: true }).isVisible(), false);
+    await shots(owner, "inicio-com-sessao");
+    await painel.click();
+    await waitForPath(owner, "/painel");
+    await owner.setViewportSize(DESKTOP);
+  });
+
   step("an invitation link says who invites and as what on /entrar and /criar-conta", async () => {
     await owner.getByRole("navigation", { name: "Painel" }).getByRole("link", { name: "Contas extras" }).click();
     await owner.getByRole("link", { name: "Criar conta extra" }).click();
@@ -169,6 +185,12 @@ describe("telefone primeiro: dúvidas no painel, convites e links explicados, ex
     await owner.getByRole("heading", { level: 1, name: "Conta excluída" }).waitFor();
     await owner.getByText(`A conta ${owners.email} foi excluída.`).waitFor();
     await shots(owner, "conta-excluida");
+
+    // The public header no longer offers Painel: the hint went with the session.
+    await owner.goto("/");
+    const header = owner.getByRole("navigation", { name: "Principal" });
+    await header.getByRole("link", { name: "Entrar", exact: true }).waitFor();
+    assert.equal(await header.getByRole("link", { name: "Painel", exact: true }).isVisible(), false);
 
     // Really gone: the password no longer signs in.
     await owner.goto("/entrar");

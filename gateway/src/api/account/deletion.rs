@@ -40,7 +40,7 @@
 //!   become unreadable when that owner cancels them or deletes their account.
 
 use axum::extract::State;
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use commands::vault::invitation_key_id;
 use commands::{Effects, ExpectedVersion};
@@ -54,7 +54,7 @@ use crate::api::error::ApiError;
 use crate::api::json::Json;
 use crate::api::support::{metadata, now};
 use crate::auth::Authenticated;
-use crate::auth::cookie::clear_refresh_cookie;
+use crate::auth::cookie::ended_session_cookies;
 use crate::read_your_writes::wait_for;
 use crate::state::AppState;
 
@@ -105,12 +105,11 @@ pub async fn delete_account(
         .map_err(ApiError::from)?;
     wait_for(&state, projections::accounts::NAME, outcome.position).await;
     tracing::info!(account_id, "account deleted");
-    let mut headers = HeaderMap::new();
-    headers.insert(
-        header::SET_COOKIE,
-        clear_refresh_cookie(state.auth.cookie_secure),
-    );
-    Ok((StatusCode::NO_CONTENT, headers).into_response())
+    Ok((
+        StatusCode::NO_CONTENT,
+        ended_session_cookies(state.auth.cookie_secure),
+    )
+        .into_response())
 }
 
 /// Step 1: leaves every team the caller is an active member of.

@@ -38,7 +38,7 @@ pub use links::{
 
 use crate::api::error::ApiError;
 use crate::api::json::Json;
-use crate::auth::cookie::set_refresh_cookie;
+use crate::auth::cookie::session_cookies;
 use crate::auth::now_secs;
 use crate::auth::session::NewSession;
 use crate::auth::token::ACCESS_TOKEN_TTL;
@@ -172,10 +172,7 @@ fn signed_in(state: &AppState, account_id: &str, session: &NewSession, user: Use
         user,
     };
     (
-        [(
-            header::SET_COOKIE,
-            set_refresh_cookie(&session.refresh_token, state.auth.cookie_secure),
-        )],
+        session_cookies(&session.refresh_token, state.auth.cookie_secure),
         Json(answer),
     )
         .into_response()

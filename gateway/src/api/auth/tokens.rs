@@ -11,7 +11,7 @@ use serde::Deserialize;
 use super::TokenAnswer;
 use crate::api::error::ApiError;
 use crate::api::json::{self, Json};
-use crate::auth::cookie::{clear_refresh_cookie, read_refresh_cookie, set_refresh_cookie};
+use crate::auth::cookie::{ended_session_cookies, read_refresh_cookie, session_cookies};
 use crate::auth::same_origin::SameOrigin;
 use crate::auth::session::{self, EndReason, Refresh, Refused};
 use crate::auth::token::ACCESS_TOKEN_TTL;
@@ -26,14 +26,7 @@ pub struct TokenForm {
 
 /// An error that also removes the refresh cookie (a refused token is useless to keep).
 fn refused(state: &AppState, error: ApiError) -> Response {
-    (
-        [(
-            header::SET_COOKIE,
-            clear_refresh_cookie(state.auth.cookie_secure),
-        )],
-        error,
-    )
-        .into_response()
+    (ended_session_cookies(state.auth.cookie_secure), error).into_response()
 }
 
 /// `POST /api/auth/token` (`grant_type=refresh_token`, the refresh cookie): a new access token
@@ -103,10 +96,7 @@ pub async fn refresh(
         expires_in: ACCESS_TOKEN_TTL.as_secs(),
     };
     Ok((
-        [(
-            header::SET_COOKIE,
-            set_refresh_cookie(&successor, state.auth.cookie_secure),
-        )],
+        session_cookies(&successor, state.auth.cookie_secure),
         Json(answer),
     )
         .into_response())
@@ -177,10 +167,7 @@ pub async fn revoke(
     }
     Ok((
         StatusCode::NO_CONTENT,
-        [(
-            header::SET_COOKIE,
-            clear_refresh_cookie(state.auth.cookie_secure),
-        )],
+        ended_session_cookies(state.auth.cookie_secure),
     )
         .into_response())
 }

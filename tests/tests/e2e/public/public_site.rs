@@ -222,3 +222,29 @@ async fn pages_carry_security_headers() {
     }
     app.stop().await;
 }
+
+#[tokio::test]
+async fn the_privacy_policy_names_the_controller_its_cnpj_and_the_officer_from_configuration() {
+    let app = TestApp::spawn_with(|settings| {
+        settings.controller_name = "Balcão Tecnologia Ltda.".to_owned();
+        settings.controller_cnpj = Some("11222333000181".to_owned());
+        settings.dpo_contact = Some("encarregado@balcao.example".to_owned());
+    })
+    .await;
+    let page = app.get_text("/privacidade").await;
+    assert!(
+        page.contains("Balcão Tecnologia Ltda., inscrito no CNPJ 11.222.333/0001-81"),
+        "the controller and its CNPJ"
+    );
+    assert!(page.contains("encarregado@balcao.example"), "the officer");
+}
+
+#[tokio::test]
+async fn without_configuration_the_privacy_policy_names_balcao_and_the_contact_address_for_the_officer()
+ {
+    let app = TestApp::spawn().await;
+    let page = app.get_text("/privacidade").await;
+    assert!(!page.contains("{{"), "no placeholder left");
+    assert!(page.contains("O encarregado pelo tratamento de dados pessoais"));
+    assert!(!page.contains("inscrito no CNPJ"), "no CNPJ was configured");
+}

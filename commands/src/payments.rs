@@ -1,0 +1,145 @@
+//! Recording many payment reports at once: an API Pix delivery is appended whole, in one
+//! transaction, or not at all.
+//!
+//! [`record_reports`] takes the reports of one delivery (each already parsed, matched to its
+//! code and sealed), and in one PostgreSQL transaction: takes a transaction-scoped advisory lock
+//! per Payment stream (in one fixed order, so two deliveries never wait on each other in a
+//! cycle), loads those streams, decides every report on its stream in delivery order (a stream
+//! named twice sees its first report's events), and appends what was decided after exactly the
+//! loaded versions. The locks make a hundred simultaneous deliveries of one payment decide one
+//! after another, so exactly one records it and the others decide nothing; nobody loses a race
+//! and retries. A writer that does not take the lock (a manual record through
+//! [`CommandService`](crate::CommandService)) is still caught by the stream-version key: the
+//! whole delivery is then decided again, a bounded number of times.
+
+use std::collections::{BTreeMap, HashMap};
+
+use domain::payment::{Payment, PaymentCommand, PaymentError, PaymentEvent, ReportPayment};
+
+use crate::store::AppendFailure;
+use crate::{
+    CommandError, CommandMetadata, DEFAULT_MAX_RETRIES, ExpectedVersion, FeedPosition, PgEventStore,
+};
+
+/// What a delivery appended.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Recorded {
+    /// Events appended (0 when everything was already known).
+    pub events: usize,
+    /// Streams that got at least one event.
+    pub streams: usize,
+    /// The feed position of the last event, for read-your-writes.
+    pub position: Option<FeedPosition>,
+}
+
+/// Decides and appends every report in one transaction (see the module).
+///
+/// # Errors
+///
+/// [`CommandError::Rejected`] when the aggregate refuses a report (nothing is written);
+/// [`CommandError::Conflict`] when other writers won every attempt; storage and encoding errors
+/// as [`CommandError`].
+pub async fn record_reports(
+    store: &PgEventStore,
+    reports: &[ReportPayment],
+    metadata: &CommandMetadata,
+) -> Result<Recorded, CommandError<PaymentError>> {
+    if reports.is_empty() {
+        return Ok(Recorded::default());
+    }
+    let metadata = metadata.to_json();
+    let attempts = DEFAULT_MAX_RETRIES.saturating_add(1);
+    for _ in 0..attempts {
+        match attempt(store, reports, &metadata).await {
+            Ok(recorded) => return Ok(recorded),
+            Err(AppendFailure::Failed(error)) => return Err(error),
+            Err(AppendFailure::VersionTaken | AppendFailure::KeyTaken) => {}
+        }
+    }
+    Err(CommandError::Conflict {
+        stream_type: domain::payment::STREAM_TYPE.to_owned(),
+        stream_id: "(delivery)".to_owned(),
+        attempts,
+    })
+}
+
+async fn attempt(
+    store: &PgEventStore,
+    reports: &[ReportPayment],
+    metadata: &serde_json::Value,
+) -> Result<Recorded, AppendFailure<PaymentError>> {
+    // Streams in a fixed order; reports keep the delivery's order within each stream.
+    let mut by_stream: BTreeMap<String, Vec<&ReportPayment>> = BTreeMap::new();
+    for report in reports {
+        by_stream
+            .entry(domain::payment::stream_id(
+                &report.account_id,
+                &report.end_to_end_id,
+            ))
+            .or_default()
+            .push(report);
+    }
+    let stream_ids: Vec<String> = by_stream.keys().cloned().collect();
+    let mut tx = store.pool().begin().await?;
+    // One lock per stream, by a 64-bit hash of its id, taken in ascending key order. Two ids
+    // sharing a hash merely wait for each other.
+    sqlx::query(
+        "select pg_advisory_xact_lock(k)
+           from (select distinct hashtextextended('payment:' || s, 0) as k
+                   from unnest($1::text[]) as s order by k) as locks",
+    )
+    .bind(&stream_ids)
+    .execute(&mut *tx)
+    .await?;
+    let rows: Vec<(String, i64, String, i32, serde_json::Value)> = sqlx::query_as(
+        "select stream_id, stream_version, event_type, schema_version, payload
+           from events
+          where stream_type = $1 and stream_id = any($2::text[])
+          order by stream_id, stream_version",
+    )
+    .bind(domain::payment::STREAM_TYPE)
+    .bind(&stream_ids)
+    .fetch_all(&mut *tx)
+    .await?;
+    let mut loaded: HashMap<String, (Payment, i64)> = HashMap::new();
+    for (stream_id, version, event_type, schema_version, payload) in rows {
+        let event =
+            store.decode::<Payment>(&stream_id, version, &event_type, schema_version, payload)?;
+        let entry = loaded.entry(stream_id).or_default();
+        cqrs_es::Aggregate::apply(&mut entry.0, event);
+        entry.1 = version;
+    }
+    let mut recorded = Recorded::default();
+    for (stream_id, stream_reports) in by_stream {
+        let (mut payment, version) = loaded.remove(&stream_id).unwrap_or_default();
+        let mut decided: Vec<PaymentEvent> = Vec::new();
+        for report in stream_reports {
+            let events = payment
+                .decide_now(PaymentCommand::ReportPayment(report.clone()))
+                .map_err(CommandError::Rejected)?;
+            for event in events {
+                cqrs_es::Aggregate::apply(&mut payment, event.clone());
+                decided.push(event);
+            }
+        }
+        if decided.is_empty() {
+            continue;
+        }
+        let outcome = store
+            .try_append::<Payment>(
+                &mut *tx,
+                &stream_id,
+                ExpectedVersion::Exact(version),
+                &decided,
+                metadata,
+                None,
+                None,
+            )
+            .await?;
+        recorded.events += decided.len();
+        recorded.streams += 1;
+        recorded.position = recorded.position.max(outcome.position);
+    }
+    tx.commit().await?;
+    Ok(recorded)
+}

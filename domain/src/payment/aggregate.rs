@@ -1,0 +1,565 @@
+//! The Payment aggregate: `handle` only decides, `apply` only folds.
+
+use std::collections::BTreeMap;
+
+use cqrs_es::Aggregate;
+use cqrs_es::event_sink::EventSink;
+use serde::{Deserialize, Serialize};
+
+use super::{
+    MAX_NOTE_CHARS, PaymentCommand, PaymentConfirmed, PaymentError, PaymentEvent, PaymentRecorded,
+    PaymentRefunded, PaymentSource, PaymentVoided, RecordManualPayment, RefundStatus,
+    ReportPayment, STREAM_TYPE, VoidPayment,
+};
+
+/// What a decision needs to know about a payment.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Payment {
+    /// The receiving account, once recorded.
+    pub account_id: Option<String>,
+    /// Who recorded it first; `None` before it is recorded.
+    pub source: Option<PaymentSource>,
+    /// Whether a bank (or the sandbox) has reported it.
+    pub reported_by_bank: bool,
+    /// Whether it is voided now.
+    pub voided: bool,
+    /// The amount as it stands, in centavos.
+    pub amount_centavos: u64,
+    /// Every refund seen, by id, at its latest status.
+    pub refunds: BTreeMap<String, RefundStatus>,
+}
+
+impl Payment {
+    fn decide(&self, command: PaymentCommand) -> Result<Vec<PaymentEvent>, PaymentError> {
+        match command {
+            PaymentCommand::ReportPayment(report) => self.report(report),
+            PaymentCommand::RecordManualPayment(record) => self.record_manual(record),
+            PaymentCommand::VoidPayment(void) => self.void(void),
+        }
+    }
+
+    fn report(&self, report: ReportPayment) -> Result<Vec<PaymentEvent>, PaymentError> {
+        let mut events = Vec::new();
+        match &self.account_id {
+            None => events.push(PaymentEvent::PaymentRecorded(PaymentRecorded {
+                account_id: report.account_id.clone(),
+                reference: report.end_to_end_id.clone(),
+                end_to_end_id: Some(report.end_to_end_id.clone()),
+                amount_centavos: report.amount.get(),
+                paid_at: report.paid_at.clone(),
+                txid: report.txid.clone(),
+                qrcode_id: report.qrcode_id.clone(),
+                pix_key: report.pix_key.clone(),
+                source: report.source,
+                payer_name: report.payer_name.clone(),
+                payer_document: report.payer_document.clone(),
+                payer_info: report.payer_info.clone(),
+                note: None,
+                recorded_by: None,
+                recorded_at: report.received_at.clone(),
+            })),
+            Some(account) if *account != report.account_id => {
+                return Err(PaymentError::OtherAccount);
+            }
+            // Typed in by hand before the bank said so: the bank's word settles it.
+            Some(_) if !self.reported_by_bank => {
+                events.push(PaymentEvent::PaymentConfirmed(PaymentConfirmed {
+                    source: report.source,
+                    amount_centavos: report.amount.get(),
+                    paid_at: report.paid_at.clone(),
+                    txid: report.txid.clone(),
+                    qrcode_id: report.qrcode_id.clone(),
+                    payer_name: report.payer_name.clone(),
+                    payer_document: report.payer_document.clone(),
+                    payer_info: report.payer_info.clone(),
+                    confirmed_at: report.received_at.clone(),
+                }));
+            }
+            // A bank repeating itself (retries, a later delivery with refunds): nothing new.
+            Some(_) => {}
+        }
+        // Statuses as they stand, including what this very decision records.
+        let mut known = self.refunds.clone();
+        for refund in report.refunds {
+            let advances = match known.get(&refund.refund_id) {
+                None => true,
+                Some(status) => !status.is_final() && refund.status.is_final(),
+            };
+            if !advances {
+                continue;
+            }
+            known.insert(refund.refund_id.clone(), refund.status);
+            events.push(PaymentEvent::PaymentRefunded(PaymentRefunded {
+                refund_id: refund.refund_id,
+                rtr_id: refund.rtr_id,
+                amount_centavos: refund.amount.get(),
+                status: refund.status,
+                nature: refund.nature,
+                requested_at: refund.requested_at,
+                settled_at: refund.settled_at,
+                source: report.source,
+                reported_at: report.received_at.clone(),
+            }));
+        }
+        Ok(events)
+    }
+
+    fn record_manual(
+        &self,
+        record: RecordManualPayment,
+    ) -> Result<Vec<PaymentEvent>, PaymentError> {
+        if self.account_id.is_some() {
+            return Err(PaymentError::AlreadyRecorded);
+        }
+        if record.amount.is_zero() {
+            return Err(PaymentError::ZeroAmount);
+        }
+        let note = record
+            .note
+            .map(|n| n.trim().to_owned())
+            .filter(|n| !n.is_empty());
+        if note
+            .as_ref()
+            .is_some_and(|n| n.chars().count() > MAX_NOTE_CHARS)
+        {
+            return Err(PaymentError::InvalidNote);
+        }
+        Ok(vec![PaymentEvent::PaymentRecorded(PaymentRecorded {
+            account_id: record.account_id,
+            reference: record.reference,
+            end_to_end_id: record.end_to_end_id,
+            amount_centavos: record.amount.get(),
+            paid_at: record.paid_at,
+            txid: record.txid,
+            qrcode_id: record.qrcode_id,
+            pix_key: None,
+            source: PaymentSource::Manual,
+            payer_name: None,
+            payer_document: None,
+            payer_info: None,
+            note,
+            recorded_by: Some(record.recorded_by),
+            recorded_at: record.recorded_at,
+        })])
+    }
+
+    fn void(&self, void: VoidPayment) -> Result<Vec<PaymentEvent>, PaymentError> {
+        if self.account_id.is_none() {
+            return Err(PaymentError::NotFound);
+        }
+        if self.reported_by_bank {
+            return Err(PaymentError::NotManual);
+        }
+        if self.voided {
+            return Err(PaymentError::AlreadyVoided);
+        }
+        let reason = void.reason.trim();
+        if reason.is_empty() || reason.chars().count() > MAX_NOTE_CHARS {
+            return Err(PaymentError::InvalidReason);
+        }
+        Ok(vec![PaymentEvent::PaymentVoided(PaymentVoided {
+            reason: reason.to_owned(),
+            voided_by: void.voided_by,
+            voided_at: void.voided_at,
+        })])
+    }
+}
+
+impl Aggregate for Payment {
+    const TYPE: &'static str = STREAM_TYPE;
+    type Command = PaymentCommand;
+    type Event = PaymentEvent;
+    type Error = PaymentError;
+    type Services = ();
+
+    async fn handle(
+        &mut self,
+        command: Self::Command,
+        _services: &Self::Services,
+        sink: &EventSink<Self>,
+    ) -> Result<(), Self::Error> {
+        for event in self.decide(command)? {
+            sink.write(event, self).await;
+        }
+        Ok(())
+    }
+
+    fn apply(&mut self, event: Self::Event) {
+        match event {
+            PaymentEvent::PaymentRecorded(recorded) => {
+                self.account_id = Some(recorded.account_id);
+                self.source = Some(recorded.source);
+                self.reported_by_bank = recorded.source.is_bank();
+                self.amount_centavos = recorded.amount_centavos;
+            }
+            PaymentEvent::PaymentConfirmed(confirmed) => {
+                self.reported_by_bank = true;
+                self.voided = false;
+                self.amount_centavos = confirmed.amount_centavos;
+            }
+            PaymentEvent::PaymentRefunded(refunded) => {
+                self.refunds.insert(refunded.refund_id, refunded.status);
+            }
+            PaymentEvent::PaymentVoided(_) => self.voided = true,
+        }
+    }
+}
+
+impl Payment {
+    /// Decides `command` on this state without an event sink (what the batch receiver uses to
+    /// decide many streams inside one transaction).
+    ///
+    /// # Errors
+    ///
+    /// As the aggregate refuses.
+    pub fn decide_now(&self, command: PaymentCommand) -> Result<Vec<PaymentEvent>, PaymentError> {
+        self.decide(command)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use cqrs_es::test::TestFramework;
+
+    use super::*;
+    use crate::money::Centavos;
+    use crate::payment::RefundReport;
+    use crate::sealed::Sealed;
+
+    type PaymentTest = TestFramework<Payment>;
+
+    const ACCOUNT: &str = "0190f1a2-0000-7000-8000-00000000000a";
+    const OTHER: &str = "0190f1a2-0000-7000-8000-00000000000b";
+    const E2E: &str = "E12345678202009091221kkkkkkkkkkk";
+    const PERSON: &str = "0190f1a2-0000-7000-8000-00000000000c";
+
+    fn refund(status: RefundStatus) -> RefundReport {
+        RefundReport {
+            refund_id: "123ABC".to_owned(),
+            rtr_id: "D12345678202009091221abcdf098765".to_owned(),
+            amount: Centavos::new(1_000),
+            status,
+            nature: None,
+            requested_at: Some("2020-09-09T20:15:00.358Z".to_owned()),
+            settled_at: None,
+        }
+    }
+
+    fn report(source: PaymentSource, refunds: Vec<RefundReport>) -> ReportPayment {
+        ReportPayment {
+            account_id: ACCOUNT.to_owned(),
+            end_to_end_id: E2E.to_owned(),
+            amount: Centavos::new(11_000),
+            paid_at: "2020-09-09T20:15:00.358Z".to_owned(),
+            txid: Some("c3e0e7a4e7f1469a9f782d3d4999343c".to_owned()),
+            qrcode_id: Some("0a6b5c1e-6a1f-4c55-9d0e-2d3a4b5c6d7e".to_owned()),
+            pix_key: Some("loja@example.com".to_owned()),
+            source,
+            payer_name: Some(Sealed::from_text("v1.nome")),
+            payer_document: None,
+            payer_info: Some(Sealed::from_text("v1.info")),
+            refunds,
+            received_at: "2020-09-09T20:15:01Z".to_owned(),
+        }
+    }
+
+    fn manual(amount: u64) -> RecordManualPayment {
+        RecordManualPayment {
+            account_id: ACCOUNT.to_owned(),
+            reference: E2E.to_owned(),
+            end_to_end_id: Some(E2E.to_owned()),
+            amount: Centavos::new(amount),
+            paid_at: "2020-09-09T20:10:00Z".to_owned(),
+            qrcode_id: None,
+            txid: None,
+            note: Some("  pago no balcão ".to_owned()),
+            recorded_by: PERSON.to_owned(),
+            recorded_at: "2020-09-09T20:11:00Z".to_owned(),
+        }
+    }
+
+    fn void(reason: &str) -> VoidPayment {
+        VoidPayment {
+            reason: reason.to_owned(),
+            voided_by: PERSON.to_owned(),
+            voided_at: "2020-09-09T21:00:00Z".to_owned(),
+        }
+    }
+
+    /// Every event `commands` decide when applied one after another, from nothing.
+    fn run(commands: Vec<PaymentCommand>) -> (Payment, Vec<PaymentEvent>) {
+        let mut state = Payment::default();
+        let mut all = Vec::new();
+        for command in commands {
+            if let Ok(events) = state.decide_now(command) {
+                for event in events {
+                    state.apply(event.clone());
+                    all.push(event);
+                }
+            }
+        }
+        (state, all)
+    }
+
+    fn recorded(events: &[PaymentEvent]) -> usize {
+        events
+            .iter()
+            .filter(|e| matches!(e, PaymentEvent::PaymentRecorded(_)))
+            .count()
+    }
+
+    #[test]
+    fn the_first_bank_report_records_the_payment_with_its_sealed_payer() {
+        let events = PaymentTest::with(())
+            .given_no_previous_events()
+            .when(PaymentCommand::ReportPayment(report(
+                PaymentSource::ApiPix,
+                vec![],
+            )))
+            .inspect_result()
+            .expect("recorded");
+        let [PaymentEvent::PaymentRecorded(recorded)] = events.as_slice() else {
+            panic!("one PaymentRecorded, got {events:?}");
+        };
+        assert_eq!(recorded.amount_centavos, 11_000);
+        assert_eq!(recorded.source, PaymentSource::ApiPix);
+        assert_eq!(recorded.reference, E2E);
+        assert_eq!(recorded.payer_name, Some(Sealed::from_text("v1.nome")));
+        let json = serde_json::to_value(&events[0]).expect("serialisable");
+        assert_eq!(json["type"], "PaymentRecorded");
+        assert_eq!(json["source"], "api-pix");
+    }
+
+    #[test]
+    fn the_same_report_delivered_again_records_nothing() {
+        let first = run(vec![PaymentCommand::ReportPayment(report(
+            PaymentSource::ApiPix,
+            vec![],
+        ))])
+        .1;
+        PaymentTest::with(())
+            .given(first)
+            .when(PaymentCommand::ReportPayment(report(
+                PaymentSource::ApiPix,
+                vec![],
+            )))
+            .then_expect_events(vec![]);
+    }
+
+    #[test]
+    fn a_refund_delivered_before_its_payment_ends_exactly_as_in_order() {
+        // In order: the payment, then the payment again carrying its refund, then the refund settled.
+        let in_order = run(vec![
+            PaymentCommand::ReportPayment(report(PaymentSource::ApiPix, vec![])),
+            PaymentCommand::ReportPayment(report(
+                PaymentSource::ApiPix,
+                vec![refund(RefundStatus::EmProcessamento)],
+            )),
+            PaymentCommand::ReportPayment(report(
+                PaymentSource::ApiPix,
+                vec![refund(RefundStatus::Devolvido)],
+            )),
+        ]);
+        // Out of order: the settled refund first, then the older deliveries.
+        let reversed = run(vec![
+            PaymentCommand::ReportPayment(report(
+                PaymentSource::ApiPix,
+                vec![refund(RefundStatus::Devolvido)],
+            )),
+            PaymentCommand::ReportPayment(report(
+                PaymentSource::ApiPix,
+                vec![refund(RefundStatus::EmProcessamento)],
+            )),
+            PaymentCommand::ReportPayment(report(PaymentSource::ApiPix, vec![])),
+        ]);
+        assert_eq!(reversed.0, in_order.0, "same state whatever the order");
+        assert_eq!(recorded(&reversed.1), 1);
+        assert_eq!(
+            reversed.0.refunds.get("123ABC"),
+            Some(&RefundStatus::Devolvido),
+            "a final status never goes back"
+        );
+        // The refund that came first is recorded with the payment, right after it.
+        let PaymentEvent::PaymentRefunded(first_refund) = &reversed.1[1] else {
+            panic!("the refund follows the payment: {:?}", reversed.1);
+        };
+        assert_eq!(first_refund.status, RefundStatus::Devolvido);
+        assert_eq!(first_refund.amount_centavos, 1_000);
+        assert_eq!(reversed.1.len(), 2, "nothing after: {:?}", reversed.1);
+    }
+
+    #[test]
+    fn a_refund_still_in_processing_is_recorded_again_when_it_settles_and_never_after() {
+        let given = run(vec![PaymentCommand::ReportPayment(report(
+            PaymentSource::ApiPix,
+            vec![refund(RefundStatus::EmProcessamento)],
+        ))])
+        .1;
+        let events = PaymentTest::with(())
+            .given(given.clone())
+            .when(PaymentCommand::ReportPayment(report(
+                PaymentSource::ApiPix,
+                vec![refund(RefundStatus::NaoRealizado)],
+            )))
+            .inspect_result()
+            .expect("accepted");
+        assert!(
+            matches!(events.as_slice(), [PaymentEvent::PaymentRefunded(r)] if r.status == RefundStatus::NaoRealizado),
+            "{events:?}"
+        );
+        let mut settled = given;
+        settled.extend(events);
+        PaymentTest::with(())
+            .given(settled)
+            .when(PaymentCommand::ReportPayment(report(
+                PaymentSource::ApiPix,
+                vec![refund(RefundStatus::Devolvido)],
+            )))
+            .then_expect_events(vec![]);
+    }
+
+    #[test]
+    fn a_payment_reported_by_the_bank_and_typed_in_by_hand_is_one_payment_whatever_the_order() {
+        // Typed in first, then the bank: the bank confirms it, with the bank's amount.
+        let (typed_first, events) = run(vec![
+            PaymentCommand::RecordManualPayment(manual(10_000)),
+            PaymentCommand::ReportPayment(report(PaymentSource::ApiPix, vec![])),
+        ]);
+        assert_eq!(recorded(&events), 1);
+        assert!(
+            matches!(events[1], PaymentEvent::PaymentConfirmed(_)),
+            "{events:?}"
+        );
+        assert!(typed_first.reported_by_bank);
+        assert_eq!(
+            typed_first.amount_centavos, 11_000,
+            "the bank's amount stands"
+        );
+        // The bank first: typing it in afterwards is refused, and it stays the bank's.
+        PaymentTest::with(())
+            .given(
+                run(vec![PaymentCommand::ReportPayment(report(
+                    PaymentSource::ApiPix,
+                    vec![],
+                ))])
+                .1,
+            )
+            .when(PaymentCommand::RecordManualPayment(manual(10_000)))
+            .then_expect_error(PaymentError::AlreadyRecorded);
+    }
+
+    #[test]
+    fn a_sandbox_report_after_a_bank_report_of_the_same_payment_adds_nothing() {
+        let (state, events) = run(vec![
+            PaymentCommand::ReportPayment(report(PaymentSource::ApiPix, vec![])),
+            PaymentCommand::ReportPayment(report(PaymentSource::Sandbox, vec![])),
+        ]);
+        assert_eq!(events.len(), 1);
+        assert_eq!(state.source, Some(PaymentSource::ApiPix));
+    }
+
+    #[test]
+    fn a_report_for_another_account_is_refused() {
+        let mut other = report(PaymentSource::ApiPix, vec![]);
+        other.account_id = OTHER.to_owned();
+        PaymentTest::with(())
+            .given(
+                run(vec![PaymentCommand::ReportPayment(report(
+                    PaymentSource::ApiPix,
+                    vec![],
+                ))])
+                .1,
+            )
+            .when(PaymentCommand::ReportPayment(other))
+            .then_expect_error(PaymentError::OtherAccount);
+    }
+
+    #[test]
+    fn a_payment_typed_in_by_hand_is_recorded_with_its_trimmed_note_and_who_typed_it() {
+        let events = PaymentTest::with(())
+            .given_no_previous_events()
+            .when(PaymentCommand::RecordManualPayment(manual(2_500)))
+            .inspect_result()
+            .expect("recorded");
+        let [PaymentEvent::PaymentRecorded(recorded)] = events.as_slice() else {
+            panic!("{events:?}");
+        };
+        assert_eq!(recorded.source, PaymentSource::Manual);
+        assert_eq!(recorded.note.as_deref(), Some("pago no balcão"));
+        assert_eq!(recorded.recorded_by.as_deref(), Some(PERSON));
+    }
+
+    #[test]
+    fn a_payment_of_zero_cannot_be_typed_in() {
+        PaymentTest::with(())
+            .given_no_previous_events()
+            .when(PaymentCommand::RecordManualPayment(manual(0)))
+            .then_expect_error(PaymentError::ZeroAmount);
+    }
+
+    #[test]
+    fn a_payment_typed_in_by_hand_is_voided_once_with_its_reason() {
+        let given = run(vec![PaymentCommand::RecordManualPayment(manual(2_500))]).1;
+        PaymentTest::with(())
+            .given(given.clone())
+            .when(PaymentCommand::VoidPayment(void(" digitado errado ")))
+            .then_expect_events(vec![PaymentEvent::PaymentVoided(PaymentVoided {
+                reason: "digitado errado".to_owned(),
+                voided_by: PERSON.to_owned(),
+                voided_at: "2020-09-09T21:00:00Z".to_owned(),
+            })]);
+        let (_, voided) = run(vec![
+            PaymentCommand::RecordManualPayment(manual(2_500)),
+            PaymentCommand::VoidPayment(void("digitado errado")),
+        ]);
+        PaymentTest::with(())
+            .given(voided)
+            .when(PaymentCommand::VoidPayment(void("de novo")))
+            .then_expect_error(PaymentError::AlreadyVoided);
+    }
+
+    #[test]
+    fn a_void_needs_a_reason() {
+        PaymentTest::with(())
+            .given(run(vec![PaymentCommand::RecordManualPayment(manual(2_500))]).1)
+            .when(PaymentCommand::VoidPayment(void("   ")))
+            .then_expect_error(PaymentError::InvalidReason);
+    }
+
+    #[test]
+    fn a_payment_the_bank_reported_cannot_be_voided() {
+        PaymentTest::with(())
+            .given(
+                run(vec![PaymentCommand::ReportPayment(report(
+                    PaymentSource::ApiPix,
+                    vec![],
+                ))])
+                .1,
+            )
+            .when(PaymentCommand::VoidPayment(void("não reconheço")))
+            .then_expect_error(PaymentError::NotManual);
+    }
+
+    #[test]
+    fn a_voided_payment_the_bank_then_reports_counts_again_and_cannot_be_voided() {
+        let (state, _) = run(vec![
+            PaymentCommand::RecordManualPayment(manual(2_500)),
+            PaymentCommand::VoidPayment(void("digitado errado")),
+            PaymentCommand::ReportPayment(report(PaymentSource::ApiPix, vec![])),
+        ]);
+        assert!(!state.voided);
+        assert!(state.reported_by_bank);
+        assert_eq!(
+            state.decide_now(PaymentCommand::VoidPayment(void("de novo"))),
+            Err(PaymentError::NotManual)
+        );
+    }
+
+    #[test]
+    fn voiding_a_payment_that_does_not_exist_is_not_found() {
+        PaymentTest::with(())
+            .given_no_previous_events()
+            .when(PaymentCommand::VoidPayment(void("x")))
+            .then_expect_error(PaymentError::NotFound);
+    }
+}

@@ -1,0 +1,104 @@
+//! What can be asked of a payment. Values arrive parsed (amounts in centavos, times in RFC 3339,
+//! personal fields already sealed by the command layer).
+
+use crate::money::Centavos;
+use crate::sealed::Sealed;
+
+use super::{PaymentSource, RefundStatus};
+
+/// Commands of the Payment aggregate.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PaymentCommand {
+    /// A bank (or the sandbox) reports the payment, with its refunds.
+    ReportPayment(ReportPayment),
+    /// A person of the account types the payment in.
+    RecordManualPayment(RecordManualPayment),
+    /// A person voids a payment typed in by hand.
+    VoidPayment(VoidPayment),
+}
+
+/// One entry of an API Pix delivery, as the receiver parsed it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReportPayment {
+    /// The account whose receiver got it.
+    pub account_id: String,
+    /// `endToEndId`.
+    pub end_to_end_id: String,
+    /// `valor`.
+    pub amount: Centavos,
+    /// `horario`, RFC 3339.
+    pub paid_at: String,
+    /// `txid`.
+    pub txid: Option<String>,
+    /// The account's QR code with that txid, if any.
+    pub qrcode_id: Option<String>,
+    /// `chave`, or the receiver's key when the entry has none.
+    pub pix_key: Option<String>,
+    /// [`PaymentSource::ApiPix`] or [`PaymentSource::Sandbox`].
+    pub source: PaymentSource,
+    /// `pagador.nome`, sealed.
+    pub payer_name: Option<Sealed>,
+    /// `pagador.cpf` or `pagador.cnpj`, sealed.
+    pub payer_document: Option<Sealed>,
+    /// `infoPagador`, sealed.
+    pub payer_info: Option<Sealed>,
+    /// `devolucoes`, in the order sent.
+    pub refunds: Vec<RefundReport>,
+    /// When the delivery arrived, RFC 3339.
+    pub received_at: String,
+}
+
+/// One `devolucoes` entry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RefundReport {
+    /// `id`.
+    pub refund_id: String,
+    /// `rtrId`.
+    pub rtr_id: String,
+    /// `valor`.
+    pub amount: Centavos,
+    /// `status`.
+    pub status: RefundStatus,
+    /// `natureza`.
+    pub nature: Option<String>,
+    /// `horario.solicitacao`.
+    pub requested_at: Option<String>,
+    /// `horario.liquidacao`.
+    pub settled_at: Option<String>,
+}
+
+/// A payment typed in by a person.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RecordManualPayment {
+    /// The account that received it.
+    pub account_id: String,
+    /// The end-to-end id or the `manual-…` reference (the stream's).
+    pub reference: String,
+    /// The end-to-end id, when the person typed one.
+    pub end_to_end_id: Option<String>,
+    /// The amount received.
+    pub amount: Centavos,
+    /// When it was paid, RFC 3339.
+    pub paid_at: String,
+    /// The account's QR code it paid, if any.
+    pub qrcode_id: Option<String>,
+    /// That code's txid, if any.
+    pub txid: Option<String>,
+    /// A note.
+    pub note: Option<String>,
+    /// Who typed it, by account id.
+    pub recorded_by: String,
+    /// When, RFC 3339.
+    pub recorded_at: String,
+}
+
+/// Void a payment typed in by hand.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VoidPayment {
+    /// Why.
+    pub reason: String,
+    /// Who, by account id.
+    pub voided_by: String,
+    /// When, RFC 3339.
+    pub voided_at: String,
+}

@@ -1,0 +1,67 @@
+//! Why a payment command is refused.
+
+use crate::refusal::{Refusal, RefusalKind};
+
+/// A refused payment command. Messages are pt-BR, for the person who asked.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PaymentError {
+    /// There is no such payment.
+    #[error("Pagamento não encontrado.")]
+    NotFound,
+    /// A payment with this end-to-end id is already recorded.
+    #[error("Este pagamento já foi registrado.")]
+    AlreadyRecorded,
+    /// Only payments typed in by hand can be voided.
+    #[error("Só um pagamento registrado à mão pode ser anulado; este foi confirmado pelo banco.")]
+    NotManual,
+    /// The payment was already voided.
+    #[error("Este pagamento já foi anulado.")]
+    AlreadyVoided,
+    /// A payment of zero.
+    #[error("Informe um valor maior que zero.")]
+    ZeroAmount,
+    /// A void without a reason, or a reason or note over the limit.
+    #[error("Diga o motivo em até 200 caracteres.")]
+    InvalidReason,
+    /// A note over the limit.
+    #[error("A observação pode ter até 200 caracteres.")]
+    InvalidNote,
+    /// A report for another account than the one the payment was recorded for.
+    #[error("Pagamento não encontrado.")]
+    OtherAccount,
+}
+
+impl Refusal for PaymentError {
+    fn code(&self) -> &'static str {
+        match self {
+            PaymentError::NotFound | PaymentError::OtherAccount => "payment-not-found",
+            PaymentError::AlreadyRecorded => "payment-already-recorded",
+            PaymentError::NotManual => "payment-not-manual",
+            PaymentError::AlreadyVoided => "payment-already-voided",
+            PaymentError::ZeroAmount => "payment-amount-zero",
+            PaymentError::InvalidReason => "payment-reason-invalid",
+            PaymentError::InvalidNote => "payment-note-invalid",
+        }
+    }
+
+    fn kind(&self) -> RefusalKind {
+        match self {
+            PaymentError::NotFound | PaymentError::OtherAccount => RefusalKind::NotFound,
+            PaymentError::AlreadyRecorded
+            | PaymentError::NotManual
+            | PaymentError::AlreadyVoided => RefusalKind::Conflict,
+            PaymentError::ZeroAmount | PaymentError::InvalidReason | PaymentError::InvalidNote => {
+                RefusalKind::Invalid
+            }
+        }
+    }
+
+    fn field(&self) -> Option<&'static str> {
+        match self {
+            PaymentError::ZeroAmount => Some("amount"),
+            PaymentError::InvalidReason => Some("reason"),
+            PaymentError::InvalidNote => Some("note"),
+            _ => None,
+        }
+    }
+}

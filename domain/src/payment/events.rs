@@ -1,0 +1,196 @@
+//! What happened to a payment. Past tense, versioned; never changed in place.
+
+use cqrs_es::DomainEvent;
+use serde::{Deserialize, Serialize};
+
+use crate::sealed::Sealed;
+
+/// Where a payment report came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PaymentSource {
+    /// The account's bank, through the API Pix webhook.
+    ApiPix,
+    /// Typed in by a person of the account.
+    Manual,
+    /// Simulated on a payer page (sandbox only), through the same receiver.
+    Sandbox,
+}
+
+impl PaymentSource {
+    /// The stored spelling: `api-pix`, `manual` or `sandbox`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PaymentSource::ApiPix => "api-pix",
+            PaymentSource::Manual => "manual",
+            PaymentSource::Sandbox => "sandbox",
+        }
+    }
+
+    /// Whether a bank (or the sandbox standing in for one) reported it.
+    pub fn is_bank(self) -> bool {
+        !matches!(self, PaymentSource::Manual)
+    }
+}
+
+/// The status of a refund (`devolucoes[].status` of the API Pix).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum RefundStatus {
+    /// Asked for, not settled yet.
+    EmProcessamento,
+    /// Paid back to the payer (final).
+    Devolvido,
+    /// Not carried out (final).
+    NaoRealizado,
+}
+
+impl RefundStatus {
+    /// The API Pix spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RefundStatus::EmProcessamento => "EM_PROCESSAMENTO",
+            RefundStatus::Devolvido => "DEVOLVIDO",
+            RefundStatus::NaoRealizado => "NAO_REALIZADO",
+        }
+    }
+
+    /// The status read from its API Pix spelling.
+    pub fn parse(text: &str) -> Option<RefundStatus> {
+        [
+            RefundStatus::EmProcessamento,
+            RefundStatus::Devolvido,
+            RefundStatus::NaoRealizado,
+        ]
+        .into_iter()
+        .find(|s| s.as_str() == text)
+    }
+
+    /// Whether the status can still change.
+    pub fn is_final(self) -> bool {
+        !matches!(self, RefundStatus::EmProcessamento)
+    }
+}
+
+/// Events of the Payment aggregate, stored with a `type` field beside the variant's fields.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type")]
+pub enum PaymentEvent {
+    /// A payment was recorded (once per stream).
+    PaymentRecorded(PaymentRecorded),
+    /// A bank reported a payment that had been typed in by hand.
+    PaymentConfirmed(PaymentConfirmed),
+    /// A refund of the payment was reported, or its status moved forward.
+    PaymentRefunded(PaymentRefunded),
+    /// A payment typed in by hand was voided.
+    PaymentVoided(PaymentVoided),
+}
+
+/// A payment was recorded (schema version 1).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PaymentRecorded {
+    /// The account that received it.
+    pub account_id: String,
+    /// The end-to-end id, or the `manual-…` reference of a payment typed in without one.
+    pub reference: String,
+    /// The Pix end-to-end id, when known.
+    pub end_to_end_id: Option<String>,
+    /// The amount received, in centavos.
+    pub amount_centavos: u64,
+    /// When it was paid (the bank's `horario`, or the time typed), RFC 3339.
+    pub paid_at: String,
+    /// The txid the payer's app sent (`None` when there was none).
+    pub txid: Option<String>,
+    /// The account's QR code with that txid; `None` means "sem QR code".
+    pub qrcode_id: Option<String>,
+    /// The Pix key it was paid to, in DICT form, when known.
+    pub pix_key: Option<String>,
+    /// Who reported it.
+    pub source: PaymentSource,
+    /// The payer's name (`pagador.nome`), sealed with the account's key.
+    pub payer_name: Option<Sealed>,
+    /// The payer's CPF or CNPJ (`pagador.cpf`/`pagador.cnpj`), sealed with the account's key.
+    pub payer_document: Option<Sealed>,
+    /// The payer's free text (`infoPagador`), sealed with the account's key.
+    pub payer_info: Option<Sealed>,
+    /// A note typed with a manual record.
+    pub note: Option<String>,
+    /// The person who typed it (manual), by account id.
+    pub recorded_by: Option<String>,
+    /// When Balcão recorded it, RFC 3339.
+    pub recorded_at: String,
+}
+
+/// A bank reported a payment that had been typed in by hand (schema version 1): the bank's
+/// values replace the typed ones and any void is lifted.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PaymentConfirmed {
+    /// The bank that reported it.
+    pub source: PaymentSource,
+    /// The amount the bank reported, in centavos.
+    pub amount_centavos: u64,
+    /// The bank's `horario`, RFC 3339.
+    pub paid_at: String,
+    /// The txid the bank reported.
+    pub txid: Option<String>,
+    /// The account's QR code with that txid, when one matched; otherwise the typed code stays.
+    pub qrcode_id: Option<String>,
+    /// The payer's name, sealed, when the bank sent it.
+    pub payer_name: Option<Sealed>,
+    /// The payer's CPF or CNPJ, sealed, when the bank sent it.
+    pub payer_document: Option<Sealed>,
+    /// The payer's free text, sealed, when the bank sent it.
+    pub payer_info: Option<Sealed>,
+    /// When Balcão received the report, RFC 3339.
+    pub confirmed_at: String,
+}
+
+/// A refund was reported or moved forward (schema version 1).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PaymentRefunded {
+    /// The refund's id (`devolucoes[].id`).
+    pub refund_id: String,
+    /// The return's id in the SPI (`rtrId`).
+    pub rtr_id: String,
+    /// The amount refunded, in centavos.
+    pub amount_centavos: u64,
+    /// Its status as reported.
+    pub status: RefundStatus,
+    /// `natureza`, when sent (`ORIGINAL` when absent, per the spec).
+    pub nature: Option<String>,
+    /// When it was asked for (`horario.solicitacao`), RFC 3339.
+    pub requested_at: Option<String>,
+    /// When it settled (`horario.liquidacao`), RFC 3339.
+    pub settled_at: Option<String>,
+    /// Who reported it.
+    pub source: PaymentSource,
+    /// When Balcão received the report, RFC 3339.
+    pub reported_at: String,
+}
+
+/// A payment typed in by hand was voided (schema version 1).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PaymentVoided {
+    /// Why, as typed.
+    pub reason: String,
+    /// Who voided it, by account id.
+    pub voided_by: String,
+    /// When, RFC 3339.
+    pub voided_at: String,
+}
+
+impl DomainEvent for PaymentEvent {
+    fn event_type(&self) -> String {
+        match self {
+            PaymentEvent::PaymentRecorded(_) => "PaymentRecorded",
+            PaymentEvent::PaymentConfirmed(_) => "PaymentConfirmed",
+            PaymentEvent::PaymentRefunded(_) => "PaymentRefunded",
+            PaymentEvent::PaymentVoided(_) => "PaymentVoided",
+        }
+        .to_owned()
+    }
+
+    fn event_version(&self) -> String {
+        "1".to_owned()
+    }
+}

@@ -1,0 +1,56 @@
+//! The Payment aggregate: one Pix payment received by an account, however often and in whatever
+//! order it is reported.
+//!
+//! A payment's stream id is [`stream_id`]: the account and the Pix end-to-end id (`endToEndId`,
+//! the id the Central Bank's SPI gives every Pix). Scoping by account keeps one account from
+//! blocking another's payment by reporting its end-to-end id first through its own receiver.
+//! A payment recorded by hand without an end-to-end id gets a `manual-…` reference instead.
+//!
+//! | source | how it arrives | events |
+//! |---|---|---|
+//! | [`PaymentSource::ApiPix`] | the bank's API Pix webhook (`POST {url}/pix`, parsed by [`api_pix`]) | [`PaymentRecorded`] the first time, [`PaymentConfirmed`] when it had been recorded by hand, a [`PaymentRefunded`] per new or advanced `devolucoes` entry |
+//! | [`PaymentSource::Sandbox`] | "Simular pagamento" on a payer page, through the same receiver | as `api-pix` |
+//! | [`PaymentSource::Manual`] | the owner, a manager or the code's operator types it | [`PaymentRecorded`]; [`PaymentVoided`] when voided |
+//!
+//! What the aggregate decides, so the end state does not depend on order or repetition:
+//! - the first report records; a repeat of a bank report records nothing;
+//! - a bank report of a payment typed in by hand confirms it ([`PaymentConfirmed`]: the bank's
+//!   amount and time replace the typed ones, and a void is lifted, since the bank says it was paid);
+//! - a refund (`devolucoes` entry) is recorded the first time its id is seen and again only when
+//!   its status moves forward (`EM_PROCESSAMENTO` → `DEVOLVIDO` | `NAO_REALIZADO`); a final
+//!   status never goes back. A refund that arrives with (or before) its payment's first report
+//!   is recorded right after the payment, in the same decision;
+//! - only a payment recorded by hand and not confirmed by a bank can be voided, once.
+
+mod aggregate;
+pub mod api_pix;
+mod commands;
+mod error;
+mod events;
+
+pub use aggregate::Payment;
+pub use commands::{PaymentCommand, RecordManualPayment, RefundReport, ReportPayment, VoidPayment};
+pub use error::PaymentError;
+pub use events::{
+    PaymentConfirmed, PaymentEvent, PaymentRecorded, PaymentRefunded, PaymentSource, PaymentVoided,
+    RefundStatus,
+};
+
+/// The aggregate type, used as the stream type in the event log.
+pub const STREAM_TYPE: &str = "payment";
+
+/// The stream id of the payment `reference` (an end-to-end id, or a `manual-…` reference)
+/// received by `account_id`.
+///
+/// ```
+/// assert_eq!(
+///     domain::payment::stream_id("0190f1a2-0000-7000-8000-00000000000a", "E12345678202009091221kkkkkkkkkkk"),
+///     "0190f1a2-0000-7000-8000-00000000000a:E12345678202009091221kkkkkkkkkkk"
+/// );
+/// ```
+pub fn stream_id(account_id: &str, reference: &str) -> String {
+    format!("{account_id}:{reference}")
+}
+
+/// The longest void reason or note accepted, in characters.
+pub const MAX_NOTE_CHARS: usize = 200;

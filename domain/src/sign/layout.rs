@@ -1,0 +1,750 @@
+//! The layout: the page is cut into panels (one sign, two faces of a table tent, six stickers),
+//! and each panel is a vertical stack: headline, the code, then name, city, amount,
+//! description, key, the anti-fraud line, how to pay and the footer. The code gets whatever
+//! height the text leaves, up to the panel's width; when that is too little, the optional
+//! lines go first (how to pay, key, description, footer) and only then does the text shrink.
+
+use std::fmt::Write as _;
+
+use super::fit::{Fitted, Give, fit};
+use super::font::{FAMILY, Weight, ascent, descent, text_width};
+use super::{
+    INSTRUCTION, MAX_FOOTER_CHARS, MAX_HEADLINE_CHARS, MIN_SYMBOL_MM, PaperSize, PlacedCode,
+    PlacedText, Rect, Role, SignContent, SignDocument, SignError, SignOptions, Template,
+    anti_fraud_line, escape_xml,
+};
+use crate::qr::{EcLevel, QUIET_ZONE, QrMatrix};
+
+const DARK: &str = "#1a1a1a";
+const MUTED: &str = "#4d4d4d";
+const LINE_HEIGHT: f64 = 1.2;
+/// The space after each block below the code, as a share of the panel's base size.
+const GAP: f64 = 0.014;
+
+/// Lays out `content` with `options` into one SVG page.
+///
+/// ```
+/// use domain::sign::{layout, PaperSize, SignContent, SignOptions, Template, Theme};
+///
+/// let payload = "00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5913FULANO DE TAL6008BRASILIA62070503***63041D3D";
+/// let doc = layout(
+///     &SignContent::new(payload, "FULANO DE TAL", "BRASILIA"),
+///     &SignOptions { template: Template::Classic, size: PaperSize::A5, theme: Theme::Green },
+/// )?;
+/// assert_eq!((doc.width_mm, doc.height_mm), (148.0, 210.0));
+/// assert!(doc.codes[0].symbol_mm >= 30.0);
+/// assert!(doc.svg.starts_with("<svg"));
+/// # Ok::<(), domain::sign::SignError>(())
+/// ```
+pub fn layout(content: &SignContent, options: &SignOptions) -> Result<SignDocument, SignError> {
+    if content.headline.chars().count() > MAX_HEADLINE_CHARS {
+        return Err(SignError::HeadlineTooLong);
+    }
+    if content
+        .footer
+        .as_deref()
+        .is_some_and(|f| f.chars().count() > MAX_FOOTER_CHARS)
+    {
+        return Err(SignError::FooterTooLong);
+    }
+    let matrix = QrMatrix::encode(&content.payload, EcLevel::Q)?;
+    let (width, height) = options.size.page_mm();
+    let mut page = Page {
+        svg: String::with_capacity(32 * 1024),
+        panels: Vec::new(),
+        codes: Vec::new(),
+        texts: Vec::new(),
+    };
+    let _ = write!(
+        page.svg,
+        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{width}mm" height="{height}mm" viewBox="0 0 {width} {height}" font-family="{FAMILY}"><rect width="{width}" height="{height}" fill="#fff"/>"##
+    );
+    match options.size {
+        PaperSize::TableTent => {
+            let half = height / 2.0;
+            let upper = Rect {
+                x: 0.0,
+                y: 0.0,
+                w: width,
+                h: half,
+            };
+            let lower = Rect {
+                x: 0.0,
+                y: half,
+                w: width,
+                h: half,
+            };
+            page.panel(content, &matrix, options, upper, true)?;
+            page.panel(content, &matrix, options, lower, false)?;
+            let _ = write!(
+                page.svg,
+                r##"<line x1="0" y1="{half}" x2="{width}" y2="{half}" stroke="#9a9a9a" stroke-width="0.2" stroke-dasharray="2 2"/>"##
+            );
+        }
+        PaperSize::Stickers => {
+            let (cols, rows, w, h, gap_x, gap_y) = (2_u8, 3_u8, 90.0, 88.0, 10.0, 8.0);
+            let x0 = (width - f64::from(cols) * w - f64::from(cols - 1) * gap_x) / 2.0;
+            let y0 = (height - f64::from(rows) * h - f64::from(rows - 1) * gap_y) / 2.0;
+            for row in 0..rows {
+                for col in 0..cols {
+                    let area = Rect {
+                        x: x0 + f64::from(col) * (w + gap_x),
+                        y: y0 + f64::from(row) * (h + gap_y),
+                        w,
+                        h,
+                    };
+                    page.panel(content, &matrix, options, area, false)?;
+                    page.cut_marks(area);
+                }
+            }
+        }
+        _ => {
+            let area = Rect {
+                x: 0.0,
+                y: 0.0,
+                w: width,
+                h: height,
+            };
+            page.panel(content, &matrix, options, area, false)?;
+        }
+    }
+    page.svg.push_str("</svg>");
+    Ok(SignDocument {
+        svg: page.svg,
+        width_mm: width,
+        height_mm: height,
+        panels: page.panels,
+        codes: page.codes,
+        texts: page.texts,
+    })
+}
+
+struct Page {
+    svg: String,
+    panels: Vec<Rect>,
+    codes: Vec<PlacedCode>,
+    texts: Vec<PlacedText>,
+}
+
+/// A block of text in the stack.
+struct Block {
+    role: Role,
+    fitted: Fitted,
+    weight: Weight,
+    colour: String,
+    /// Padding around the text inside a tinted box (the anti-fraud line), else 0.
+    boxed: f64,
+}
+
+impl Block {
+    fn height(&self) -> f64 {
+        self.fitted.lines.len() as f64 * self.fitted.size * LINE_HEIGHT + 2.0 * self.boxed
+    }
+}
+
+/// Which optional lines a layout attempt keeps, and how much it scales the text.
+struct Attempt {
+    scale: f64,
+    instruction: bool,
+    key: bool,
+    description: bool,
+    footer: bool,
+}
+
+const ATTEMPTS: [Attempt; 8] = [
+    Attempt::new(1.0, true, true, true, true),
+    Attempt::new(0.9, true, true, true, true),
+    Attempt::new(0.9, false, true, true, true),
+    Attempt::new(0.9, false, false, true, true),
+    Attempt::new(0.9, false, false, false, true),
+    Attempt::new(0.9, false, false, false, false),
+    Attempt::new(0.8, false, false, false, false),
+    Attempt::new(0.7, false, false, false, false),
+];
+
+impl Attempt {
+    const fn new(
+        scale: f64,
+        instruction: bool,
+        key: bool,
+        description: bool,
+        footer: bool,
+    ) -> Self {
+        Self {
+            scale,
+            instruction,
+            key,
+            description,
+            footer,
+        }
+    }
+}
+
+impl Page {
+    fn panel(
+        &mut self,
+        content: &SignContent,
+        matrix: &QrMatrix,
+        options: &SignOptions,
+        area: Rect,
+        upside_down: bool,
+    ) -> Result<(), SignError> {
+        let index = self.panels.len();
+        self.panels.push(area);
+        let mut svg = String::with_capacity(16 * 1024);
+        let mut texts = Vec::new();
+        let code = if options.template == Template::CodeOnly {
+            // The quiet zone is the margin: the white square fills the panel's short side.
+            let side = area.w.min(area.h);
+            let rect = Rect {
+                x: area.x + (area.w - side) / 2.0,
+                y: area.y + (area.h - side) / 2.0,
+                w: side,
+                h: side,
+            };
+            draw_code(&mut svg, matrix, rect, index)
+        } else {
+            self.sign_panel(&mut svg, &mut texts, content, matrix, options, area, index)?
+        };
+        if upside_down {
+            let (cx, cy) = (area.x + area.w / 2.0, area.y + area.h / 2.0);
+            let _ = write!(self.svg, r#"<g transform="rotate(180 {cx} {cy})">"#);
+            self.svg.push_str(&svg);
+            self.svg.push_str("</g>");
+            let flip = |r: Rect| Rect {
+                x: 2.0 * cx - r.x - r.w,
+                y: 2.0 * cy - r.y - r.h,
+                w: r.w,
+                h: r.h,
+            };
+            self.codes.push(PlacedCode {
+                rect: flip(code.rect),
+                ..code
+            });
+            self.texts.extend(texts.into_iter().map(|t| PlacedText {
+                rect: flip(t.rect),
+                ..t
+            }));
+        } else {
+            self.svg.push_str(&svg);
+            self.codes.push(code);
+            self.texts.extend(texts);
+        }
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn sign_panel(
+        &self,
+        svg: &mut String,
+        texts: &mut Vec<PlacedText>,
+        content: &SignContent,
+        matrix: &QrMatrix,
+        options: &SignOptions,
+        area: Rect,
+        index: usize,
+    ) -> Result<PlacedCode, SignError> {
+        let theme = options.theme;
+        let template = options.template;
+        let base = area.w.min(area.h / 1.42);
+        let margin = (base * 0.07).max(4.0);
+        let frame_inset = margin * 0.45;
+        let side_margin = if template == Template::Frame {
+            margin * 1.35
+        } else {
+            margin
+        };
+        let inner_w = area.w - 2.0 * side_margin;
+        let modules = matrix.width_with_quiet_zone() as f64;
+        let symbol_share = matrix.width() as f64 / modules;
+        // Small panels (stickers, the square) give the code a bigger share: a phone reads a
+        // sticker from close up, but a 3 cm code with 0.6 mm modules is at the edge of what
+        // worn print and cheap cameras resolve.
+        let short = area.w.min(area.h);
+        let share = if short < 100.0 { 0.45 } else { 0.35 };
+        let target_symbol = MIN_SYMBOL_MM.max(share * short);
+        if area.w > area.h * 1.2 {
+            return landscape_panel(svg, texts, content, matrix, options, area, index, base);
+        }
+
+        let mut chosen = None;
+        for attempt in &ATTEMPTS {
+            let stack = Stack::build(content, options, base * attempt.scale, inner_w, attempt);
+            let fixed = stack.height(base * attempt.scale);
+            let avail = area.h - 2.0 * side_margin - fixed;
+            let side = inner_w.min(avail);
+            let good = side * symbol_share >= target_symbol;
+            let last = std::ptr::eq(attempt, &ATTEMPTS[ATTEMPTS.len() - 1]);
+            if good || last {
+                if side * symbol_share < MIN_SYMBOL_MM {
+                    return Err(SignError::NoRoomForCode);
+                }
+                chosen = Some((stack, side, avail - side, base * attempt.scale));
+                break;
+            }
+        }
+        let Some((stack, side, extra, scaled)) = chosen else {
+            return Err(SignError::NoRoomForCode);
+        };
+
+        // Decoration first, so it lies behind everything.
+        let primary = theme.primary();
+        let cx = area.x + area.w / 2.0;
+        let mut y = area.y + side_margin;
+        let code_gap = scaled * 0.03;
+        match template {
+            Template::Band => {
+                let band_h = side_margin + stack.above_height();
+                let _ = write!(
+                    svg,
+                    r#"<rect x="{}" y="{}" width="{}" height="{band_h:.3}" fill="{primary}"/>"#,
+                    area.x, area.y, area.w
+                );
+                y = area.y + side_margin * 0.5;
+            }
+            Template::Frame => {
+                let stroke = (base * 0.014).max(0.8);
+                let _ = write!(
+                    svg,
+                    r#"<rect x="{:.3}" y="{:.3}" width="{:.3}" height="{:.3}" rx="{:.3}" fill="{}" stroke="{primary}" stroke-width="{stroke:.3}"/>"#,
+                    area.x + frame_inset,
+                    area.y + frame_inset,
+                    area.w - 2.0 * frame_inset,
+                    area.h - 2.0 * frame_inset,
+                    base * 0.04,
+                    theme.tint(),
+                );
+            }
+            _ => {}
+        }
+        // The spare height goes around the code, a little to the very top and bottom.
+        let above_gap = extra * 0.3;
+        if template != Template::Band {
+            y += extra * 0.15;
+        }
+        for block in &stack.above {
+            y = draw_block(svg, texts, block, cx, y, inner_w, 0.0, theme.tint(), index);
+        }
+        if template == Template::Classic {
+            let rule_w = inner_w * 0.35;
+            let _ = write!(
+                svg,
+                r#"<rect x="{:.3}" y="{:.3}" width="{rule_w:.3}" height="{:.3}" fill="{primary}"/>"#,
+                cx - rule_w / 2.0,
+                y + code_gap * 0.4,
+                (scaled * 0.008).max(0.4),
+            );
+        }
+        y += code_gap + above_gap;
+        let code_rect = Rect {
+            x: cx - side / 2.0,
+            y,
+            w: side,
+            h: side,
+        };
+        let code = draw_code(svg, matrix, code_rect, index);
+        y += side + code_gap + extra * 0.3;
+        for block in &stack.below {
+            y = draw_block(
+                svg,
+                texts,
+                block,
+                cx,
+                y,
+                inner_w,
+                scaled * GAP,
+                theme.tint(),
+                index,
+            );
+        }
+        Ok(code)
+    }
+
+    /// Crop marks just outside each corner, so the sticker sheet can be cut along them.
+    fn cut_marks(&mut self, area: Rect) {
+        const OFFSET: f64 = 1.0;
+        const LEN: f64 = 3.0;
+        self.svg
+            .push_str(r##"<path fill="none" stroke="#000" stroke-width="0.15" d=""##);
+        for (x, dx) in [(area.x, -1.0), (area.x + area.w, 1.0)] {
+            for (y, dy) in [(area.y, -1.0), (area.y + area.h, 1.0)] {
+                let _ = write!(
+                    self.svg,
+                    "M{:.2} {y:.2}h{:.2}M{x:.2} {:.2}v{:.2}",
+                    x + dx * OFFSET,
+                    dx * LEN,
+                    y + dy * OFFSET,
+                    dy * LEN
+                );
+            }
+        }
+        self.svg.push_str(r#""/>"#);
+    }
+}
+
+/// A landscape panel (a table tent's face): the code on the left as tall as the panel allows,
+/// the text in a column on the right, centred vertically.
+#[allow(clippy::too_many_arguments)]
+fn landscape_panel(
+    svg: &mut String,
+    texts: &mut Vec<PlacedText>,
+    content: &SignContent,
+    matrix: &QrMatrix,
+    options: &SignOptions,
+    area: Rect,
+    index: usize,
+    base: f64,
+) -> Result<PlacedCode, SignError> {
+    let theme = options.theme;
+    let template = options.template;
+    let margin = (base * 0.07).max(4.0);
+    let margin = if template == Template::Frame {
+        margin * 1.35
+    } else {
+        margin
+    };
+    let side = (area.h - 2.0 * margin).min(area.w * 0.48);
+    let column_x = area.x + 2.0 * margin + side;
+    let column_w = area.x + area.w - margin - column_x;
+    let room = area.h - 2.0 * margin;
+    let mut chosen = None;
+    for attempt in &ATTEMPTS {
+        let scaled = base * attempt.scale;
+        let stack = Stack::build(content, options, scaled, column_w, attempt);
+        let height = stack.height(scaled) - 2.0 * scaled * 0.03 + scaled * 0.03;
+        let last = std::ptr::eq(attempt, &ATTEMPTS[ATTEMPTS.len() - 1]);
+        if height <= room || last {
+            chosen = Some((stack, height, scaled));
+            break;
+        }
+    }
+    let Some((stack, height, scaled)) = chosen else {
+        return Err(SignError::NoRoomForCode);
+    };
+    let primary = theme.primary();
+    let cx = column_x + column_w / 2.0;
+    let mut y = area.y + margin + ((room - height) / 2.0).max(0.0);
+    match template {
+        Template::Band => {
+            y = area.y + margin * 0.5;
+            let band_h = margin + stack.above_height();
+            let _ = write!(
+                svg,
+                r#"<rect x="{:.3}" y="{}" width="{:.3}" height="{band_h:.3}" fill="{primary}"/>"#,
+                column_x - margin * 0.5,
+                area.y,
+                area.x + area.w - (column_x - margin * 0.5),
+            );
+        }
+        Template::Frame => {
+            let inset = margin / 1.35 * 0.45;
+            let stroke = (base * 0.014).max(0.8);
+            let _ = write!(
+                svg,
+                r#"<rect x="{:.3}" y="{:.3}" width="{:.3}" height="{:.3}" rx="{:.3}" fill="{}" stroke="{primary}" stroke-width="{stroke:.3}"/>"#,
+                area.x + inset,
+                area.y + inset,
+                area.w - 2.0 * inset,
+                area.h - 2.0 * inset,
+                base * 0.04,
+                theme.tint(),
+            );
+        }
+        _ => {}
+    }
+    for block in &stack.above {
+        y = draw_block(svg, texts, block, cx, y, column_w, 0.0, theme.tint(), index);
+    }
+    if template == Template::Classic {
+        let rule_w = column_w * 0.35;
+        let _ = write!(
+            svg,
+            r#"<rect x="{:.3}" y="{:.3}" width="{rule_w:.3}" height="{:.3}" fill="{primary}"/>"#,
+            cx - rule_w / 2.0,
+            y + scaled * 0.012,
+            (scaled * 0.008).max(0.4),
+        );
+    }
+    y += scaled * 0.03;
+    for block in &stack.below {
+        y = draw_block(
+            svg,
+            texts,
+            block,
+            cx,
+            y,
+            column_w,
+            scaled * GAP,
+            theme.tint(),
+            index,
+        );
+    }
+    let code_rect = Rect {
+        x: area.x + margin,
+        y: area.y + (area.h - side) / 2.0,
+        w: side,
+        h: side,
+    };
+    let code = draw_code(svg, matrix, code_rect, index);
+    if code.symbol_mm < MIN_SYMBOL_MM {
+        return Err(SignError::NoRoomForCode);
+    }
+    Ok(code)
+}
+
+/// The text of a panel, above and below the code.
+struct Stack {
+    above: Vec<Block>,
+    below: Vec<Block>,
+}
+
+impl Stack {
+    fn build(
+        content: &SignContent,
+        options: &SignOptions,
+        base: f64,
+        inner_w: f64,
+        attempt: &Attempt,
+    ) -> Self {
+        let theme = options.theme;
+        let template = options.template;
+        let headline_colour = match template {
+            Template::Band => "#fff",
+            Template::Minimal => DARK,
+            _ => theme.primary(),
+        };
+        let headline_size = if template == Template::Minimal {
+            base * 0.075
+        } else {
+            base * 0.09
+        };
+        let block = |role, text: &str, weight, colour: &str, size: f64, lines, give| Block {
+            role,
+            fitted: fit(text, weight, size, size * 0.55, inner_w, lines, give),
+            weight,
+            colour: colour.to_owned(),
+            boxed: 0.0,
+        };
+        let above = vec![block(
+            Role::Headline,
+            &content.headline,
+            Weight::Bold,
+            headline_colour,
+            headline_size,
+            2,
+            Give::Shrink,
+        )];
+        let mut below = vec![
+            block(
+                Role::Name,
+                &content.name,
+                Weight::Bold,
+                DARK,
+                base * 0.065,
+                2,
+                Give::Shrink,
+            ),
+            block(
+                Role::City,
+                &content.city,
+                Weight::Regular,
+                MUTED,
+                base * 0.042,
+                1,
+                Give::Shrink,
+            ),
+        ];
+        if let Some(amount) = content.amount {
+            below.push(block(
+                Role::Amount,
+                &format!("Valor: {amount}"),
+                Weight::Bold,
+                theme.primary(),
+                base * 0.06,
+                1,
+                Give::Shrink,
+            ));
+        }
+        if attempt.description
+            && let Some(description) = content.description.as_deref().filter(|d| !d.is_empty())
+        {
+            below.push(block(
+                Role::Description,
+                description,
+                Weight::Regular,
+                DARK,
+                base * 0.038,
+                2,
+                Give::Wrap,
+            ));
+        }
+        if attempt.key
+            && let Some(key) = content.key_line.as_deref()
+        {
+            below.push(block(
+                Role::Key,
+                key,
+                Weight::Regular,
+                MUTED,
+                base * 0.032,
+                2,
+                Give::Shrink,
+            ));
+        }
+        let pad = base * 0.018;
+        let anti_size = base * 0.036;
+        below.push(Block {
+            role: Role::AntiFraud,
+            fitted: fit(
+                &anti_fraud_line(&content.name),
+                Weight::Bold,
+                anti_size,
+                anti_size * 0.7,
+                inner_w - 2.0 * pad,
+                3,
+                Give::Wrap,
+            ),
+            weight: Weight::Bold,
+            colour: DARK.to_owned(),
+            boxed: pad,
+        });
+        if attempt.instruction {
+            below.push(block(
+                Role::Instruction,
+                INSTRUCTION,
+                Weight::Regular,
+                MUTED,
+                base * 0.032,
+                2,
+                Give::Wrap,
+            ));
+        }
+        if attempt.footer
+            && let Some(footer) = content.footer.as_deref().filter(|f| !f.is_empty())
+        {
+            below.push(block(
+                Role::Footer,
+                footer,
+                Weight::Regular,
+                theme.primary(),
+                base * 0.034,
+                2,
+                Give::Wrap,
+            ));
+        }
+        Self { above, below }
+    }
+
+    fn above_height(&self) -> f64 {
+        self.above.iter().map(Block::height).sum()
+    }
+
+    /// Everything but the code: the text, the gaps between blocks and around the code.
+    fn height(&self, base: f64) -> f64 {
+        let gaps = self.below.len() as f64 * base * GAP;
+        self.above_height()
+            + self.below.iter().map(Block::height).sum::<f64>()
+            + gaps
+            + 2.0 * base * 0.03
+    }
+}
+
+/// Draws a block centred on `cx` from `top`; returns the y below it (plus the gap).
+#[allow(clippy::too_many_arguments)]
+fn draw_block(
+    svg: &mut String,
+    texts: &mut Vec<PlacedText>,
+    block: &Block,
+    cx: f64,
+    top: f64,
+    inner_w: f64,
+    gap: f64,
+    tint: &str,
+    panel: usize,
+) -> f64 {
+    let size = block.fitted.size;
+    if block.boxed > 0.0 {
+        let _ = write!(
+            svg,
+            r#"<rect x="{:.3}" y="{top:.3}" width="{inner_w:.3}" height="{:.3}" rx="{:.3}" fill="{tint}"/>"#,
+            cx - inner_w / 2.0,
+            block.height(),
+            block.boxed,
+        );
+    }
+    let weight_attr = match block.weight {
+        Weight::Bold => r#" font-weight="bold""#,
+        Weight::Regular => "",
+    };
+    let (asc, desc) = (ascent(block.weight), descent(block.weight));
+    let line_h = size * LINE_HEIGHT;
+    // Centre the ink (ascent + descent) in each line box.
+    let lead = (line_h - (asc + desc) * size) / 2.0;
+    let mut y = top + block.boxed;
+    for line in &block.fitted.lines {
+        let baseline = y + lead + asc * size;
+        let width = text_width(line, block.weight, size);
+        let _ = write!(
+            svg,
+            r#"<text x="{cx:.3}" y="{baseline:.3}" font-size="{size:.3}"{weight_attr} fill="{}" text-anchor="middle">{}</text>"#,
+            block.colour,
+            escape_xml(line),
+        );
+        texts.push(PlacedText {
+            role: block.role,
+            panel,
+            text: line.clone(),
+            size,
+            rect: Rect {
+                x: cx - width / 2.0,
+                y: baseline - asc * size,
+                w: width,
+                h: (asc + desc) * size,
+            },
+        });
+        y += line_h;
+    }
+    top + block.height() + gap
+}
+
+/// Draws the code in `rect` (the white square, quiet zone included): one path of dark runs.
+fn draw_code(svg: &mut String, matrix: &QrMatrix, rect: Rect, panel: usize) -> PlacedCode {
+    let modules = matrix.width_with_quiet_zone();
+    let module = rect.w / modules as f64;
+    let quiet = QUIET_ZONE as f64 * module;
+    let _ = write!(
+        svg,
+        r##"<rect x="{:.4}" y="{:.4}" width="{:.4}" height="{:.4}" fill="#fff"/><path transform="translate({:.4} {:.4}) scale({:.5})" fill="#000" shape-rendering="crispEdges" d=""##,
+        rect.x,
+        rect.y,
+        rect.w,
+        rect.h,
+        rect.x + quiet,
+        rect.y + quiet,
+        module,
+    );
+    let width = matrix.width();
+    for y in 0..width {
+        let mut x = 0;
+        while x < width {
+            if !matrix.is_dark(x, y) {
+                x += 1;
+                continue;
+            }
+            let start = x;
+            while x < width && matrix.is_dark(x, y) {
+                x += 1;
+            }
+            // Each run reaches a hair (2 % of a module) into the row below, so anti-aliasing
+            // PDF readers leave no pale seam between rows of dark modules.
+            let _ = write!(svg, "M{start} {y}h{}v1.02h-{}z", x - start, x - start);
+        }
+    }
+    svg.push_str(r#""/>"#);
+    PlacedCode {
+        panel,
+        rect,
+        symbol_mm: module * width as f64,
+        module_mm: module,
+    }
+}

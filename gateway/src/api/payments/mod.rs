@@ -1,0 +1,55 @@
+//! Payments: the API Pix receiver, the sandbox's "Simular pagamento", and the payments API.
+//!
+//! | route | who | what |
+//! |---|---|---|
+//! | `POST /webhooks/api-pix/{token}/pix` (and `/webhooks/api-pix/{token}`) | the account's bank (PSP) | an API Pix delivery `{"pix":[…]}` ([`webhook`]) |
+//! | `POST /pagamento/{id}/simular-pagamento` | anyone, only with `BALCAO_SANDBOX_PAYMENTS` on | a synthetic delivery through the same receiver ([`sandbox`]) |
+//! | `/api/accounts/{accountId}/api-pix-receivers/{keyId}` … | owner, manager ([`Right::ManageKeys`](domain::team::Right)) | turn the receiver of a key on, rotate its URL, turn it off ([`receivers`]) |
+//! | `/api/accounts/{accountId}/payments` … | every role (operators: their own codes' payments) | list, read, record by hand, void ([`records`]) |
+//! | `GET /api/accounts/{accountId}/daily-totals` | every role (operators: their own codes) | totals per São Paulo day ([`records`]) |
+//!
+//! The receiver's pipeline ([`receiver::receive`]) is the same for the bank and the sandbox:
+//! the whole body is validated against the spec (`domain::payment::api_pix`), every `chave` must
+//! be the receiver's key, each `txid` is matched to the account's code, payer data is sealed
+//! with the account's key, and every entry is appended in one transaction
+//! (`commands::payments::record_reports`).
+
+pub mod receiver;
+pub mod receivers;
+pub mod records;
+pub mod sandbox;
+pub mod webhook;
+
+use commands::{CommandService, PgEventStore};
+use domain::payment::Payment;
+use sqlx::PgPool;
+
+use crate::config::PaymentSettings;
+
+/// What the payment routes share.
+pub struct Payments {
+    /// Runs the Payment aggregate's commands (manual records and voids).
+    pub commands: CommandService<Payment>,
+    /// Whether payer pages offer "Simular pagamento".
+    pub sandbox: bool,
+    /// The secret of the `X-Balcao-Signature` HMAC, when configured.
+    pub hmac_secret: Option<Vec<u8>>,
+    /// Largest delivery accepted, in bytes.
+    pub max_body_bytes: usize,
+}
+
+impl Payments {
+    /// From the settings, over `pool`.
+    pub fn new(settings: &PaymentSettings, pool: &PgPool) -> Self {
+        Payments {
+            commands: CommandService::new(PgEventStore::new(pool.clone()), ()),
+            sandbox: settings.sandbox_payments,
+            hmac_secret: settings
+                .api_pix_hmac_secret
+                .as_ref()
+                .filter(|s| !s.is_empty())
+                .map(|s| s.as_bytes().to_vec()),
+            max_body_bytes: settings.api_pix_max_body_bytes,
+        }
+    }
+}

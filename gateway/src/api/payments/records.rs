@@ -1,0 +1,387 @@
+//! An account's payments: list, read, record by hand, void; and the daily totals.
+//!
+//! | call | who | answer |
+//! |---|---|---|
+//! | `GET …/payments?de=AAAA-MM-DD&ate=AAAA-MM-DD&qrcode=ID` | owner, manager: every payment; operator: those to codes they made | 200 `{payments: [...]}`, newest first, at most [`MAX_LISTED`] |
+//! | `GET …/payments/{reference}` | as the list (an operator asking for another's → 403 `forbidden`) | 200 the payment; 404 `not-found` |
+//! | `POST …/payments` `{qrcodeId?, amount, paidAt?, note?, endToEndId?}` | owner, manager: any code or none; operator: only a code they made | 201 the payment; 422 naming `amount`, `paidAt`, `endToEndId`, `note` or `qrcodeId`; 409 `payment-already-recorded` |
+//! | `POST …/payments/{reference}/void` `{reason}` | as recording, for the payment's code | 200 the payment; 409 `payment-not-manual` (a bank reported it), `payment-already-voided`; 422 `payment-reason-invalid` |
+//! | `GET …/daily-totals?de=&ate=&qrcode=` | as the list | 200 `{days: [{day, payments, receivedCentavos, refundedCentavos}], total}` (São Paulo days) |
+//!
+//! The payer's name, document and free text are in the answer only for roles that see every
+//! transaction ([`Right::ViewAllTransactions`]: owner, manager); an operator sees that a code was
+//! paid, and how much, not who paid.
+
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use chrono::{DateTime, Duration, NaiveDate, SecondsFormat, Utc};
+use domain::money::Centavos;
+use domain::payment::{PaymentCommand, RecordManualPayment, VoidPayment};
+use domain::team::Right;
+use projections::payments::{Filter, PaymentView};
+use projections::qrcodes::QrCodeView;
+use serde::Deserialize;
+use serde_json::json;
+use uuid::Uuid;
+
+use crate::api::access::{Workspace, projection_error};
+use crate::api::error::ApiError;
+use crate::api::json::Json;
+use crate::read_your_writes::wait_for;
+use crate::state::AppState;
+
+/// The most payments one list answers.
+pub const MAX_LISTED: i64 = 500;
+
+/// The list's and the totals' query.
+#[derive(Debug, Default, Deserialize)]
+pub struct Period {
+    /// First São Paulo day, `AAAA-MM-DD`.
+    #[serde(default)]
+    pub de: Option<String>,
+    /// Last São Paulo day, `AAAA-MM-DD`.
+    #[serde(default)]
+    pub ate: Option<String>,
+    /// Only this code.
+    #[serde(default)]
+    pub qrcode: Option<String>,
+}
+
+fn day(text: Option<&String>, field: &'static str) -> Result<Option<NaiveDate>, ApiError> {
+    text.filter(|t| !t.is_empty())
+        .map(|t| {
+            NaiveDate::parse_from_str(t, "%Y-%m-%d").map_err(|_| {
+                ApiError::invalid_argument(field, "Use uma data no formato AAAA-MM-DD.")
+            })
+        })
+        .transpose()
+}
+
+fn filter(workspace: &Workspace, period: &Period) -> Result<Filter, ApiError> {
+    workspace.require(Right::ViewOwnTransactions)?;
+    Ok(Filter {
+        created_by: (!workspace.can(Right::ViewAllTransactions))
+            .then(|| workspace.caller_id().to_owned()),
+        qrcode_id: match period.qrcode.as_deref().filter(|q| !q.is_empty()) {
+            Some(q) => {
+                Some(Uuid::parse_str(q).map_err(|_| {
+                    ApiError::invalid_argument("qrcode", "Este QR code não existe.")
+                })?)
+            }
+            None => None,
+        },
+        from: day(period.de.as_ref(), "de")?,
+        to: day(period.ate.as_ref(), "ate")?,
+    })
+}
+
+fn rfc3339(at: DateTime<Utc>) -> String {
+    at.to_rfc3339_opts(SecondsFormat::Millis, true)
+}
+
+fn to_json(workspace: &Workspace, view: &PaymentView) -> serde_json::Value {
+    let mut json = json!({
+        "reference": view.reference,
+        "endToEndId": view.end_to_end_id,
+        "amountCentavos": view.amount_centavos,
+        "refundedCentavos": view.refunded_centavos,
+        "paidAt": rfc3339(view.paid_at),
+        "day": view.paid_on.to_string(),
+        "txid": view.txid,
+        "qrcodeId": view.qrcode_id,
+        "code": if view.qrcode_id.is_some() { "QR code" } else { "sem QR code" },
+        "source": view.source,
+        "confirmedBy": view.confirmed_by,
+        "status": view.status,
+        "note": view.note,
+        "recordedBy": view.recorded_by,
+        "voidReason": view.void_reason,
+        "recordedAt": rfc3339(view.recorded_at),
+        "refunds": view.refunds,
+    });
+    if workspace.can(Right::ViewAllTransactions) {
+        json["payer"] = json!({
+            "name": view.payer_name,
+            "document": view.payer_document,
+            "info": view.payer_info,
+        });
+    }
+    json
+}
+
+/// `GET /api/accounts/{accountId}/payments`.
+///
+/// # Errors
+///
+/// As the module table says.
+pub async fn list(
+    State(state): State<AppState>,
+    workspace: Workspace,
+    Query(period): Query<Period>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let filter = filter(&workspace, &period)?;
+    let views =
+        projections::payments::list(&state.pool, workspace.account_uuid(), &filter, MAX_LISTED)
+            .await
+            .map_err(projection_error)?;
+    Ok(Json(json!({
+        "payments": views.iter().map(|v| to_json(&workspace, v)).collect::<Vec<_>>()
+    })))
+}
+
+/// The payment `reference` of the account, if the caller may see it.
+async fn visible(
+    state: &AppState,
+    workspace: &Workspace,
+    reference: &str,
+) -> Result<PaymentView, ApiError> {
+    workspace.require(Right::ViewOwnTransactions)?;
+    let view = projections::payments::find(&state.pool, workspace.account_uuid(), reference)
+        .await
+        .map_err(projection_error)?
+        .ok_or_else(ApiError::not_found)?;
+    if !workspace.can(Right::ViewAllTransactions) {
+        let code = match view.qrcode_id {
+            Some(id) => code_of(state, workspace, id).await?,
+            None => None,
+        };
+        own_code(workspace, code.as_ref())?;
+    }
+    Ok(view)
+}
+
+/// `GET /api/accounts/{accountId}/payments/{reference}`.
+///
+/// # Errors
+///
+/// As the module table says.
+pub async fn show(
+    State(state): State<AppState>,
+    workspace: Workspace,
+    Path((_, reference)): Path<(String, String)>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let view = visible(&state, &workspace, &reference).await?;
+    Ok(Json(to_json(&workspace, &view)))
+}
+
+/// The account's code `id`, if it exists.
+async fn code_of(
+    state: &AppState,
+    workspace: &Workspace,
+    id: Uuid,
+) -> Result<Option<QrCodeView>, ApiError> {
+    Ok(projections::qrcodes::find(&state.pool, id)
+        .await
+        .map_err(projection_error)?
+        .filter(|c| c.owner_id == Some(workspace.account_uuid())))
+}
+
+/// Operators act only on payments to codes they made.
+fn own_code(workspace: &Workspace, code: Option<&QrCodeView>) -> Result<(), ApiError> {
+    if workspace.can(Right::ViewAllTransactions) {
+        return Ok(());
+    }
+    workspace.require(Right::ViewOwnTransactions)?;
+    match code {
+        Some(code) if code.created_by.as_deref() == Some(workspace.caller_id()) => Ok(()),
+        _ => Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "forbidden",
+            "Como operador, você só pode ver e registrar pagamentos dos QR codes que você criou.",
+        )),
+    }
+}
+
+/// `POST` body of a manual record.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NewPayment {
+    /// The code paid, if any.
+    #[serde(default)]
+    pub qrcode_id: Option<String>,
+    /// The amount in pt-BR (`"12,50"`).
+    #[serde(default)]
+    pub amount: String,
+    /// When it was paid, RFC 3339; now when absent.
+    #[serde(default)]
+    pub paid_at: Option<String>,
+    /// A note.
+    #[serde(default)]
+    pub note: Option<String>,
+    /// The Pix end-to-end id shown in the bank's receipt, if known.
+    #[serde(default)]
+    pub end_to_end_id: Option<String>,
+}
+
+/// `POST /api/accounts/{accountId}/payments`.
+///
+/// # Errors
+///
+/// As the module table says.
+pub async fn record(
+    State(state): State<AppState>,
+    workspace: Workspace,
+    Json(body): Json<NewPayment>,
+) -> Result<Response, ApiError> {
+    workspace.require(Right::ViewOwnTransactions)?;
+    let code = match body.qrcode_id.as_deref().filter(|q| !q.is_empty()) {
+        Some(text) => {
+            let id = Uuid::parse_str(text)
+                .map_err(|_| ApiError::invalid_argument("qrcodeId", "Este QR code não existe."))?;
+            Some(code_of(&state, &workspace, id).await?.ok_or_else(|| {
+                ApiError::invalid_argument("qrcodeId", "Este QR code não existe.")
+            })?)
+        }
+        None => None,
+    };
+    own_code(&workspace, code.as_ref())?;
+    let amount = Centavos::parse_br(&body.amount)
+        .map_err(|error| ApiError::invalid_argument("amount", error.to_string()))?;
+    let now = Utc::now();
+    let paid_at = match body.paid_at.as_deref().filter(|p| !p.is_empty()) {
+        Some(text) => {
+            let at = DateTime::parse_from_rfc3339(text)
+                .map_err(|_| ApiError::invalid_argument("paidAt", "Informe data e hora válidas."))?
+                .with_timezone(&Utc);
+            if at > now + Duration::minutes(5) {
+                return Err(ApiError::invalid_argument(
+                    "paidAt",
+                    "A data do pagamento não pode estar no futuro.",
+                ));
+            }
+            at
+        }
+        None => now,
+    };
+    let end_to_end_id = match body
+        .end_to_end_id
+        .as_deref()
+        .map(str::trim)
+        .filter(|e| !e.is_empty())
+    {
+        Some(e2e) if e2e.len() == 32 && e2e.bytes().all(|b| b.is_ascii_alphanumeric()) => {
+            Some(e2e.to_owned())
+        }
+        Some(_) => {
+            return Err(ApiError::invalid_argument(
+                "endToEndId",
+                "O identificador do Pix (E2E) tem 32 letras e números, como aparece no comprovante.",
+            ));
+        }
+        None => None,
+    };
+    let reference = end_to_end_id
+        .clone()
+        .unwrap_or_else(|| format!("manual-{}", Uuid::now_v7().simple()));
+    let command = PaymentCommand::RecordManualPayment(RecordManualPayment {
+        account_id: workspace.account_id().to_owned(),
+        reference: reference.clone(),
+        end_to_end_id,
+        amount,
+        paid_at: rfc3339(paid_at),
+        qrcode_id: code.as_ref().map(|c| c.qrcode_id.hyphenated().to_string()),
+        txid: code.as_ref().map(|c| c.txid.clone()).filter(|t| t != "***"),
+        note: body.note,
+        recorded_by: workspace.caller_id().to_owned(),
+        recorded_at: crate::auth::accounts::now(),
+    });
+    let stream = domain::payment::stream_id(workspace.account_id(), &reference);
+    let outcome = state
+        .payments
+        .commands
+        .execute(&stream, command, metadata(&workspace))
+        .await
+        .map_err(ApiError::from)?;
+    let json = answer(&state, &workspace, &reference, outcome.position).await;
+    Ok((StatusCode::CREATED, Json(json)).into_response())
+}
+
+fn metadata(workspace: &Workspace) -> commands::CommandMetadata {
+    commands::CommandMetadata::start().by(workspace.caller_id().to_owned())
+}
+
+/// The payment as the read model shows it once caught up, else just its reference (the command
+/// committed: never answer a failure now).
+async fn answer(
+    state: &AppState,
+    workspace: &Workspace,
+    reference: &str,
+    position: Option<commands::FeedPosition>,
+) -> serde_json::Value {
+    if wait_for(state, projections::payments::NAME, position).await
+        && let Ok(Some(view)) =
+            projections::payments::find(&state.pool, workspace.account_uuid(), reference).await
+    {
+        return to_json(workspace, &view);
+    }
+    json!({"reference": reference})
+}
+
+/// `POST` body of a void.
+#[derive(Debug, Default, Deserialize)]
+pub struct Void {
+    /// Why.
+    #[serde(default)]
+    pub reason: String,
+}
+
+/// `POST /api/accounts/{accountId}/payments/{reference}/void`.
+///
+/// # Errors
+///
+/// As the module table says.
+pub async fn void(
+    State(state): State<AppState>,
+    workspace: Workspace,
+    Path((_, reference)): Path<(String, String)>,
+    Json(body): Json<Void>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    visible(&state, &workspace, &reference).await?;
+    let command = PaymentCommand::VoidPayment(VoidPayment {
+        reason: body.reason,
+        voided_by: workspace.caller_id().to_owned(),
+        voided_at: crate::auth::accounts::now(),
+    });
+    let stream = domain::payment::stream_id(workspace.account_id(), &reference);
+    let outcome = state
+        .payments
+        .commands
+        .execute(&stream, command, metadata(&workspace))
+        .await
+        .map_err(ApiError::from)?;
+    Ok(Json(
+        answer(&state, &workspace, &reference, outcome.position).await,
+    ))
+}
+
+/// `GET /api/accounts/{accountId}/daily-totals`.
+///
+/// # Errors
+///
+/// As the module table says.
+pub async fn totals(
+    State(state): State<AppState>,
+    workspace: Workspace,
+    Query(period): Query<Period>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let filter = filter(&workspace, &period)?;
+    let days = projections::payments::totals(&state.pool, workspace.account_uuid(), &filter)
+        .await
+        .map_err(projection_error)?;
+    let (mut payments, mut received, mut refunded) = (0_i64, 0_i64, 0_i64);
+    let days: Vec<_> = days
+        .iter()
+        .map(|d| {
+            payments += d.payments;
+            received += d.received_centavos;
+            refunded += d.refunded_centavos;
+            json!({"day": d.day.to_string(), "payments": d.payments,
+                   "receivedCentavos": d.received_centavos, "refundedCentavos": d.refunded_centavos})
+        })
+        .collect();
+    Ok(Json(json!({
+        "days": days,
+        "total": {"payments": payments, "receivedCentavos": received, "refundedCentavos": refunded},
+    })))
+}

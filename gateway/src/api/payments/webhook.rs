@@ -1,0 +1,182 @@
+//! `POST /webhooks/api-pix/{token}/pix`: the bank's API Pix delivery (the callback of the BCB's
+//! `PUT /webhook/{chave}`: the bank appends `/pix` to the registered URL; a bare POST to the URL
+//! itself is accepted too, as some PSPs send it).
+//!
+//! | answer | when | written |
+//! |---|---|---|
+//! | 200 `{"recebidos": n, "novos": m}` | the delivery is valid (n entries, m new events) | every entry, in one transaction |
+//! | 400 `corpo-invalido` | the body breaks the spec anywhere (`violacoes` lists where) | nothing |
+//! | 401 `assinatura-invalida` | `BALCAO_API_PIX_HMAC_SECRET` is set and `X-Balcao-Signature` is missing or wrong | nothing |
+//! | 404 `nao-encontrado` | no live receiver has this token (unknown, rotated away, revoked, or its key removed) | nothing |
+//! | 413 `corpo-grande-demais` | the body is over `BALCAO_API_PIX_MAX_BODY_BYTES` | nothing |
+//! | 422 `chave-nao-cadastrada` | an entry's `chave` is not the receiver's key | nothing |
+//! | 503 `indisponivel` | PostgreSQL failed (the bank retries) | nothing |
+//!
+//! Errors are RFC 7807 `application/problem+json`, as the API Pix itself answers.
+
+use axum::body::Body;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use domain::payment::PaymentSource;
+use domain::payment::api_pix::Problem;
+use serde_json::json;
+use uuid::Uuid;
+
+use super::receiver::{Refused, Target, receive, signature_matches, token_digest};
+use crate::state::AppState;
+
+/// The header carrying the optional HMAC.
+pub const SIGNATURE_HEADER: &str = "x-balcao-signature";
+
+/// An RFC 7807 problem.
+pub fn problem(status: StatusCode, code: &str, detail: &str, violations: &[Problem]) -> Response {
+    let violacoes: Vec<_> = violations
+        .iter()
+        .map(|p| json!({"propriedade": p.path, "razao": p.message}))
+        .collect();
+    let mut body = json!({
+        "type": format!("https://balcao.app/erros/{code}"),
+        "title": detail,
+        "status": status.as_u16(),
+        "detail": detail,
+    });
+    if !violacoes.is_empty() {
+        body["violacoes"] = json!(violacoes);
+    }
+    (
+        status,
+        [(header::CONTENT_TYPE, "application/problem+json")],
+        body.to_string(),
+    )
+        .into_response()
+}
+
+fn not_found() -> Response {
+    problem(
+        StatusCode::NOT_FOUND,
+        "nao-encontrado",
+        "Endereço de notificação desconhecido ou desativado.",
+        &[],
+    )
+}
+
+fn too_large(max: usize) -> Response {
+    problem(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        "corpo-grande-demais",
+        &format!("A notificação passa do limite de {max} bytes."),
+        &[],
+    )
+}
+
+/// The live receiver whose token is `token`: its id, account and key.
+async fn find_receiver(
+    state: &AppState,
+    token: &str,
+) -> Result<Option<(Uuid, Uuid, String)>, sqlx::Error> {
+    sqlx::query_as(
+        "select r.receiver_id, r.account_id, k.pix_key
+           from api_pix_receivers r
+           join pix_keys k on k.key_id = r.key_id and k.account_id = r.account_id
+          where r.token_digest = $1 and r.revoked_at is null and k.removed_at is null",
+    )
+    .bind(token_digest(token))
+    .fetch_optional(&state.pool)
+    .await
+}
+
+/// `POST /webhooks/api-pix/{token}/pix` (see the module table).
+pub async fn deliver(
+    State(state): State<AppState>,
+    Path(token): Path<String>,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
+    let max = state.payments.max_body_bytes;
+    let declared = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|length| length > max as u64) {
+        return too_large(max);
+    }
+    // Tokens are 43 base64url characters; anything else names no receiver.
+    if token.len() > 100 {
+        return not_found();
+    }
+    let receiver = match find_receiver(&state, &token).await {
+        Ok(Some(receiver)) => receiver,
+        Ok(None) => return not_found(),
+        Err(error) => return unavailable(&anyhow::Error::new(error)),
+    };
+    let Ok(bytes) = axum::body::to_bytes(body, max).await else {
+        return too_large(max);
+    };
+    if let Some(secret) = &state.payments.hmac_secret {
+        let header = headers.get(SIGNATURE_HEADER).and_then(|v| v.to_str().ok());
+        if !signature_matches(secret, &bytes, header) {
+            return problem(
+                StatusCode::UNAUTHORIZED,
+                "assinatura-invalida",
+                "Assinatura X-Balcao-Signature ausente ou incorreta.",
+                &[],
+            );
+        }
+    }
+    let (receiver_id, account_id, pix_key) = receiver;
+    let target = Target {
+        account_id,
+        pix_key,
+        actor: format!("api-pix:{receiver_id}"),
+    };
+    match receive(&state, &target, &bytes, PaymentSource::ApiPix).await {
+        Ok(recorded) => (
+            StatusCode::OK,
+            axum::Json(json!({"recebidos": entries_in(&bytes), "novos": recorded.events})),
+        )
+            .into_response(),
+        Err(refused) => refusal(refused),
+    }
+}
+
+/// How many entries a valid delivery had.
+fn entries_in(bytes: &[u8]) -> usize {
+    serde_json::from_slice::<serde_json::Value>(bytes)
+        .ok()
+        .and_then(|v| v.get("pix").and_then(|p| p.as_array().map(Vec::len)))
+        .unwrap_or(0)
+}
+
+/// A refused delivery as the bank reads it.
+pub fn refusal(refused: Refused) -> Response {
+    match refused {
+        Refused::Malformed(problems) => problem(
+            StatusCode::BAD_REQUEST,
+            "corpo-invalido",
+            "A notificação não segue o esquema da API Pix; nada foi registrado.",
+            &problems,
+        ),
+        Refused::ForeignKey(problems) => problem(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "chave-nao-cadastrada",
+            "A notificação traz Pix para outra chave; nada foi registrado.",
+            &problems,
+        ),
+        Refused::Failed(error) => unavailable(&error),
+    }
+}
+
+fn unavailable(error: &anyhow::Error) -> Response {
+    tracing::error!(%error, "an API Pix delivery could not be recorded");
+    let mut response = problem(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "indisponivel",
+        "Não foi possível registrar agora; tente de novo.",
+        &[],
+    );
+    response
+        .headers_mut()
+        .insert(header::RETRY_AFTER, header::HeaderValue::from_static("5"));
+    response
+}

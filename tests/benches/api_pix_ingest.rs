@@ -1,0 +1,175 @@
+//! API Pix ingestion beside the raw append rate, in one run: entries per second recorded through
+//! the whole receiver (`POST {url}/pix` over HTTP: token lookup, whole-body validation, txid
+//! matching, sealing, one transaction per delivery with a lock per stream) next to single-row
+//! `INSERT`s into `events` (the same table, trigger and all) from the same number of clients.
+//!
+//! `cargo bench -p tests --bench api_pix_ingest` (needs PostgreSQL and NATS, as the e2e tests).
+//! `BALCAO_BENCH_SECONDS` (default 10) per phase, `BALCAO_BENCH_CLIENTS` (default 8),
+//! `BALCAO_BENCH_BATCH` (entries per delivery, default 10). Target: ingestion ≥ 50 % of raw.
+
+use std::io::Write;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+use tests::TestApp;
+use tests::browser::Browser;
+use uuid::Uuid;
+
+fn env(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// One `pixWebhook2`-shaped entry (the spec's example) with a fresh end-to-end id.
+fn entry(n: u64) -> serde_json::Value {
+    json!({
+        "endToEndId": format!("E87654321{:023}", n),
+        "txid": "971122d8f37211eaadc10242ac120002",
+        "valor": "110.00",
+        "horario": "2020-09-09T20:15:00.358Z",
+        "infoPagador": "0123456789",
+    })
+}
+
+async fn ingestion(app: &TestApp, url: &str, clients: u64, batch: u64, seconds: u64) -> u64 {
+    let done = Arc::new(AtomicU64::new(0));
+    let next = Arc::new(AtomicU64::new(0));
+    let deadline = Instant::now() + Duration::from_secs(seconds);
+    let started = Instant::now();
+    let tasks: Vec<_> = (0..clients)
+        .map(|_| {
+            let client = app.client();
+            let url = format!("{url}/pix");
+            let (done, next) = (done.clone(), next.clone());
+            tokio::spawn(async move {
+                while Instant::now() < deadline {
+                    let first = next.fetch_add(batch, Ordering::Relaxed);
+                    let body =
+                        json!({"pix": (first..first + batch).map(entry).collect::<Vec<_>>()});
+                    let response = client.post(&url).json(&body).send().await;
+                    match response {
+                        Ok(r) if r.status().is_success() => {
+                            done.fetch_add(batch, Ordering::Relaxed);
+                        }
+                        Ok(r) => panic!("delivery refused: {}", r.status()),
+                        Err(error) => panic!("delivery failed: {error}"),
+                    }
+                }
+            })
+        })
+        .collect();
+    for task in tasks {
+        task.await.expect("a client");
+    }
+    per_second(done.load(Ordering::Relaxed), started.elapsed())
+}
+
+async fn raw_appends(app: &TestApp, clients: u64, seconds: u64) -> u64 {
+    let pool = sqlx::postgres::PgPoolOptions::new()
+        .max_connections(u32::try_from(clients).unwrap_or(8))
+        .connect(&app.settings.database_url)
+        .await
+        .expect("a pool");
+    let done = Arc::new(AtomicU64::new(0));
+    let deadline = Instant::now() + Duration::from_secs(seconds);
+    let started = Instant::now();
+    let tasks: Vec<_> = (0..clients)
+        .map(|_| {
+            let (pool, done) = (pool.clone(), done.clone());
+            tokio::spawn(async move {
+                while Instant::now() < deadline {
+                    let payload = entry(0);
+                    sqlx::query(
+                        "insert into events (event_id, stream_type, stream_id, stream_version,
+                                             event_type, schema_version, payload, metadata)
+                         values ($1, 'bench', $2, 1, 'BenchAppended', 1, $3, '{}')",
+                    )
+                    .bind(Uuid::now_v7())
+                    .bind(Uuid::now_v7().to_string())
+                    .bind(payload)
+                    .execute(&pool)
+                    .await
+                    .expect("a raw insert");
+                    done.fetch_add(1, Ordering::Relaxed);
+                }
+            })
+        })
+        .collect();
+    for task in tasks {
+        task.await.expect("a client");
+    }
+    per_second(done.load(Ordering::Relaxed), started.elapsed())
+}
+
+/// `count` per second over `elapsed`, in integers (the workspace allows no float arithmetic).
+fn per_second(count: u64, elapsed: Duration) -> u64 {
+    let millis = elapsed.as_millis().max(1);
+    u64::try_from(u128::from(count) * 1000 / millis).unwrap_or(u64::MAX)
+}
+
+fn main() {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    runtime.block_on(async {
+        let seconds = env("BALCAO_BENCH_SECONDS", 10);
+        let clients = env("BALCAO_BENCH_CLIENTS", 8);
+        let batch = env("BALCAO_BENCH_BATCH", 10);
+        let app = TestApp::spawn().await;
+        let db = app.db().await;
+        let mut browser = Browser::new(&app);
+        let signed = browser
+            .sign_up("bench@padaria.test", "senha-boa-1", "Bancada")
+            .await;
+        let account = signed.json["user"]["uid"]
+            .as_str()
+            .expect("an account")
+            .to_owned();
+        sqlx::query(
+            "create table if not exists pix_keys (key_id uuid primary key, account_id uuid,
+                key_kind text, pix_key text, label text, holder_name text, is_default bool,
+                created_at timestamptz, removed_at timestamptz)",
+        )
+        .execute(&db)
+        .await
+        .expect("pix_keys");
+        let key_id = Uuid::now_v7();
+        sqlx::query(
+            "insert into pix_keys (key_id, account_id, key_kind, pix_key, created_at)
+             values ($1, $2::uuid, 'email', 'loja@padaria.test', now())",
+        )
+        .bind(key_id)
+        .bind(&account)
+        .execute(&db)
+        .await
+        .expect("a key");
+        let on = browser
+            .post_json(
+                &format!("/api/accounts/{account}/api-pix-receivers/{key_id}"),
+                &json!({}),
+            )
+            .await;
+        let url = on.json["url"]
+            .as_str()
+            .expect("a receiver URL")
+            .replace("http://balcao.test", &app.url(""));
+        // A short warm-up, then the two phases back to back.
+        ingestion(&app, &url, clients, batch, 1).await;
+        let ingested = ingestion(&app, &url, clients, batch, seconds).await;
+        let raw = raw_appends(&app, clients, seconds).await;
+        let mut out = std::io::stdout().lock();
+        let table = format!(
+            "| clients | entries per delivery | API Pix entries/s | raw single-row appends/s | ingestion ÷ raw |\n\
+             |---|---|---|---|---|\n\
+             | {clients} | {batch} | {ingested} | {raw} | {} % |\n",
+            ingested * 100 / raw.max(1)
+        );
+        out.write_all(table.as_bytes()).expect("stdout");
+        app.stop().await;
+    });
+}

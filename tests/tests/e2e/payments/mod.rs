@@ -1,0 +1,9 @@
+//! Payments (issue 15): the API Pix receiver, manual records and voids, the sandbox, the
+//! `payments` and `daily_totals` read models, and who may do what.
+
+mod authorization;
+mod manual;
+mod receiver;
+mod replay;
+mod sandbox;
+mod support;
