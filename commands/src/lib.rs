@@ -20,6 +20,8 @@
 //! - [`pix_keys`]: the Pix keys workflow (seal, fingerprint, run the key ring's command).
 //! - [`sessions`]: sign-in sessions and their rotating refresh tokens (only their SHA-256 is
 //!   stored).
+//! - [`photos`]: profile photos' bytes, kept out of the log and deleted with the account.
+//! - [`secrets`]: secrets generated once and shared by every server (the access-token key).
 //! - [`payments`]: an API Pix delivery's payment reports decided and appended in one
 //!   transaction, under one advisory lock per Payment stream.
 //! - [`feed`] reads every committed event in the one order all readers agree on.
@@ -39,7 +41,9 @@ mod metadata;
 mod outcome;
 pub mod payments;
 pub mod pix_keys;
+pub mod photos;
 mod pool;
+pub mod secrets;
 mod service;
 pub mod sessions;
 mod store;

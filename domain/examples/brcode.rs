@@ -1,4 +1,4 @@
-//! `cargo run -q -p domain --example brcode -- parse PAYLOAD` (or `make …`, `svg …`): a thin
+//! `cargo run -q -p domain --features cli --example brcode -- parse PAYLOAD` (or `make …`, `svg …`): a thin
 //! wrapper around [`domain::brcode::cli::run`], which holds all the logic and its tests.
 
 use std::io::Write;

@@ -17,11 +17,11 @@
 //! (`balcao_mail_total{outcome="failed"}`) and the caller carries on (recovery answers 204 either
 //! way, so it cannot reveal which e-mails have accounts).
 
-use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+use askama::Template;
 use lettre::message::{Mailbox, MultiPart};
 use lettre::transport::smtp::authentication::Credentials;
 use lettre::transport::smtp::client::{Tls, TlsParameters};
@@ -219,24 +219,18 @@ impl Email {
     /// "Confirme seu e-mail": sent after sign-up (and on request) to verify the address. Whoever
     /// signed up typed both the address and the name, so the name is shown only as quoted data.
     pub fn verify_email(to: &str, display_name: &str, link: &str, valid_for: Duration) -> Email {
-        let validity = describe_duration(valid_for);
-        let named = match quoted(display_name) {
-            Some(name) => format!(
-                "Uma conta no Balcão foi criada com este e-mail e com o nome {name}. Confirme que este e-mail é seu para concluir o cadastro:"
-            ),
-            None => "Uma conta no Balcão foi criada com este e-mail. Confirme que este e-mail é seu para concluir o cadastro:".to_owned(),
+        let message = Fill {
+            subject: "Confirme seu e-mail no Balcão",
+            link,
+            validity: describe_duration(valid_for),
+            name: quoted(display_name),
+            role: "",
         };
-        compose(
+        message.render(
             MailKind::VerifyEmail,
             to,
-            "Confirme seu e-mail no Balcão",
-            link,
-            &["Olá!", named.as_str()],
-            "Confirmar e-mail",
-            &[
-                &format!("O link vale por {validity}."),
-                "Se você não criou uma conta no Balcão, ignore esta mensagem.",
-            ],
+            VerifyEmailHtml { m: &message },
+            VerifyEmailText { m: &message },
         )
     }
 
@@ -262,21 +256,18 @@ impl Email {
 
     /// "Redefina sua senha": sent by `POST /api/auth/recover` when the account exists.
     pub fn reset_password(to: &str, link: &str, valid_for: Duration) -> Email {
-        let validity = describe_duration(valid_for);
-        compose(
+        let message = Fill {
+            subject: "Redefina sua senha do Balcão",
+            link,
+            validity: describe_duration(valid_for),
+            name: None,
+            role: "",
+        };
+        message.render(
             MailKind::ResetPassword,
             to,
-            "Redefina sua senha do Balcão",
-            link,
-            &[
-                "Olá!",
-                "Recebemos um pedido para redefinir a senha da sua conta no Balcão. Para escolher uma nova senha, abra o link:",
-            ],
-            "Escolher nova senha",
-            &[
-                &format!("O link vale por {validity} e só pode ser usado uma vez."),
-                "Se você não pediu para redefinir a senha, ignore esta mensagem: sua senha continua a mesma.",
-            ],
+            ResetPasswordHtml { m: &message },
+            ResetPasswordText { m: &message },
         )
     }
 
@@ -288,26 +279,18 @@ impl Email {
         link: &str,
         valid_for: Duration,
     ) -> Email {
-        let validity = describe_duration(valid_for);
-        let asked = match quoted(display_name) {
-            Some(name) => format!(
-                "A conta do Balcão com o nome {name} pediu para usar este endereço. Para confirmar a troca, abra o link:"
-            ),
-            None => "Uma conta do Balcão pediu para usar este endereço. Para confirmar a troca, abra o link:".to_owned(),
+        let message = Fill {
+            subject: "Confirme seu novo e-mail no Balcão",
+            link,
+            validity: describe_duration(valid_for),
+            name: quoted(display_name),
+            role: "",
         };
-        compose(
+        message.render(
             MailKind::ConfirmNewEmail,
             to,
-            "Confirme seu novo e-mail no Balcão",
-            link,
-            &["Olá!", asked.as_str()],
-            "Confirmar novo e-mail",
-            &[
-                &format!(
-                    "O link vale por {validity}. Até lá, a conta continua com o e-mail anterior."
-                ),
-                "Se você não pediu essa troca, ignore esta mensagem: nada muda na conta.",
-            ],
+            ConfirmNewEmailHtml { m: &message },
+            ConfirmNewEmailText { m: &message },
         )
     }
 
@@ -324,31 +307,73 @@ impl Email {
         link: &str,
         valid_for: Duration,
     ) -> Email {
-        let validity = describe_duration(valid_for);
-        let invited = match quoted(inviter) {
-            Some(name) => format!(
-                "Você foi convidado para participar de uma conta no Balcão como {role}. Nome da conta que convidou (informado por ela): {name}."
-            ),
-            None => {
-                format!("Você foi convidado para participar de uma conta no Balcão como {role}.")
-            }
+        let message = Fill {
+            subject: INVITATION_SUBJECT,
+            link,
+            validity: describe_duration(valid_for),
+            name: quoted(inviter),
+            role,
         };
-        compose(
+        message.render(
             MailKind::Invitation,
             to,
-            INVITATION_SUBJECT,
-            link,
-            &["Olá!", invited.as_str(), "Para aceitar, abra o link:"],
-            "Aceitar convite",
-            &[
-                &format!(
-                    "O link vale por {validity} e só pode ser aceito por uma conta com este e-mail. Se você ainda não tem conta, crie uma com este e-mail pelo próprio link."
-                ),
-                "Se você não esperava este convite, ignore esta mensagem.",
-            ],
+            InvitationHtml { m: &message },
+            InvitationText { m: &message },
         )
     }
 }
+
+/// What the templates under `templates/mail/` fill in. Each message's words are in its two
+/// templates (`NAME.html` extending `layout.html`, `NAME.txt` extending `layout.txt`); askama
+/// escapes every value in the HTML ones, so a typed name or a link's `&` cannot become markup.
+struct Fill<'a> {
+    /// Fixed text per message, never a typed name.
+    subject: &'static str,
+    /// The one link.
+    link: &'a str,
+    /// How long the link works ([`describe_duration`]).
+    validity: String,
+    /// A typed name, already [`quoted`]; `None` when blank or when the message names no one.
+    name: Option<String>,
+    /// The invitation's role, in pt-BR; empty elsewhere.
+    role: &'a str,
+}
+
+impl Fill<'_> {
+    /// Renders both bodies.
+    fn render(&self, kind: MailKind, to: &str, html: impl Template, text: impl Template) -> Email {
+        // Rendering only writes `String`s into a `String`, which cannot fail.
+        const INFALLIBLE: &str = "a mail template writes only strings";
+        Email {
+            kind,
+            to: to.to_owned(),
+            subject: self.subject.to_owned(),
+            text: text.render().expect(INFALLIBLE),
+            html: html.render().expect(INFALLIBLE),
+            link: self.link.to_owned(),
+        }
+    }
+}
+
+/// Declares one template over a [`Fill`].
+macro_rules! mail_template {
+    ($name:ident, $path:literal) => {
+        #[derive(Template)]
+        #[template(path = $path)]
+        struct $name<'a> {
+            m: &'a Fill<'a>,
+        }
+    };
+}
+
+mail_template!(VerifyEmailHtml, "mail/verify_email.html");
+mail_template!(VerifyEmailText, "mail/verify_email.txt");
+mail_template!(ResetPasswordHtml, "mail/reset_password.html");
+mail_template!(ResetPasswordText, "mail/reset_password.txt");
+mail_template!(ConfirmNewEmailHtml, "mail/confirm_new_email.html");
+mail_template!(ConfirmNewEmailText, "mail/confirm_new_email.txt");
+mail_template!(InvitationHtml, "mail/invitation.html");
+mail_template!(InvitationText, "mail/invitation.txt");
 
 /// The invitation's subject: fixed text, never a name someone typed.
 pub const INVITATION_SUBJECT: &str = "Você recebeu um convite para o Balcão";
@@ -390,79 +415,6 @@ pub fn describe_duration(duration: Duration) -> String {
         let days = hours.div_ceil(24);
         format!("{days} dias")
     }
-}
-
-/// Builds both bodies from the same paragraphs: the ones before the link, the button's label,
-/// the ones after.
-fn compose(
-    kind: MailKind,
-    to: &str,
-    subject: &str,
-    link: &str,
-    before: &[&str],
-    button: &str,
-    after: &[&str],
-) -> Email {
-    let mut text = String::new();
-    for paragraph in before {
-        let _ = write!(text, "{paragraph}\n\n");
-    }
-    let _ = write!(text, "{link}\n\n");
-    for paragraph in after {
-        let _ = write!(text, "{paragraph}\n\n");
-    }
-    text.push_str("Equipe Balcão\n");
-
-    let mut html = String::from(
-        "<!doctype html>\n<html lang=\"pt-BR\">\n<head><meta charset=\"utf-8\"><title>",
-    );
-    html.push_str(&escape(subject));
-    html.push_str(
-        "</title></head>\n<body style=\"font-family: Arial, sans-serif; color: #1f2933; line-height: 1.5;\">\n",
-    );
-    for paragraph in before {
-        let _ = writeln!(html, "<p>{}</p>", escape(paragraph));
-    }
-    let _ = writeln!(
-        html,
-        "<p><a href=\"{href}\" style=\"display: inline-block; padding: 12px 20px; background: #0b6b62; color: #ffffff; text-decoration: none; border-radius: 6px;\">{label}</a></p>",
-        href = escape(link),
-        label = escape(button),
-    );
-    let _ = writeln!(
-        html,
-        "<p>Se o botão não funcionar, copie este endereço no navegador:<br>{}</p>",
-        escape(link)
-    );
-    for paragraph in after {
-        let _ = writeln!(html, "<p>{}</p>", escape(paragraph));
-    }
-    html.push_str("<p>Equipe Balcão</p>\n</body>\n</html>\n");
-
-    Email {
-        kind,
-        to: to.to_owned(),
-        subject: subject.to_owned(),
-        text,
-        html,
-        link: link.to_owned(),
-    }
-}
-
-/// Escapes text for HTML content and attribute values.
-fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 /// Why one message was not sent.
@@ -683,8 +635,15 @@ mod tests {
                 .contains("https://balcao.app/painel/convite?codigo=abc&x=1")
         );
         assert!(email.text.contains("7 dias"));
-        assert!(email.html.contains("“Ana &lt;Admin&gt;”"));
-        assert!(email.html.contains("codigo=abc&amp;x=1"));
+        // askama's escaper writes numeric references (`&#60;` for `<`, `&#38;` for `&`).
+        assert!(
+            email.html.contains("“Ana &#60;Admin&#62;”"),
+            "{}",
+            email.html
+        );
+        assert!(!email.html.contains("<Admin>"), "{}", email.html);
+        assert!(email.html.contains("codigo=abc&#38;x=1"), "{}", email.html);
+        assert!(!email.html.contains("abc&x=1"), "{}", email.html);
         assert!(email.html.contains("lang=\"pt-BR\""));
         let reset = Email::reset_password("a@x.com", "https://x/r", Duration::from_secs(3600));
         assert!(reset.text.contains("1 hora"));
@@ -745,5 +704,25 @@ mod tests {
         let files: Vec<_> = std::fs::read_dir(&folder).expect("folder").collect();
         assert_eq!(files.len(), 1);
         let _ = std::fs::remove_dir_all(&folder);
+    }
+
+    #[test]
+    fn the_plain_text_body_is_paragraphs_then_the_link_then_the_signature() {
+        // Pins the text layout's blank lines (askama drops a template file's last newline).
+        let reset = Email::reset_password("a@x.com", "https://x/r?c=1", Duration::from_secs(3600));
+        assert_eq!(
+            reset.text,
+            "Olá!\n\n\
+             Recebemos um pedido para redefinir a senha da sua conta no Balcão. Para escolher uma nova senha, abra o link:\n\n\
+             https://x/r?c=1\n\n\
+             O link vale por 1 hora e só pode ser usado uma vez.\n\n\
+             Se você não pediu para redefinir a senha, ignore esta mensagem: sua senha continua a mesma.\n\n\
+             Equipe Balcão\n"
+        );
+        assert!(
+            reset
+                .html
+                .ends_with("<p>Equipe Balcão</p>\n</body>\n</html>\n")
+        );
     }
 }

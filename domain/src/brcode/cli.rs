@@ -1,6 +1,7 @@
 //! The command-line face of the engine, as a pure function: arguments in, exit status and text
 //! out, no I/O. The `brcode` example and the `balcao brcode` role are thin wrappers around
-//! [`run`].
+//! [`run`]. The arguments are parsed by clap, which is why this module exists only with the
+//! crate's `cli` feature (off by default, so the pure crate stays light for everyone else).
 //!
 //! ```text
 //! brcode parse PAYLOAD
@@ -18,7 +19,8 @@
 //!   differently from how it was typed. On any error it prints the pt-BR messages on stderr and
 //!   exits with 2.
 //! * `svg` prints the QR code as SVG (level M unless `--level q`).
-//! * Usage errors exit with 2.
+//! * Usage errors exit with 2, with a pt-BR sentence and [`USAGE`] (clap's own English messages
+//!   are never shown).
 //!
 //! ```
 //! use domain::brcode::cli::run;
@@ -31,6 +33,8 @@
 //! assert!(out.stderr.contains("“São Paulo” será escrito como “SAO PAULO”"));
 //! ```
 
+use clap::error::{ContextKind, ContextValue, ErrorKind};
+use clap::{Args, Parser, Subcommand};
 use serde_json::{Value, json};
 
 use super::error::BrCodeError;
@@ -96,6 +100,66 @@ impl CliOutput {
     }
 }
 
+/// The tool's arguments. Help is ours ([`USAGE`], in pt-BR), so clap's flag and subcommand for
+/// it are off.
+#[derive(Debug, Parser)]
+#[command(
+    name = "brcode",
+    disable_help_flag = true,
+    disable_help_subcommand = true,
+    disable_version_flag = true
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Reads a code and reports it as JSON.
+    Parse {
+        /// The payload, quoted.
+        payload: String,
+    },
+    /// Writes a static code (`--key`) or a dynamic one (`--url`).
+    Make(MakeArgs),
+    /// Draws a code as SVG.
+    Svg {
+        /// The payload, quoted.
+        payload: String,
+        /// The error-correction level, `m` (default) or `q`.
+        #[arg(long)]
+        level: Option<String>,
+    },
+}
+
+/// `make`'s options. Every text is optional here: a missing name, city or key is the engine's
+/// refusal (with its pt-BR message), not a usage error. A dynamic code's amount and txid come
+/// from the charge, so `--url` conflicts with the static code's options.
+#[derive(Debug, Args)]
+struct MakeArgs {
+    #[arg(long)]
+    name: Option<String>,
+    #[arg(long)]
+    city: Option<String>,
+    #[arg(long = "postal-code")]
+    postal_code: Option<String>,
+    #[arg(long)]
+    url: Option<String>,
+    #[arg(long, conflicts_with = "url")]
+    key: Option<String>,
+    #[arg(long = "key-type", conflicts_with = "url")]
+    key_type: Option<String>,
+    #[arg(long, conflicts_with = "url")]
+    amount: Option<String>,
+    #[arg(long, conflicts_with = "url")]
+    txid: Option<String>,
+    #[arg(long, conflicts_with = "url")]
+    info: Option<String>,
+    #[arg(long = "single-use", conflicts_with = "url")]
+    single_use: bool,
+}
+
 /// Runs one command. `args` are the arguments after the program name.
 ///
 /// ```
@@ -110,78 +174,72 @@ impl CliOutput {
 /// ```
 #[must_use]
 pub fn run(args: &[String]) -> CliOutput {
-    let Some((command, rest)) = args.split_first() else {
-        return CliOutput::usage("Informe um comando.");
-    };
-    match command.as_str() {
-        "parse" => parse_command(rest),
-        "make" => make_command(rest),
-        "svg" => svg_command(rest),
-        "help" | "--help" | "-h" | "ajuda" => CliOutput::ok(USAGE.to_owned(), String::new()),
-        other => CliOutput::usage(&format!("Comando desconhecido: “{other}”.")),
+    if let Some("help" | "--help" | "-h" | "ajuda") = args.first().map(String::as_str) {
+        return CliOutput::ok(USAGE.to_owned(), String::new());
+    }
+    let argv = std::iter::once("brcode").chain(args.iter().map(String::as_str));
+    match Cli::try_parse_from(argv) {
+        Ok(Cli { command }) => match command {
+            Command::Parse { payload } => parse_command(&payload),
+            Command::Make(make) => make_command(make),
+            Command::Svg { payload, level } => svg_command(&payload, level.as_deref()),
+        },
+        Err(error) => CliOutput::usage(&usage_message(args, &error)),
     }
 }
 
-/// Splits `--flag value` / `--flag=value` pairs, positional arguments and bare switches.
-struct Args {
-    positional: Vec<String>,
-    flags: Vec<(String, Option<String>)>,
-}
-
-const SWITCHES: [&str; 1] = ["--single-use"];
-
-fn split_args(args: &[String]) -> Result<Args, String> {
-    let mut parsed = Args {
-        positional: Vec::new(),
-        flags: Vec::new(),
-    };
-    let mut iter = args.iter();
-    while let Some(arg) = iter.next() {
-        if !arg.starts_with("--") {
-            parsed.positional.push(arg.clone());
-            continue;
-        }
-        let (name, value) = match arg.split_once('=') {
-            Some((name, value)) => (name.to_owned(), Some(value.to_owned())),
-            None if SWITCHES.contains(&arg.as_str()) => (arg.clone(), None),
-            None => {
-                let value = iter
-                    .next()
-                    .ok_or_else(|| format!("Falta o valor de {arg}."))?;
-                (arg.clone(), Some(value.clone()))
-            }
+/// Clap's refusal, told in pt-BR in the words the tool has always used.
+fn usage_message(args: &[String], error: &clap::Error) -> String {
+    // "--key <KEY>" → "--key"; clap names the argument with its value placeholder.
+    let named = |kind: ContextKind| -> Vec<String> {
+        let names = match error.get(kind) {
+            Some(ContextValue::String(name)) => vec![name.clone()],
+            Some(ContextValue::Strings(names)) => names.clone(),
+            _ => Vec::new(),
         };
-        if parsed.flags.iter().any(|(n, _)| *n == name) {
-            return Err(format!("A opção {name} foi informada duas vezes."));
-        }
-        parsed.flags.push((name, value));
-    }
-    Ok(parsed)
-}
-
-impl Args {
-    fn take(&mut self, name: &str) -> Option<String> {
-        let at = self.flags.iter().position(|(n, _)| n == name)?;
-        self.flags.remove(at).1
-    }
-
-    fn switch(&mut self, name: &str) -> bool {
-        let at = self.flags.iter().position(|(n, _)| n == name);
-        at.map(|at| self.flags.remove(at)).is_some()
-    }
-
-    fn leftover(&self) -> Option<String> {
-        self.flags
-            .first()
-            .map(|(n, _)| n.clone())
-            .or_else(|| self.positional.first().cloned())
-    }
-}
-
-fn parse_command(rest: &[String]) -> CliOutput {
-    let [payload] = rest else {
-        return CliOutput::usage("Informe um único código para ler (entre aspas).");
+        names
+            .into_iter()
+            .map(|n| n.split_whitespace().next().unwrap_or_default().to_owned())
+            .collect()
     };
+    let command = args.first().map(String::as_str);
+    match (error.kind(), command) {
+        (ErrorKind::MissingSubcommand | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand, _) => {
+            "Informe um comando.".to_owned()
+        }
+        (ErrorKind::InvalidSubcommand, Some(other)) => {
+            format!("Comando desconhecido: “{other}”.")
+        }
+        (_, Some("parse")) => "Informe um único código para ler (entre aspas).".to_owned(),
+        (ErrorKind::InvalidValue, _) if args.last().is_some_and(|a| a.starts_with("--")) => {
+            format!(
+                "Falta o valor de {}.",
+                args.last().map_or("", String::as_str)
+            )
+        }
+        (ErrorKind::ArgumentConflict, _) => {
+            let mut names = named(ContextKind::InvalidArg);
+            names.extend(named(ContextKind::PriorArg));
+            match names.iter().find(|n| n.as_str() != "--url") {
+                Some(extra) if names.len() > 1 && names.iter().any(|n| n == "--url") => {
+                    format!(
+                        "Código dinâmico (--url) não aceita {extra}: o valor e o txid vêm da cobrança."
+                    )
+                }
+                Some(twice) => format!("A opção {twice} foi informada duas vezes."),
+                None => "Opções que não combinam.".to_owned(),
+            }
+        }
+        (_, Some("svg")) => "Informe um único código para desenhar (entre aspas).".to_owned(),
+        (ErrorKind::UnknownArgument, _) => match named(ContextKind::InvalidArg).first() {
+            Some(extra) => format!("Argumento não reconhecido: “{extra}”."),
+            None => "Argumento não reconhecido.".to_owned(),
+        },
+        _ => "Argumentos inválidos.".to_owned(),
+    }
+}
+
+fn parse_command(payload: &str) -> CliOutput {
     let report = inspect(payload);
     let list = |items: Vec<super::error::Report>| -> Value {
         serde_json::to_value(items).unwrap_or(Value::Null)
@@ -200,51 +258,26 @@ fn parse_command(rest: &[String]) -> CliOutput {
     }
 }
 
-fn make_command(rest: &[String]) -> CliOutput {
-    let mut args = match split_args(rest) {
-        Ok(args) => args,
-        Err(message) => return CliOutput::usage(&message),
-    };
-    let name = args.take("--name").unwrap_or_default();
-    let city = args.take("--city").unwrap_or_default();
-    let postal_code = args.take("--postal-code").unwrap_or_default();
-    let made = if let Some(url) = args.take("--url") {
-        if let Some(extra) = [
-            "--key",
-            "--key-type",
-            "--amount",
-            "--txid",
-            "--info",
-            "--single-use",
-        ]
-        .into_iter()
-        .find(|f| args.flags.iter().any(|(n, _)| n == f))
-        {
-            return CliOutput::usage(&format!(
-                "Código dinâmico (--url) não aceita {extra}: o valor e o txid vêm da cobrança."
-            ));
-        }
+fn make_command(args: MakeArgs) -> CliOutput {
+    let name = args.name.unwrap_or_default();
+    let city = args.city.unwrap_or_default();
+    let postal_code = args.postal_code.unwrap_or_default();
+    let made = if let Some(url) = args.url {
         let mut request = DynamicCodeRequest::new(url, name, city);
         request.postal_code = (!postal_code.trim().is_empty()).then_some(postal_code);
-        if let Some(extra) = args.leftover() {
-            return CliOutput::usage(&format!("Argumento não reconhecido: “{extra}”."));
-        }
         make_dynamic(&request)
     } else {
         let form = StaticCodeForm {
-            key: args.take("--key").unwrap_or_default(),
-            key_kind: args.take("--key-type").unwrap_or_default(),
+            key: args.key.unwrap_or_default(),
+            key_kind: args.key_type.unwrap_or_default(),
             merchant_name: name,
             merchant_city: city,
-            amount: args.take("--amount").unwrap_or_default(),
-            txid: args.take("--txid").unwrap_or_default(),
-            additional_info: args.take("--info").unwrap_or_default(),
+            amount: args.amount.unwrap_or_default(),
+            txid: args.txid.unwrap_or_default(),
+            additional_info: args.info.unwrap_or_default(),
             postal_code,
-            single_use: args.switch("--single-use"),
+            single_use: args.single_use,
         };
-        if let Some(extra) = args.leftover() {
-            return CliOutput::usage(&format!("Argumento não reconhecido: “{extra}”."));
-        }
         make_static_from_form(&form)
     };
     match made {
@@ -260,21 +293,10 @@ fn make_command(rest: &[String]) -> CliOutput {
     }
 }
 
-fn svg_command(rest: &[String]) -> CliOutput {
-    let mut args = match split_args(rest) {
-        Ok(args) => args,
-        Err(message) => return CliOutput::usage(&message),
-    };
-    let level = match args
-        .take("--level")
-        .map(|l| l.parse::<EcLevel>())
-        .transpose()
-    {
+fn svg_command(payload: &str, level: Option<&str>) -> CliOutput {
+    let level = match level.map(str::parse::<EcLevel>).transpose() {
         Ok(level) => level.unwrap_or_default(),
         Err(e) => return CliOutput::usage(&e.to_string()),
-    };
-    let ([payload], None) = (&args.positional[..], args.flags.first()) else {
-        return CliOutput::usage("Informe um único código para desenhar (entre aspas).");
     };
     match QrMatrix::encode(payload.trim(), level) {
         Ok(qr) => CliOutput::ok(format!("{}\n", qr.to_svg()), String::new()),
@@ -480,6 +502,58 @@ mod tests {
         );
         assert_eq!(run_with(&["make", "--bogus", "x"]).exit_code, 2);
         assert_eq!(run_with(&["help"]).exit_code, 0);
+    }
+
+    #[test]
+    fn usage_errors_are_told_in_portuguese_never_in_claps_english() {
+        let first_line = |args: &[&str]| {
+            let out = run_with(args);
+            assert_eq!(out.exit_code, 2, "{args:?}");
+            assert!(out.stderr.contains(USAGE), "{}", out.stderr);
+            out.stderr.lines().next().unwrap_or_default().to_owned()
+        };
+        assert_eq!(first_line(&[]), "Informe um comando.");
+        assert_eq!(
+            first_line(&["frobnicate"]),
+            "Comando desconhecido: “frobnicate”."
+        );
+        assert_eq!(
+            first_line(&["parse"]),
+            "Informe um único código para ler (entre aspas)."
+        );
+        assert_eq!(
+            first_line(&["parse", "a", "b"]),
+            "Informe um único código para ler (entre aspas)."
+        );
+        assert_eq!(first_line(&["make", "--key"]), "Falta o valor de --key.");
+        assert_eq!(
+            first_line(&["make", "--name", "a", "--name", "b"]),
+            "A opção --name foi informada duas vezes."
+        );
+        assert_eq!(
+            first_line(&["make", "--bogus", "x"]),
+            "Argumento não reconhecido: “--bogus”."
+        );
+        assert_eq!(
+            first_line(&[
+                "make",
+                "--single-use",
+                "--url",
+                "x",
+                "--name",
+                "a",
+                "--city",
+                "b"
+            ]),
+            "Código dinâmico (--url) não aceita --single-use: o valor e o txid vêm da cobrança."
+        );
+        assert_eq!(
+            first_line(&["svg"]),
+            "Informe um único código para desenhar (entre aspas)."
+        );
+        for help in ["help", "--help", "-h", "ajuda"] {
+            assert_eq!(run_with(&[help]).stdout, USAGE);
+        }
     }
 
     #[test]

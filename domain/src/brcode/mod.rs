@@ -10,7 +10,7 @@
 //! | [`make`] | making static and dynamic codes ([`make_static`], [`make_dynamic`], the form API) |
 //! | [`parse`](mod@parse) | [`decode`], lenient [`parse()`], [`validate_strict`], [`inspect`] |
 //! | [`error`] | [`BrCodeError`], [`Warning`], [`Field`] |
-//! | [`cli`] | `brcode parse|make` as a pure function |
+//! | `cli` | `brcode parse|make|svg` as a pure function, arguments parsed by clap (only with the `cli` feature) |
 //!
 //! ```
 //! use domain::brcode::{self, StaticCodeRequest};
@@ -22,6 +22,7 @@
 //! # Ok::<(), domain::pix_key::PixKeyError>(())
 //! ```
 
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod crc;
 pub mod error;

@@ -184,18 +184,7 @@ pub async fn token_keys(pool: &PgPool, configured: Option<&str>) -> anyhow::Resu
             .map_err(|e| anyhow::anyhow!("BALCAO_TOKEN_SECRET: {e}"));
     }
     let fresh = token::random_bytes::<32>();
-    // Of concurrent first starts, one insert wins and everyone reads its key.
-    sqlx::query(
-        "insert into server_secrets (name, value) values ($1, $2) on conflict (name) do nothing",
-    )
-    .bind(TOKEN_KEY_SECRET)
-    .bind(fresh.as_slice())
-    .execute(pool)
-    .await?;
-    let stored: Vec<u8> = sqlx::query_scalar("select value from server_secrets where name = $1")
-        .bind(TOKEN_KEY_SECRET)
-        .fetch_one(pool)
-        .await?;
+    let stored = commands::secrets::get_or_store(pool, TOKEN_KEY_SECRET, &fresh).await?;
     TokenKeys::new(&stored)
 }
 

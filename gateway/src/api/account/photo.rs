@@ -21,7 +21,6 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use domain::account::{AccountCommand, ChangePhoto};
 use serde::Serialize;
-use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
 use super::photo_check::{check, declared, photo_too_large};
@@ -71,23 +70,10 @@ pub async fn upload(
         }
     })?;
     let kind = check(content_type, &bytes)?;
-    let etag = hex_sha256(&bytes);
     let account_id = caller.account_id.clone();
-    let url = photo_url(&account_id, &etag);
     // The bytes first, then the event naming them: the URL in the log never points at nothing.
-    sqlx::query(
-        "insert into account_photos (account_id, content_type, bytes, etag)
-         values ($1, $2, $3, $4)
-         on conflict (account_id) do update
-            set content_type = excluded.content_type, bytes = excluded.bytes,
-                etag = excluded.etag, updated_at = now()",
-    )
-    .bind(&account_id)
-    .bind(kind.mime())
-    .bind(bytes.as_ref())
-    .bind(&etag)
-    .execute(&state.pool)
-    .await?;
+    let etag = commands::photos::store(&state.pool, &account_id, kind.mime(), &bytes).await?;
+    let url = photo_url(&account_id, &etag);
     let command = AccountCommand::ChangePhoto(ChangePhoto {
         photo_url: Some(url.clone()),
         at: now(),
@@ -100,23 +86,12 @@ pub async fn upload(
         Ok(outcome) => outcome,
         Err(error) => {
             // Refused (deleted or disabled account): the bytes must not stay behind.
-            sqlx::query("delete from account_photos where account_id = $1 and etag = $2")
-                .bind(&account_id)
-                .bind(&etag)
-                .execute(&state.pool)
-                .await?;
+            commands::photos::discard(&state.pool, &account_id, &etag).await?;
             return Err(ApiError::from(error));
         }
     };
     wait_for(&state, projections::accounts::NAME, outcome.position).await;
     Ok(Json(PhotoUploaded { photo_url: url }))
-}
-
-fn hex_sha256(bytes: &[u8]) -> String {
-    Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
 }
 
 /// `GET /fotos/{accountId}` (outside `/api`: an `<img>` loads it).
@@ -132,13 +107,13 @@ pub async fn serve(
     let Ok(account) = Uuid::parse_str(&account_id) else {
         return Err(AppError::NotFound);
     };
-    let row: Option<(String, Vec<u8>, String)> = sqlx::query_as(
-        "select content_type, bytes, etag from account_photos where account_id = $1",
-    )
-    .bind(account.hyphenated().to_string())
-    .fetch_optional(&state.pool)
-    .await?;
-    let Some((content_type, bytes, etag)) = row else {
+    let photo = commands::photos::find(&state.pool, &account.hyphenated().to_string()).await?;
+    let Some(commands::photos::Photo {
+        content_type,
+        bytes,
+        etag,
+    }) = photo
+    else {
         return Err(AppError::NotFound);
     };
     let quoted = format!("\"{etag}\"");
@@ -184,7 +159,7 @@ mod tests {
 
     #[test]
     fn the_url_carries_the_bytes_digest_as_its_version() {
-        let etag = hex_sha256(b"abc");
+        let etag = commands::photos::etag_of(b"abc");
         assert_eq!(
             etag,
             "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
