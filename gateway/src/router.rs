@@ -16,9 +16,7 @@ use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
 
 use crate::api::auth::{links, me, sign_in, tokens};
-use crate::api::{
-    account, brcode, claims, faq, keys, payment_links, payments, qrcodes, team,
-};
+use crate::api::{account, brcode, claims, faq, keys, payment_links, payments, qrcodes, team};
 use crate::error::AppError;
 use crate::pages::{
     articles, home, institutional, pay_link, payment, seo, sign_created, sign_form,

@@ -5,9 +5,9 @@ use cqrs_es::event_sink::EventSink;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    ClaimQrCode, CreateAccountQrCode, CreateQrCode, QrCodeArchived, QrCodeClaimed,
-    QrCodeCommand, QrCodeCreated, QrCodeError, QrCodeEvent, QrCodeManagementLinkIssued,
-    QrCodeUnarchived, STREAM_TYPE,
+    ClaimQrCode, CreateAccountQrCode, CreateQrCode, QrCodeArchived, QrCodeClaimed, QrCodeCommand,
+    QrCodeCreated, QrCodeError, QrCodeEvent, QrCodeManagementLinkIssued, QrCodeUnarchived,
+    STREAM_TYPE,
 };
 use crate::brcode::make_static;
 use crate::pix_key::PixKeyKind;

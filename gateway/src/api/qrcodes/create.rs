@@ -19,9 +19,9 @@ use uuid::Uuid;
 use super::input::{batch_lines, fresh_txid, invalid, one_code, shared};
 use super::json::{CodeBody, CodeJson, FieldProblem};
 use super::manage::{code_of, qrcode_failure};
+use crate::api::access::Workspace;
 use crate::api::error::ApiError;
 use crate::api::json::Json;
-use crate::api::access::Workspace;
 use crate::read_your_writes::wait_for;
 use crate::state::AppState;
 

@@ -11,9 +11,9 @@ use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 use super::json::CodeJson;
+use crate::api::access::{Workspace, projection_error};
 use crate::api::error::ApiError;
 use crate::api::json::Json;
-use crate::api::access::{Workspace, projection_error};
 use crate::read_your_writes::wait_for;
 use crate::state::AppState;
 
