@@ -237,20 +237,18 @@ impl Email {
     /// "O link da sua placa Pix": the private management link of a sign made without an
     /// account, sent to the address the visitor typed on `/placa-pix-criada/{id}`.
     pub fn sign_management_link(to: &str, link: &str) -> Email {
-        compose(
+        let message = Fill {
+            subject: "O link da sua placa Pix no Balcão",
+            link,
+            validity: String::new(),
+            name: None,
+            role: "",
+        };
+        message.render(
             MailKind::SignManagementLink,
             to,
-            "O link da sua placa Pix no Balcão",
-            link,
-            &[
-                "Olá!",
-                "Você criou uma placa Pix no Balcão e pediu para receber o link de gestão dela. Com ele você volta à placa para baixar, imprimir ou salvar em uma conta:",
-            ],
-            "Abrir minha placa Pix",
-            &[
-                "Guarde esta mensagem: quem tiver o link pode abrir a placa e salvá-la em uma conta.",
-                "Se você não criou esta placa, ignore esta mensagem.",
-            ],
+            SignManagementLinkHtml { m: &message },
+            SignManagementLinkText { m: &message },
         )
     }
 
@@ -374,6 +372,8 @@ mail_template!(ConfirmNewEmailHtml, "mail/confirm_new_email.html");
 mail_template!(ConfirmNewEmailText, "mail/confirm_new_email.txt");
 mail_template!(InvitationHtml, "mail/invitation.html");
 mail_template!(InvitationText, "mail/invitation.txt");
+mail_template!(SignManagementLinkHtml, "mail/sign_management_link.html");
+mail_template!(SignManagementLinkText, "mail/sign_management_link.txt");
 
 /// The invitation's subject: fixed text, never a name someone typed.
 pub const INVITATION_SUBJECT: &str = "Você recebeu um convite para o Balcão";

@@ -569,7 +569,6 @@ mod tests {
     }
 
     const TOKEN_DIGEST: &str = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08";
-    const OWNER: &str = "0190f1a2-0000-7000-8000-00000000000a";
     const PERSON: &str = "0190f1a2-0000-7000-8000-00000000000b";
 
     fn anonymous() -> QrCodeCommand {
