@@ -20,6 +20,7 @@ afterEach(() => {
   resetDb();
   requestLog.length = 0;
   // What the app remembers on the device (the account in use) belongs to one test.
+  // eslint-disable-next-line no-restricted-properties -- clears the remembered account in use
   window.localStorage.clear();
 });
 afterAll(() => server.close());

@@ -12,7 +12,6 @@ import { optionalText, requiredText } from '@/utils/field-rules';
 import { formatCentavos, isBrazilianAmount } from '@/utils/money';
 
 import { type CreatedBatch, useCheckQrCodeMutation, useCreateBatchMutation } from '../api/manage-qrcodes';
-
 import { INVALID_AMOUNT } from './qrcode-form';
 
 /** The most codes one batch makes (`domain::qrcode::batch::MAX_BATCH`). */

@@ -14,7 +14,6 @@ import { formatCentavos, isBrazilianAmount } from '@/utils/money';
 
 import { type NewQrCode, useCreateQrCodeMutation } from '../api/create-qrcode';
 import { useCheckQrCodeMutation } from '../api/manage-qrcodes';
-
 import { CodeResult } from './code-result';
 
 export const INVALID_AMOUNT = 'Digite o valor em reais, como 12,50.';

@@ -8,6 +8,7 @@ const PREFIX = 'balcao:conta-em-uso:';
 /** The account `ownAccountId`'s person last chose on this device, or null. */
 export function recallWorkspace(ownAccountId: string): string | null {
   try {
+    // eslint-disable-next-line no-restricted-properties -- the id of the account in use, never a token
     return window.localStorage.getItem(PREFIX + ownAccountId);
   } catch {
     // Storage can be off (private mode, a policy): the choice then lasts until the tab closes.
@@ -18,8 +19,13 @@ export function recallWorkspace(ownAccountId: string): string | null {
 /** Remembers that `ownAccountId`'s person works in `accountId` now. */
 export function rememberWorkspace(ownAccountId: string, accountId: string): void {
   try {
-    if (accountId === ownAccountId) window.localStorage.removeItem(PREFIX + ownAccountId);
-    else window.localStorage.setItem(PREFIX + ownAccountId, accountId);
+    if (accountId === ownAccountId) {
+      // eslint-disable-next-line no-restricted-properties -- the id of the account in use, never a token
+      window.localStorage.removeItem(PREFIX + ownAccountId);
+    } else {
+      // eslint-disable-next-line no-restricted-properties -- the id of the account in use, never a token
+      window.localStorage.setItem(PREFIX + ownAccountId, accountId);
+    }
   } catch {
     // As above: nothing to keep it in.
   }

@@ -101,6 +101,7 @@ describe('the account in use', () => {
 
   it('falls back to the person’s own account when the remembered one is no longer theirs', async () => {
     const { ana } = anaInBrunosAccount('manager');
+    // eslint-disable-next-line no-restricted-properties -- the remembered account in use, not a token
     window.localStorage.setItem(`balcao:conta-em-uso:${ana.uid}`, 'conta-que-nao-existe');
     renderApp('/painel');
     expect(await switcher()).toHaveDisplayValue('Ana Souza (sua conta)');
