@@ -680,7 +680,7 @@ async fn an_account_event_whose_payload_does_not_fit_is_rejected_and_others_are_
     let env = TestEnv::start().await;
     let id = Uuid::now_v7();
     let unknown = account_event(id, 1, "AccountRenamedLater", serde_json::json!({"x": 1}));
-    let other = NewEvent::other("payment", "PaymentConfirmed");
+    let other = NewEvent::other("nota", "NotaEmitida");
     assert!(
         apply_directly(&env, &[unknown, other]).await.is_ok(),
         "types this read model does not use are skipped"

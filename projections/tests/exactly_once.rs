@@ -19,7 +19,7 @@ fn events(qrcodes: usize, others: usize) -> Vec<NewEvent> {
     let mut events: Vec<NewEvent> = (0..qrcodes)
         .map(|i| NewEvent::qrcode_created(Uuid::now_v7(), (i % 2 == 0).then_some(990)))
         .collect();
-    events.extend((0..others).map(|_| NewEvent::other("payment", "PaymentConfirmed")));
+    events.extend((0..others).map(|_| NewEvent::other("nota", "NotaEmitida")));
     events
 }
 
@@ -67,7 +67,7 @@ async fn a_relay_killed_between_publish_and_checkpoint_leaves_each_event_once_in
     assert_eq!(
         per_type,
         vec![
-            ("payment", "PaymentConfirmed", 10),
+            ("nota", "NotaEmitida", 10),
             ("qrcode", "QrCodeCreated", 20)
         ]
     );

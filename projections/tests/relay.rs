@@ -15,7 +15,7 @@ fn mixed_events(n: usize) -> Vec<NewEvent> {
     (0..n)
         .map(|i| {
             if i % 3 == 0 {
-                NewEvent::other("payment", "PaymentConfirmed")
+                NewEvent::other("nota", "NotaEmitida")
             } else {
                 NewEvent::qrcode_created(Uuid::now_v7(), Some(1250))
             }

@@ -43,15 +43,21 @@ async fn make_code(app: &TestApp) -> String {
         .expect("confirm");
     assert_eq!(response.status(), StatusCode::SEE_OTHER);
     let location = response.headers()["location"].to_str().expect("ascii");
-    // Under load the form may redirect before the read model has the code (with a signed
-    // position); the payer page waits for it, so once it answers, `/placas` finds the code.
-    assert_eq!(app.get(location).await.status(), StatusCode::OK);
-    location
+    // The form lands on the visitor's own sign page; the code's id is the path's last part.
+    let id = location
+        .trim_start_matches("/placa-pix-criada/")
         .trim_start_matches("/pagamento/")
         .split(['/', '?'])
         .next()
         .expect("id")
-        .to_owned()
+        .to_owned();
+    // Under load the form may redirect before the read model has the code; the payer page
+    // waits for it, so once it answers, `/placas` finds the code.
+    tests::eventually("the payer page of the new code", async || {
+        (app.get(&format!("/pagamento/{id}")).await.status() == StatusCode::OK).then_some(())
+    })
+    .await;
+    id
 }
 
 #[tokio::test]

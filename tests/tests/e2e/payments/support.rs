@@ -46,8 +46,8 @@ pub async fn register_key(db: &PgPool, account_id: &str) -> Uuid {
     let key_id = Uuid::now_v7();
     sqlx::query(
         "insert into pix_keys (key_id, account_id, key_kind, pix_key, label, holder_name,
-                               is_default, created_at)
-         values ($1, $2::uuid, 'email', $3, 'Loja', 'Padaria', true, now())",
+                               is_default, created_at, updated_at)
+         values ($1, $2::uuid, 'email', $3, 'Loja', 'Padaria', true, now(), now())",
     )
     .bind(key_id)
     .bind(account_id)
