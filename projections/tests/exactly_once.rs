@@ -66,10 +66,7 @@ async fn a_relay_killed_between_publish_and_checkpoint_leaves_each_event_once_in
         .collect();
     assert_eq!(
         per_type,
-        vec![
-            ("nota", "NotaEmitida", 10),
-            ("qrcode", "QrCodeCreated", 20)
-        ]
+        vec![("nota", "NotaEmitida", 10), ("qrcode", "QrCodeCreated", 20)]
     );
     assert_eq!(env.stream_messages().await, 30);
 

@@ -62,12 +62,13 @@ fn png_luma(bytes: &[u8]) -> (usize, usize, Vec<u8>) {
 
 /// Decodes each panel of the page (a sign face, a sticker) on its own, as a phone sees one
 /// sign at a time: every panel must give exactly one code.
+// Millimetres to pixels: the layout is in millimetres (floats), the raster in pixels.
+#[allow(
+    clippy::float_arithmetic,
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss
+)]
 fn decode_panels(doc: &SignDocument, width: usize, height: usize, luma: &[u8]) -> Vec<Vec<String>> {
-    #[allow(
-        clippy::float_arithmetic,
-        clippy::cast_possible_truncation,
-        clippy::cast_sign_loss
-    )]
     let px = |mm: f64, total: usize, page_mm: f64| ((mm / page_mm) * total as f64).round() as usize;
     doc.panels
         .iter()

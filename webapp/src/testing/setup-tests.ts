@@ -21,6 +21,6 @@ afterEach(() => {
   requestLog.length = 0;
   // What the app remembers on the device (the account in use) belongs to one test.
   // eslint-disable-next-line no-restricted-properties -- clears the remembered account in use
-  window.localStorage.clear();
+  if (typeof window !== 'undefined') window.localStorage.clear();
 });
 afterAll(() => server.close());

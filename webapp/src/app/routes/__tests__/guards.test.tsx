@@ -23,7 +23,9 @@ describe('signed-out visitors', () => {
     await app.user.type(screen.getByLabelText('Senha'), user.password);
     await app.user.click(screen.getByRole('button', { name: 'Entrar' }));
 
-    expect(await screen.findByRole('heading', { name: 'Chaves Pix' })).toBeInTheDocument();
+    // The keys screen replaces the workspace's loading title once the account is known.
+    await screen.findByRole('heading', { name: 'Cadastrar chave Pix' }, { timeout: 5000 });
+    expect(screen.getByRole('heading', { level: 1, name: 'Chaves Pix' })).toBeInTheDocument();
     expect(app.location()).toBe('/painel/chaves');
   });
 
@@ -38,7 +40,9 @@ describe('signed-out visitors', () => {
     await app.user.type(screen.getByLabelText('Senha'), 'Senha123');
     await app.user.click(screen.getByRole('button', { name: 'Criar conta' }));
 
-    expect(await screen.findByRole('heading', { name: 'Chaves Pix' })).toBeInTheDocument();
+    // The keys screen replaces the workspace's loading title once the account is known.
+    await screen.findByRole('heading', { name: 'Cadastrar chave Pix' }, { timeout: 5000 });
+    expect(screen.getByRole('heading', { level: 1, name: 'Chaves Pix' })).toBeInTheDocument();
     expect(app.location()).toBe('/painel/chaves');
   });
 
@@ -138,6 +142,7 @@ describe('dashboard routes', () => {
       '/painel',
       '/painel/chaves',
       '/painel/qrcodes',
+      '/painel/links-de-pagamento',
       '/painel/transacoes',
       '/painel/contas-extras',
       '/painel/plano',
