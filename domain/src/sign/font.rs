@@ -7,9 +7,13 @@ use std::sync::OnceLock;
 use ttf_parser::Face;
 
 /// DejaVu Sans, regular (the bytes of the TTF).
-pub static REGULAR: &[u8] = include_bytes!("../../fonts/DejaVuSans.ttf");
+pub static REGULAR: &[u8] =
+    include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/fonts/DejaVuSans.ttf"));
 /// DejaVu Sans, bold (the bytes of the TTF).
-pub static BOLD: &[u8] = include_bytes!("../../fonts/DejaVuSans-Bold.ttf");
+pub static BOLD: &[u8] = include_bytes!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/fonts/DejaVuSans-Bold.ttf"
+));
 /// The family name the sign's SVG asks for; the renderer loads [`REGULAR`] and [`BOLD`] under it.
 pub const FAMILY: &str = "DejaVu Sans";
 

@@ -34,25 +34,28 @@ pub(crate) static ASSETS: LazyLock<Vec<Asset>> = LazyLock::new(|| {
         hashed(
             "site",
             "css",
-            include_bytes!("../../static/site.css"),
+            include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/static/site.css")),
             "text/css; charset=utf-8",
         ),
         hashed(
             "analytics",
             "js",
-            include_bytes!("../../static/analytics.js"),
+            include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/static/analytics.js")),
             "text/javascript; charset=utf-8",
         ),
         hashed(
             "copy",
             "js",
-            include_bytes!("../../static/copy.js"),
+            include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/static/copy.js")),
             "text/javascript; charset=utf-8",
         ),
         hashed(
             "session-hint",
             "js",
-            include_bytes!("../../static/session-hint.js"),
+            include_bytes!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/static/session-hint.js"
+            )),
             "text/javascript; charset=utf-8",
         ),
     ]

@@ -88,7 +88,7 @@ pub async fn favicon() -> Response {
             (header::CONTENT_TYPE, "image/svg+xml"),
             (header::CACHE_CONTROL, "public, max-age=86400"),
         ],
-        include_str!("../../static/favicon.svg"),
+        include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/static/favicon.svg")),
     )
         .into_response()
 }
