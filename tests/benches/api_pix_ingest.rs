@@ -140,8 +140,9 @@ fn main() {
         .expect("pix_keys");
         let key_id = Uuid::now_v7();
         sqlx::query(
-            "insert into pix_keys (key_id, account_id, key_kind, pix_key, created_at)
-             values ($1, $2::uuid, 'email', 'loja@padaria.test', now())",
+            "insert into pix_keys (key_id, account_id, key_kind, pix_key, is_default, created_at,
+                                   updated_at)
+             values ($1, $2::uuid, 'email', 'loja@padaria.test', true, now(), now())",
         )
         .bind(key_id)
         .bind(&account)

@@ -349,8 +349,9 @@ async fn a_code_is_made_from_a_registered_key_and_another_accounts_key_is_refuse
         (theirs, &other.account_id, "vizinho@outra.test"),
     ] {
         sqlx::query(
-            "insert into pix_keys (key_id, account_id, key_kind, pix_key, label, holder_name)
-             values ($1, $2::uuid, 'email', $3, 'Loja', 'Maria da Padaria')",
+            "insert into pix_keys (key_id, account_id, key_kind, pix_key, label, holder_name,
+                                   is_default, created_at, updated_at)
+             values ($1, $2::uuid, 'email', $3, 'Loja', 'Maria da Padaria', true, now(), now())",
         )
         .bind(key)
         .bind(account)
