@@ -263,3 +263,20 @@ export function toAuthUser(user: FakeUser): AuthUser {
     lastSignInTime: 'Mon, 02 Nov 2026 12:00:00 GMT',
   };
 }
+
+export function seedPixKey(owner: FakeUser, fields: Partial<FakePixKey> = {}): FakePixKey {
+  const key: FakePixKey = {
+    id: `chave-${db.nextId++}`,
+    accountId: owner.uid,
+    kind: 'email',
+    pixKey: owner.email,
+    label: null,
+    holderName: owner.displayName ?? 'Ana Souza',
+    isDefault: false,
+    createdAt: SEED_TIME,
+    removedAt: null,
+    ...fields,
+  };
+  db.pixKeys.push(key);
+  return key;
+}

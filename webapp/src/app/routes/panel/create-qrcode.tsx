@@ -1,3 +1,4 @@
+import { useListPixKeysQuery } from '@/features/keys/api/keys';
 import { CreateQrCodeScreen } from '@/features/qrcodes/components/create-qrcode-screen';
 import { useGetSettingsQuery } from '@/features/settings/api/get-settings';
 import { MerchantPreview } from '@/features/settings/components/merchant-preview';
@@ -6,13 +7,20 @@ import type { CurrentWorkspace } from '@/types/workspace';
 
 const preview = (name: string, city: string) => <MerchantPreview name={name} city={city} />;
 
+/**
+ * The forms start with the account's registered keys (the default one chosen) and the recipient
+ * name and city of the account in use: the settings in the person's own account, the account's own
+ * defaults (from the workspace list) in someone else's.
+ */
 function CreateIn({ workspace }: { workspace: CurrentWorkspace }) {
   const { data: settings } = useGetSettingsQuery(undefined, { skip: !workspace.isOwn });
-  const defaults =
-    workspace.isOwn && settings !== undefined
-      ? { merchantName: settings.defaultMerchantName, merchantCity: settings.defaultMerchantCity }
-      : undefined;
-  return <CreateQrCodeScreen workspace={workspace} defaults={defaults} renderPreview={preview} />;
+  const { data: keys } = useListPixKeysQuery(workspace.accountId);
+  const defaults = workspace.isOwn
+    ? settings === undefined
+      ? undefined
+      : { merchantName: settings.defaultMerchantName, merchantCity: settings.defaultMerchantCity }
+    : { merchantName: workspace.defaultMerchantName ?? null, merchantCity: workspace.defaultMerchantCity ?? null };
+  return <CreateQrCodeScreen workspace={workspace} defaults={defaults} renderPreview={preview} keys={keys} />;
 }
 
 /** /painel/criar-qrcode, in the account in use. */

@@ -18,7 +18,10 @@ export interface PaymentLink {
 }
 
 export interface NewPaymentLink {
-  pixKey: string;
+  /** A registered key of the account; null when the key is typed. */
+  keyId: string | null;
+  /** The typed key; null when a registered key is chosen. */
+  pixKey: string | null;
   merchantName: string;
   merchantCity: string;
   /** As typed in pt-BR (`"45,90"`). */

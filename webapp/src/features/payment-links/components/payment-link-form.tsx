@@ -1,12 +1,15 @@
-import { useEffect } from 'react';
+import { useCallback, useEffect } from 'react';
+import { useWatch } from 'react-hook-form';
 import { z } from 'zod';
 
 import { FormAlert } from '@/components/form-alert';
 import { FormOutcome } from '@/components/form-outcome';
+import { KeyPicker, TYPED_KEY, chosenKey, keySchema, usePreselectedKey } from '@/components/key-picker';
 import { TextField } from '@/components/text-field';
 import { useApiForm } from '@/hooks/use-api-form';
 import type { ApiError } from '@/lib/api-error';
 import { WORKSPACE_NOT_FOUND, errorMessage, isForbidden, isNotFound } from '@/lib/error-messages';
+import type { KeyChoice } from '@/types/pix-key';
 import { optionalText, requiredText } from '@/utils/field-rules';
 import { formatCentavos, isBrazilianAmount } from '@/utils/money';
 
@@ -15,14 +18,16 @@ import { type NewPaymentLink, useCreatePaymentLinkMutation } from '../api/paymen
 export const INVALID_AMOUNT = 'Digite o valor em reais, como 45,90.';
 export const CREATE_FORBIDDEN = 'Seu papel nesta conta não permite criar links de pagamento.';
 
-const linkSchema = z.object({
-  pixKey: requiredText(),
-  merchantName: requiredText(),
-  merchantCity: requiredText(),
-  amount: requiredText().refine((amount) => isBrazilianAmount(amount), INVALID_AMOUNT),
-  description: optionalText(),
-  expiresOn: optionalText(),
-}) satisfies z.ZodType<NewPaymentLink>;
+const linkSchema = z
+  .object({
+    merchantName: requiredText(),
+    merchantCity: requiredText(),
+    amount: requiredText().refine((amount) => isBrazilianAmount(amount), INVALID_AMOUNT),
+    description: optionalText(),
+    expiresOn: optionalText(),
+  })
+  .and(keySchema)
+  .transform(chosenKey) satisfies z.ZodType<NewPaymentLink>;
 
 function failureMessage(error: ApiError): string {
   if (isForbidden(error)) return CREATE_FORBIDDEN;
@@ -34,14 +39,17 @@ export interface PaymentLinkFormProps {
   accountId: string;
   defaultMerchantName?: string | null;
   defaultMerchantCity?: string | null;
+  /** The account's registered keys (the default one is chosen first); none: the key is typed. */
+  keys?: readonly KeyChoice[];
 }
 
 /** Creates a payment link; the server's Pix checks come back under each field. */
-export function PaymentLinkForm({ accountId, defaultMerchantName, defaultMerchantCity }: PaymentLinkFormProps) {
+export function PaymentLinkForm({ accountId, defaultMerchantName, defaultMerchantCity, keys }: PaymentLinkFormProps) {
   const [create, { isLoading }] = useCreatePaymentLinkMutation();
   const form = useApiForm({
     schema: linkSchema,
     defaultValues: {
+      keyId: TYPED_KEY,
       pixKey: '',
       merchantName: defaultMerchantName ?? '',
       merchantCity: defaultMerchantCity ?? '',
@@ -60,6 +68,18 @@ export function PaymentLinkForm({ accountId, defaultMerchantName, defaultMerchan
     if (defaultMerchantName && getValues('merchantName') === '') setValue('merchantName', defaultMerchantName);
     if (defaultMerchantCity && getValues('merchantCity') === '') setValue('merchantCity', defaultMerchantCity);
   }, [defaultMerchantName, defaultMerchantCity, getValues, setValue]);
+  // A registered key's holder name is the name the bank shows: it goes into the code.
+  const chooseKey = useCallback(
+    (key: KeyChoice | null) => {
+      if (key === null) return;
+      setValue('keyId', key.id);
+      if (key.holderName) setValue('merchantName', key.holderName);
+    },
+    [setValue],
+  );
+  const untouched = useCallback(() => getValues('pixKey') === '', [getValues]);
+  usePreselectedKey(keys, untouched, chooseKey);
+  const chosen = useWatch({ control: form.control, name: 'keyId' });
   const created = form.outcome;
 
   return (
@@ -85,12 +105,12 @@ export function PaymentLinkForm({ accountId, defaultMerchantName, defaultMerchan
           </p>
         </FormOutcome>
       ) : null}
-      <TextField
-        label="Chave Pix"
-        autoCapitalize="off"
-        spellCheck={false}
-        {...form.field('pixKey')}
-        hint="CPF, CNPJ, e-mail, celular ou chave aleatória."
+      <KeyPicker
+        keys={keys}
+        keyId={form.field('keyId')}
+        pixKey={form.field('pixKey')}
+        chosen={chosen}
+        onChosen={chooseKey}
       />
       <TextField label="Nome de quem recebe" {...form.field('merchantName')} />
       <TextField label="Cidade" {...form.field('merchantCity')} />

@@ -1,5 +1,6 @@
 import { PageTitle } from '@/components/page-title';
 import { WorkspaceLine } from '@/components/workspace-line';
+import type { KeyChoice } from '@/types/pix-key';
 import type { CurrentWorkspace } from '@/types/workspace';
 
 import { PaymentLinkForm } from './payment-link-form';
@@ -8,10 +9,12 @@ import { PaymentLinkList } from './payment-link-list';
 export interface PaymentLinksScreenProps {
   workspace: CurrentWorkspace;
   defaults?: { merchantName: string | null; merchantCity: string | null };
+  /** The account's registered keys (the keys feature's list, composed by the app). */
+  keys?: readonly KeyChoice[];
 }
 
 /** /painel/links-de-pagamento: create a `/pagar` link for a key, an amount and a description; list and cancel. */
-export function PaymentLinksScreen({ workspace, defaults }: PaymentLinksScreenProps) {
+export function PaymentLinksScreen({ workspace, defaults, keys }: PaymentLinksScreenProps) {
   if (workspace.role === 'operator') {
     return (
       <section aria-labelledby="titulo-tela">
@@ -41,6 +44,7 @@ export function PaymentLinksScreen({ workspace, defaults }: PaymentLinksScreenPr
           accountId={workspace.accountId}
           defaultMerchantName={defaults?.merchantName}
           defaultMerchantCity={defaults?.merchantCity}
+          keys={keys}
         />
       </section>
       <section aria-labelledby="titulo-lista">

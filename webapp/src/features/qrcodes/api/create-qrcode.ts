@@ -3,7 +3,10 @@ import { api } from '@/lib/api';
 import type { QrCode } from './list-qrcodes';
 
 export interface NewQrCode {
-  pixKey: string;
+  /** A registered key of the account; null when the key is typed. */
+  keyId: string | null;
+  /** The typed key; null when a registered key is chosen. */
+  pixKey: string | null;
   merchantName: string;
   merchantCity: string;
   /** As typed in pt-BR (`"12,50"`), or null for a code where the payer types the amount. */

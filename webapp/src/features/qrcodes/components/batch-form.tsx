@@ -1,13 +1,15 @@
-import { type ReactNode, useEffect } from 'react';
+import { type ReactNode, useCallback, useEffect } from 'react';
 import { useWatch } from 'react-hook-form';
 import { z } from 'zod';
 
 import { FormAlert } from '@/components/form-alert';
 import { FormOutcome } from '@/components/form-outcome';
+import { KeyPicker, TYPED_KEY, chosenKey, keySchema, usePreselectedKey } from '@/components/key-picker';
 import { TextField } from '@/components/text-field';
 import { paths } from '@/config/paths';
 import { FieldProblems, useApiForm } from '@/hooks/use-api-form';
 import { errorMessage } from '@/lib/error-messages';
+import type { KeyChoice } from '@/types/pix-key';
 import { optionalText, requiredText } from '@/utils/field-rules';
 import { formatCentavos, isBrazilianAmount } from '@/utils/money';
 
@@ -19,7 +21,6 @@ export const MAX_BATCH = 100;
 
 const batchSchema = z
   .object({
-    pixKey: requiredText(),
     merchantName: requiredText(),
     merchantCity: requiredText(),
     amount: optionalText().refine((amount) => amount === null || isBrazilianAmount(amount), INVALID_AMOUNT),
@@ -33,7 +34,8 @@ const batchSchema = z
   .refine((values) => values.lines !== null || (values.prefix !== null && values.count !== null), {
     message: 'Cole a lista (uma linha por QR code) ou informe o prefixo e a quantidade.',
     path: ['lines'],
-  });
+  })
+  .and(keySchema);
 
 type BatchValues = z.output<typeof batchSchema>;
 
@@ -42,15 +44,23 @@ export interface BatchFormProps {
   defaultMerchantName?: string | null;
   defaultMerchantCity?: string | null;
   renderPreview?: (name: string, city: string) => ReactNode;
+  /** The account's registered keys (the default one is chosen first); none: the key is typed. */
+  keys?: readonly KeyChoice[];
 }
 
 /** Many codes at once: a prefix and a count ("MESA" × 20) or a pasted list (`Coxinha;6,50`), all or none. */
-export function BatchForm({ accountId, defaultMerchantName, defaultMerchantCity, renderPreview }: BatchFormProps) {
+export function BatchForm({
+  accountId,
+  defaultMerchantName,
+  defaultMerchantCity,
+  renderPreview,
+  keys,
+}: BatchFormProps) {
   const [createBatch, { isLoading }] = useCreateBatchMutation();
   const [check] = useCheckQrCodeMutation();
   const send = async (values: BatchValues): Promise<CreatedBatch> => {
     const request = {
-      pixKey: values.pixKey,
+      ...chosenKey({ keyId: values.keyId, pixKey: values.pixKey }),
       merchantName: values.merchantName,
       merchantCity: values.merchantCity,
       amount: values.amount,
@@ -74,6 +84,7 @@ export function BatchForm({ accountId, defaultMerchantName, defaultMerchantCity,
   const form = useApiForm({
     schema: batchSchema,
     defaultValues: {
+      keyId: TYPED_KEY,
       pixKey: '',
       merchantName: defaultMerchantName ?? '',
       merchantCity: defaultMerchantCity ?? '',
@@ -90,19 +101,30 @@ export function BatchForm({ accountId, defaultMerchantName, defaultMerchantCity,
     if (defaultMerchantName && getValues('merchantName') === '') setValue('merchantName', defaultMerchantName);
     if (defaultMerchantCity && getValues('merchantCity') === '') setValue('merchantCity', defaultMerchantCity);
   }, [defaultMerchantName, defaultMerchantCity, getValues, setValue]);
-  const [name, city] = useWatch({ control: form.control, name: ['merchantName', 'merchantCity'] });
+  const chooseKey = useCallback(
+    (key: KeyChoice | null) => {
+      if (key === null) return;
+      setValue('keyId', key.id);
+      if (key.holderName) setValue('merchantName', key.holderName);
+    },
+    [setValue],
+  );
+  const untouched = useCallback(() => getValues('pixKey') === '', [getValues]);
+  usePreselectedKey(keys, untouched, chooseKey);
+  const [name, city, chosen] = useWatch({ control: form.control, name: ['merchantName', 'merchantCity', 'keyId'] });
   const created = form.outcome;
   const linesError = form.errorOf('lines');
 
   return (
     <form {...form.formProps} aria-label="Criar QR codes em lote">
       {form.failure ? <FormAlert takeFocus>{errorMessage(form.failure)}</FormAlert> : null}
-      <TextField
-        label="Chave Pix"
-        autoCapitalize="off"
-        spellCheck={false}
-        {...form.field('pixKey')}
-        hint="A mesma chave em todos os QR codes do lote."
+      <KeyPicker
+        keys={keys}
+        keyId={form.field('keyId')}
+        pixKey={form.field('pixKey')}
+        chosen={chosen}
+        onChosen={chooseKey}
+        typedHint="A mesma chave em todos os QR codes do lote."
       />
       <TextField label="Nome de quem recebe" {...form.field('merchantName')} />
       <TextField label="Cidade" {...form.field('merchantCity')} />
@@ -151,6 +173,9 @@ export function BatchForm({ accountId, defaultMerchantName, defaultMerchantCity,
                 {qrcode.amountCentavos === null ? null : ` · ${formatCentavos(qrcode.amountCentavos)}`}{' '}
                 <a href={paths.server.payment(qrcode.id)}>
                   Página de pagamento<span className="visually-hidden"> de {qrcode.description}</span>
+                </a>{' '}
+                <a href={`/placas/${encodeURIComponent(qrcode.id)}.png?tamanho=1024`} download>
+                  PNG<span className="visually-hidden"> de {qrcode.description}</span>
                 </a>{' '}
                 <a href={`/placas/${encodeURIComponent(qrcode.id)}.pdf`} download>
                   PDF<span className="visually-hidden"> de {qrcode.description}</span>

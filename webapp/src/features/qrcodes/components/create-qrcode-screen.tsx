@@ -3,6 +3,7 @@ import { type ReactNode, useState } from 'react';
 import { PageTitle } from '@/components/page-title';
 import { WorkspaceLine } from '@/components/workspace-line';
 import { paths } from '@/config/paths';
+import type { KeyChoice } from '@/types/pix-key';
 import type { CurrentWorkspace } from '@/types/workspace';
 
 import { BatchForm } from './batch-form';
@@ -13,10 +14,12 @@ export interface CreateQrCodeScreenProps {
   defaults?: { merchantName: string | null; merchantCity: string | null };
   /** How name and city will be written (the settings feature's preview, composed by the app). */
   renderPreview?: (name: string, city: string) => ReactNode;
+  /** The account's registered keys (the keys feature's list, composed by the app). */
+  keys?: readonly KeyChoice[];
 }
 
 /** /painel/criar-qrcode: one code, or a batch, in the account in use. */
-export function CreateQrCodeScreen({ workspace, defaults, renderPreview }: CreateQrCodeScreenProps) {
+export function CreateQrCodeScreen({ workspace, defaults, renderPreview, keys }: CreateQrCodeScreenProps) {
   const [mode, setMode] = useState<'one' | 'batch'>('one');
   return (
     <section aria-labelledby="titulo-tela">
@@ -39,7 +42,7 @@ export function CreateQrCodeScreen({ workspace, defaults, renderPreview }: Creat
           defaultMerchantName={defaults?.merchantName}
           defaultMerchantCity={defaults?.merchantCity}
           renderPreview={renderPreview}
-          showResult
+          keys={keys}
         />
       ) : (
         <BatchForm
@@ -47,6 +50,7 @@ export function CreateQrCodeScreen({ workspace, defaults, renderPreview }: Creat
           defaultMerchantName={defaults?.merchantName}
           defaultMerchantCity={defaults?.merchantCity}
           renderPreview={renderPreview}
+          keys={keys}
         />
       )}
       <p>

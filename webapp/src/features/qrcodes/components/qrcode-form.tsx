@@ -1,14 +1,15 @@
-import { type ReactNode, useEffect } from 'react';
+import { type ReactNode, useCallback, useEffect } from 'react';
 import { useWatch } from 'react-hook-form';
 import { z } from 'zod';
 
 import { FormAlert } from '@/components/form-alert';
 import { FormOutcome } from '@/components/form-outcome';
+import { KeyPicker, TYPED_KEY, chosenKey, keySchema, usePreselectedKey } from '@/components/key-picker';
 import { TextField } from '@/components/text-field';
-import { paths } from '@/config/paths';
 import { FieldProblems, useApiForm } from '@/hooks/use-api-form';
 import type { ApiError } from '@/lib/api-error';
 import { WORKSPACE_NOT_FOUND, errorMessage, isForbidden, isNotFound } from '@/lib/error-messages';
+import type { KeyChoice } from '@/types/pix-key';
 import { optionalText, requiredText } from '@/utils/field-rules';
 import { formatCentavos, isBrazilianAmount } from '@/utils/money';
 
@@ -19,18 +20,20 @@ import { CodeResult } from './code-result';
 export const INVALID_AMOUNT = 'Digite o valor em reais, como 12,50.';
 export const CREATE_FORBIDDEN = 'Seu papel nesta conta não permite criar QR codes.';
 
-const qrCodeSchema = z.object({
-  pixKey: requiredText(),
-  merchantName: requiredText(),
-  merchantCity: requiredText(),
-  // Only the shape is checked here; the server parses the amount into centavos.
-  amount: optionalText().refine((amount) => amount === null || isBrazilianAmount(amount), INVALID_AMOUNT),
-  description: optionalText(),
-  txid: optionalText().refine(
-    (txid) => txid === null || /^[A-Za-z0-9]{1,25}$/.test(txid),
-    'O txid tem de 1 a 25 letras sem acento e números, sem espaços.',
-  ),
-}) satisfies z.ZodType<NewQrCode>;
+const qrCodeSchema = z
+  .object({
+    merchantName: requiredText(),
+    merchantCity: requiredText(),
+    // Only the shape is checked here; the server parses the amount into centavos.
+    amount: optionalText().refine((amount) => amount === null || isBrazilianAmount(amount), INVALID_AMOUNT),
+    description: optionalText(),
+    txid: optionalText().refine(
+      (txid) => txid === null || /^[A-Za-z0-9]{1,25}$/.test(txid),
+      'O txid tem de 1 a 25 letras sem acento e números, sem espaços.',
+    ),
+  })
+  .and(keySchema)
+  .transform(chosenKey) satisfies z.ZodType<NewQrCode>;
 
 /** The BR Code's own names for the same fields (`domain::brcode::Field::as_str`), should a 422 use them. */
 const FIELD_ALIASES = {
@@ -54,8 +57,8 @@ export interface QrCodeFormProps {
   defaultMerchantCity?: string | null;
   /** How the name and city will be written in the code, as they are typed (composed by the app). */
   renderPreview?: (name: string, city: string) => ReactNode;
-  /** Show the whole result (QR, copy text, downloads, share) under the form. */
-  showResult?: boolean;
+  /** The account's registered keys (the default one is chosen first); none: the key is typed. */
+  keys?: readonly KeyChoice[];
 }
 
 /** Creates a static QR code in the account; the server's BR Code checks come back under each field. */
@@ -64,7 +67,7 @@ export function QrCodeForm({
   defaultMerchantName,
   defaultMerchantCity,
   renderPreview,
-  showResult = false,
+  keys,
 }: QrCodeFormProps) {
   const [create, { isLoading }] = useCreateQrCodeMutation();
   const [check] = useCheckQrCodeMutation();
@@ -79,6 +82,7 @@ export function QrCodeForm({
   const form = useApiForm({
     schema: qrCodeSchema,
     defaultValues: {
+      keyId: TYPED_KEY,
       pixKey: '',
       merchantName: defaultMerchantName ?? '',
       merchantCity: defaultMerchantCity ?? '',
@@ -97,30 +101,29 @@ export function QrCodeForm({
     if (defaultMerchantName && getValues('merchantName') === '') setValue('merchantName', defaultMerchantName);
     if (defaultMerchantCity && getValues('merchantCity') === '') setValue('merchantCity', defaultMerchantCity);
   }, [defaultMerchantName, defaultMerchantCity, getValues, setValue]);
+  // A registered key's holder name is the name the bank shows: it goes into the code.
+  const chooseKey = useCallback(
+    (key: KeyChoice | null) => {
+      if (key === null) return;
+      setValue('keyId', key.id);
+      if (key.holderName) setValue('merchantName', key.holderName);
+    },
+    [setValue],
+  );
+  const untouched = useCallback(() => getValues('pixKey') === '', [getValues]);
+  usePreselectedKey(keys, untouched, chooseKey);
   const created = form.outcome;
-  const [name, city] = useWatch({ control: form.control, name: ['merchantName', 'merchantCity'] });
+  const [name, city, chosen] = useWatch({ control: form.control, name: ['merchantName', 'merchantCity', 'keyId'] });
 
   return (
     <form {...form.formProps} aria-label="Criar QR code">
       {form.failure ? <FormAlert takeFocus>{failureMessage(form.failure)}</FormAlert> : null}
-      {created ? (
-        <FormOutcome key={created.id}>
-          <p>
-            QR code criado
-            {created.amountCentavos === null ? '' : ` (${formatCentavos(created.amountCentavos)})`}.
-          </p>
-          <p className="actions">
-            <a href={paths.server.payment(created.id)}>Abrir a página de pagamento</a>
-            <a href={paths.server.paymentSign(created.id)}>Imprimir a placa</a>
-          </p>
-        </FormOutcome>
-      ) : null}
-      <TextField
-        label="Chave Pix"
-        autoCapitalize="off"
-        spellCheck={false}
-        {...form.field('pixKey')}
-        hint="CPF, CNPJ, e-mail, celular ou chave aleatória."
+      <KeyPicker
+        keys={keys}
+        keyId={form.field('keyId')}
+        pixKey={form.field('pixKey')}
+        chosen={chosen}
+        onChosen={chooseKey}
       />
       <TextField label="Nome de quem recebe" {...form.field('merchantName')} />
       <TextField label="Cidade" {...form.field('merchantCity')} />
@@ -144,7 +147,18 @@ export function QrCodeForm({
       <button type="submit" className="button" disabled={isLoading}>
         {isLoading ? 'Criando…' : 'Criar QR code'}
       </button>
-      {showResult && created ? <CodeResult key={created.id} qrcode={created} showPaymentLink={false} /> : null}
+      {created ? (
+        <>
+          <FormOutcome key={created.id}>
+            <p>
+              QR code criado
+              {created.amountCentavos === null ? '' : ` (${formatCentavos(created.amountCentavos)})`}. Baixe, imprima ou
+              envie abaixo.
+            </p>
+          </FormOutcome>
+          <CodeResult key={created.id} qrcode={created} />
+        </>
+      ) : null}
     </form>
   );
 }

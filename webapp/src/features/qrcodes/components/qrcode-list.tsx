@@ -106,7 +106,9 @@ function QrCodePage({ filters, isFirst, isLast, onMore }: PageProps) {
     return filtered ? (
       <p>Nenhum QR code encontrado com estes filtros.</p>
     ) : (
-      <p>Nenhum QR code ainda. Crie o primeiro no formulário acima.</p>
+      <p>
+        Nenhum QR code ainda. <a href={paths.panel.createQrCode}>Crie o primeiro</a>.
+      </p>
     );
   }
   // By instant, not as text: RFC 3339 allows any offset.

@@ -59,13 +59,25 @@ export const qrcodeHandlers = [
     const role = roleIn(accountId, user.uid);
     if (role === undefined) return NOT_FOUND();
     const body = (await request.json()) as {
-      pixKey: string;
+      keyId?: string | null;
+      pixKey: string | null;
       merchantName: string;
       merchantCity: string;
       amount: string | null;
       description: string | null;
     };
-    const pixKey = body.pixKey.trim();
+    // A registered key of this account, or the key typed.
+    const registered = db.pixKeys.find(
+      (key) => key.id === body.keyId && key.accountId === accountId && key.removedAt === null,
+    );
+    if (body.keyId && registered === undefined) {
+      return fieldError(
+        'invalid-argument',
+        'Esta chave Pix não está cadastrada nesta conta (ou foi removida).',
+        'keyId',
+      );
+    }
+    const pixKey = registered?.pixKey ?? (body.pixKey ?? '').trim();
     if (!PIX_KEY.some((pattern) => pattern.test(pixKey))) {
       return fieldError(
         'invalid-pix-key',

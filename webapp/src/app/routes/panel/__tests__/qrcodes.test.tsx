@@ -2,7 +2,15 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { http } from 'msw';
 import { describe, expect, it } from 'vitest';
 
-import { type FakeUser, db, giveBrowserSessionTo, seedMembership, seedQrCode, seedUser } from '@/testing/mocks/db';
+import {
+  type FakeUser,
+  db,
+  giveBrowserSessionTo,
+  seedMembership,
+  seedPixKey,
+  seedQrCode,
+  seedUser,
+} from '@/testing/mocks/db';
 import { apiError, fieldError } from '@/testing/mocks/handlers/api-error';
 import { callTimes, server } from '@/testing/mocks/server';
 import { renderApp } from '@/testing/test-utils';
@@ -14,7 +22,7 @@ function owner(fields: Partial<FakeUser> = {}) {
 }
 
 async function openForm() {
-  const app = renderApp('/painel/qrcodes');
+  const app = renderApp('/painel/criar-qrcode');
   const form = await screen.findByRole('form', { name: 'Criar QR code' });
   return { ...app, form };
 }
@@ -62,7 +70,12 @@ describe('/painel/qrcodes: the list', () => {
   it('says so when there is no code yet', async () => {
     owner();
     renderApp('/painel/qrcodes');
-    expect(await screen.findByText('Nenhum QR code ainda. Crie o primeiro no formulário acima.')).toBeInTheDocument();
+    expect(await screen.findByText(/Nenhum QR code ainda\./)).toHaveTextContent(
+      'Nenhum QR code ainda. Crie o primeiro.',
+    );
+    expect(screen.getByRole('link', { name: 'Crie o primeiro' })).toHaveAttribute('href', '/painel/criar-qrcode');
+    // Creation lives at /painel/criar-qrcode: no second form here.
+    expect(screen.queryByRole('form', { name: 'Criar QR code' })).not.toBeInTheDocument();
   });
 
   it('tells a role without the right (403) instead of the list', async () => {
@@ -96,7 +109,7 @@ describe('/painel/qrcodes: the list', () => {
   });
 });
 
-describe('/painel/qrcodes: creating a code', () => {
+describe('/painel/criar-qrcode: creating a code', () => {
   it('starts with the name and city from the settings in the person’s own account', async () => {
     owner({ defaultMerchantName: 'Padaria da Ana', defaultMerchantCity: 'Recife' });
     const { form } = await openForm();
@@ -104,8 +117,13 @@ describe('/painel/qrcodes: creating a code', () => {
     expect(within(form).getByLabelText('Cidade')).toHaveValue('Recife');
   });
 
-  it('does not prefill them in someone else’s account', async () => {
-    const bruno = seedUser({ email: 'bruno@exemplo.com', displayName: 'Mercearia do Bruno' });
+  it('in someone else’s account starts with that account’s name and city, not the person’s own', async () => {
+    const bruno = seedUser({
+      email: 'bruno@exemplo.com',
+      displayName: 'Mercearia do Bruno',
+      defaultMerchantName: 'Mercearia do Bruno',
+      defaultMerchantCity: 'Olinda',
+    });
     const ana = owner({ defaultMerchantName: 'Padaria da Ana', defaultMerchantCity: 'Recife' });
     seedMembership(bruno, ana, 'manager');
     const { form, user } = await openForm();
@@ -116,8 +134,54 @@ describe('/painel/qrcodes: creating a code', () => {
       'Mercearia do Bruno (Gerente)',
     );
     const other = await screen.findByRole('form', { name: 'Criar QR code' });
-    expect(within(other).getByLabelText('Nome de quem recebe')).toHaveValue('');
-    expect(within(other).getByLabelText('Cidade')).toHaveValue('');
+    await waitFor(() => expect(within(other).getByLabelText('Nome de quem recebe')).toHaveValue('Mercearia do Bruno'));
+    expect(within(other).getByLabelText('Cidade')).toHaveValue('Olinda');
+  });
+
+  it('starts with the account’s default key and its holder name, and sends the key’s id', async () => {
+    const ana = owner({ defaultMerchantName: 'Padaria da Ana', defaultMerchantCity: 'Recife' });
+    seedPixKey(ana, { pixKey: '12345678909', kind: 'cpf', label: 'CPF da Ana', holderName: 'Ana Souza' });
+    const main = seedPixKey(ana, {
+      pixKey: 'caixa@padaria.com',
+      label: 'Caixa',
+      holderName: 'Padaria da Ana Ltda',
+      isDefault: true,
+    });
+    const { form, user } = await openForm();
+    const picker = within(form).getByRole('combobox', { name: 'Chave Pix' });
+    await waitFor(() => expect(picker).toHaveValue(main.id));
+    expect(within(form).getByRole('option', { name: 'Caixa: caixa@padaria.com (padrão)' })).toBeInTheDocument();
+    expect(picker).toHaveAccessibleDescription(/Em nome de Padaria da Ana Ltda/);
+    expect(within(form).getByLabelText('Nome de quem recebe')).toHaveValue('Padaria da Ana Ltda');
+    // No typed key while a registered one is chosen.
+    expect(within(form).queryByLabelText('Chave Pix digitada')).not.toBeInTheDocument();
+
+    await user.click(within(form).getByRole('button', { name: 'Criar QR code' }));
+    await within(form).findAllByRole('status');
+    expect(db.qrcodes).toEqual([
+      expect.objectContaining({ pixKey: 'caixa@padaria.com', merchantName: 'PADARIA DA ANA LTDA' }),
+    ]);
+  });
+
+  it('takes another registered key with its holder name, or a typed key', async () => {
+    const ana = owner({ defaultMerchantCity: 'Recife' });
+    const cpf = seedPixKey(ana, { pixKey: '12345678909', kind: 'cpf', label: null, holderName: 'Ana Souza' });
+    seedPixKey(ana, { pixKey: 'caixa@padaria.com', label: 'Caixa', holderName: 'Padaria', isDefault: true });
+    const { form, user } = await openForm();
+    const picker = within(form).getByRole('combobox', { name: 'Chave Pix' });
+    await waitFor(() => expect(picker).not.toHaveValue(''));
+
+    await user.selectOptions(picker, 'CPF: 12345678909');
+    expect(picker).toHaveValue(cpf.id);
+    expect(within(form).getByLabelText('Nome de quem recebe')).toHaveValue('Ana Souza');
+
+    await user.selectOptions(picker, 'Digitar outra chave');
+    await user.click(within(form).getByRole('button', { name: 'Criar QR code' }));
+    expect(within(form).getByLabelText('Chave Pix digitada')).toHaveAccessibleDescription(/Campo obrigatório\./);
+    await user.type(within(form).getByLabelText('Chave Pix digitada'), 'outra@exemplo.com');
+    await user.click(within(form).getByRole('button', { name: 'Criar QR code' }));
+    await within(form).findAllByRole('status');
+    expect(db.qrcodes).toEqual([expect.objectContaining({ pixKey: 'outra@exemplo.com', merchantName: 'ANA SOUZA' })]);
   });
 
   it('creates a code with a pt-BR amount and shows it with its links', async () => {
@@ -129,9 +193,9 @@ describe('/painel/qrcodes: creating a code', () => {
     await user.type(within(form).getByLabelText('Descrição (opcional)'), 'Café');
     await user.click(within(form).getByRole('button', { name: 'Criar QR code' }));
 
-    const created = await within(form).findByRole('status');
-    expect(created).toHaveTextContent('QR code criado (R$ 12,50).');
-    // The next step (open or print it) is where focus is, not above the fold of a phone.
+    const [created] = await within(form).findAllByRole('status');
+    expect(created).toHaveTextContent('QR code criado (R$ 12,50). Baixe, imprima ou envie abaixo.');
+    // The next step (download, share) is where focus is, not above the fold of a phone.
     expect(created).toHaveFocus();
     expect(db.qrcodes).toEqual([
       expect.objectContaining({
@@ -145,15 +209,27 @@ describe('/painel/qrcodes: creating a code', () => {
       }),
     ]);
     const id = db.qrcodes[0]?.id ?? '';
-    expect(within(created).getByRole('link', { name: 'Abrir a página de pagamento' })).toHaveAttribute(
+    const result = within(form).getByRole('article', { name: 'QR code criado' });
+    expect(within(result).getByRole('link', { name: 'Abrir a página de pagamento' })).toHaveAttribute(
       'href',
       `/pagamento/${id}`,
     );
-    expect(within(created).getByRole('link', { name: 'Imprimir a placa' })).toHaveAttribute(
+    expect(within(result).getByRole('link', { name: 'Baixar PNG' })).toHaveAttribute(
       'href',
-      `/pagamento/${id}/placa`,
+      `/placas/${id}.png?tamanho=1024`,
     );
-    expect(await screen.findByRole('listitem', { name: 'PADARIA DA ANA, R$ 12,50' })).toBeInTheDocument();
+    await user.selectOptions(within(result).getByLabelText('Tamanho do PNG'), 'Grande (2048 px, para gráfica)');
+    expect(within(result).getByRole('link', { name: 'Baixar PNG' })).toHaveAttribute(
+      'href',
+      `/placas/${id}.png?tamanho=2048`,
+    );
+    expect(within(result).getByRole('link', { name: 'Baixar SVG' })).toHaveAttribute('href', `/placas/${id}.svg`);
+    expect(within(result).getByRole('link', { name: 'Baixar PDF' })).toHaveAttribute('href', `/placas/${id}.pdf`);
+    expect(within(result).getByRole('link', { name: 'Enviar pelo WhatsApp' })).toHaveAttribute(
+      'href',
+      expect.stringMatching(/^https:\/\/wa\.me\/\?text=Pague%20com%20Pix%3A%20/),
+    );
+    expect(within(result).getByRole('button', { name: 'Copiar link' })).toBeInTheDocument();
     expect(within(form).getByLabelText('Valor (opcional)')).toHaveValue('');
   });
 

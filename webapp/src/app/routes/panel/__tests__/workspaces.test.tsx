@@ -85,13 +85,13 @@ describe('the account in use', () => {
     const { bruno } = anaInBrunosAccount('operator');
     bruno.defaultMerchantName = 'MERCEARIA DO BRUNO';
     bruno.defaultMerchantCity = 'RECIFE';
-    const first = renderApp('/painel/qrcodes');
+    const first = renderApp('/painel/criar-qrcode');
     await first.user.selectOptions(await switcher(), 'Mercearia do Bruno (Operador)');
     expect(await screen.findByText(/seu papel: Operador/)).toBeInTheDocument();
     first.unmount();
 
     // A reload: a new store (nothing chosen in this tab), the same device.
-    renderApp('/painel/qrcodes');
+    renderApp('/painel/criar-qrcode');
     expect(await switcher()).toHaveDisplayValue('Mercearia do Bruno (Operador)');
     expect(await screen.findByText(/seu papel: Operador/)).toHaveTextContent('Conta: Mercearia do Bruno');
     // The code form starts with the account's own name and city, not the operator's.

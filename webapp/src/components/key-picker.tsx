@@ -1,0 +1,129 @@
+import { type ChangeEvent, useEffect, useRef } from 'react';
+import { z } from 'zod';
+
+import type { BoundField } from '@/hooks/use-api-form';
+import type { KeyChoice } from '@/types/pix-key';
+import { REQUIRED } from '@/utils/field-rules';
+
+import { SelectField } from './select-field';
+import { TextField } from './text-field';
+
+/** The select's value for "I will type the key". */
+export const TYPED_KEY = '';
+
+/**
+ * A form's key fields: a registered key's id, or (`TYPED_KEY`) the key typed, which must then be
+ * given. Joined to a form's schema with `.and(keySchema)`: an intersection checks both sides, so
+ * a missing key shows with every other problem at once.
+ */
+export const keySchema = z
+  .object({ keyId: z.string(), pixKey: z.string().trim() })
+  .refine((values) => values.keyId !== TYPED_KEY || values.pixKey !== '', { error: REQUIRED, path: ['pixKey'] });
+
+/** What the server takes: the registered key's id, or the typed key, never both. */
+export function chosenKey<V extends { keyId: string; pixKey: string }>({ keyId, pixKey, ...rest }: V) {
+  return keyId === TYPED_KEY ? { ...rest, keyId: null, pixKey } : { ...rest, keyId, pixKey: null };
+}
+
+const KIND_NAMES: Record<KeyChoice['kind'], string> = {
+  cpf: 'CPF',
+  cnpj: 'CNPJ',
+  email: 'E-mail',
+  phone: 'Celular',
+  evp: 'Chave aleatória',
+};
+
+/** How a registered key reads in the list: its label (or kind), the key, and whether it is the default. */
+export function keyChoiceName(key: KeyChoice): string {
+  const name = key.label ?? KIND_NAMES[key.kind];
+  return `${name}: ${key.pixKey ?? ''}${key.isDefault ? ' (padrão)' : ''}`;
+}
+
+/** The key a form starts with: the default one, else the first. */
+export function preferredKey(keys: readonly KeyChoice[] | undefined): KeyChoice | undefined {
+  return keys?.find((key) => key.isDefault) ?? keys?.[0];
+}
+
+/**
+ * Chooses the preferred key once, when the account's keys arrive (they may come after the form is on
+ * screen), unless a key was already typed or chosen. `choose` sets the form's values.
+ */
+export function usePreselectedKey(
+  keys: readonly KeyChoice[] | undefined,
+  untouched: () => boolean,
+  choose: (key: KeyChoice) => void,
+) {
+  const done = useRef(false);
+  useEffect(() => {
+    const key = preferredKey(keys);
+    if (done.current || key === undefined) return;
+    done.current = true;
+    if (untouched()) choose(key);
+  }, [keys, untouched, choose]);
+}
+
+export interface KeyPickerProps {
+  /** The account's registered keys (undefined while loading or when they cannot be read). */
+  keys: readonly KeyChoice[] | undefined;
+  /** The select, bound to the form's `keyId` (`TYPED_KEY` for a typed key). */
+  keyId: BoundField<string>;
+  /** The typed key, bound to the form's `pixKey`. */
+  pixKey: BoundField<string>;
+  /** The `keyId` now (watched). */
+  chosen: string;
+  /** Called when the person picks another key (null: they will type one), after the form saw it. */
+  onChosen?: (key: KeyChoice | null) => void;
+  /** Under the typed key's field. */
+  typedHint?: string;
+}
+
+/** A registered key of the account, or a typed one: the select shows only when there are keys. */
+export function KeyPicker({
+  keys,
+  keyId,
+  pixKey,
+  chosen,
+  onChosen,
+  typedHint = 'CPF, CNPJ, e-mail, celular ou chave aleatória.',
+}: KeyPickerProps) {
+  const registered = keys ?? [];
+  const typed = (
+    <TextField
+      label={registered.length > 0 ? 'Chave Pix digitada' : 'Chave Pix'}
+      autoCapitalize="off"
+      spellCheck={false}
+      {...pixKey}
+      hint={typedHint}
+    />
+  );
+  if (registered.length === 0) return typed;
+  const current = registered.find((key) => key.id === chosen);
+  const onChange = (event: ChangeEvent<HTMLSelectElement>) => {
+    void keyId.onChange(event);
+    onChosen?.(registered.find((key) => key.id === event.target.value) ?? null);
+  };
+  return (
+    <>
+      <SelectField
+        label="Chave Pix"
+        {...keyId}
+        onChange={onChange}
+        hint={
+          current
+            ? current.holderName
+              ? `Em nome de ${current.holderName}, como o banco mostra a quem paga.`
+              : 'Chave cadastrada nesta conta.'
+            : 'Digite a chave abaixo.'
+        }
+      >
+        {registered.map((key) => (
+          <option key={key.id} value={key.id}>
+            {keyChoiceName(key)}
+          </option>
+        ))}
+        <option value={TYPED_KEY}>Digitar outra chave</option>
+      </SelectField>
+      {current ? null : typed}
+    </>
+  );
+}
