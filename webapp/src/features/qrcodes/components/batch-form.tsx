@@ -174,7 +174,7 @@ export function BatchForm({
                 <a href={paths.server.payment(qrcode.id)}>
                   Página de pagamento<span className="visually-hidden"> de {qrcode.description}</span>
                 </a>{' '}
-                <a href={`/placas/${encodeURIComponent(qrcode.id)}.png?tamanho=1024`} download>
+                <a href={`/placas/${encodeURIComponent(qrcode.id)}.png?modelo=codigo&dpi=254`} download>
                   PNG<span className="visually-hidden"> de {qrcode.description}</span>
                 </a>{' '}
                 <a href={`/placas/${encodeURIComponent(qrcode.id)}.pdf`} download>

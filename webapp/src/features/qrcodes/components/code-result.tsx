@@ -5,16 +5,21 @@ import { formatCentavos } from '@/utils/money';
 
 import type { QrCode } from '../api/list-qrcodes';
 
-/** PNG sizes offered for download (pixels of the side), as the signs' endpoint takes them. */
-const PNG_SIZES = [
-  { value: '512', label: 'Pequeno (512 px)' },
-  { value: '1024', label: 'Médio (1024 px)' },
-  { value: '2048', label: 'Grande (2048 px, para gráfica)' },
-];
+/**
+ * PNG sizes offered for download, as the signs' endpoint takes them (`/placas/{id}.png`): the bare
+ * code is an 8 cm square, so its side in pixels is 80 mm at the `dpi` asked (127 dpi: 400 px); the
+ * whole A4 sign at 300 dpi is for printing.
+ */
+export const PNG_SIZES = [
+  { value: 'modelo=codigo&dpi=127', label: 'Só o código, 400 × 400 px (celular, WhatsApp)' },
+  { value: 'modelo=codigo&dpi=254', label: 'Só o código, 800 × 800 px' },
+  { value: 'modelo=codigo&dpi=508', label: 'Só o código, 1600 × 1600 px (gráfica)' },
+  { value: 'dpi=300', label: 'Placa A4 inteira, 2480 × 3508 px' },
+] as const;
 
 /** Downloads of a code's sign: PNG at a chosen size, SVG and a one-page PDF. */
 export function CodeDownloads({ qrcode }: { qrcode: QrCode }) {
-  const [size, setSize] = useState('1024');
+  const [size, setSize] = useState<string>(PNG_SIZES[1].value);
   const id = encodeURIComponent(qrcode.id);
   return (
     <div className="downloads">
@@ -29,7 +34,7 @@ export function CodeDownloads({ qrcode }: { qrcode: QrCode }) {
         </select>
       </label>
       <p className="actions">
-        <a href={`/placas/${id}.png?tamanho=${size}`} download>
+        <a href={`/placas/${id}.png?${size}`} download>
           Baixar PNG
         </a>
         <a href={`/placas/${id}.svg`} download>

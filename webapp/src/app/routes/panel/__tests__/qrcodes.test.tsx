@@ -216,12 +216,12 @@ describe('/painel/criar-qrcode: creating a code', () => {
     );
     expect(within(result).getByRole('link', { name: 'Baixar PNG' })).toHaveAttribute(
       'href',
-      `/placas/${id}.png?tamanho=1024`,
+      `/placas/${id}.png?modelo=codigo&dpi=254`,
     );
-    await user.selectOptions(within(result).getByLabelText('Tamanho do PNG'), 'Grande (2048 px, para gráfica)');
+    await user.selectOptions(within(result).getByLabelText('Tamanho do PNG'), 'Só o código, 1600 × 1600 px (gráfica)');
     expect(within(result).getByRole('link', { name: 'Baixar PNG' })).toHaveAttribute(
       'href',
-      `/placas/${id}.png?tamanho=2048`,
+      `/placas/${id}.png?modelo=codigo&dpi=508`,
     );
     expect(within(result).getByRole('link', { name: 'Baixar SVG' })).toHaveAttribute('href', `/placas/${id}.svg`);
     expect(within(result).getByRole('link', { name: 'Baixar PDF' })).toHaveAttribute('href', `/placas/${id}.pdf`);
