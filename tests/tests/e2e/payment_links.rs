@@ -291,3 +291,71 @@ async fn replaying_payment_links_gives_the_live_rows() {
     assert_eq!(rows().await, live, "replay equals live");
     app.stop().await;
 }
+
+/// Registers `key` in `person`'s account through the API and returns its id.
+async fn register_key(person: &mut Person, key: &str, holder: &str) -> String {
+    let path = Person::in_account(&person.account_id, "/keys");
+    let made = person
+        .post(&path, &json!({"pixKey": key, "holderName": holder}))
+        .await;
+    assert_eq!(made.status, StatusCode::CREATED, "{}", made.text);
+    made.json["id"].as_str().expect("id").to_owned()
+}
+
+#[tokio::test]
+async fn a_link_is_made_from_a_registered_key_with_its_holder_name_and_no_other_accounts_key_is_taken()
+ {
+    let app = TestApp::spawn().await;
+    let mut owner = sign_up(&app, "dona@padaria.test", "Dona").await;
+    let mut other = sign_up(&app, "vizinho@outra.test", "Vizinho").await;
+    let mine = register_key(&mut owner, "caixa@padaria.test", "Maria da Padaria").await;
+    let spare = register_key(&mut owner, "52998224725", "Maria da Padaria").await;
+    let theirs = register_key(&mut other, "vizinho@outra.test", "Vizinho").await;
+
+    let body = |key: &str| {
+        json!({"keyId": key, "merchantName": "", "merchantCity": "Natal", "amount": "45,90",
+               "description": "Bolo"})
+    };
+    let made = create(&mut owner, &body(&mine)).await;
+    assert_eq!(made["pixKey"], "caixa@padaria.test", "the registered key");
+    assert_eq!(
+        made["merchantName"], "MARIA DA PADARIA",
+        "its holder's name"
+    );
+    let (status, html) = page(&app, &local(made["url"].as_str().expect("url"))).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(html.contains("caixa@padaria.test"), "{html}");
+
+    // Another account's key, a removed key, an id that is no key: 422 under `keyId`, nothing made.
+    let removed = owner
+        .delete(&Person::in_account(
+            &owner.account_id,
+            &format!("/keys/{spare}"),
+        ))
+        .await;
+    assert_eq!(removed.status, StatusCode::NO_CONTENT, "{}", removed.text);
+    let links = Person::in_account(&owner.account_id, "/payment-links");
+    for key in [theirs.as_str(), spare.as_str(), "nao-e-chave"] {
+        let refused = owner.post(&links, &body(key)).await;
+        assert_eq!(
+            refused.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{key}: {}",
+            refused.text
+        );
+        assert_eq!(refused.field(), Some("keyId"));
+        assert!(
+            refused.json["error"]["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("não está cadastrada nesta conta")),
+            "{}",
+            refused.text
+        );
+    }
+    let listed = owner.get(&links).await;
+    assert_eq!(
+        listed.json["paymentLinks"].as_array().map(Vec::len),
+        Some(1)
+    );
+    app.stop().await;
+}

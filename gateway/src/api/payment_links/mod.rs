@@ -3,11 +3,15 @@
 //! | route | who | answer |
 //! |---|---|---|
 //! | `GET /api/accounts/{accountId}/payment-links` | owner, manager ([`Right::ManagePaymentLinks`]) | 200 `{paymentLinks: [...]}`, newest first, at most [`MAX_LISTED`] |
-//! | `POST /api/accounts/{accountId}/payment-links` | owner, manager | 201 the link (with its signed `url`); 422 `invalid-argument` naming `pixKey`, `merchantName`, `merchantCity`, `amount`, `description` or `expiresOn` |
+//! | `POST /api/accounts/{accountId}/payment-links` | owner, manager | 201 the link (with its signed `url`); 422 `invalid-argument` naming `keyId`, `pixKey`, `merchantName`, `merchantCity`, `amount`, `description` or `expiresOn` |
 //! | `POST /api/accounts/{accountId}/payment-links/{id}/revoke` | owner, manager | 200 the link, revoked; 409 `payment-link-already-revoked` |
 //!
 //! An operator gets 403 `forbidden`; anyone outside the account, and a link of another account,
 //! 404 `not-found` ([`crate::api::access`]).
+//!
+//! The key is a registered key of the account (`keyId`; a blank `merchantName` then takes its
+//! holder name) or a typed one (`pixKey`). Another account's key, or a removed one, is refused
+//! with 422 under `keyId`, as the QR code forms do.
 //!
 //! `expiresOn` is a date (`AAAA-MM-DD`): the link takes payments through the end of that day in
 //! Brasília time (UTC−3), that is until 00:00 of the next day there.
@@ -32,6 +36,7 @@ use uuid::Uuid;
 use crate::api::access::{Workspace, projection_error};
 use crate::api::error::ApiError;
 use crate::api::json::Json;
+use crate::api::qrcodes::input::registered_key;
 use crate::auth::accounts::now;
 use crate::read_your_writes::wait_for;
 use crate::state::AppState;
@@ -48,6 +53,9 @@ pub fn service(state: &AppState) -> CommandService<PaymentLink> {
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct NewPaymentLink {
+    /// A registered key of the account; when given, `pixKey` and `keyKind` are not read.
+    #[serde(default)]
+    pub key_id: Option<String>,
     /// The Pix key as typed.
     #[serde(default)]
     pub pix_key: String,
@@ -213,6 +221,42 @@ fn txid_for(link_id: Uuid) -> String {
     format!("LINK{}", &hex[hex.len() - 21..])
 }
 
+/// The key, its kind and the receiver's name of `body`: a registered key's (its holder name when
+/// the name is blank), or as typed.
+async fn chosen_key(
+    state: &AppState,
+    workspace: &Workspace,
+    body: &NewPaymentLink,
+) -> Result<(String, String, String), ApiError> {
+    let Some(text) = body
+        .key_id
+        .as_deref()
+        .map(str::trim)
+        .filter(|k| !k.is_empty())
+    else {
+        return Ok((
+            body.pix_key.trim().to_owned(),
+            body.key_kind.clone().unwrap_or_default(),
+            body.merchant_name.clone(),
+        ));
+    };
+    let registered = match Uuid::parse_str(text) {
+        Ok(id) => registered_key(&state.pool, workspace.account_uuid(), id).await?,
+        Err(_) => None,
+    };
+    let key = registered.ok_or_else(|| {
+        ApiError::invalid_argument(
+            "keyId",
+            "Esta chave Pix não está cadastrada nesta conta (ou foi removida). Escolha outra ou digite a chave.",
+        )
+    })?;
+    let name = match key.holder_name {
+        Some(holder) if body.merchant_name.trim().is_empty() => holder,
+        _ => body.merchant_name.clone(),
+    };
+    Ok((key.pix_key, key.key_kind, name))
+}
+
 /// `POST /api/accounts/{accountId}/payment-links`.
 ///
 /// # Errors
@@ -230,10 +274,11 @@ pub async fn create(
             "Informe o valor a cobrar.",
         ));
     }
+    let (key, key_kind, merchant_name) = chosen_key(&state, &workspace, &body).await?;
     let form = StaticCodeForm {
-        key: body.pix_key.trim().to_owned(),
-        key_kind: body.key_kind.clone().unwrap_or_default(),
-        merchant_name: body.merchant_name.clone(),
+        key,
+        key_kind,
+        merchant_name,
         merchant_city: body.merchant_city.clone(),
         amount: body.amount.clone(),
         additional_info: body.description.clone().unwrap_or_default(),
