@@ -507,3 +507,131 @@ async fn every_new_route_answers_owner_manager_operator_and_stranger_as_the_cont
         [people.operator.account_id.clone()]
     );
 }
+
+#[tokio::test]
+async fn another_accounts_code_or_key_is_not_found_on_every_route_and_no_token_or_removed_member_gets_in()
+ {
+    let app = TestApp::spawn().await;
+    let mut people = team(&app).await;
+    let account = people.owner.account_id.clone();
+    let stranger = people.stranger.account_id.clone();
+    let owners = people
+        .owner
+        .post(&Person::in_account(&account, "/qrcodes"), &body("Dona"))
+        .await;
+    assert_eq!(owners.status, StatusCode::CREATED, "{}", owners.text);
+    let owners = owners.json["id"].as_str().expect("id").to_owned();
+    let strangers_key = people
+        .stranger
+        .post(
+            &Person::in_account(&stranger, "/keys"),
+            &json!({"pixKey": "vizinho@outra.test", "holderName": "Vizinho"}),
+        )
+        .await;
+    assert_eq!(
+        strangers_key.status,
+        StatusCode::CREATED,
+        "{}",
+        strangers_key.text
+    );
+    let strangers_key = strangers_key.json["id"].as_str().expect("id").to_owned();
+
+    // The owner's code named under the stranger's own account: there is no such code there.
+    for (method, rest) in [
+        ("GET", format!("/qrcodes/{owners}")),
+        ("POST", format!("/qrcodes/{owners}/arquivar")),
+        ("POST", format!("/qrcodes/{owners}/desarquivar")),
+        ("POST", format!("/qrcodes/{owners}/duplicar")),
+    ] {
+        let path = Person::in_account(&stranger, &rest);
+        let answer = if method == "GET" {
+            people.stranger.get(&path).await
+        } else {
+            people.stranger.post(&path, &json!({})).await
+        };
+        assert_eq!(
+            answer.status,
+            StatusCode::NOT_FOUND,
+            "{method} {path}: {}",
+            answer.text
+        );
+        assert_eq!(answer.code(), "not-found");
+    }
+
+    // The stranger's key named in the owner's account, by the owner: refused under keyId for a
+    // code, a batch and a check alike, and nothing made.
+    let with_key = json!({"keyId": strangers_key, "merchantName": "Dona", "merchantCity": "Recife",
+                         "prefix": "M", "count": 2});
+    for rest in ["/qrcodes", "/qrcodes/lote"] {
+        let refused = people
+            .owner
+            .post(&Person::in_account(&account, rest), &with_key)
+            .await;
+        assert_eq!(
+            refused.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{rest}: {}",
+            refused.text
+        );
+        assert_eq!(refused.field(), Some("keyId"));
+    }
+    let checked = people
+        .owner
+        .post(
+            &Person::in_account(&account, "/qrcodes/conferir"),
+            &with_key,
+        )
+        .await;
+    assert_eq!(
+        checked.json["problems"][0]["field"], "keyId",
+        "{}",
+        checked.text
+    );
+    let listed = people
+        .owner
+        .get(&Person::in_account(&account, "/qrcodes?arquivados=todos"))
+        .await;
+    assert_eq!(listed.json["qrcodes"].as_array().map(Vec::len), Some(1));
+
+    // A removed member gets 404 and no token 401 on every route of the desk.
+    let routes = [
+        ("GET", "/qrcodes".to_owned()),
+        ("POST", "/qrcodes".to_owned()),
+        ("POST", "/qrcodes/conferir".to_owned()),
+        ("POST", "/qrcodes/lote".to_owned()),
+        ("GET", format!("/qrcodes/{owners}")),
+        ("POST", format!("/qrcodes/{owners}/arquivar")),
+        ("POST", format!("/qrcodes/{owners}/desarquivar")),
+        ("POST", format!("/qrcodes/{owners}/duplicar")),
+    ];
+    for (method, rest) in routes {
+        let path = Person::in_account(&account, &rest);
+        let answer = if method == "GET" {
+            people.removed.get(&path).await
+        } else {
+            people.removed.post(&path, &body("Antigo")).await
+        };
+        assert_eq!(
+            answer.status,
+            StatusCode::NOT_FOUND,
+            "removed {method} {path}: {}",
+            answer.text
+        );
+        let anonymous = if method == "GET" {
+            app.client().get(app.url(&path)).send().await
+        } else {
+            app.client()
+                .post(app.url(&path))
+                .json(&body("x"))
+                .send()
+                .await
+        }
+        .expect("answered");
+        assert_eq!(
+            anonymous.status(),
+            StatusCode::UNAUTHORIZED,
+            "no token {method} {path}"
+        );
+    }
+    app.stop().await;
+}
