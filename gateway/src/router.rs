@@ -235,7 +235,20 @@ fn api_routes() -> Router<AppState> {
         )
         .route(
             "/accounts/{accountId}/payments",
-            get(payments::records::list).post(payments::records::record),
+            get(payments::search::list).post(payments::records::record),
+        )
+        // Issue 15 item 6: the transactions screen's totals, CSV and audit trail.
+        .route(
+            "/accounts/{accountId}/payments/summary",
+            get(payments::search::summary),
+        )
+        .route(
+            "/accounts/{accountId}/payments/csv",
+            get(payments::export::csv),
+        )
+        .route(
+            "/accounts/{accountId}/payments/{reference}/history",
+            get(payments::history::history),
         )
         .route(
             "/accounts/{accountId}/payments/{reference}",

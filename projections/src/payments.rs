@@ -13,8 +13,9 @@
 //! account was deleted) leaves them null. `AccountDeleted` removes the account's rows from both
 //! tables.
 //!
-//! The gateway reads with [`list`], [`find`] and [`totals`]; operators see only the payments of
-//! the codes they made (`created_by` filter, joined with `qrcodes`).
+//! The gateway reads with [`list`], [`find`] and [`totals`], and the transactions screen with
+//! [`search`]; operators see only the payments of the codes they made (`created_by` filter,
+//! joined with `qrcodes`).
 
 use std::collections::HashMap;
 
@@ -30,6 +31,8 @@ use sqlx::{AssertSqlSafe, PgConnection, PgExecutor};
 use uuid::Uuid;
 
 use crate::{ApplyError, Error, Projection, TableSet};
+
+pub mod search;
 
 /// The projection's name (durable consumer, checkpoint key).
 pub const NAME: &str = "payments";
@@ -120,37 +123,28 @@ pub struct Filter {
     pub to: Option<NaiveDate>,
 }
 
-/// The account's payments, newest first, at most `limit`.
+/// The account's payments, newest first, at most `limit` ([`search::page`] with only these
+/// filters).
 pub async fn list<'e>(
     executor: impl PgExecutor<'e>,
     account_id: Uuid,
     filter: &Filter,
     limit: i64,
 ) -> Result<Vec<PaymentView>, Error> {
-    let columns = COLUMNS
-        .split(',')
-        .map(|c| format!("p.{}", c.trim()))
-        .collect::<Vec<_>>()
-        .join(", ");
-    Ok(sqlx::query_as(AssertSqlSafe(format!(
-        "select {columns} from payments p
-          where p.account_id = $1
-            and ($2::text is null or p.qrcode_id in
-                 (select q.qrcode_id from qrcodes q where q.owner_id = $1 and q.created_by = $2))
-            and ($3::uuid is null or p.qrcode_id = $3)
-            and ($4::date is null or p.paid_on >= $4)
-            and ($5::date is null or p.paid_on <= $5)
-          order by p.paid_at desc, p.reference
-          limit $6"
-    )))
-    .bind(account_id)
-    .bind(filter.created_by.as_deref())
-    .bind(filter.qrcode_id)
-    .bind(filter.from)
-    .bind(filter.to)
-    .bind(limit)
-    .fetch_all(executor)
-    .await?)
+    let search = search::Search {
+        created_by: filter.created_by.clone(),
+        code: filter
+            .qrcode_id
+            .map_or(search::CodeFilter::Any, search::CodeFilter::Code),
+        from: filter.from,
+        to: filter.to,
+        ..search::Search::default()
+    };
+    Ok(search::page(executor, account_id, &search, None, limit)
+        .await?
+        .into_iter()
+        .map(|found| found.payment)
+        .collect())
 }
 
 /// One payment of the account.

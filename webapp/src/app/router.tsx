@@ -36,7 +36,7 @@ export function createAppRoutes(): RouteObject[] {
             { path: 'chaves', lazy: () => import('./routes/panel/keys') },
             { path: 'qrcodes', lazy: () => import('./routes/panel/qrcodes') },
             { path: 'criar-qrcode', lazy: () => import('./routes/panel/create-qrcode') },
-            { path: 'transacoes', element: <UnderConstruction title="Transações" /> },
+            { path: 'transacoes', lazy: () => import('./routes/panel/transactions') },
             { path: 'plano', element: <UnderConstruction title="Plano" /> },
             { path: 'contas-extras', lazy: () => import('./routes/panel/extra-accounts') },
             { path: 'criar-conta-extra', lazy: () => import('./routes/panel/new-extra-account') },

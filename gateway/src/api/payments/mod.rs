@@ -5,7 +5,10 @@
 //! | `POST /webhooks/api-pix/{token}/pix` (and `/webhooks/api-pix/{token}`) | the account's bank (PSP) | an API Pix delivery `{"pix":[…]}` ([`webhook`]) |
 //! | `POST /pagamento/{id}/simular-pagamento` | anyone, only with `BALCAO_SANDBOX_PAYMENTS` on | a synthetic delivery through the same receiver ([`sandbox`]) |
 //! | `/api/accounts/{accountId}/api-pix-receivers/{keyId}` … | owner, manager ([`Right::ManageKeys`](domain::team::Right)) | turn the receiver of a key on, rotate its URL, turn it off ([`receivers`]) |
-//! | `/api/accounts/{accountId}/payments` … | every role (operators: their own codes' payments) | list, read, record by hand, void ([`records`]) |
+//! | `/api/accounts/{accountId}/payments` … | every role (operators: their own codes' payments) | read, record by hand, void ([`records`]) |
+//! | `GET /api/accounts/{accountId}/payments?…` and `…/payments/summary?…` | every role (operators: their own codes' payments) | the transactions screen: a keyset page of the filtered payments; their totals and São Paulo days ([`search`], filters in [`filters`]) |
+//! | `GET /api/accounts/{accountId}/payments/csv?…` | as the list | the filtered payments as a streamed CSV in pt-BR formats ([`export`]) |
+//! | `GET /api/accounts/{accountId}/payments/{reference}/history` | as reading the payment | its events from the log: what, when, source, by whom, correlation and causation ([`history`]) |
 //! | `GET /api/accounts/{accountId}/daily-totals` | every role (operators: their own codes) | totals per São Paulo day ([`records`]) |
 //!
 //! The receiver's pipeline ([`receiver::receive`]) is the same for the bank and the sandbox:
@@ -14,10 +17,14 @@
 //! with the account's key, and every entry is appended in one transaction
 //! (`commands::payments::record_reports`).
 
+pub mod export;
+pub mod filters;
+pub mod history;
 pub mod receiver;
 pub mod receivers;
 pub mod records;
 pub mod sandbox;
+pub mod search;
 pub mod webhook;
 
 use commands::{CommandService, PgEventStore};

@@ -1,8 +1,8 @@
-//! An account's payments: list, read, record by hand, void; and the daily totals.
+//! An account's payments: read one, record by hand, void; and the daily totals. (The filtered,
+//! paged list is [`super::search`].)
 //!
 //! | call | who | answer |
 //! |---|---|---|
-//! | `GET …/payments?de=AAAA-MM-DD&ate=AAAA-MM-DD&qrcode=ID` | owner, manager: every payment; operator: those to codes they made | 200 `{payments: [...]}`, newest first, at most [`MAX_LISTED`] |
 //! | `GET …/payments/{reference}` | as the list (an operator asking for another's → 403 `forbidden`) | 200 the payment; 404 `not-found` |
 //! | `POST …/payments` `{qrcodeId?, amount, paidAt?, note?, endToEndId?}` | owner, manager: any code or none; operator: only a code they made | 201 the payment; 422 naming `amount`, `paidAt`, `endToEndId`, `note` or `qrcodeId`; 409 `payment-already-recorded` |
 //! | `POST …/payments/{reference}/void` `{reason}` | as recording, for the payment's code | 200 the payment; 409 `payment-not-manual` (a bank reported it), `payment-already-voided`; 422 `payment-reason-invalid` |
@@ -30,9 +30,6 @@ use crate::api::error::ApiError;
 use crate::api::json::Json;
 use crate::read_your_writes::wait_for;
 use crate::state::AppState;
-
-/// The most payments one list answers.
-pub const MAX_LISTED: i64 = 500;
 
 /// The list's and the totals' query.
 #[derive(Debug, Default, Deserialize)]
@@ -80,7 +77,7 @@ fn rfc3339(at: DateTime<Utc>) -> String {
     at.to_rfc3339_opts(SecondsFormat::Millis, true)
 }
 
-fn to_json(workspace: &Workspace, view: &PaymentView) -> serde_json::Value {
+pub(super) fn to_json(workspace: &Workspace, view: &PaymentView) -> serde_json::Value {
     let mut json = json!({
         "reference": view.reference,
         "endToEndId": view.end_to_end_id,
@@ -110,28 +107,8 @@ fn to_json(workspace: &Workspace, view: &PaymentView) -> serde_json::Value {
     json
 }
 
-/// `GET /api/accounts/{accountId}/payments`.
-///
-/// # Errors
-///
-/// As the module table says.
-pub async fn list(
-    State(state): State<AppState>,
-    workspace: Workspace,
-    Query(period): Query<Period>,
-) -> Result<Json<serde_json::Value>, ApiError> {
-    let filter = filter(&workspace, &period)?;
-    let views =
-        projections::payments::list(&state.pool, workspace.account_uuid(), &filter, MAX_LISTED)
-            .await
-            .map_err(projection_error)?;
-    Ok(Json(json!({
-        "payments": views.iter().map(|v| to_json(&workspace, v)).collect::<Vec<_>>()
-    })))
-}
-
 /// The payment `reference` of the account, if the caller may see it.
-async fn visible(
+pub(super) async fn visible(
     state: &AppState,
     workspace: &Workspace,
     reference: &str,

@@ -7,3 +7,4 @@ mod receiver;
 mod replay;
 mod sandbox;
 mod support;
+mod transactions;

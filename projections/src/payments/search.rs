@@ -1,0 +1,235 @@
+//! What the transactions screen asks of the `payments` read model: one filter ([`Search`]) for
+//! a keyset page of payments ([`page`]) and for the day-by-day sums of the same payments
+//! ([`summary`]), so the table, its totals, its chart and its CSV always agree.
+//!
+//! Totals are summed from `payments` itself rather than `daily_totals`: the screen filters by
+//! source, status, amount and text, which `daily_totals` (per day and code only) cannot.
+
+use chrono::{DateTime, NaiveDate, Utc};
+use sqlx::postgres::PgArguments;
+use sqlx::query::QueryAs;
+use sqlx::{AssertSqlSafe, PgExecutor, Postgres};
+use uuid::Uuid;
+
+use super::PaymentView;
+use crate::Error;
+
+/// Which code the payments were made to.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum CodeFilter {
+    /// Any code, or none.
+    #[default]
+    Any,
+    /// Only this code.
+    Code(Uuid),
+    /// Only payments matched to no code ("sem QR code").
+    Without,
+}
+
+/// A payment's status as the screen filters it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StatusFilter {
+    /// Standing (not voided), refunded or not.
+    Received,
+    /// Voided.
+    Voided,
+    /// With at least one refund reported, whatever its status.
+    Refunded,
+}
+
+impl StatusFilter {
+    /// The API's spelling: `received`, `voided`, `refunded`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StatusFilter::Received => "received",
+            StatusFilter::Voided => "voided",
+            StatusFilter::Refunded => "refunded",
+        }
+    }
+
+    /// From the API's spelling.
+    pub fn parse(text: &str) -> Option<StatusFilter> {
+        [
+            StatusFilter::Received,
+            StatusFilter::Voided,
+            StatusFilter::Refunded,
+        ]
+        .into_iter()
+        .find(|s| s.as_str() == text)
+    }
+}
+
+/// The filter of the transactions screen. Every field narrows; the default lists everything.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Search {
+    /// Only payments to codes this person made (an operator's view).
+    pub created_by: Option<String>,
+    /// Which code.
+    pub code: CodeFilter,
+    /// Only payments to this registered key: to a code made from it, or reported for it.
+    pub key_id: Option<Uuid>,
+    /// From this São Paulo day on.
+    pub from: Option<NaiveDate>,
+    /// Up to this São Paulo day.
+    pub to: Option<NaiveDate>,
+    /// Only this source (`api-pix`, `manual`, `sandbox`).
+    pub source: Option<String>,
+    /// Only this status.
+    pub status: Option<StatusFilter>,
+    /// At least this amount, in centavos.
+    pub min_centavos: Option<i64>,
+    /// At most this amount, in centavos.
+    pub max_centavos: Option<i64>,
+    /// Text found (any case) in the reference, end-to-end id, txid, note, void reason or the
+    /// code's description; an amount typed as text (`12,50`) also matches that amount.
+    pub text: Option<String>,
+    /// The text's amount in centavos, when it reads as one.
+    pub text_centavos: Option<i64>,
+    /// Whether the text is also looked for in the payer's name, document and message (only for
+    /// roles that may see them: searching is seeing).
+    pub text_in_payer: bool,
+}
+
+/// One payment of a page, with what the screen shows beside it.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct Found {
+    /// The payment.
+    #[sqlx(flatten)]
+    pub payment: PaymentView,
+    /// The description of its code, if it has a code and the code one.
+    pub code_description: Option<String>,
+    /// `paid_at` on São Paulo's clock as `dd/mm/aaaa HH:MM` (PostgreSQL's time-zone rules).
+    pub paid_at_local: String,
+}
+
+/// Where a page starts: after the payment paid at this instant with this reference.
+pub type Cursor = (DateTime<Utc>, String);
+
+/// One São Paulo day's sums of the payments a [`Search`] finds.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct DaySummary {
+    /// The day.
+    pub day: NaiveDate,
+    /// Payments that stand (not voided).
+    pub payments: i64,
+    /// Their amounts, in centavos.
+    pub received_centavos: i64,
+    /// Refunded (settled) of them, in centavos.
+    pub refunded_centavos: i64,
+    /// Voided payments of the day.
+    pub voided: i64,
+}
+
+// The one WHERE of the screen: parameters $1 … $14 in [`bind`]'s order.
+const FROM_WHERE: &str = "from payments p
+      left join qrcodes q on q.qrcode_id = p.qrcode_id and q.owner_id = p.account_id
+     where p.account_id = $1
+       and ($2::text is null or q.created_by = $2)
+       and ($3::uuid is null or p.qrcode_id = $3)
+       and (not $4::boolean or p.qrcode_id is null)
+       and ($5::uuid is null or q.key_id = $5
+            or p.pix_key = (select k.pix_key from pix_keys k
+                             where k.key_id = $5 and k.account_id = p.account_id))
+       and ($6::date is null or p.paid_on >= $6)
+       and ($7::date is null or p.paid_on <= $7)
+       and ($8::text is null or p.source = $8)
+       and ($9::text is null
+            or ($9 = 'received' and p.status = 'received')
+            or ($9 = 'voided' and p.status = 'voided')
+            or ($9 = 'refunded' and p.refunds <> '[]'::jsonb))
+       and ($10::bigint is null or p.amount_centavos >= $10)
+       and ($11::bigint is null or p.amount_centavos <= $11)
+       and ($12::text is null
+            or p.reference ilike $12 or p.end_to_end_id ilike $12 or p.txid ilike $12
+            or p.note ilike $12 or p.void_reason ilike $12 or q.description ilike $12
+            or ($14::boolean and (p.payer_name ilike $12 or p.payer_document ilike $12
+                                  or p.payer_info ilike $12))
+            or ($13::bigint is not null and p.amount_centavos = $13))";
+
+fn pattern(text: Option<&str>) -> Option<String> {
+    text.map(|text| {
+        let escaped = text
+            .replace('\\', "\\\\")
+            .replace('%', "\\%")
+            .replace('_', "\\_");
+        format!("%{escaped}%")
+    })
+}
+
+fn bind<'q, O>(
+    query: QueryAs<'q, Postgres, O, PgArguments>,
+    account_id: Uuid,
+    search: &'q Search,
+) -> QueryAs<'q, Postgres, O, PgArguments> {
+    let code = match search.code {
+        CodeFilter::Code(id) => Some(id),
+        CodeFilter::Any | CodeFilter::Without => None,
+    };
+    query
+        .bind(account_id)
+        .bind(search.created_by.as_deref())
+        .bind(code)
+        .bind(search.code == CodeFilter::Without)
+        .bind(search.key_id)
+        .bind(search.from)
+        .bind(search.to)
+        .bind(search.source.as_deref())
+        .bind(search.status.map(StatusFilter::as_str))
+        .bind(search.min_centavos)
+        .bind(search.max_centavos)
+        .bind(pattern(search.text.as_deref()))
+        .bind(search.text_centavos)
+        .bind(search.text_in_payer)
+}
+
+/// At most `limit` payments the search finds, newest payment first (then by reference), after
+/// `after` when given.
+pub async fn page<'e>(
+    executor: impl PgExecutor<'e>,
+    account_id: Uuid,
+    search: &Search,
+    after: Option<&Cursor>,
+    limit: i64,
+) -> Result<Vec<Found>, Error> {
+    let columns = super::COLUMNS
+        .split(',')
+        .map(|c| format!("p.{}", c.trim()))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let query = sqlx::query_as(AssertSqlSafe(format!(
+        "select {columns}, q.description as code_description,
+                to_char(p.paid_at at time zone 'America/Sao_Paulo', 'DD/MM/YYYY HH24:MI')
+                    as paid_at_local
+           {FROM_WHERE}
+            and ($15::timestamptz is null or (p.paid_at, p.reference) < ($15, $16::text))
+          order by p.paid_at desc, p.reference desc
+          limit $17"
+    )));
+    Ok(bind(query, account_id, search)
+        .bind(after.map(|(at, _)| *at))
+        .bind(after.map(|(_, reference)| reference.as_str()))
+        .bind(limit)
+        .fetch_all(executor)
+        .await?)
+}
+
+/// The search's payments summed per São Paulo day, oldest first; only days with a payment.
+pub async fn summary<'e>(
+    executor: impl PgExecutor<'e>,
+    account_id: Uuid,
+    search: &Search,
+) -> Result<Vec<DaySummary>, Error> {
+    let query = sqlx::query_as(AssertSqlSafe(format!(
+        "select p.paid_on as day,
+                count(*) filter (where p.status = 'received') as payments,
+                coalesce(sum(p.amount_centavos) filter (where p.status = 'received'), 0)::bigint
+                    as received_centavos,
+                coalesce(sum(p.refunded_centavos) filter (where p.status = 'received'), 0)::bigint
+                    as refunded_centavos,
+                count(*) filter (where p.status = 'voided') as voided
+           {FROM_WHERE}
+          group by p.paid_on
+          order by p.paid_on"
+    )));
+    Ok(bind(query, account_id, search).fetch_all(executor).await?)
+}

@@ -1,0 +1,150 @@
+import { SelectField } from '@/components/select-field';
+import { TextField } from '@/components/text-field';
+
+import type { PaymentFilters } from '../api/payments';
+import { PERIOD_LABELS, type PeriodPreset } from '../utils/periods';
+
+/** What the filter form holds, as typed. */
+export interface FilterInput extends Omit<PaymentFilters, 'from' | 'to'> {
+  period: PeriodPreset;
+  /** The custom period's days (used only with "Personalizado"). */
+  from: string;
+  to: string;
+}
+
+export interface FilterOption {
+  value: string;
+  label: string;
+}
+
+export interface TransactionFiltersProps {
+  input: FilterInput;
+  onChange: (input: FilterInput) => void;
+  onClear: () => void;
+  codes: FilterOption[];
+  keys: FilterOption[];
+  /** Problems under a field, by the query parameter's name (`de`, `minimo`…). */
+  errors: Readonly<Record<string, string>>;
+}
+
+/** The period, code, key, source, status, amount range and text of the transactions screen. */
+export function TransactionFilters({ input, onChange, onClear, codes, keys, errors }: TransactionFiltersProps) {
+  const set = <K extends keyof FilterInput>(name: K, value: FilterInput[K]) => onChange({ ...input, [name]: value });
+  return (
+    <form
+      className="transaction-filters"
+      role="search"
+      aria-label="Filtrar transações"
+      onSubmit={(event) => event.preventDefault()}
+    >
+      <SelectField
+        label="Período"
+        value={input.period}
+        onChange={(event) => set('period', event.target.value as PeriodPreset)}
+      >
+        {(Object.keys(PERIOD_LABELS) as PeriodPreset[]).map((period) => (
+          <option key={period} value={period}>
+            {PERIOD_LABELS[period]}
+          </option>
+        ))}
+      </SelectField>
+      {input.period === 'personalizado' ? (
+        <>
+          <TextField
+            label="De"
+            type="date"
+            value={input.from}
+            error={errors.de ?? null}
+            onChange={(event) => set('from', event.target.value)}
+          />
+          <TextField
+            label="Até"
+            type="date"
+            value={input.to}
+            error={errors.ate ?? null}
+            onChange={(event) => set('to', event.target.value)}
+          />
+        </>
+      ) : null}
+      <SelectField
+        label="QR code"
+        value={input.qrcode}
+        error={errors.qrcode ?? null}
+        onChange={(event) => set('qrcode', event.target.value)}
+      >
+        <option value="">Todos</option>
+        <option value="sem">Sem QR code</option>
+        {codes.map((code) => (
+          <option key={code.value} value={code.value}>
+            {code.label}
+          </option>
+        ))}
+      </SelectField>
+      <SelectField
+        label="Chave Pix"
+        value={input.keyId}
+        error={errors.chave ?? null}
+        onChange={(event) => set('keyId', event.target.value)}
+      >
+        <option value="">Todas</option>
+        {keys.map((key) => (
+          <option key={key.value} value={key.value}>
+            {key.label}
+          </option>
+        ))}
+      </SelectField>
+      <SelectField
+        label="Origem"
+        value={input.source}
+        onChange={(event) => set('source', event.target.value as FilterInput['source'])}
+      >
+        <option value="">Todas</option>
+        <option value="api-pix">Banco (API Pix)</option>
+        <option value="manual">Registrado à mão</option>
+        <option value="sandbox">Simulação</option>
+      </SelectField>
+      <SelectField
+        label="Situação"
+        value={input.status}
+        onChange={(event) => set('status', event.target.value as FilterInput['status'])}
+      >
+        <option value="">Todas</option>
+        <option value="received">Recebidos</option>
+        <option value="refunded">Com devolução</option>
+        <option value="voided">Anulados</option>
+      </SelectField>
+      <TextField
+        label="Valor mínimo"
+        inputMode="decimal"
+        autoComplete="off"
+        placeholder="0,00"
+        value={input.min}
+        error={errors.minimo ?? null}
+        onChange={(event) => set('min', event.target.value)}
+      />
+      <TextField
+        label="Valor máximo"
+        inputMode="decimal"
+        autoComplete="off"
+        placeholder="0,00"
+        value={input.max}
+        error={errors.maximo ?? null}
+        onChange={(event) => set('max', event.target.value)}
+      />
+      <TextField
+        label="Buscar"
+        type="search"
+        className="wide"
+        value={input.text}
+        error={errors.busca ?? null}
+        placeholder="Observação, txid, E2E, pagador ou valor (12,50)"
+        onChange={(event) => set('text', event.target.value)}
+      />
+      <p className="actions">
+        <button type="button" className="button secondary" onClick={onClear}>
+          Limpar filtros
+        </button>
+      </p>
+    </form>
+  );
+}
