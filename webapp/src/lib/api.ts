@@ -32,6 +32,8 @@ export const TAG_TYPES = [
   'QrCodes',
   'PaymentLinks',
   'PixKeys',
+  'Payment',
+  'PaymentSummary',
 ] as const;
 
 /** Options an endpoint passes as `extraOptions`. */

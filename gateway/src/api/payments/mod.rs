@@ -18,6 +18,7 @@ pub mod receiver;
 pub mod receivers;
 pub mod records;
 pub mod sandbox;
+pub mod summary;
 pub mod webhook;
 
 use commands::{CommandService, PgEventStore};
