@@ -8,6 +8,9 @@
 //! | `BALCAO_OPS_LISTEN` | `127.0.0.1:9090` (`serve`, `all`), `127.0.0.1:9091` (`relay`), `127.0.0.1:9092` (`project`) | the operations listener: `/metrics`, `/healthz` and `/readyz` for the roles the process runs; one per process, loopback unless you open it |
 //! | `BALCAO_HEADER_READ_TIMEOUT_MS` | `10000` | a connection that has not sent a whole request header within this time (also an idle keep-alive connection) is closed |
 //! | `BALCAO_MAX_CONNECTIONS` | `512` | open connections the public listener holds at once; beyond it a new connection gets a 503 and is closed (keep it below the file limit) |
+//! | `BALCAO_LIVE_MAX_CLIENTS` | `256` | live-update streams (payer pages, dashboards) open at once; beyond it a new one gets a 503 with `Retry-After` (keep it below `BALCAO_MAX_CONNECTIONS`) |
+//! | `BALCAO_LIVE_HEARTBEAT_MS` | `15000` | longest silence on a live stream before a heartbeat comment line |
+//! | `BALCAO_LIVE_MAX_STREAM_SECS` | `600` | a live stream ends after this long and the client reconnects with its last id (so a signed-out person stops receiving within it) |
 //! | `BALCAO_SITE_URL` | `http://localhost:8080` | public base URL, used for canonical links, Open Graph and the sitemap |
 //! | `BALCAO_CONTACT_EMAIL` | `contato@balcao.app` | contact address printed on the legal pages |
 //! | `BALCAO_CONTROLLER_NAME` | `Balcão` | the data controller (LGPD art. 5, VI) the privacy policy names: the company's legal name |
@@ -305,7 +308,39 @@ pub struct ServerSettings {
         global = true
     )]
     pub max_connections: usize,
+    /// Most live-update streams (server-sent events) open at once; keep it below
+    /// `BALCAO_MAX_CONNECTIONS` so streams never take every connection.
+    #[arg(
+        long,
+        env = "BALCAO_LIVE_MAX_CLIENTS",
+        default_value_t = DEFAULT_LIVE_MAX_CLIENTS,
+        global = true
+    )]
+    pub live_max_clients: usize,
+    /// Longest silence on a live stream before a heartbeat comment, in milliseconds.
+    #[arg(
+        long,
+        env = "BALCAO_LIVE_HEARTBEAT_MS",
+        default_value_t = DEFAULT_LIVE_HEARTBEAT_MS,
+        global = true
+    )]
+    pub live_heartbeat_ms: u64,
+    /// Longest a live stream stays open before the client reconnects, in seconds.
+    #[arg(
+        long,
+        env = "BALCAO_LIVE_MAX_STREAM_SECS",
+        default_value_t = DEFAULT_LIVE_MAX_STREAM_SECS,
+        global = true
+    )]
+    pub live_max_stream_secs: u64,
 }
+
+/// Default of `BALCAO_LIVE_MAX_CLIENTS`: half the default connection cap.
+pub const DEFAULT_LIVE_MAX_CLIENTS: usize = 256;
+/// Default of `BALCAO_LIVE_HEARTBEAT_MS`: below the idle timeouts of common proxies (60 s).
+pub const DEFAULT_LIVE_HEARTBEAT_MS: u64 = 15_000;
+/// Default of `BALCAO_LIVE_MAX_STREAM_SECS`.
+pub const DEFAULT_LIVE_MAX_STREAM_SECS: u64 = 600;
 
 impl Default for ServerSettings {
     fn default() -> Self {
@@ -313,6 +348,9 @@ impl Default for ServerSettings {
             ops_listen: None,
             header_read_timeout_ms: DEFAULT_HEADER_READ_TIMEOUT_MS,
             max_connections: DEFAULT_MAX_CONNECTIONS,
+            live_max_clients: DEFAULT_LIVE_MAX_CLIENTS,
+            live_heartbeat_ms: DEFAULT_LIVE_HEARTBEAT_MS,
+            live_max_stream_secs: DEFAULT_LIVE_MAX_STREAM_SECS,
         }
     }
 }

@@ -15,6 +15,7 @@ pub mod content;
 pub mod error;
 pub mod housekeeping;
 pub mod html;
+pub mod live;
 pub mod mail;
 pub mod ops;
 pub mod pages;

@@ -296,6 +296,7 @@ pub async fn start(settings: &Settings, roles: Roles) -> anyhow::Result<Running>
         let pool = pool(settings, "balcao-gateway", 20).await?;
         let client = client.clone();
         let state = app_state(settings, pool.clone(), Some(client)).await?;
+        state.live.end_streams_on(shutdown.clone());
         watched.serve = Some(pool.clone());
         let listener = TcpListener::bind(settings.listen)
             .await
@@ -412,6 +413,7 @@ pub async fn app_state(
     let mailer = Mailer::new(&settings.mail.mail_url, &settings.mail.mail_from)?;
     tracing::info!(mail = ?settings.mail, webapp = %settings.webapp_dir.display(), "gateway settings");
     let progress = read_your_writes_progress(settings, &pool, &tokens);
+    let live = live_updates(settings, &pool, &progress);
     let pool_for_payments = pool.clone();
     Ok(AppState::new(Inner {
         site: Site {
@@ -441,6 +443,7 @@ pub async fn app_state(
         read_your_writes: Duration::from_millis(settings.read_your_writes_ms),
         progress,
         payments: crate::api::payments::Payments::new(&settings.payments, &pool_for_payments),
+        live,
     }))
 }
 
@@ -461,6 +464,28 @@ fn read_your_writes_progress(
     crate::read_your_writes::Progress::new(
         watch,
         crate::read_your_writes::PositionKey::new(tokens.derive("posicao")),
+    )
+}
+
+/// The live updates, following the payments projection through the read-your-writes listener
+/// (no connection of their own but `pool`'s, for one query per move and per reconnect).
+fn live_updates(
+    settings: &Settings,
+    pool: &PgPool,
+    progress: &crate::read_your_writes::Progress,
+) -> crate::live::Live {
+    let follower = progress
+        .watch()
+        .follow(projections::payments::NAME)
+        .expect("the watch follows every projection, payments included");
+    crate::live::Live::start(
+        pool.clone(),
+        follower,
+        crate::live::LiveLimits {
+            max_clients: settings.server.live_max_clients,
+            heartbeat: Duration::from_millis(settings.server.live_heartbeat_ms.max(1)),
+            max_stream: Duration::from_secs(settings.server.live_max_stream_secs.max(1)),
+        },
     )
 }
 

@@ -103,6 +103,8 @@ fn public_pages() -> Router<AppState> {
         )
         .route("/pagamento/{qrcode_id}", get(payment::show))
         .route("/pagamento/{qrcode_id}/placa", get(payment::sign))
+        // Live: whether the code was paid, as server-sent events (`live`).
+        .route("/pagamento/{qrcode_id}/eventos", get(crate::live::handlers::payer))
         // Printable signs as files: `/placas/{qrcode_id}.pdf|.png|.svg` (`signs`).
         .route("/placas/{file}", get(crate::signs::download))
         // Payments: the bank's API Pix deliveries (the bank appends `/pix` to the registered
@@ -261,6 +263,16 @@ fn api_routes() -> Router<AppState> {
         .route(
             "/accounts/{accountId}/daily-totals",
             get(payments::records::totals),
+        )
+        // Live: the account's payments as they change (server-sent events), and the home's
+        // summary.
+        .route(
+            "/accounts/{accountId}/events",
+            get(crate::live::handlers::account),
+        )
+        .route(
+            "/accounts/{accountId}/summary",
+            get(payments::summary::summary),
         )
         // Issue 10: claiming a visitor's sign ("Salvar na minha conta"), payment links.
         .route(

@@ -47,6 +47,8 @@ pub struct Inner {
     pub progress: crate::read_your_writes::progress::Progress,
     /// Payments: the Payment aggregate's commands, the API Pix receiver's settings, the sandbox.
     pub payments: crate::api::payments::Payments,
+    /// Live updates (server-sent events) fed from the payments projection's progress.
+    pub live: crate::live::Live,
 }
 
 impl AppState {

@@ -23,6 +23,7 @@ pub mod lag;
 mod locks;
 pub mod metric_names;
 mod parking;
+pub mod payment_changes;
 pub mod payment_links;
 pub mod payments;
 pub mod pix_keys;

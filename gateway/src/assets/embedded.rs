@@ -58,6 +58,12 @@ pub(crate) static ASSETS: LazyLock<Vec<Asset>> = LazyLock::new(|| {
             )),
             "text/javascript; charset=utf-8",
         ),
+        hashed(
+            "live",
+            "js",
+            include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/static/live.js")),
+            "text/javascript; charset=utf-8",
+        ),
     ]
 });
 
@@ -74,6 +80,11 @@ pub fn analytics_script_path() -> &'static str {
 /// The signed-in header script's hashed path (`Painel` for a signed-in visitor).
 pub fn session_hint_script_path() -> &'static str {
     &ASSETS[3].path
+}
+
+/// The payer page's live-status script's hashed path (`crate::live`).
+pub fn live_script_path() -> &'static str {
+    &ASSETS[4].path
 }
 
 /// The copy-button script's hashed path.

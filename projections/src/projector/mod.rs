@@ -28,7 +28,7 @@ use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
 pub use config::ProjectorConfig;
-pub use progress::ProgressWatch;
+pub use progress::{Follower, ProgressWatch};
 pub use wait::{Waited, wait_until};
 
 use crate::locks::{LockRole, SessionLock};

@@ -150,6 +150,21 @@ impl ProgressWatch {
             .is_some_and(|sender| sender.borrow().stalled)
     }
 
+    /// Follows `projection`'s progress: [`Follower::next`] returns each time the watch moves it
+    /// forward (`None` for a name this watch does not follow). Following holds no database
+    /// connection and no waiter permit; the live updates (`gateway::live`) use one per process.
+    pub fn follow(&self, projection: &str) -> Option<Follower> {
+        self.shared.positions.get(projection).map(|sender| {
+            let receiver = sender.subscribe();
+            let last = receiver.borrow().position;
+            Follower {
+                receiver,
+                last,
+                _tasks: Arc::clone(&self._tasks),
+            }
+        })
+    }
+
     /// How many requests are waiting right now.
     pub fn waiting(&self) -> usize {
         self.shared.max_waiters - self.shared.waiters.available_permits()
@@ -221,6 +236,39 @@ impl ProgressWatch {
             // The sender lives as long as `self`: this cannot happen, but a wait must not panic.
             Ok(Err(_closed)) => Waited::TimedOut(start.position),
             Err(_elapsed) => Waited::TimedOut(receiver.borrow().position),
+        }
+    }
+}
+
+/// One projection's progress as a [`ProgressWatch`] hears it ([`ProgressWatch::follow`]).
+pub struct Follower {
+    receiver: watch::Receiver<Seen>,
+    /// The position [`Follower::next`] returned last (at first: the one heard when following began).
+    last: FeedPosition,
+    /// Keeps the listener alive while someone follows.
+    _tasks: Arc<Tasks>,
+}
+
+impl Follower {
+    /// The checkpoint as last heard.
+    pub fn position(&self) -> FeedPosition {
+        self.receiver.borrow().position
+    }
+
+    /// Waits until the checkpoint is past the one returned last, and returns it. Moves that
+    /// happen while the caller is busy are folded into one: the caller reads everything up to
+    /// the newest position anyway.
+    pub async fn next(&mut self) -> FeedPosition {
+        loop {
+            let now = self.receiver.borrow_and_update().position;
+            if now > self.last {
+                self.last = now;
+                return now;
+            }
+            if self.receiver.changed().await.is_err() {
+                // The sender lives as long as `_tasks`, which we hold: this cannot happen.
+                std::future::pending::<()>().await;
+            }
         }
     }
 }

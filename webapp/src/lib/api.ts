@@ -33,6 +33,7 @@ export const TAG_TYPES = [
   'PaymentLinks',
   'PixKeys',
   'Payment',
+  'PaymentSummary',
 ] as const;
 
 /** Options an endpoint passes as `extraOptions`. */

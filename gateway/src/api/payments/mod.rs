@@ -25,6 +25,7 @@ pub mod receivers;
 pub mod records;
 pub mod sandbox;
 pub mod search;
+pub mod summary;
 pub mod webhook;
 
 use commands::{CommandService, PgEventStore};

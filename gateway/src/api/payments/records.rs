@@ -55,7 +55,7 @@ fn day(text: Option<&String>, field: &'static str) -> Result<Option<NaiveDate>, 
         .transpose()
 }
 
-fn filter(workspace: &Workspace, period: &Period) -> Result<Filter, ApiError> {
+pub(crate) fn filter(workspace: &Workspace, period: &Period) -> Result<Filter, ApiError> {
     workspace.require(Right::ViewOwnTransactions)?;
     Ok(Filter {
         created_by: (!workspace.can(Right::ViewAllTransactions))
@@ -77,7 +77,7 @@ fn rfc3339(at: DateTime<Utc>) -> String {
     at.to_rfc3339_opts(SecondsFormat::Millis, true)
 }
 
-pub(super) fn to_json(workspace: &Workspace, view: &PaymentView) -> serde_json::Value {
+pub(crate) fn to_json(workspace: &Workspace, view: &PaymentView) -> serde_json::Value {
     let mut json = json!({
         "reference": view.reference,
         "endToEndId": view.end_to_end_id,

@@ -2,9 +2,11 @@
 //! `payments` and `daily_totals` read models, and who may do what.
 
 mod authorization;
+mod live;
 mod manual;
 mod receiver;
 mod replay;
 mod sandbox;
+mod summary;
 mod support;
 mod transactions;

@@ -5,6 +5,7 @@ import { authHandlers } from './handlers/auth';
 import { buildHandlers } from './handlers/builds';
 import { faqHandlers } from './handlers/faq';
 import { keyHandlers } from './handlers/keys';
+import { liveHandlers } from './handlers/live';
 import { qrcodeHandlers } from './handlers/qrcodes';
 import { teamHandlers } from './handlers/team';
 
@@ -16,6 +17,7 @@ export const server = setupServer(
   ...keyHandlers,
   ...buildHandlers,
   ...faqHandlers,
+  ...liveHandlers,
 );
 
 /** Every request the app made in the current test, as `METHOD /path` plus when (Date.now()). */

@@ -1,38 +1,35 @@
-import { Link } from 'react-router';
+import { useState } from 'react';
 
-import { PageTitle } from '@/components/page-title';
-import { paths } from '@/config/paths';
+import { HomeScreen } from '@/features/home/components/home-screen';
 import { EmailVerificationNotice } from '@/features/session/components/email-verification-notice';
 import { Greeting } from '@/features/session/components/greeting';
+import { WithWorkspace } from '@/features/workspaces/components/with-workspace';
+import { type LivePayment, useLivePayments } from '@/hooks/use-live-payments';
+import type { CurrentWorkspace } from '@/types/workspace';
 
-/** /painel */
+function LiveHome({ workspace }: { workspace: CurrentWorkspace }) {
+  const [arrived, setArrived] = useState<LivePayment | null>(null);
+  const live = useLivePayments(workspace.accountId, setArrived);
+  return (
+    <HomeScreen
+      workspace={workspace}
+      live={live}
+      arrived={arrived}
+      header={
+        <>
+          <Greeting />
+          <EmailVerificationNotice />
+        </>
+      }
+    />
+  );
+}
+
+/** /painel, for the account in use: the figures follow payments as they arrive. */
 export function Component() {
   return (
-    <section aria-labelledby="titulo-tela">
-      <PageTitle>Painel</PageTitle>
-      <Greeting />
-      <EmailVerificationNotice />
-      <h2>Por onde começar</h2>
-      <ul className="cards">
-        <li className="card">
-          <h3>
-            <Link to={paths.panel.createQrCode}>Criar placa Pix</Link>
-          </h3>
-          <p>Crie o QR code da sua chave Pix nesta conta e baixe a placa para imprimir.</p>
-        </li>
-        <li className="card">
-          <h3>
-            <Link to={paths.panel.welcome}>Primeiros passos</Link>
-          </h3>
-          <p>O guia para criar o primeiro QR code com a sua chave Pix e imprimir a placa.</p>
-        </li>
-        <li className="card">
-          <h3>
-            <Link to={paths.panel.faq}>Dúvidas</Link>
-          </h3>
-          <p>Respostas às perguntas mais comuns sobre o Balcão e o Pix.</p>
-        </li>
-      </ul>
-    </section>
+    <WithWorkspace title="Painel">
+      {(workspace) => <LiveHome key={workspace.accountId} workspace={workspace} />}
+    </WithWorkspace>
   );
 }

@@ -28,8 +28,8 @@ describe('Dúvidas inside the dashboard', () => {
   it('opens from the home card too', async () => {
     giveBrowserSessionTo(seedUser({ email: 'ana@exemplo.com' }));
     const app = renderApp('/painel');
-    const card = await screen.findByRole('heading', { level: 3, name: 'Dúvidas' });
-    await app.user.click(within(card).getByRole('link', { name: 'Dúvidas' }));
+    const shortcuts = await screen.findByRole('region', { name: 'Atalhos' });
+    await app.user.click(within(shortcuts).getByRole('link', { name: 'Dúvidas' }));
     expect(await screen.findByRole('heading', { name: 'Preciso criar conta?' })).toBeInTheDocument();
     expect(app.location()).toBe('/painel/duvidas');
   });

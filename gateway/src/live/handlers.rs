@@ -1,0 +1,105 @@
+//! The two live routes (listed in [`crate::router`]).
+//!
+//! | route | who | events |
+//! |---|---|---|
+//! | `GET /pagamento/{id}/eventos` | anyone with the payer page | `pagamento` `{"pago": bool}` on connect and whenever it changes |
+//! | `GET /api/accounts/{accountId}/events` | bearer token; every role (operators: their own codes) | `pagamento` `{reference, qrcodeId, amountCentavos, status, source, paidAt}` per change; `resync` after a gap too large to replay |
+//!
+//! Both take the last id seen as `Last-Event-ID` (or `?desde=`), and answer 503 with
+//! `Retry-After` when every place is taken; an unknown code is 404, an account the caller has no
+//! role in is 404 (as every account route).
+
+use std::collections::HashMap;
+
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use commands::FeedPosition;
+use domain::team::Right;
+use uuid::Uuid;
+
+use super::stream::{Audience, open, parse_event_id};
+use crate::api::access::Workspace;
+use crate::api::error::ApiError;
+use crate::error::AppError;
+use crate::state::AppState;
+
+/// Seconds a refused client is asked to wait.
+const RETRY_AFTER_SECS: &str = "5";
+
+/// The last id the client saw: the `Last-Event-ID` header (a browser's own reconnect), else
+/// `?desde=` (a page opening the stream anew). A malformed one counts as none.
+fn resume_after(headers: &HeaderMap, query: &HashMap<String, String>) -> Option<FeedPosition> {
+    headers
+        .get("last-event-id")
+        .and_then(|value| value.to_str().ok())
+        .or_else(|| query.get("desde").map(String::as_str))
+        .and_then(parse_event_id)
+}
+
+fn busy(mut response: Response) -> Response {
+    *response.status_mut() = StatusCode::SERVICE_UNAVAILABLE;
+    response.headers_mut().insert(
+        header::RETRY_AFTER,
+        HeaderValue::from_static(RETRY_AFTER_SECS),
+    );
+    response
+}
+
+/// `GET /pagamento/{qrcode_id}/eventos`: whether the code was paid, live. Carries nothing about
+/// the payment or the payer.
+///
+/// # Errors
+///
+/// 404 page for an unknown code; 503 when the read model cannot be read.
+pub async fn payer(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Query(query): Query<HashMap<String, String>>,
+    headers: HeaderMap,
+) -> Result<Response, AppError> {
+    let qrcode_id = Uuid::parse_str(&id).map_err(|_| AppError::NotFound)?;
+    let view = projections::qrcodes::find(&state.pool, qrcode_id)
+        .await?
+        .ok_or(AppError::NotFound)?;
+    let audience = Audience::Payer {
+        qrcode_id,
+        owner_id: view.owner_id,
+    };
+    match open(&state.live, audience, resume_after(&headers, &query)).await {
+        Some(response) => Ok(response),
+        None => Ok(busy(
+            "Muitas pessoas acompanhando agora; tentando de novo em instantes.".into_response(),
+        )),
+    }
+}
+
+/// `GET /api/accounts/{accountId}/events`: the account's payments as they change.
+///
+/// # Errors
+///
+/// 401, 404, 403 as every account route ([`Workspace`]).
+pub async fn account(
+    State(state): State<AppState>,
+    workspace: Workspace,
+    Query(query): Query<HashMap<String, String>>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    workspace.require(Right::ViewOwnTransactions)?;
+    let audience = Audience::Account {
+        account_id: workspace.account_uuid(),
+        only_codes_by: (!workspace.can(Right::ViewAllTransactions))
+            .then(|| workspace.caller_id().to_owned()),
+    };
+    match open(&state.live, audience, resume_after(&headers, &query)).await {
+        Some(response) => Ok(response),
+        None => Ok(busy(
+            ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "live-updates-full",
+                "Muitas conexões ao vivo abertas agora; o painel tenta de novo em instantes.",
+            )
+            .into_response(),
+        )),
+    }
+}

@@ -1,0 +1,157 @@
+//! Live updates over server-sent events: the payer page learns it was paid, the dashboard learns
+//! a payment arrived, without a reload and without a database connection per client.
+//!
+//! ```text
+//! projector ──checkpoint + NOTIFY──▶ ProgressWatch (one LISTEN per process, shared with read-your-writes)
+//!                                       │ Follower("payments")
+//!                                       ▼
+//!                           fan-out task (one per process, [`fanout`])
+//!                             │ one query: the payments rows changed after its cursor
+//!                             ▼
+//!                 tokio broadcast (bounded ring of Arc<PaymentChange>)
+//!                   │           │            │
+//!                 client      client  …    client   ([`stream`]: filter, event, heartbeat)
+//! ```
+//!
+//! - **Who sees what.** `GET /pagamento/{id}/eventos` (anyone holding the payer page): only
+//!   whether the code was paid (`{"pago":true}`), never who paid nor anything else about the
+//!   payment. `GET /api/accounts/{accountId}/events` (bearer token, [`Right::ViewOwnTransactions`]):
+//!   the account's payments as they change, amount and status but no payer data; operators only
+//!   the payments to codes they made. Both are [`handlers`].
+//! - **Ids and resuming.** Every event's `id:` is the feed position (`TX.GP`) of the change it
+//!   tells. A client that reconnects sends it back (`Last-Event-ID`, or `?desde=` where a header
+//!   cannot be set); the stream first replays, from the read model, what changed after it for
+//!   that client, then goes on live, skipping what the replay already sent. More than
+//!   [`REPLAY_LIMIT`] missed changes on the dashboard's stream become one `resync` event (the
+//!   dashboard refetches); the payer's stream replays as one fresh answer.
+//! - **Slow clients.** The broadcast never waits for a reader: a client that falls more than
+//!   [`BROADCAST_CAPACITY`] changes behind loses its place, its stream ends, and it reconnects
+//!   with its last id, getting the rest from the read model. Heartbeats (comment lines) keep
+//!   proxies from closing an idle stream and find dead clients.
+//! - **Bounds.** At most `BALCAO_LIVE_MAX_CLIENTS` streams at once (the next gets 503 with
+//!   `Retry-After`), so streams never take every connection of the listener; each stream ends
+//!   after `BALCAO_LIVE_MAX_STREAM_SECS` (the client reconnects with its id, losing nothing), so a
+//!   signed-out person or a removed member stops receiving within that time, and on shutdown
+//!   every stream ends so the server can stop.
+//!
+//! The dashboard's stream is read with `fetch` and a stream reader rather than `EventSource`,
+//! which cannot send the `Authorization` header: the bearer token then travels as on every
+//! other API call, never in a URL (where logs, history and `Referer` would keep it), and no
+//! second kind of credential (a signed ticket) has to be minted, stored or revoked.
+//!
+//! [`Right::ViewOwnTransactions`]: domain::team::Right::ViewOwnTransactions
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use commands::FeedPosition;
+use projections::CancellationToken;
+use projections::payment_changes::PaymentChange;
+use projections::projector::Follower;
+use sqlx::PgPool;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, broadcast, watch};
+
+mod fanout;
+pub mod handlers;
+mod stream;
+
+/// Changes the broadcast keeps for readers that are behind; a reader further behind than this
+/// loses its place (its stream ends and it resumes from the read model).
+pub const BROADCAST_CAPACITY: usize = 1024;
+/// Most changes a reconnecting client gets replayed one by one.
+pub const REPLAY_LIMIT: i64 = 100;
+/// Gauge: live streams open now.
+pub const LIVE_CLIENTS: &str = "balcao_live_clients";
+/// Counter: streams refused because `BALCAO_LIVE_MAX_CLIENTS` were open.
+pub const LIVE_REFUSED: &str = "balcao_live_refused_total";
+
+/// How the live streams are bounded.
+#[derive(Debug, Clone, Copy)]
+pub struct LiveLimits {
+    /// Most streams open at once.
+    pub max_clients: usize,
+    /// Longest silence on a stream before a heartbeat comment.
+    pub heartbeat: Duration,
+    /// Longest a stream stays open before the client is asked to reconnect.
+    pub max_stream: Duration,
+}
+
+/// The process's live updates; cheap to clone.
+#[derive(Clone)]
+pub struct Live {
+    shared: Arc<Shared>,
+}
+
+struct Shared {
+    pool: PgPool,
+    changes: broadcast::Sender<Arc<PaymentChange>>,
+    /// How far the fan-out has read the `payments` read model.
+    head: watch::Receiver<FeedPosition>,
+    clients: Arc<Semaphore>,
+    limits: LiveLimits,
+    closing: CancellationToken,
+    _fan_out: AbortOnDrop,
+}
+
+struct AbortOnDrop(tokio::task::JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+impl Live {
+    /// Starts the fan-out: `follower` tells when the `payments` projection moves, `pool` answers
+    /// its one query per move and the reconnecting clients' replays.
+    pub fn start(pool: PgPool, follower: Follower, limits: LiveLimits) -> Live {
+        let (changes, _) = broadcast::channel(BROADCAST_CAPACITY);
+        let (head_sender, head) = watch::channel(FeedPosition::default());
+        let task = tokio::spawn(fanout::run(
+            pool.clone(),
+            follower,
+            changes.clone(),
+            head_sender,
+        ));
+        Live {
+            shared: Arc::new(Shared {
+                pool,
+                changes,
+                head,
+                clients: Arc::new(Semaphore::new(limits.max_clients)),
+                limits,
+                closing: CancellationToken::new(),
+                _fan_out: AbortOnDrop(task),
+            }),
+        }
+    }
+
+    /// Ends every stream (and refuses new ones) once `shutdown` is cancelled, so a graceful
+    /// shutdown does not wait for clients that would never hang up.
+    pub fn end_streams_on(&self, shutdown: CancellationToken) {
+        let closing = self.shared.closing.clone();
+        tokio::spawn(async move {
+            shutdown.cancelled().await;
+            closing.cancel();
+        });
+    }
+
+    /// How many streams are open.
+    pub fn clients(&self) -> usize {
+        self.shared.limits.max_clients - self.shared.clients.available_permits()
+    }
+
+    /// A place among the bounded streams, if one is free.
+    fn admit(&self) -> Option<OwnedSemaphorePermit> {
+        if self.shared.closing.is_cancelled() {
+            return None;
+        }
+        match Arc::clone(&self.shared.clients).try_acquire_owned() {
+            Ok(permit) => Some(permit),
+            Err(_) => {
+                metrics::counter!(LIVE_REFUSED).increment(1);
+                None
+            }
+        }
+    }
+}

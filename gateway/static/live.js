@@ -1,0 +1,43 @@
+// The payer page's live status: when the payment to this code is recorded, "Pagamento recebido"
+// appears without a reload. The stream (`/pagamento/{id}/eventos`) says only whether the code was
+// paid, never who paid. No framework: the page must stay light on a phone.
+(function () {
+  'use strict';
+  var page = document.querySelector('[data-live]');
+  if (!page || typeof window.EventSource === 'undefined') return;
+  var status = page.querySelector('.paid-status');
+  var lastId = null;
+  var pause = 2000;
+
+  function show(paid) {
+    if (!status) return;
+    status.textContent = paid ? 'Pagamento recebido' : '';
+    status.hidden = !paid;
+  }
+
+  function connect() {
+    var url = page.getAttribute('data-live');
+    // A browser resumes a dropped stream by itself (Last-Event-ID); a stream opened anew says
+    // where it stopped in the address.
+    if (lastId) url += '?desde=' + encodeURIComponent(lastId);
+    var source = new window.EventSource(url);
+    source.addEventListener('pagamento', function (event) {
+      if (event.lastEventId) lastId = event.lastEventId;
+      pause = 2000;
+      try {
+        show(JSON.parse(event.data).pago === true);
+      } catch (ignored) {
+        // A malformed event changes nothing on the page.
+      }
+    });
+    source.onerror = function () {
+      // After a refusal (503: too many watching) the browser gives up: try again, more slowly.
+      if (source.readyState === window.EventSource.CLOSED) {
+        window.setTimeout(connect, pause);
+        pause = Math.min(pause * 2, 60000);
+      }
+    };
+  }
+
+  connect();
+})();
