@@ -441,6 +441,11 @@ pub async fn app_state(
         read_your_writes: Duration::from_millis(settings.read_your_writes_ms),
         progress,
         payments: crate::api::payments::Payments::new(&settings.payments, &pool_for_payments),
+        billing: crate::billing::Billing::new(
+            &settings.billing,
+            settings.payments.sandbox_payments,
+            &pool_for_payments,
+        )?,
     }))
 }
 

@@ -47,6 +47,8 @@ pub struct Inner {
     pub progress: crate::read_your_writes::progress::Progress,
     /// Payments: the Payment aggregate's commands, the API Pix receiver's settings, the sandbox.
     pub payments: crate::api::payments::Payments,
+    /// Plans and billing: the subscription commands and the billing provider.
+    pub billing: crate::billing::Billing,
 }
 
 impl AppState {

@@ -6,8 +6,8 @@ use cqrs_es::event_sink::EventSink;
 use serde::{Deserialize, Serialize};
 
 use super::commands::{
-    CancelSubscription, ChargeChange, ConfirmChargePayment, ExpireSubscription,
-    IssueRenewalCharge, NewCharge, RecordChargeChange, SubscriptionCommand, UpgradePlan,
+    CancelSubscription, ChargeChange, ConfirmChargePayment, ExpireSubscription, IssueRenewalCharge,
+    NewCharge, RecordChargeChange, SubscriptionCommand, UpgradePlan,
 };
 use super::events::{
     CancellationScheduled, ChargeCancelled, ChargeChanged, ChargePaid, CheckoutStarted,
@@ -152,7 +152,10 @@ impl Subscription {
         })])
     }
 
-    fn renew(&self, renewal: IssueRenewalCharge) -> Result<Vec<SubscriptionEvent>, SubscriptionError> {
+    fn renew(
+        &self,
+        renewal: IssueRenewalCharge,
+    ) -> Result<Vec<SubscriptionEvent>, SubscriptionError> {
         let at = instant(&renewal.at)?;
         let (Some(until), Some(plan)) = (self.premium_until(at), self.plan) else {
             return Err(SubscriptionError::NotPremium);
@@ -178,12 +181,15 @@ impl Subscription {
     }
 
     fn open_renewal(&self) -> Option<&Charge> {
-        self.charges.iter().find(|c| {
-            c.renewal && matches!(c.status, ChargeStatus::Open | ChargeStatus::Overdue)
-        })
+        self.charges
+            .iter()
+            .find(|c| c.renewal && matches!(c.status, ChargeStatus::Open | ChargeStatus::Overdue))
     }
 
-    fn confirm(&self, paid: ConfirmChargePayment) -> Result<Vec<SubscriptionEvent>, SubscriptionError> {
+    fn confirm(
+        &self,
+        paid: ConfirmChargePayment,
+    ) -> Result<Vec<SubscriptionEvent>, SubscriptionError> {
         let charge = self.charge(&paid.provider_payment_id)?;
         // Paid already (a provider repeating itself), or given back before its payment was
         // reported (deliveries out of order): nothing more to record.
@@ -221,7 +227,10 @@ impl Subscription {
         ])
     }
 
-    fn change(&self, change: RecordChargeChange) -> Result<Vec<SubscriptionEvent>, SubscriptionError> {
+    fn change(
+        &self,
+        change: RecordChargeChange,
+    ) -> Result<Vec<SubscriptionEvent>, SubscriptionError> {
         let charge = self.charge(&change.provider_payment_id)?;
         let at = instant(&change.at)?;
         let relevant = match change.change {
@@ -246,17 +255,22 @@ impl Subscription {
             && self.premium_until(at).is_some()
             && let Some(plan) = self.plan
         {
-            events.push(SubscriptionEvent::SubscriptionExpired(SubscriptionExpired {
-                account_id: self.account(),
-                plan,
-                reason: ExpiryReason::Refunded,
-                at: change.at,
-            }));
+            events.push(SubscriptionEvent::SubscriptionExpired(
+                SubscriptionExpired {
+                    account_id: self.account(),
+                    plan,
+                    reason: ExpiryReason::Refunded,
+                    at: change.at,
+                },
+            ));
         }
         Ok(events)
     }
 
-    fn cancel(&self, cancel: CancelSubscription) -> Result<Vec<SubscriptionEvent>, SubscriptionError> {
+    fn cancel(
+        &self,
+        cancel: CancelSubscription,
+    ) -> Result<Vec<SubscriptionEvent>, SubscriptionError> {
         let at = instant(&cancel.at)?;
         let Some(until) = self.premium_until(at) else {
             return Err(SubscriptionError::NotPremium);
@@ -282,7 +296,10 @@ impl Subscription {
         Ok(events)
     }
 
-    fn expire(&self, expire: ExpireSubscription) -> Result<Vec<SubscriptionEvent>, SubscriptionError> {
+    fn expire(
+        &self,
+        expire: ExpireSubscription,
+    ) -> Result<Vec<SubscriptionEvent>, SubscriptionError> {
         let at = instant(&expire.at)?;
         let (true, Some(until), Some(plan)) = (self.premium, self.until(), self.plan) else {
             return Err(SubscriptionError::NotPremium);

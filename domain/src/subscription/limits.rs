@@ -131,9 +131,9 @@ pub fn check(plan: PlanId, action: LimitedAction, usage: Usage) -> Result<(), Pl
     };
     let within = |have: u32, adding: u32, allowed: u32| have.saturating_add(adding) <= allowed;
     match action {
-        LimitedAction::RegisterPixKey if !within(usage.pix_keys, 1, limits.pix_keys) => Err(
-            refuse(Limit::PixKeys, limits.pix_keys, premium.pix_keys),
-        ),
+        LimitedAction::RegisterPixKey if !within(usage.pix_keys, 1, limits.pix_keys) => {
+            Err(refuse(Limit::PixKeys, limits.pix_keys, premium.pix_keys))
+        }
         LimitedAction::CreateQrCodes(n)
             if !within(usage.qrcodes_this_month, n, limits.qrcodes_per_month) =>
         {
@@ -143,9 +143,7 @@ pub fn check(plan: PlanId, action: LimitedAction, usage: Usage) -> Result<(), Pl
                 premium.qrcodes_per_month,
             ))
         }
-        LimitedAction::InviteMember
-            if !within(usage.extra_accounts, 1, limits.extra_accounts) =>
-        {
+        LimitedAction::InviteMember if !within(usage.extra_accounts, 1, limits.extra_accounts) => {
             Err(refuse(
                 Limit::ExtraAccounts,
                 limits.extra_accounts,
@@ -161,9 +159,7 @@ pub fn check(plan: PlanId, action: LimitedAction, usage: Usage) -> Result<(), Pl
                 premium.api_pix_endpoints,
             ))
         }
-        LimitedAction::LogoOnSign if !limits.logo_on_signs => {
-            Err(refuse(Limit::LogoOnSigns, 0, 1))
-        }
+        LimitedAction::LogoOnSign if !limits.logo_on_signs => Err(refuse(Limit::LogoOnSigns, 0, 1)),
         LimitedAction::ExportCsv if !limits.csv_export => Err(refuse(Limit::CsvExport, 0, 1)),
         _ => Ok(()),
     }
@@ -206,7 +202,14 @@ mod tests {
             .expect_err("over the month's limit");
         assert_eq!(refused.limit, Limit::QrCodesPerMonth);
         assert!(refused.to_string().contains("100 QR codes por mês"));
-        assert!(check(PlanId::PremiumAnual, LimitedAction::CreateQrCodes(11), usage).is_ok());
+        assert!(
+            check(
+                PlanId::PremiumAnual,
+                LimitedAction::CreateQrCodes(11),
+                usage
+            )
+            .is_ok()
+        );
     }
 
     #[test]
@@ -225,7 +228,14 @@ mod tests {
             Err(Limit::ApiPixEndpoints)
         );
         assert!(check(PlanId::PremiumMensal, LimitedAction::InviteMember, usage).is_ok());
-        assert!(check(PlanId::PremiumMensal, LimitedAction::TurnOnApiPixEndpoint, usage).is_ok());
+        assert!(
+            check(
+                PlanId::PremiumMensal,
+                LimitedAction::TurnOnApiPixEndpoint,
+                usage
+            )
+            .is_ok()
+        );
     }
 
     #[test]

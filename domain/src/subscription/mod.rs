@@ -27,8 +27,8 @@ mod tests;
 
 pub use aggregate::{Charge, ChargeStatus, Subscription, period_end};
 pub use commands::{
-    CancelSubscription, ChargeChange, ConfirmChargePayment, ExpireSubscription,
-    IssueRenewalCharge, NewCharge, RecordChargeChange, SubscriptionCommand, UpgradePlan,
+    CancelSubscription, ChargeChange, ConfirmChargePayment, ExpireSubscription, IssueRenewalCharge,
+    NewCharge, RecordChargeChange, SubscriptionCommand, UpgradePlan,
 };
 pub use error::SubscriptionError;
 pub use events::{

@@ -164,15 +164,29 @@ fn gratis_is_not_bought_and_a_charge_must_cost_the_plans_price() {
 #[test]
 fn the_payment_activates_premium_for_one_calendar_month_from_the_payment() {
     SubscriptionTest::with(())
-        .given(run(vec![upgrade(PlanId::PremiumMensal, "2026-12-01T10:00:00Z")]))
+        .given(run(vec![upgrade(
+            PlanId::PremiumMensal,
+            "2026-12-01T10:00:00Z",
+        )]))
         .when(paid(1, "2026-12-01T10:01:00Z"))
         .then_expect_events(vec![
             charge_paid(1, "2026-12-01T10:01:00Z"),
-            period("activated", 1, "2026-12-01T10:01:00Z", "2027-01-01T10:01:00Z"),
+            period(
+                "activated",
+                1,
+                "2026-12-01T10:01:00Z",
+                "2027-01-01T10:01:00Z",
+            ),
         ]);
     let subscription = fold(&active());
-    assert_eq!(subscription.plan_at(at("2026-12-31T23:00:00Z")), PlanId::PremiumMensal);
-    assert_eq!(subscription.plan_at(at("2027-01-01T10:01:00Z")), PlanId::Gratis);
+    assert_eq!(
+        subscription.plan_at(at("2026-12-31T23:00:00Z")),
+        PlanId::PremiumMensal
+    );
+    assert_eq!(
+        subscription.plan_at(at("2027-01-01T10:01:00Z")),
+        PlanId::Gratis
+    );
 }
 
 #[test]
@@ -241,7 +255,8 @@ fn a_renewal_paid_before_the_end_extends_the_period_from_its_end() {
 }
 
 #[test]
-fn a_renewal_paid_late_starts_a_new_period_from_the_payment_after_the_account_went_back_to_gratis() {
+fn a_renewal_paid_late_starts_a_new_period_from_the_payment_after_the_account_went_back_to_gratis()
+{
     let mut history = active();
     history.extend(run_after(&history, renewal("2026-12-26T10:00:00Z")));
     history.extend(run_after(&history, expire("2027-01-01T10:01:00Z")));
@@ -249,13 +264,21 @@ fn a_renewal_paid_late_starts_a_new_period_from_the_payment_after_the_account_we
         history.last(),
         Some(SubscriptionEvent::SubscriptionExpired(e)) if e.reason == ExpiryReason::NotRenewed
     ));
-    assert_eq!(fold(&history).plan_at(at("2027-01-02T00:00:00Z")), PlanId::Gratis);
+    assert_eq!(
+        fold(&history).plan_at(at("2027-01-02T00:00:00Z")),
+        PlanId::Gratis
+    );
     SubscriptionTest::with(())
         .given(history.clone())
         .when(paid(2, "2027-01-03T15:00:00Z"))
         .then_expect_events(vec![
             charge_paid(2, "2027-01-03T15:00:00Z"),
-            period("activated", 2, "2027-01-03T15:00:00Z", "2027-02-03T15:00:00Z"),
+            period(
+                "activated",
+                2,
+                "2027-01-03T15:00:00Z",
+                "2027-02-03T15:00:00Z",
+            ),
         ]);
 }
 
@@ -280,7 +303,10 @@ fn cancelling_keeps_premium_to_the_end_of_the_period_and_charges_no_renewal() {
         Some(SubscriptionEvent::CancellationScheduled(c)) if c.ends_at == "2027-01-01T10:01:00Z"
     ));
     let subscription = fold(&history);
-    assert_eq!(subscription.plan_at(at("2026-12-31T10:00:00Z")), PlanId::PremiumMensal);
+    assert_eq!(
+        subscription.plan_at(at("2026-12-31T10:00:00Z")),
+        PlanId::PremiumMensal
+    );
     SubscriptionTest::with(())
         .given(history.clone())
         .when(renewal("2026-12-26T10:00:00Z"))
@@ -321,14 +347,20 @@ fn a_cancellation_during_a_pending_renewal_calls_the_renewal_charge_off() {
     history.extend(run_after(&history, cancel("2026-12-27T10:00:00Z")));
     history.extend(run_after(&history, paid(2, "2026-12-28T10:00:00Z")));
     let subscription = fold(&history);
-    assert_eq!(subscription.active_until.as_deref(), Some("2027-02-01T10:01:00Z"));
+    assert_eq!(
+        subscription.active_until.as_deref(),
+        Some("2027-02-01T10:01:00Z")
+    );
     assert!(subscription.cancelled);
 }
 
 #[test]
 fn overdue_and_deleted_reports_move_an_open_charge_and_are_ignored_once_it_is_paid() {
     let opened = run(vec![upgrade(PlanId::PremiumMensal, "2026-12-01T10:00:00Z")]);
-    let overdue = run_after(&opened, changed(1, ChargeChange::Overdue, "2026-12-02T03:00:00Z"));
+    let overdue = run_after(
+        &opened,
+        changed(1, ChargeChange::Overdue, "2026-12-02T03:00:00Z"),
+    );
     assert_eq!(overdue.len(), 1);
     // Out of order: the overdue report arrives after the payment.
     SubscriptionTest::with(())
@@ -366,7 +398,10 @@ fn a_refund_of_the_payment_for_this_period_ends_premium_at_once() {
 fn a_payment_reported_after_its_refund_activates_nothing() {
     let opened = run(vec![upgrade(PlanId::PremiumMensal, "2026-12-01T10:00:00Z")]);
     let mut history = opened.clone();
-    history.extend(run_after(&opened, changed(1, ChargeChange::Refunded, "2026-12-03T10:00:00Z")));
+    history.extend(run_after(
+        &opened,
+        changed(1, ChargeChange::Refunded, "2026-12-03T10:00:00Z"),
+    ));
     SubscriptionTest::with(())
         .given(history)
         .when(paid(1, "2026-12-01T10:01:00Z"))
@@ -391,7 +426,10 @@ fn every_event_is_versioned_and_named_in_the_past_tense() {
     }
 }
 
-fn run_after(history: &[SubscriptionEvent], command: SubscriptionCommand) -> Vec<SubscriptionEvent> {
+fn run_after(
+    history: &[SubscriptionEvent],
+    command: SubscriptionCommand,
+) -> Vec<SubscriptionEvent> {
     SubscriptionTest::with(())
         .given(history.to_vec())
         .when(command)
