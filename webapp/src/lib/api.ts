@@ -32,6 +32,7 @@ export const TAG_TYPES = [
   'QrCodes',
   'PaymentLinks',
   'PixKeys',
+  'Subscription',
 ] as const;
 
 /** Options an endpoint passes as `extraOptions`. */
