@@ -14,6 +14,7 @@
 //! | [`qrcode`] | the QR-code aggregate: commands, events, decisions |
 //! | [`sign`] | the printable sign (placa Pix) layout: one SVG document per sign, templates, paper sizes, themes |
 //! | [`refusal`] | [`refusal::Refusal`]: what every aggregate's error tells the edges (code, kind, field) |
+//! | [`subscription`] | plans (Grátis, Premium) as configuration, their limits, and the Subscription aggregate |
 //! | [`sealed`] | [`sealed::Sealed`], the encrypted form of a personal field in events |
 //! | [`team`] | [`team::Role`] and [`team::Right`]: who may do what in an account |
 
@@ -29,4 +30,5 @@ pub mod qrcode;
 pub mod refusal;
 pub mod sealed;
 pub mod sign;
+pub mod subscription;
 pub mod team;

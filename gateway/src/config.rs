@@ -46,6 +46,12 @@
 //! | `BALCAO_SANDBOX_PAYMENTS` | `false` (`make run` sets `true`) | payer pages of an account's codes offer "Simular pagamento", which sends a synthetic API Pix delivery through the real receiver; keep it off in production |
 //! | `BALCAO_API_PIX_HMAC_SECRET` | unset | when set, every API Pix delivery must carry `X-Balcao-Signature: sha256=<hex HMAC-SHA256 of the body>` (a second factor beside the URL's token) |
 //! | `BALCAO_API_PIX_MAX_BODY_BYTES` | `1048576` | largest API Pix delivery accepted (413 beyond) |
+//! | `BALCAO_ASAAS_API_KEY` | unset | Asaas API v3 key: Premium is charged through Asaas; unset, the built-in sandbox provider charges it when `BALCAO_SANDBOX_PAYMENTS` is on (`make run`), and upgrades answer 503 otherwise |
+//! | `BALCAO_ASAAS_BASE_URL` | `https://api-sandbox.asaas.com/v3` | Asaas environment: the sandbox, or `https://api.asaas.com/v3` in production |
+//! | `BALCAO_ASAAS_WEBHOOK_TOKEN` | unset | the `authToken` registered with Asaas's webhook; deliveries to `/webhooks/asaas` must carry it in `asaas-access-token` (unset: that route answers 404) |
+//! | `BALCAO_ASAAS_USER_AGENT` | `Balcao/1.0 (+https://balcao.app)` | the `User-Agent` Asaas requires |
+//! | `BALCAO_ASAAS_TIMEOUT_MS` | `10000` | longest one Asaas request may take |
+//! | `BALCAO_ASAAS_ATTEMPTS` | `3` | tries per Asaas call on a timeout, a connection failure, a 5xx or a 429 |
 //! | `BALCAO_REFRESH_REUSE_INTERVAL_SECS` | `10` | how long a just-rotated refresh token still answers with the same successor (a retry after a lost answer, or parallel tabs); presented later it ends the session |
 
 use std::net::SocketAddr;
@@ -244,6 +250,9 @@ pub struct Settings {
     /// Payments: the API Pix receiver and the sandbox.
     #[command(flatten)]
     pub payments: PaymentSettings,
+    /// Plans and billing: the Asaas adapter.
+    #[command(flatten)]
+    pub billing: BillingSettings,
 }
 
 impl Settings {
@@ -614,6 +623,90 @@ impl Default for PaymentSettings {
             sandbox_payments: false,
             api_pix_hmac_secret: None,
             api_pix_max_body_bytes: DEFAULT_API_PIX_MAX_BODY_BYTES,
+        }
+    }
+}
+
+/// Plans and billing: the Asaas adapter (see the module table).
+#[derive(Clone, Args)]
+pub struct BillingSettings {
+    /// Asaas API v3 key (unset: the sandbox provider, or billing off).
+    #[arg(
+        long,
+        env = "BALCAO_ASAAS_API_KEY",
+        hide_env_values = true,
+        global = true
+    )]
+    pub asaas_api_key: Option<String>,
+    /// Asaas base URL (sandbox or production).
+    #[arg(
+        long,
+        env = "BALCAO_ASAAS_BASE_URL",
+        default_value = crate::billing::asaas::SANDBOX_URL,
+        global = true
+    )]
+    pub asaas_base_url: String,
+    /// The token Asaas sends in `asaas-access-token`.
+    #[arg(
+        long,
+        env = "BALCAO_ASAAS_WEBHOOK_TOKEN",
+        hide_env_values = true,
+        global = true
+    )]
+    pub asaas_webhook_token: Option<String>,
+    /// Our `User-Agent` towards Asaas.
+    #[arg(
+        long,
+        env = "BALCAO_ASAAS_USER_AGENT",
+        default_value = "Balcao/1.0 (+https://balcao.app)",
+        global = true
+    )]
+    pub asaas_user_agent: String,
+    /// Longest one Asaas request may take, in milliseconds.
+    #[arg(
+        long,
+        env = "BALCAO_ASAAS_TIMEOUT_MS",
+        default_value_t = 10_000,
+        global = true
+    )]
+    pub asaas_timeout_ms: u64,
+    /// Tries per Asaas call.
+    #[arg(
+        long,
+        env = "BALCAO_ASAAS_ATTEMPTS",
+        default_value_t = 3,
+        global = true
+    )]
+    pub asaas_attempts: u32,
+}
+
+impl std::fmt::Debug for BillingSettings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BillingSettings")
+            .field(
+                "asaas_api_key",
+                &self.asaas_api_key.as_ref().map(|_| "(set)"),
+            )
+            .field("asaas_base_url", &self.asaas_base_url)
+            .field(
+                "asaas_webhook_token",
+                &self.asaas_webhook_token.as_ref().map(|_| "(set)"),
+            )
+            .field("asaas_timeout_ms", &self.asaas_timeout_ms)
+            .field("asaas_attempts", &self.asaas_attempts)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Default for BillingSettings {
+    fn default() -> Self {
+        BillingSettings {
+            asaas_api_key: None,
+            asaas_base_url: crate::billing::asaas::SANDBOX_URL.to_owned(),
+            asaas_webhook_token: None,
+            asaas_user_agent: "Balcao/1.0 (+https://balcao.app)".to_owned(),
+            asaas_timeout_ms: 10_000,
+            asaas_attempts: 3,
         }
     }
 }

@@ -444,6 +444,11 @@ pub async fn app_state(
         progress,
         payments: crate::api::payments::Payments::new(&settings.payments, &pool_for_payments),
         live,
+        billing: crate::billing::Billing::new(
+            &settings.billing,
+            settings.payments.sandbox_payments,
+            &pool_for_payments,
+        )?,
     }))
 }
 

@@ -16,7 +16,9 @@ use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
 
 use crate::api::auth::{links, me, sign_in, tokens};
-use crate::api::{account, brcode, claims, faq, keys, payment_links, payments, qrcodes, team};
+use crate::api::{
+    account, billing, brcode, claims, faq, keys, payment_links, payments, qrcodes, team,
+};
 use crate::error::AppError;
 use crate::pages::{
     articles, home, institutional, pay_link, payment, seo, sign_created, sign_form,
@@ -129,6 +131,17 @@ fn public_pages() -> Router<AppState> {
             post(sign_created::send_link),
         )
         .route("/pagar", get(pay_link::show))
+        // Issue 12: Asaas's payment events for subscription charges; the old plan screen.
+        .route("/webhooks/asaas", post(billing::webhook::deliver))
+        .route(
+            "/painel/plano",
+            get(|| async {
+                (
+                    StatusCode::MOVED_PERMANENTLY,
+                    [(header::LOCATION, "/painel/assinatura")],
+                )
+            }),
+        )
         // Profile photos, loaded by `<img>` without a token.
         .route("/fotos/{accountId}", get(account::photo::serve))
 }
@@ -301,6 +314,25 @@ fn api_routes() -> Router<AppState> {
         .route(
             "/accounts/{accountId}/keys/{keyId}/default",
             post(keys::handlers::choose_default),
+        )
+        // Issue 12: plans and the account's subscription (`api::billing`).
+        .route("/plans", get(billing::plans))
+        .route("/accounts/{accountId}/subscription", get(billing::show))
+        .route(
+            "/accounts/{accountId}/subscription/upgrade",
+            post(billing::upgrade),
+        )
+        .route(
+            "/accounts/{accountId}/subscription/cancel",
+            post(billing::cancel),
+        )
+        .route(
+            "/accounts/{accountId}/subscription/charges/{chargeId}",
+            get(billing::charge),
+        )
+        .route(
+            "/accounts/{accountId}/subscription/charges/{chargeId}/simulate",
+            post(billing::simulate),
         )
 }
 

@@ -49,6 +49,8 @@ pub struct Inner {
     pub payments: crate::api::payments::Payments,
     /// Live updates (server-sent events) fed from the payments projection's progress.
     pub live: crate::live::Live,
+    /// Plans and billing: the subscription commands and the billing provider.
+    pub billing: crate::billing::Billing,
 }
 
 impl AppState {

@@ -9,7 +9,7 @@
 //! - [`replay`] rebuilds read models straight from PostgreSQL into fresh tables and swaps them in
 //!   without downtime.
 //! - [`qrcodes`], [`accounts`] (with `account_members`), [`pix_keys`], [`payments`] (with
-//!   `daily_totals`), [`payment_links`] and [`event_counts`] are the read models.
+//!   `daily_totals`), [`payment_links`], [`subscriptions`] (with `subscription_charges`) and [`event_counts`] are the read models.
 //!
 //! Every long-running entry point stops when its [`CancellationToken`] is cancelled.
 
@@ -34,6 +34,7 @@ pub mod relay;
 pub mod replay;
 mod sql;
 pub mod status;
+pub mod subscriptions;
 mod wakeup;
 
 use std::sync::Arc;
@@ -56,6 +57,8 @@ pub fn all() -> Vec<Arc<dyn Projection>> {
         Arc::new(payment_links::PaymentLinks),
         // Issue 10: each account's registered Pix keys.
         Arc::new(pix_keys::PixKeys),
+        // Issue 12: plans and billing.
+        Arc::new(subscriptions::Subscriptions),
     ]
 }
 

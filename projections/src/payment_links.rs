@@ -134,7 +134,10 @@ struct RevokedV1 {
 }
 
 /// Reads an event's payload at the version this read model knows, or names it for parking.
-fn read<T: DeserializeOwned>(upcasters: &Upcasters, event: &StoredEvent) -> Result<T, ApplyError> {
+pub(crate) fn read<T: DeserializeOwned>(
+    upcasters: &Upcasters,
+    event: &StoredEvent,
+) -> Result<T, ApplyError> {
     let current = upcasters.current_version(&event.event_type);
     if event.schema_version != current {
         return Err(ApplyError::Rejected {

@@ -430,6 +430,7 @@ fn selecting_all_or_nothing_means_every_projection_and_unknown_names_are_refused
         "payments",
         "payment_links",
         "pix_keys",
+        "subscriptions",
     ];
     assert_eq!(names(vec![]), every);
     assert_eq!(names(vec!["all".to_owned()]), every);

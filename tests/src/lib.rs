@@ -11,7 +11,8 @@ use std::str::FromStr;
 use std::time::Duration;
 
 use gateway::config::{
-    AuthSettings, LogFormat, MailSettings, PaymentSettings, ServerSettings, Settings,
+    AuthSettings, BillingSettings, LogFormat, MailSettings, PaymentSettings, ServerSettings,
+    Settings,
 };
 use gateway::roles::{self, Roles, Running};
 use smtp_sink::SmtpSink;
@@ -164,6 +165,7 @@ impl TestApp {
                 ..AuthSettings::default()
             },
             payments: PaymentSettings::default(),
+            billing: BillingSettings::default(),
         };
         adjust(&mut settings);
         roles::migrate(&settings)

@@ -54,6 +54,7 @@
 pub mod access;
 pub mod account;
 pub mod auth;
+pub mod billing;
 pub mod brcode;
 pub mod claims;
 pub mod error;

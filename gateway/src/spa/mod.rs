@@ -36,7 +36,7 @@ pub const WEBAPP_CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src
      frame-ancestors 'none'; base-uri 'self'; form-action 'self'; object-src 'none'";
 
 /// The paths that are the app's pages (besides `/painel/*`).
-pub const APP_PAGES: [&str; 7] = [
+pub const APP_PAGES: [&str; 8] = [
     "/entrar",
     "/criar-conta",
     "/recuperar-senha",
@@ -44,6 +44,8 @@ pub const APP_PAGES: [&str; 7] = [
     "/verificar-email",
     "/painel",
     "/painel/",
+    // Issue 12: the Premium checkout (a Pix charge), outside `/painel` as the product names it.
+    "/pagar_asaas",
 ];
 
 pub(crate) mod webapp;

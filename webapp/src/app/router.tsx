@@ -37,7 +37,11 @@ export function createAppRoutes(): RouteObject[] {
             { path: 'qrcodes', lazy: () => import('./routes/panel/qrcodes') },
             { path: 'criar-qrcode', lazy: () => import('./routes/panel/create-qrcode') },
             { path: 'transacoes', lazy: () => import('./routes/panel/transactions') },
-            { path: 'plano', element: <UnderConstruction title="Plano" /> },
+            // Issue 12: plans and billing. The old plan screen's address goes to the subscription (the server answers it with a 301 too).
+            { path: 'plano', element: <Navigate to={paths.panel.subscription} replace /> },
+            { path: 'premium', lazy: () => import('./routes/panel/premium') },
+            { path: 'assinatura', lazy: () => import('./routes/panel/subscription') },
+            { path: 'assinatura-realizada', lazy: () => import('./routes/panel/subscription-done') },
             { path: 'contas-extras', lazy: () => import('./routes/panel/extra-accounts') },
             { path: 'criar-conta-extra', lazy: () => import('./routes/panel/new-extra-account') },
             { path: 'convite', lazy: () => import('./routes/panel/invitation') },
@@ -48,6 +52,12 @@ export function createAppRoutes(): RouteObject[] {
             { path: 'salvar-placa', lazy: () => import('./routes/panel/claim-sign') },
             { path: '*', lazy: () => import('./routes/panel/panel-not-found') },
           ],
+        },
+        // Issue 12: the subscription's checkout, signed in, inside the dashboard frame.
+        {
+          path: paths.panel.checkout,
+          lazy: () => import('./routes/panel/panel-layout'),
+          children: [{ index: true, lazy: () => import('./routes/panel/checkout') }],
         },
         { path: '*', lazy: () => import('./routes/not-found-page') },
       ],

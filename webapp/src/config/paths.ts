@@ -44,6 +44,11 @@ export const paths = {
     transactions: '/painel/transacoes',
     settings: '/painel/configuracoes',
     plan: '/painel/plano',
+    /** Issue 12: the plans side by side, the subscription, its confirmation, and the checkout (outside `/painel`). */
+    premium: '/painel/premium',
+    subscription: '/painel/assinatura',
+    subscriptionDone: '/painel/assinatura-realizada',
+    checkout: '/pagar_asaas',
     extraAccounts: '/painel/contas-extras',
     newExtraAccount: '/painel/criar-conta-extra',
     /** The invitation e-mail links here with `?codigo=<code>`. */

@@ -34,6 +34,7 @@ export const TAG_TYPES = [
   'PixKeys',
   'Payment',
   'PaymentSummary',
+  'Subscription',
 ] as const;
 
 /** Options an endpoint passes as `extraOptions`. */

@@ -160,6 +160,13 @@ pub async fn register(
     }
     .parse()
     .map_err(refused)?;
+    // Issue 12: the plan's number of keys.
+    crate::billing::allow(
+        &state,
+        &workspace,
+        domain::subscription::limits::LimitedAction::RegisterPixKey,
+    )
+    .await?;
     let mut metadata = commands::CommandMetadata::start().by(workspace.caller_id().to_owned());
     let idempotency = idempotency_key(&workspace, &headers)?;
     let key_id = match &idempotency {

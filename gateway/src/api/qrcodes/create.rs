@@ -12,6 +12,7 @@ use commands::{
 use domain::brcode::StaticCodeRequest;
 use domain::qrcode::txid::uniqueness_key;
 use domain::qrcode::{CreateAccountQrCode, QrCodeCommand, QrCodeError};
+use domain::subscription::limits::LimitedAction;
 use domain::team::Right;
 use serde::Serialize;
 use uuid::Uuid;
@@ -174,6 +175,8 @@ pub async fn create(
     let Some(mut request) = request.filter(|_| problems.is_empty()) else {
         return Ok(invalid(&problems));
     };
+    // Issue 12: the plan's QR codes per month.
+    crate::billing::allow(&state, &workspace, LimitedAction::CreateQrCodes(1)).await?;
     let key = idempotency_key(&workspace, &headers)?;
     let qrcode_id = key.as_ref().map_or_else(Uuid::now_v7, |key| {
         Uuid::new_v5(&QRCODE_ID_NAMESPACE, key.as_str().as_bytes())
@@ -421,6 +424,9 @@ pub async fn batch(
     if !problems.is_empty() {
         return Ok(invalid(&problems));
     }
+    // Issue 12: the plan's QR codes per month, for the whole batch (all or nothing).
+    let count = u32::try_from(commands.len()).unwrap_or(u32::MAX);
+    crate::billing::allow(&state, &workspace, LimitedAction::CreateQrCodes(count)).await?;
     let effects = Effects::new().claim_many(txid_scope(workspace.account_id()), claims);
     let outcome = state
         .qrcodes
@@ -545,6 +551,8 @@ pub async fn duplicate(
     let Some(request) = request.filter(|_| problems.is_empty()) else {
         return Ok(invalid(&problems));
     };
+    // Issue 12: the plan's QR codes per month.
+    crate::billing::allow(&state, &workspace, LimitedAction::CreateQrCodes(1)).await?;
     let qrcode_id = Uuid::now_v7();
     let requested_at = crate::auth::accounts::now();
     let command = QrCodeCommand::CreateAccountQrCode(CreateAccountQrCode {

@@ -257,6 +257,13 @@ pub async fn invite(
     {
         return Err(cannot_invite_self());
     }
+    // Issue 12: the plan's extra accounts (members and open invitations).
+    crate::billing::allow(
+        &state,
+        &workspace,
+        domain::subscription::limits::LimitedAction::InviteMember,
+    )
+    .await?;
     let invitation_id = Uuid::now_v7().to_string();
     let key = commands::vault::AccountKey::generate(invitation_key_id(&invitation_id));
     let command = AccountCommand::InviteMember(InviteMember {

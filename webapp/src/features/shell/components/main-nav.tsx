@@ -9,7 +9,7 @@ const SCREENS = [
   { to: paths.panel.paymentLinks, label: 'Links de pagamento' },
   { to: paths.panel.transactions, label: 'Transações' },
   { to: paths.panel.extraAccounts, label: 'Contas extras' },
-  { to: paths.panel.plan, label: 'Plano' },
+  { to: paths.panel.subscription, label: 'Plano' },
   { to: paths.panel.settings, label: 'Configurações' },
   { to: paths.panel.faq, label: 'Dúvidas' },
 ] as const;

@@ -1,0 +1,503 @@
+//! Plans and the account's subscription: see the plans, upgrade (a Pix charge through the
+//! billing provider), follow the charge, cancel; the provider's webhook is in [`webhook`].
+//!
+//! | route | who | answer |
+//! |---|---|---|
+//! | `GET /api/plans` | anyone | 200 `{plans: [...]}`: id, name, `priceCentavos`, period, limits |
+//! | `GET /api/accounts/{accountId}/subscription` | owner ([`Right::ManageSettings`]) | 200 the plan in force, the period, usage against each limit, the charges |
+//! | `POST /api/accounts/{accountId}/subscription/upgrade` | owner | 201 `{chargeId, checkoutUrl}` (200 with the open charge when one of that plan is still payable); 422 `invalid-argument` naming `plan`, `payerName` or `document`; 409 `already-premium`; 503 `unavailable` when no provider is configured or it does not answer |
+//! | `GET /api/accounts/{accountId}/subscription/charges/{chargeId}` | owner | 200 the charge: Pix code and its QR (SVG), status, expiry, and the plan in force |
+//! | `POST /api/accounts/{accountId}/subscription/charges/{chargeId}/simulate` | owner, sandbox provider only (404 otherwise) | 200 the charge, paid ("Simular pagamento") |
+//! | `POST /api/accounts/{accountId}/subscription/cancel` | owner | 200 the subscription, ending at the end of the period; 409 `not-premium`, `subscription-already-cancelled` |
+//!
+//! Managers and operators get 403 `forbidden`; anyone outside the account 404 `not-found`.
+
+pub mod webhook;
+
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use chrono::{DateTime, Duration, Utc};
+use commands::CommandError;
+use domain::money::Centavos;
+use domain::pix_key::{PixKey, PixKeyKind};
+use domain::subscription::limits::Usage;
+use domain::subscription::plans::{Limits, PLANS, Plan, PlanId};
+use domain::subscription::{
+    CancelSubscription, NewCharge, SubscriptionCommand, SubscriptionError, UpgradePlan,
+};
+use domain::team::Right;
+use projections::subscriptions::{self, ChargeView};
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+use crate::api::access::{Workspace, projection_error};
+use crate::api::error::ApiError;
+use crate::api::json::Json;
+use crate::api::qrcodes::json::{qr_svg, rfc3339};
+use crate::auth::accounts::now;
+use crate::billing::provider::{ChargeRequest, Payer, ProviderError};
+use crate::billing::{News, Provider, Settled, settle, subscription_of, usage};
+use crate::read_your_writes::wait_for;
+use crate::state::AppState;
+
+/// The most charges the subscription shows.
+pub const MAX_CHARGES: i64 = 24;
+
+/// A plan as the API shows it.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PlanJson {
+    id: &'static str,
+    name: &'static str,
+    price_centavos: u64,
+    /// `free`, `month` or `year`.
+    period: &'static str,
+    limits: Limits,
+}
+
+fn plan_json(plan: &Plan) -> PlanJson {
+    PlanJson {
+        id: plan.id.as_str(),
+        name: plan.name,
+        price_centavos: plan.price.get(),
+        period: match plan.period {
+            domain::subscription::plans::Period::Free => "free",
+            domain::subscription::plans::Period::Month => "month",
+            domain::subscription::plans::Period::Year => "year",
+        },
+        limits: plan.limits,
+    }
+}
+
+/// `GET /api/plans`.
+pub async fn plans() -> Json<serde_json::Value> {
+    Json(serde_json::json!({ "plans": PLANS.iter().map(plan_json).collect::<Vec<_>>() }))
+}
+
+/// A charge as the API shows it.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ChargeJson {
+    id: String,
+    plan: String,
+    renewal: bool,
+    amount_centavos: i64,
+    provider: String,
+    /// `open`, `overdue`, `paid`, `deleted`, `refunded` or `cancelled`.
+    status: String,
+    /// Whether its Pix can no longer be paid (expired, or closed).
+    expired: bool,
+    pix_payload: String,
+    qr_svg: Option<String>,
+    expires_at: String,
+    created_at: String,
+    paid_at: Option<String>,
+    period_until: Option<String>,
+    checkout_url: String,
+}
+
+fn charge_json(view: ChargeView) -> ChargeJson {
+    let payable = matches!(view.status.as_str(), "open" | "overdue");
+    let expired = !payable || view.expires_at <= Utc::now();
+    ChargeJson {
+        id: view.charge_id.to_string(),
+        checkout_url: format!("/pagar_asaas?cobranca={}", view.charge_id),
+        plan: view.plan,
+        renewal: view.renewal,
+        amount_centavos: view.amount_centavos,
+        provider: view.provider,
+        // The QR is drawn only while it can be paid.
+        qr_svg: if payable && !expired {
+            qr_svg(&view.pix_payload)
+        } else {
+            None
+        },
+        pix_payload: view.pix_payload,
+        status: view.status,
+        expired,
+        expires_at: rfc3339(view.expires_at),
+        created_at: rfc3339(view.created_at),
+        paid_at: view.paid_at.map(rfc3339),
+        period_until: view.period_until.map(rfc3339),
+    }
+}
+
+/// The account's subscription.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SubscriptionJson {
+    /// The plan in force now.
+    plan: PlanJson,
+    /// `gratis`, `checkout`, `active`, `cancelling` or `expired`.
+    status: String,
+    /// The end of the period paid for (Premium until then).
+    active_until: Option<String>,
+    /// From when the renewal charge is made (when Premium is on and not cancelled).
+    renewal_from: Option<String>,
+    /// Usage against each limit of the plan in force.
+    usage: UsageJson,
+    /// Whether "Simular pagamento" is offered (the sandbox provider).
+    sandbox: bool,
+    /// Newest first.
+    charges: Vec<ChargeJson>,
+}
+
+/// What the account has.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UsageJson {
+    pix_keys: u32,
+    qrcodes_this_month: u32,
+    extra_accounts: u32,
+    api_pix_endpoints: u32,
+}
+
+fn usage_json(usage: Usage) -> UsageJson {
+    UsageJson {
+        pix_keys: usage.pix_keys,
+        qrcodes_this_month: usage.qrcodes_this_month,
+        extra_accounts: usage.extra_accounts,
+        api_pix_endpoints: usage.api_pix_endpoints,
+    }
+}
+
+async fn subscription_json(
+    state: &AppState,
+    workspace: &Workspace,
+) -> Result<SubscriptionJson, ApiError> {
+    let subscription = subscription_of(state, workspace.account_id()).await?;
+    let now = Utc::now();
+    let plan = subscription.plan_at(now);
+    let until = subscription
+        .active_until
+        .as_deref()
+        .and_then(|t| DateTime::parse_from_rfc3339(t).ok())
+        .map(|t| t.with_timezone(&Utc));
+    let status = if plan.is_premium() {
+        if subscription.cancelled {
+            "cancelling"
+        } else {
+            "active"
+        }
+    } else if subscription.charges.is_empty() {
+        "gratis"
+    } else if subscription.premium || subscription.active_until.is_some() {
+        "expired"
+    } else {
+        "checkout"
+    };
+    let charges = subscriptions::charges_of(&state.pool, workspace.account_uuid(), MAX_CHARGES)
+        .await
+        .map_err(projection_error)?;
+    Ok(SubscriptionJson {
+        plan: plan_json(plan.plan()),
+        status: status.to_owned(),
+        active_until: if plan.is_premium() {
+            until.map(rfc3339)
+        } else {
+            None
+        },
+        renewal_from: match until {
+            Some(until) if plan.is_premium() && !subscription.cancelled => Some(rfc3339(
+                until - Duration::days(domain::subscription::RENEWAL_NOTICE_DAYS),
+            )),
+            _ => None,
+        },
+        usage: usage_json(usage::all(&state.pool, workspace.account_uuid()).await?),
+        sandbox: matches!(state.billing.provider, Provider::Sandbox),
+        charges: charges.into_iter().map(charge_json).collect(),
+    })
+}
+
+/// `GET /api/accounts/{accountId}/subscription`.
+///
+/// # Errors
+///
+/// As the module table says.
+pub async fn show(
+    State(state): State<AppState>,
+    workspace: Workspace,
+) -> Result<Json<SubscriptionJson>, ApiError> {
+    workspace.require(Right::ManageSettings)?;
+    Ok(Json(subscription_json(&state, &workspace).await?))
+}
+
+/// `POST …/subscription/upgrade` body.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UpgradeBody {
+    /// `premium-mensal` or `premium-anual`.
+    #[serde(default)]
+    pub plan: String,
+    /// The name on the charge.
+    #[serde(default)]
+    pub payer_name: String,
+    /// CPF or CNPJ, as typed.
+    #[serde(default)]
+    pub document: String,
+}
+
+/// The CPF or CNPJ typed, as digits, when its check digits hold.
+fn document(typed: &str) -> Result<String, ApiError> {
+    let digits: String = typed.chars().filter(char::is_ascii_digit).collect();
+    let kind = match digits.len() {
+        11 => PixKeyKind::Cpf,
+        14 => PixKeyKind::Cnpj,
+        _ => {
+            return Err(ApiError::invalid_argument(
+                "document",
+                "Informe o CPF (11 dígitos) ou o CNPJ (14 dígitos) de quem paga.",
+            ));
+        }
+    };
+    PixKey::parse_as(kind, &digits)
+        .map(|_| digits)
+        .map_err(|_| ApiError::invalid_argument("document", "Este CPF ou CNPJ não é válido."))
+}
+
+fn provider_failure(error: ProviderError) -> ApiError {
+    match error {
+        ProviderError::Refused(message) => ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "provider-refused",
+            format!("O provedor de pagamentos recusou a cobrança: {message}"),
+        ),
+        other => ApiError::unavailable(anyhow::anyhow!(other.to_string())),
+    }
+}
+
+/// `POST /api/accounts/{accountId}/subscription/upgrade`.
+///
+/// # Errors
+///
+/// As the module table says.
+pub async fn upgrade(
+    State(state): State<AppState>,
+    workspace: Workspace,
+    Json(body): Json<UpgradeBody>,
+) -> Result<Response, ApiError> {
+    workspace.require(Right::ManageSettings)?;
+    let plan = PlanId::parse(body.plan.trim())
+        .filter(|p| p.is_premium())
+        .ok_or_else(|| {
+            ApiError::invalid_argument("plan", "Escolha o Premium mensal ou o Premium anual.")
+        })?;
+    let payer_name = body.payer_name.trim();
+    if payer_name.chars().count() < 3 {
+        return Err(ApiError::invalid_argument(
+            "payerName",
+            "Informe o nome de quem paga.",
+        ));
+    }
+    let document = document(&body.document)?;
+    if matches!(state.billing.provider, Provider::Off) {
+        return Err(ApiError::unavailable(anyhow::anyhow!(
+            "no billing provider: set BALCAO_ASAAS_API_KEY or BALCAO_SANDBOX_PAYMENTS"
+        )));
+    }
+    // A second click (or another tab) gets the charge still payable instead of a new one.
+    let open = subscriptions::charges_of(&state.pool, workspace.account_uuid(), MAX_CHARGES)
+        .await
+        .map_err(projection_error)?
+        .into_iter()
+        .find(|c| {
+            !c.renewal
+                && c.plan == plan.as_str()
+                && c.status == "open"
+                && c.expires_at > Utc::now() + Duration::minutes(2)
+        });
+    let subscription = subscription_of(&state, workspace.account_id()).await?;
+    if let Some(open) = open
+        && !subscription.plan_at(Utc::now()).is_premium()
+    {
+        return Ok((
+            StatusCode::OK,
+            Json(serde_json::json!({
+                "chargeId": open.charge_id.to_string(),
+                "checkoutUrl": format!("/pagar_asaas?cobranca={}", open.charge_id),
+            })),
+        )
+            .into_response());
+    }
+    let charge_id = Uuid::now_v7();
+    let price: Centavos = plan.plan().price;
+    let request = ChargeRequest {
+        charge_id: charge_id.to_string(),
+        account_id: workspace.account_id().to_owned(),
+        amount: price,
+        description: format!("Balcão {}", plan.plan().name),
+        due_date: (Utc::now() - Duration::hours(3)).date_naive(),
+        payer: Payer {
+            name: payer_name.to_owned(),
+            document,
+            email: None,
+        },
+    };
+    // The aggregate would refuse an account already Premium; asking before the provider
+    // keeps a charge from being opened for nothing.
+    if let Some(until) = subscription
+        .active_until
+        .clone()
+        .filter(|_| subscription.plan_at(Utc::now()).is_premium())
+    {
+        return Err(ApiError::from(CommandError::Rejected(
+            SubscriptionError::AlreadyPremium { until },
+        )));
+    }
+    let opened = state
+        .billing
+        .provider
+        .open(&request)
+        .await
+        .map_err(provider_failure)?;
+    let command = SubscriptionCommand::UpgradePlan(UpgradePlan {
+        account_id: workspace.account_id().to_owned(),
+        plan,
+        charge: NewCharge {
+            charge_id: charge_id.to_string(),
+            provider: state.billing.provider.name().to_owned(),
+            provider_payment_id: opened.provider_payment_id,
+            amount_centavos: price.get(),
+            pix_payload: opened.pix_payload,
+            expires_at: rfc3339(opened.expires_at),
+        },
+        by: workspace.caller_id().to_owned(),
+        at: now(),
+    });
+    let outcome = state
+        .billing
+        .commands
+        .execute(
+            workspace.account_id(),
+            command,
+            commands::CommandMetadata::start().by(workspace.caller_id().to_owned()),
+        )
+        .await
+        .map_err(ApiError::from)?;
+    wait_for(&state, subscriptions::NAME, outcome.position).await;
+    Ok((
+        StatusCode::CREATED,
+        Json(serde_json::json!({
+            "chargeId": charge_id.to_string(),
+            "checkoutUrl": format!("/pagar_asaas?cobranca={charge_id}"),
+        })),
+    )
+        .into_response())
+}
+
+/// The account's charge `id`, or 404.
+async fn own_charge(
+    state: &AppState,
+    workspace: &Workspace,
+    id: &str,
+) -> Result<ChargeView, ApiError> {
+    let charge_id = Uuid::parse_str(id).map_err(|_| ApiError::not_found())?;
+    subscriptions::charge(&state.pool, charge_id)
+        .await
+        .map_err(projection_error)?
+        .filter(|c| c.account_id == workspace.account_uuid())
+        .ok_or_else(ApiError::not_found)
+}
+
+/// A charge and the plan in force.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ChargeAnswer {
+    charge: ChargeJson,
+    /// The plan in force now.
+    plan: PlanJson,
+    /// Whether "Simular pagamento" is offered.
+    sandbox: bool,
+}
+
+async fn charge_answer(
+    state: &AppState,
+    workspace: &Workspace,
+    view: ChargeView,
+) -> Result<ChargeAnswer, ApiError> {
+    let plan = crate::billing::plan_of(state, workspace.account_id()).await?;
+    Ok(ChargeAnswer {
+        charge: charge_json(view),
+        plan: plan_json(plan.plan()),
+        sandbox: matches!(state.billing.provider, Provider::Sandbox),
+    })
+}
+
+/// `GET /api/accounts/{accountId}/subscription/charges/{chargeId}`.
+///
+/// # Errors
+///
+/// As the module table says.
+pub async fn charge(
+    State(state): State<AppState>,
+    workspace: Workspace,
+    Path((_, id)): Path<(String, String)>,
+) -> Result<Json<ChargeAnswer>, ApiError> {
+    workspace.require(Right::ManageSettings)?;
+    let view = own_charge(&state, &workspace, &id).await?;
+    Ok(Json(charge_answer(&state, &workspace, view).await?))
+}
+
+/// `POST /api/accounts/{accountId}/subscription/charges/{chargeId}/simulate`: the sandbox's
+/// "Simular pagamento", through the same [`settle`] an Asaas payment takes.
+///
+/// # Errors
+///
+/// As the module table says.
+pub async fn simulate(
+    State(state): State<AppState>,
+    workspace: Workspace,
+    Path((_, id)): Path<(String, String)>,
+) -> Result<Json<ChargeAnswer>, ApiError> {
+    workspace.require(Right::ManageSettings)?;
+    let view = own_charge(&state, &workspace, &id).await?;
+    if !matches!(state.billing.provider, Provider::Sandbox) || view.provider != "sandbox" {
+        return Err(ApiError::not_found());
+    }
+    let news = News::Paid {
+        amount_centavos: u64::try_from(view.amount_centavos).unwrap_or_default(),
+        at: now(),
+    };
+    let settled = settle(
+        &state,
+        workspace.account_uuid(),
+        &view.provider_payment_id,
+        news,
+    )
+    .await
+    .map_err(ApiError::from)?;
+    if let Settled::Recorded(outcome) = settled {
+        wait_for(&state, subscriptions::NAME, outcome.position).await;
+    }
+    let view = own_charge(&state, &workspace, &id).await?;
+    Ok(Json(charge_answer(&state, &workspace, view).await?))
+}
+
+/// `POST /api/accounts/{accountId}/subscription/cancel`.
+///
+/// # Errors
+///
+/// As the module table says.
+pub async fn cancel(
+    State(state): State<AppState>,
+    workspace: Workspace,
+) -> Result<Json<SubscriptionJson>, ApiError> {
+    workspace.require(Right::ManageSettings)?;
+    let command = SubscriptionCommand::CancelSubscription(CancelSubscription {
+        by: workspace.caller_id().to_owned(),
+        at: now(),
+    });
+    let outcome = state
+        .billing
+        .commands
+        .execute(
+            workspace.account_id(),
+            command,
+            commands::CommandMetadata::start().by(workspace.caller_id().to_owned()),
+        )
+        .await
+        .map_err(ApiError::from)?;
+    wait_for(&state, subscriptions::NAME, outcome.position).await;
+    Ok(Json(subscription_json(&state, &workspace).await?))
+}

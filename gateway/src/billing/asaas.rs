@@ -1,0 +1,354 @@
+//! The Asaas API v3 adapter: customers, Pix charges (`billingType: PIX`) and their QR codes.
+//!
+//! - Every request carries `access_token` (the API key) and `User-Agent` (mandatory for
+//!   accounts created since June 2024) and JSON.
+//! - The base URL is configuration: `https://api-sandbox.asaas.com/v3` (sandbox) or
+//!   `https://api.asaas.com/v3` (production), or any other for tests.
+//! - Money crosses as reais with two decimals written from integer centavos
+//!   ([`Centavos::to_emv`]) and read back from the JSON number's own digits
+//!   ([`centavos_from_reais`]): no float anywhere.
+//! - Dates arrive as `YYYY-MM-DD`, `YYYY-MM-DD HH:mm:ss` (São Paulo time, no zone) or
+//!   `dd/MM/yyyy` depending on the object ([`instant`] reads all of them).
+//! - Each call has a timeout; a timeout, a connection failure, a 5xx or a 429 is tried again
+//!   (at most [`AsaasConfig::attempts`] times, waiting longer each time, or what `Retry-After`
+//!   says when Asaas sends it, up to 5 s); any other answer is final.
+//! - The Pix payload Asaas returns is checked by the BR Code engine before it is kept
+//!   ([`checked_payload`]): a bad code is never shown to a payer.
+
+use std::time::Duration;
+
+use chrono::{DateTime, FixedOffset, NaiveDate, NaiveDateTime, TimeZone, Utc};
+use domain::money::Centavos;
+use reqwest::{Method, StatusCode};
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
+use super::provider::{ChargeRequest, OpenedCharge, ProviderError, checked_payload};
+
+/// The production base URL.
+pub const PRODUCTION_URL: &str = "https://api.asaas.com/v3";
+/// The sandbox base URL.
+pub const SANDBOX_URL: &str = "https://api-sandbox.asaas.com/v3";
+
+/// How to reach Asaas.
+#[derive(Clone)]
+pub struct AsaasConfig {
+    /// Base URL without a trailing slash, `…/v3`.
+    pub base_url: String,
+    /// The API key (`$aact_…`).
+    pub api_key: String,
+    /// Our `User-Agent`.
+    pub user_agent: String,
+    /// Longest one request may take.
+    pub timeout: Duration,
+    /// Tries per call (1 = no retry).
+    pub attempts: u32,
+    /// The first wait before a retry; doubled each time.
+    pub backoff: Duration,
+}
+
+impl std::fmt::Debug for AsaasConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AsaasConfig")
+            .field("base_url", &self.base_url)
+            .field("api_key", &"(set)")
+            .field("user_agent", &self.user_agent)
+            .field("timeout", &self.timeout)
+            .field("attempts", &self.attempts)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The Asaas client.
+#[derive(Debug, Clone)]
+pub struct Asaas {
+    config: AsaasConfig,
+    http: reqwest::Client,
+}
+
+/// São Paulo's offset (no daylight saving since 2019), for Asaas times without a zone.
+fn sao_paulo() -> FixedOffset {
+    FixedOffset::west_opt(3 * 3600).expect("UTC−3 is a valid offset")
+}
+
+/// Reads any of the date forms Asaas sends: RFC 3339, `YYYY-MM-DD HH:mm:ss` and `YYYY-MM-DD`
+/// (São Paulo time), `dd/MM/yyyy` and `dd/MM/yyyy HH:mm:ss`. A bare date is its first instant.
+pub fn instant(text: &str) -> Option<DateTime<Utc>> {
+    let text = text.trim();
+    if let Ok(at) = DateTime::parse_from_rfc3339(text) {
+        return Some(at.with_timezone(&Utc));
+    }
+    let local = ["%Y-%m-%d %H:%M:%S", "%d/%m/%Y %H:%M:%S"]
+        .iter()
+        .find_map(|f| NaiveDateTime::parse_from_str(text, f).ok())
+        .or_else(|| {
+            ["%Y-%m-%d", "%d/%m/%Y"]
+                .iter()
+                .find_map(|f| NaiveDate::parse_from_str(text, f).ok())
+                .and_then(|d| d.and_hms_opt(0, 0, 0))
+        })?;
+    sao_paulo()
+        .from_local_datetime(&local)
+        .single()
+        .map(|at| at.with_timezone(&Utc))
+}
+
+/// Reads a JSON number of reais (`19.9`, `19.90`, `199`) as centavos from its own digits.
+/// More than two decimals, a sign or an exponent is refused rather than rounded.
+pub fn centavos_from_reais(number: &str) -> Option<Centavos> {
+    let (whole, fraction) = number.trim().split_once('.').unwrap_or((number.trim(), ""));
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if !digits(whole) || fraction.len() > 2 || (!fraction.is_empty() && !digits(fraction)) {
+        return None;
+    }
+    let reais: u64 = whole.parse().ok()?;
+    let cents: u64 = match fraction.len() {
+        0 => 0,
+        1 => fraction.parse::<u64>().ok()? * 10,
+        _ => fraction.parse().ok()?,
+    };
+    reais
+        .checked_mul(100)?
+        .checked_add(cents)
+        .map(Centavos::new)
+}
+
+/// A JSON number written from centavos with two decimals (`19.90`).
+fn reais(amount: Centavos) -> Box<RawValue> {
+    RawValue::from_string(amount.to_emv()).expect("digits, a dot and two digits are JSON")
+}
+
+#[derive(Debug, Deserialize)]
+struct Errors {
+    #[serde(default)]
+    errors: Vec<ErrorItem>,
+}
+
+#[derive(Debug, Deserialize)]
+struct ErrorItem {
+    #[serde(default)]
+    description: String,
+}
+
+#[derive(Debug, Deserialize)]
+struct List<T> {
+    #[serde(default = "Vec::new")]
+    data: Vec<T>,
+}
+
+#[derive(Debug, Deserialize)]
+struct Customer {
+    id: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct PaymentCreated {
+    id: String,
+    value: Box<RawValue>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct PixQrCode {
+    payload: String,
+    expiration_date: String,
+}
+
+impl Asaas {
+    /// A client for `config`.
+    ///
+    /// # Errors
+    ///
+    /// When the HTTP client cannot be built.
+    pub fn new(config: AsaasConfig) -> anyhow::Result<Asaas> {
+        let http = reqwest::Client::builder()
+            .timeout(config.timeout)
+            .connect_timeout(config.timeout)
+            .user_agent(config.user_agent.clone())
+            .build()?;
+        Ok(Asaas { config, http })
+    }
+
+    /// One call, tried again on timeouts, connection failures, 5xx and 429.
+    async fn call<T: serde::de::DeserializeOwned>(
+        &self,
+        method: Method,
+        path: &str,
+        body: Option<String>,
+    ) -> Result<T, ProviderError> {
+        let url = format!("{}{path}", self.config.base_url.trim_end_matches('/'));
+        let mut wait = self.config.backoff;
+        let mut last = String::new();
+        for attempt in 1..=self.config.attempts.max(1) {
+            if attempt > 1 {
+                tokio::time::sleep(wait).await;
+                wait = wait.saturating_mul(2);
+            }
+            let mut request = self
+                .http
+                .request(method.clone(), &url)
+                .header("access_token", &self.config.api_key)
+                .header(reqwest::header::ACCEPT, "application/json");
+            if let Some(body) = &body {
+                request = request
+                    .header(reqwest::header::CONTENT_TYPE, "application/json")
+                    .body(body.clone());
+            }
+            let response = match request.send().await {
+                Ok(response) => response,
+                Err(error) => {
+                    last = format!("{method} {path}: {error}");
+                    continue;
+                }
+            };
+            let status = response.status();
+            if status.is_server_error() || status == StatusCode::TOO_MANY_REQUESTS {
+                if let Some(seconds) = response
+                    .headers()
+                    .get(reqwest::header::RETRY_AFTER)
+                    .and_then(|v| v.to_str().ok())
+                    .and_then(|v| v.trim().parse::<u64>().ok())
+                {
+                    wait = Duration::from_secs(seconds.min(5));
+                }
+                last = format!("{method} {path}: {status}");
+                continue;
+            }
+            let bytes = response
+                .bytes()
+                .await
+                .map_err(|e| ProviderError::Unavailable(format!("{method} {path}: {e}")))?;
+            if !status.is_success() {
+                let described = serde_json::from_slice::<Errors>(&bytes)
+                    .ok()
+                    .map(|e| {
+                        e.errors
+                            .into_iter()
+                            .map(|i| i.description)
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    })
+                    .filter(|d| !d.is_empty())
+                    .unwrap_or_else(|| status.to_string());
+                return Err(ProviderError::Refused(described));
+            }
+            return serde_json::from_slice(&bytes).map_err(|e| {
+                ProviderError::Unavailable(format!("{method} {path}: unreadable answer: {e}"))
+            });
+        }
+        Err(ProviderError::Unavailable(last))
+    }
+
+    /// The customer with this CPF/CNPJ, made when Asaas has none (searching first, as Asaas
+    /// advises, so one person is one customer).
+    ///
+    /// # Errors
+    ///
+    /// As [`ProviderError`] says.
+    pub async fn customer(&self, request: &ChargeRequest) -> Result<String, ProviderError> {
+        let found: List<Customer> = self
+            .call(
+                Method::GET,
+                &format!("/customers?cpfCnpj={}", request.payer.document),
+                None,
+            )
+            .await?;
+        if let Some(customer) = found.data.into_iter().next() {
+            return Ok(customer.id);
+        }
+        let body = serde_json::json!({
+            "name": request.payer.name,
+            "cpfCnpj": request.payer.document,
+            "email": request.payer.email,
+            "externalReference": request.account_id,
+            "notificationDisabled": true,
+        });
+        let made: Customer = self
+            .call(Method::POST, "/customers", Some(body.to_string()))
+            .await?;
+        Ok(made.id)
+    }
+
+    /// Opens a Pix charge and fetches its QR code.
+    ///
+    /// # Errors
+    ///
+    /// As [`ProviderError`] says; [`ProviderError::BadPixCode`] when the engine refuses the
+    /// payload Asaas returned, or Asaas recorded another amount.
+    pub async fn open(&self, request: &ChargeRequest) -> Result<OpenedCharge, ProviderError> {
+        let customer = self.customer(request).await?;
+        let body = serde_json::json!({
+            "customer": customer,
+            "billingType": "PIX",
+            "value": reais(request.amount),
+            "dueDate": request.due_date.format("%Y-%m-%d").to_string(),
+            "description": request.description,
+            "externalReference": format!("{}:{}", request.account_id, request.charge_id),
+        });
+        let payment: PaymentCreated = self
+            .call(Method::POST, "/payments", Some(body.to_string()))
+            .await?;
+        if centavos_from_reais(payment.value.get()) != Some(request.amount) {
+            return Err(ProviderError::Refused(format!(
+                "o valor registrado ({}) não é o cobrado",
+                payment.value.get()
+            )));
+        }
+        let qr: PixQrCode = self
+            .call(
+                Method::GET,
+                &format!("/payments/{}/pixQrCode", payment.id),
+                None,
+            )
+            .await?;
+        let expires_at = instant(&qr.expiration_date).ok_or_else(|| {
+            ProviderError::Unavailable(format!("expirationDate ilegível: {}", qr.expiration_date))
+        })?;
+        Ok(OpenedCharge {
+            provider_payment_id: payment.id,
+            pix_payload: checked_payload(&qr.payload)?,
+            expires_at,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reais_read_from_their_digits_without_floats() {
+        let read = |t: &str| centavos_from_reais(t).map(Centavos::get);
+        assert_eq!(read("19.9"), Some(1_990));
+        assert_eq!(read("19.90"), Some(1_990));
+        assert_eq!(read("199"), Some(19_900));
+        assert_eq!(read("0.01"), Some(1));
+        assert_eq!(read("100.905"), None);
+        assert_eq!(read("-1.00"), None);
+        assert_eq!(read("1e2"), None);
+        assert_eq!(reais(Centavos::new(1_990)).get(), "19.90");
+    }
+
+    #[test]
+    fn every_date_form_asaas_sends_reads_as_sao_paulo_time() {
+        let utc = |t: &str| instant(t).map(|i| i.to_rfc3339());
+        assert_eq!(
+            utc("2024-06-12 16:45:03").as_deref(),
+            Some("2024-06-12T19:45:03+00:00")
+        );
+        assert_eq!(
+            utc("2024-06-12").as_deref(),
+            Some("2024-06-12T03:00:00+00:00")
+        );
+        assert_eq!(
+            utc("22/11/2024").as_deref(),
+            Some("2024-11-22T03:00:00+00:00")
+        );
+        assert_eq!(
+            utc("2024-06-12T16:45:03Z").as_deref(),
+            Some("2024-06-12T16:45:03+00:00")
+        );
+        assert_eq!(utc("amanhã"), None);
+    }
+}

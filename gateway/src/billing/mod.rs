@@ -1,0 +1,220 @@
+//! Plans and billing: the provider port and its two adapters, the plan in force for an
+//! account, the limits guard every limited handler calls, and settling a provider's news.
+//!
+//! - [`provider`]: the port; [`sandbox`] (default without an Asaas key) and [`asaas`].
+//! - [`usage`]: what an account has, counted from the read models, for
+//!   `domain::subscription::limits::check`.
+//! - [`allow`]: the one call a handler adds before a limited command.
+//! - [`settle`]: a payment (or an overdue, refund, deletion) reported by the provider's webhook
+//!   or by the sandbox's "Simular pagamento", as a command on the account's subscription.
+
+pub mod asaas;
+pub mod provider;
+pub mod sandbox;
+pub mod usage;
+
+use chrono::Utc;
+use commands::{CommandError, CommandOutcome, CommandService, PgEventStore};
+use domain::subscription::limits::{self, LimitedAction};
+use domain::subscription::plans::PlanId;
+use domain::subscription::{
+    ChargeChange, ConfirmChargePayment, RecordChargeChange, Subscription, SubscriptionCommand,
+    SubscriptionError,
+};
+use sqlx::PgPool;
+use uuid::Uuid;
+
+use crate::api::access::Workspace;
+use crate::api::error::ApiError;
+use crate::config::BillingSettings;
+use crate::state::AppState;
+
+use self::asaas::{Asaas, AsaasConfig};
+use self::provider::{ChargeRequest, OpenedCharge, ProviderError};
+
+/// Who takes the payments.
+#[derive(Debug, Clone)]
+pub enum Provider {
+    /// The built-in sandbox ("Simular pagamento").
+    Sandbox,
+    /// Asaas API v3.
+    Asaas(Asaas),
+    /// Neither: no Asaas key and the sandbox off. Upgrades answer 503.
+    Off,
+}
+
+impl Provider {
+    /// `sandbox`, `asaas` or `off`, as charges record it.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Provider::Sandbox => "sandbox",
+            Provider::Asaas(_) => "asaas",
+            Provider::Off => "off",
+        }
+    }
+
+    /// Opens a charge.
+    ///
+    /// # Errors
+    ///
+    /// As [`ProviderError`] says; `Off` answers [`ProviderError::Unavailable`].
+    pub async fn open(&self, request: &ChargeRequest) -> Result<OpenedCharge, ProviderError> {
+        match self {
+            Provider::Sandbox => sandbox::open(request),
+            Provider::Asaas(asaas) => asaas.open(request).await,
+            Provider::Off => Err(ProviderError::Unavailable(
+                "nenhum provedor de pagamentos configurado".to_owned(),
+            )),
+        }
+    }
+}
+
+/// What the billing routes share.
+pub struct Billing {
+    /// Runs the subscription aggregate's commands.
+    pub commands: CommandService<Subscription>,
+    /// Who takes the payments.
+    pub provider: Provider,
+    /// The `asaas-access-token` every Asaas webhook delivery must carry (unset: the webhook
+    /// answers 404).
+    pub webhook_token: Option<String>,
+}
+
+impl Billing {
+    /// From the settings: Asaas when its key is set, else the sandbox when
+    /// `BALCAO_SANDBOX_PAYMENTS` is on, else off.
+    ///
+    /// # Errors
+    ///
+    /// When the HTTP client cannot be built.
+    pub fn new(settings: &BillingSettings, sandbox: bool, pool: &PgPool) -> anyhow::Result<Self> {
+        let provider = match settings.asaas_api_key.as_deref().filter(|k| !k.is_empty()) {
+            Some(key) => Provider::Asaas(Asaas::new(AsaasConfig {
+                base_url: settings.asaas_base_url.clone(),
+                api_key: key.to_owned(),
+                user_agent: settings.asaas_user_agent.clone(),
+                timeout: std::time::Duration::from_millis(settings.asaas_timeout_ms),
+                attempts: settings.asaas_attempts,
+                backoff: std::time::Duration::from_millis(200),
+            })?),
+            None if sandbox => Provider::Sandbox,
+            None => Provider::Off,
+        };
+        Ok(Billing {
+            commands: CommandService::new(PgEventStore::new(pool.clone()), ()),
+            provider,
+            webhook_token: settings
+                .asaas_webhook_token
+                .clone()
+                .filter(|t| !t.is_empty()),
+        })
+    }
+}
+
+/// The account's subscription as its log says (authoritative, not the read model).
+///
+/// # Errors
+///
+/// When PostgreSQL fails.
+pub async fn subscription_of(state: &AppState, account_id: &str) -> Result<Subscription, ApiError> {
+    state
+        .billing
+        .commands
+        .load(account_id)
+        .await
+        .map(|loaded| loaded.aggregate)
+        .map_err(ApiError::from)
+}
+
+/// The plan in force now.
+///
+/// # Errors
+///
+/// When PostgreSQL fails.
+pub async fn plan_of(state: &AppState, account_id: &str) -> Result<PlanId, ApiError> {
+    Ok(subscription_of(state, account_id)
+        .await?
+        .plan_at(Utc::now()))
+}
+
+/// Goes on only when the account's plan allows `action` on top of what it has: 402
+/// `plan-limit-reached` otherwise, with the domain's message naming the limit and offering
+/// Premium. The one call a limited handler adds before its command.
+///
+/// # Errors
+///
+/// 402 as said; 503/500 when PostgreSQL fails.
+pub async fn allow(
+    state: &AppState,
+    workspace: &Workspace,
+    action: LimitedAction,
+) -> Result<(), ApiError> {
+    let plan = plan_of(state, workspace.account_id()).await?;
+    let usage = usage::of(&state.pool, workspace.account_uuid(), action).await?;
+    limits::check(plan, action, usage).map_err(|refused| ApiError::refused(&refused))
+}
+
+/// What a provider reported about a charge.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum News {
+    /// Paid: this amount, at this instant (RFC 3339).
+    Paid {
+        /// The amount.
+        amount_centavos: u64,
+        /// When.
+        at: String,
+    },
+    /// Something else.
+    Changed(ChargeChange),
+}
+
+/// The result of settling a provider's report.
+#[derive(Debug)]
+pub enum Settled {
+    /// Recorded (possibly nothing new, when it repeated what was known).
+    Recorded(CommandOutcome),
+    /// No charge of ours has that id: nothing written.
+    UnknownCharge,
+}
+
+/// Records `news` about the charge `provider_payment_id` of `account_id`.
+///
+/// # Errors
+///
+/// When the command fails for another reason than an unknown charge.
+pub async fn settle(
+    state: &AppState,
+    account_id: Uuid,
+    provider_payment_id: &str,
+    news: News,
+) -> Result<Settled, CommandError<SubscriptionError>> {
+    let command = match news {
+        News::Paid {
+            amount_centavos,
+            at,
+        } => SubscriptionCommand::ConfirmChargePayment(ConfirmChargePayment {
+            provider_payment_id: provider_payment_id.to_owned(),
+            amount_centavos,
+            paid_at: at,
+        }),
+        News::Changed(change) => SubscriptionCommand::RecordChargeChange(RecordChargeChange {
+            provider_payment_id: provider_payment_id.to_owned(),
+            change,
+            at: crate::auth::accounts::now(),
+        }),
+    };
+    match state
+        .billing
+        .commands
+        .execute(
+            &account_id.to_string(),
+            command,
+            commands::CommandMetadata::start(),
+        )
+        .await
+    {
+        Ok(outcome) => Ok(Settled::Recorded(outcome)),
+        Err(CommandError::Rejected(SubscriptionError::UnknownCharge)) => Ok(Settled::UnknownCharge),
+        Err(other) => Err(other),
+    }
+}
