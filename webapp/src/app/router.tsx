@@ -1,7 +1,6 @@
 import { Navigate, type RouteObject } from 'react-router';
 
 import { PageStatus } from '@/components/page-status';
-import { UnderConstruction } from '@/components/under-construction';
 import { paths } from '@/config/paths';
 
 import { RootError } from './routes/root-error';
