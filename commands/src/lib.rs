@@ -17,6 +17,14 @@
 //!   [`Sealed`](domain::sealed::Sealed) text; shredding the key makes them unreadable for good.
 //! - [`action_codes`]: the single-use codes of the links sent by e-mail (only their SHA-256 is
 //!   stored).
+//! - [`qrcodes`]: making an account's QR codes (one, or a batch in one transaction), each txid
+//!   claimed in its account with the code.
+//! - [`sign_up`]: opening an account with its claim, key, first session and verification code
+//!   in one transaction.
+//! - [`team`]: the team workflows (invite, accept, remove a member), each invitation and its
+//!   e-mailed link committed in one transaction.
+//! - [`account_deletion`]: leaving the teams, then deleting the account with everything it holds
+//!   beside the log in the deletion's transaction.
 //! - [`pix_keys`]: the Pix keys workflow (seal, fingerprint, run the key ring's command).
 //! - [`sessions`]: sign-in sessions and their rotating refresh tokens (only their SHA-256 is
 //!   stored).
@@ -28,6 +36,7 @@
 //! - [`connect`] and [`oldest_transaction_age`] are the guard rails that keep the feed moving.
 //! - [`MIGRATOR`] holds every migration in `migrations/`; all crates use this one.
 
+pub mod account_deletion;
 pub mod action_codes;
 mod batch;
 pub mod claims;
@@ -43,11 +52,14 @@ pub mod payments;
 pub mod photos;
 pub mod pix_keys;
 mod pool;
+pub mod qrcodes;
 pub mod secrets;
 mod service;
 pub mod sessions;
+pub mod sign_up;
 mod store;
 mod store_cqrs;
+pub mod team;
 mod upcast;
 pub mod vault;
 

@@ -11,6 +11,8 @@
 //! and retries. A writer that does not take the lock (a manual record through
 //! [`CommandService`](crate::CommandService)) is still caught by the stream-version key: the
 //! whole delivery is then decided again, a bounded number of times.
+//!
+//! [`record_manual`] records one payment typed in by hand, on the same streams.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -20,6 +22,74 @@ use crate::store::AppendFailure;
 use crate::{
     CommandError, CommandMetadata, DEFAULT_MAX_RETRIES, ExpectedVersion, FeedPosition, PgEventStore,
 };
+
+/// A payment typed in by hand, parsed at the edge (the amount, a past or present time, a
+/// well-formed end-to-end id, the account's own code).
+#[derive(Debug, Clone)]
+pub struct ManualPayment {
+    /// The account that received it.
+    pub account_id: String,
+    /// The Pix end-to-end id from the receipt, if the person typed one.
+    pub end_to_end_id: Option<String>,
+    /// The amount received.
+    pub amount: domain::money::Centavos,
+    /// When it was paid, RFC 3339.
+    pub paid_at: String,
+    /// The account's code it paid (id, txid), if any.
+    pub qrcode: Option<(String, Option<String>)>,
+    /// A note.
+    pub note: Option<String>,
+    /// Who typed it, by account id.
+    pub recorded_by: String,
+    /// When, RFC 3339.
+    pub recorded_at: String,
+}
+
+/// A manual record committed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ManualRecorded {
+    /// The payment's reference in the account: its end-to-end id, or `manual-…`.
+    pub reference: String,
+    /// Where its events are in the feed (read-your-writes).
+    pub position: Option<FeedPosition>,
+}
+
+/// Records a payment typed in by hand. Its stream is the account's and the end-to-end id's (a
+/// bank's later report of the same payment confirms it) or, without one, a new `manual-…`
+/// reference.
+///
+/// # Errors
+///
+/// The aggregate's refusals (`payment-already-recorded`…); storage failures.
+pub async fn record_manual(
+    payments: &crate::CommandService<Payment>,
+    manual: ManualPayment,
+    metadata: CommandMetadata,
+) -> Result<ManualRecorded, CommandError<PaymentError>> {
+    let reference = manual
+        .end_to_end_id
+        .clone()
+        .unwrap_or_else(|| format!("manual-{}", uuid::Uuid::now_v7().simple()));
+    let (qrcode_id, txid) = manual.qrcode.unzip();
+    let command = PaymentCommand::RecordManualPayment(domain::payment::RecordManualPayment {
+        account_id: manual.account_id.clone(),
+        reference: reference.clone(),
+        end_to_end_id: manual.end_to_end_id,
+        amount: manual.amount,
+        paid_at: manual.paid_at,
+        qrcode_id,
+        txid: txid.flatten(),
+        note: manual.note,
+        recorded_by: manual.recorded_by,
+        recorded_at: manual.recorded_at,
+    });
+    let stream = domain::payment::stream_id(&manual.account_id, &reference);
+    let outcome = payments.execute(&stream, command, metadata).await?;
+    Ok(ManualRecorded {
+        reference,
+        position: outcome.position,
+    })
+}
 
 /// What a delivery appended.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

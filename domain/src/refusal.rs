@@ -14,6 +14,10 @@
 //! | [`RefusalKind::Gone`] | 410 | it existed and is no longer usable (expired, revoked, archived) |
 //! | [`RefusalKind::Invalid`] | 422 | a value the person typed breaks a rule; [`Refusal::field`] names it |
 //! | [`RefusalKind::PlanLimit`] | 402 | the account's plan does not allow it; the message names the limit and offers the upgrade |
+//!
+//! A refusal that found several problems at once (every field of a QR code the Pix rules
+//! reject) lists them in [`Refusal::problems`], each a [`FieldProblem`], so a form can show
+//! every one under its field in one round trip; the first is the one the message and field name.
 
 /// The kind of a refusal, which alone decides its HTTP status (see the module table).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -56,6 +60,34 @@ pub trait Refusal: std::error::Error {
     /// The request field at fault, when there is one (the API's `error.field`).
     fn field(&self) -> Option<&'static str> {
         None
+    }
+    /// Every field problem, when the refusal found several at once (the API's `error.problems`);
+    /// empty when [`Refusal::field`] and the message say it all.
+    fn problems(&self) -> Vec<FieldProblem> {
+        Vec::new()
+    }
+}
+
+/// One problem with one request field: the API's `error.problems` entries.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct FieldProblem {
+    /// The request field, as the API spells it (`pixKey`, `merchantName`, `amount`…).
+    pub field: &'static str,
+    /// The line of a batch it is about (1-based), if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    /// pt-BR, for the person.
+    pub message: String,
+}
+
+impl FieldProblem {
+    /// A problem with `field`, on no particular line.
+    pub fn new(field: &'static str, message: impl Into<String>) -> Self {
+        FieldProblem {
+            field,
+            line: None,
+            message: message.into(),
+        }
     }
 }
 

@@ -36,6 +36,24 @@ pub enum AccountError {
     /// The accepting account is already an active member of this team.
     #[error("Você já faz parte desta equipe.")]
     AlreadyMember,
+    /// The owner typed their own sign-in address in an invitation (decided by the invitation
+    /// workflow; the aggregate never sees the plain address).
+    #[error("Você não pode convidar o seu próprio e-mail: você já é o titular desta conta.")]
+    OwnAddressInvited,
+    /// The address already has a pending or active invitation in this team (decided by the
+    /// invitation workflow's claim, not by the aggregate).
+    #[error("Este e-mail já foi convidado para esta conta.")]
+    AlreadyInvited,
+    /// The invitation is being accepted by an account whose sign-in address is not the invited
+    /// one (decided by the acceptance workflow).
+    #[error(
+        "Este convite foi enviado para outro e-mail. Saia desta conta e abra o link de novo para entrar, ou criar uma conta, com o e-mail que recebeu o convite."
+    )]
+    InvitationForAnotherEmail,
+    /// The team's account is disabled: nothing can be done in it until it is enabled again (its
+    /// own `Disabled`, as the team sees it).
+    #[error("Esta conta está desativada: nada pode ser feito nela até que seja reativada.")]
+    TeamDisabled,
 }
 
 impl AccountError {
@@ -52,6 +70,10 @@ impl AccountError {
             AccountError::RoleNotInvitable => "role-not-invitable",
             AccountError::CannotInviteSelf => "cannot-invite-self",
             AccountError::AlreadyMember => "already-member",
+            AccountError::OwnAddressInvited => "cannot-invite-self",
+            AccountError::AlreadyInvited => "member-already-invited",
+            AccountError::InvitationForAnotherEmail => "invitation-for-another-email",
+            AccountError::TeamDisabled => "account-disabled",
         }
     }
 }
@@ -74,18 +96,24 @@ impl crate::refusal::Refusal for AccountError {
             AccountError::NotOpen | AccountError::Deleted | AccountError::InvitationNotFound => {
                 RefusalKind::NotFound
             }
-            AccountError::Disabled => RefusalKind::Forbidden,
+            AccountError::Disabled
+            | AccountError::TeamDisabled
+            | AccountError::InvitationForAnotherEmail => RefusalKind::Forbidden,
             AccountError::InvitationNotPending => RefusalKind::Gone,
             AccountError::AlreadyOpen
             | AccountError::InvitationAlreadyExists
-            | AccountError::AlreadyMember => RefusalKind::Conflict,
-            AccountError::RoleNotInvitable | AccountError::CannotInviteSelf => RefusalKind::Invalid,
+            | AccountError::AlreadyMember
+            | AccountError::AlreadyInvited => RefusalKind::Conflict,
+            AccountError::RoleNotInvitable
+            | AccountError::CannotInviteSelf
+            | AccountError::OwnAddressInvited => RefusalKind::Invalid,
         }
     }
 
     fn field(&self) -> Option<&'static str> {
         match self {
             AccountError::RoleNotInvitable => Some("role"),
+            AccountError::AlreadyInvited | AccountError::OwnAddressInvited => Some("email"),
             _ => None,
         }
     }

@@ -35,6 +35,23 @@ pub enum QrCodeError {
     /// An anonymous creation named an owner or a creator.
     #[error("Uma placa sem conta não pode ter dono.")]
     AnonymousWithOwner,
+    /// The account already has a code with this txid (decided by the creation workflow's
+    /// claim, not by the aggregate).
+    #[error(
+        "Já existe um QR code com o txid “{0}” nesta conta. Cada QR code precisa de um txid só dele: escolha outro ou deixe o Balcão gerar."
+    )]
+    TxidTaken(String),
+    /// A batch's generated txids could not all be reserved (80 random bits each: a bug or an
+    /// attack); nothing was made and sending the batch again draws new ones.
+    #[error(
+        "Não foi possível reservar os identificadores do lote. Nenhum QR code foi criado; envie de novo."
+    )]
+    BatchTxidsTaken,
+    /// The `Idempotency-Key` was used before with other values.
+    #[error(
+        "Este Idempotency-Key já foi usado com outros dados. Use uma chave nova para um QR code diferente."
+    )]
+    IdempotencyKeyReused,
 }
 
 impl QrCodeError {
@@ -50,20 +67,45 @@ impl QrCodeError {
             QrCodeError::ManagementLinkNotFound => "not-found",
             QrCodeError::AlreadyClaimed => "qrcode-already-claimed",
             QrCodeError::AnonymousWithOwner => "qrcode-anonymous-with-owner",
+            QrCodeError::TxidTaken(_) => "txid-taken",
+            QrCodeError::BatchTxidsTaken => "conflict",
+            QrCodeError::IdempotencyKeyReused => "idempotency-key-reused",
         }
     }
 }
 
+/// The request field (as the API spells it) a BR Code problem is about.
+pub fn request_field(error: &BrCodeError) -> &'static str {
+    use crate::brcode::Field;
+    match error.field() {
+        Field::MerchantName => "merchantName",
+        Field::MerchantCity => "merchantCity",
+        Field::TransactionAmount => "amount",
+        Field::AdditionalInfo => "description",
+        Field::Txid => "txid",
+        _ => "pixKey",
+    }
+}
+
+/// As the edges read it: values the Pix rules reject are `invalid-argument`, naming every field
+/// at once ([`Refusal::problems`](crate::refusal::Refusal::problems)), and a missing txid is
+/// `invalid-argument` on `txid`, as the API's general code for a bad form value.
 impl crate::refusal::Refusal for QrCodeError {
     fn code(&self) -> &'static str {
-        QrCodeError::code(self)
+        match self {
+            QrCodeError::Invalid(_) | QrCodeError::TxidRequired => "invalid-argument",
+            other => QrCodeError::code(other),
+        }
     }
 
     fn kind(&self) -> crate::refusal::RefusalKind {
         match self {
             QrCodeError::AlreadyCreated
             | QrCodeError::AlreadyArchived
-            | QrCodeError::NotArchived => crate::refusal::RefusalKind::Conflict,
+            | QrCodeError::NotArchived
+            | QrCodeError::TxidTaken(_)
+            | QrCodeError::BatchTxidsTaken
+            | QrCodeError::IdempotencyKeyReused => crate::refusal::RefusalKind::Conflict,
             QrCodeError::Invalid(_) | QrCodeError::TxidRequired => {
                 crate::refusal::RefusalKind::Invalid
             }
@@ -77,8 +119,21 @@ impl crate::refusal::Refusal for QrCodeError {
 
     fn field(&self) -> Option<&'static str> {
         match self {
-            QrCodeError::TxidRequired => Some("txid"),
+            QrCodeError::TxidRequired | QrCodeError::TxidTaken(_) => Some("txid"),
+            QrCodeError::Invalid(errors) => errors.first().map(request_field),
             _ => None,
+        }
+    }
+
+    fn problems(&self) -> Vec<crate::refusal::FieldProblem> {
+        match self {
+            QrCodeError::Invalid(errors) => errors
+                .iter()
+                .map(|error| {
+                    crate::refusal::FieldProblem::new(request_field(error), error.to_string())
+                })
+                .collect(),
+            _ => Vec::new(),
         }
     }
 }

@@ -19,7 +19,7 @@ pub use commands::{
     ArchiveQrCode, ClaimQrCode, CreateAccountQrCode, CreateAnonymousQrCode, CreateQrCode,
     QrCodeCommand, UnarchiveQrCode,
 };
-pub use error::QrCodeError;
+pub use error::{QrCodeError, request_field};
 pub use events::{
     QrCodeArchived, QrCodeClaimed, QrCodeCreated, QrCodeEvent, QrCodeManagementLinkIssued,
     QrCodeUnarchived,

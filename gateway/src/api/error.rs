@@ -11,6 +11,22 @@
 //! the message of a 4xx whose code it does not know as it is); `field` names the request field at
 //! fault, when there is one.
 //!
+//! When several fields are wrong at once (a QR code whose key, name and amount all break a Pix
+//! rule; a batch with bad lines), the error also lists every problem, the first being the one
+//! `message` and `field` name:
+//!
+//! ```json
+//! {"error": {"code": "invalid-argument", "message": "Informe a chave Pix.", "field": "pixKey",
+//!   "problems": [{"field": "pixKey", "message": "Informe a chave Pix."},
+//!                {"field": "amount", "line": 3, "message": "Valor inválido."}]}}
+//! ```
+//!
+//! `problems[].field` is a request field, `problems[].line` the 1-based line of a batch when the
+//! problem is about one, `problems[].message` pt-BR. `problems` is absent when there is only
+//! what `field` and `message` say. It is produced generically: from a refusal's
+//! `domain::refusal::Refusal::problems`, or from the problems a handler's parsing collected
+//! ([`ApiError::invalid_fields`]).
+//!
 //! | code | status | when |
 //! |---|---|---|
 //! | `invalid-json` | 400 | the body is not JSON (or not the form the call takes) |
@@ -29,7 +45,7 @@
 //! | `payload-too-large` | 413 | the body is over the limit |
 //! | `unsupported-media-type` | 415 | the body is not `application/json` (or the type the call takes) |
 //! | `weak-password` | 422 | the new password breaks the password policy (the message lists what is missing) |
-//! | `invalid-argument` | 422 | a field is missing, has the wrong type or an invalid value (`field` says which) |
+//! | `invalid-argument` | 422 | a field is missing, has the wrong type or an invalid value (`field` says which; `problems` lists every one when several are wrong) |
 //! | an aggregate's own code (e.g. `invitation-not-pending`) | 422 | a business rule refused the command; the message is the domain's pt-BR text |
 //! | `too-many-requests` | 429 | rate limited; `Retry-After` gives the seconds to wait |
 //! | `internal` | 500 | a bug or an unexpected failure; the cause goes to the log only |
@@ -44,6 +60,7 @@ use std::borrow::Cow;
 use axum::Json;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use domain::refusal::FieldProblem;
 use serde::Serialize;
 
 /// An error a JSON API handler returns; see the module documentation for the table of codes.
@@ -53,6 +70,7 @@ pub struct ApiError {
     code: &'static str,
     message: Cow<'static, str>,
     field: Option<String>,
+    problems: Vec<FieldProblem>,
     retry_after_secs: Option<u64>,
     cause: Option<anyhow::Error>,
 }
@@ -69,6 +87,8 @@ struct Body<'a> {
     message: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
     field: Option<&'a str>,
+    #[serde(skip_serializing_if = "<[FieldProblem]>::is_empty")]
+    problems: &'a [FieldProblem],
 }
 
 impl ApiError {
@@ -83,6 +103,7 @@ impl ApiError {
             code,
             message: message.into(),
             field: None,
+            problems: Vec::new(),
             retry_after_secs: None,
             cause: None,
         }
@@ -93,6 +114,31 @@ impl ApiError {
     pub fn with_field(mut self, field: impl Into<String>) -> Self {
         self.field = Some(field.into());
         self
+    }
+
+    /// Lists every field problem (`error.problems`); the first names `field` and gives the
+    /// message, unless they were set already.
+    #[must_use]
+    pub fn with_problems(mut self, problems: Vec<FieldProblem>) -> Self {
+        if let Some(first) = problems.first() {
+            if self.field.is_none() {
+                self.field = Some(first.field.to_owned());
+            }
+            self.message = Cow::Owned(first.message.clone());
+        }
+        self.problems = problems;
+        self
+    }
+
+    /// 422 `invalid-argument` with every problem a handler's parsing collected (the first names
+    /// `field` and gives the message).
+    pub fn invalid_fields(problems: Vec<FieldProblem>) -> Self {
+        Self::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "invalid-argument",
+            "Confira os dados informados.",
+        )
+        .with_problems(problems)
     }
 
     /// 400 `invalid-json`: the body could not be read as the call's format.
@@ -307,6 +353,11 @@ impl ApiError {
     pub fn field(&self) -> Option<&str> {
         self.field.as_deref()
     }
+
+    /// Every field problem, when several were found at once.
+    pub fn problems(&self) -> &[FieldProblem] {
+        &self.problems
+    }
 }
 
 impl std::fmt::Display for ApiError {
@@ -340,6 +391,7 @@ impl From<anyhow::Error> for ApiError {
 /// | a refusal of kind not-found | 404 `not-found` (the API never tells what exactly is missing) |
 /// | a refusal whose code is one of this table's own (`user-disabled`, `expired-action-code`, `invalid-argument`) | that code's status here, the refusal's message and field |
 /// | any other refusal | its kind's status (402, 403, 409, 410, 422), its code, message and field |
+/// | a refusal listing several field problems | as above, with `problems`; the first problem's message and field |
 /// | the e-mail claim taken | 409 `email-already-in-use` |
 /// | another claim taken | 409 `already-in-use` |
 /// | a used, expired or foreign action code | 400 `expired-action-code` |
@@ -395,9 +447,15 @@ impl ApiError {
                 refusal.to_string(),
             ),
         };
-        match refusal.field() {
+        let error = match refusal.field() {
             Some(field) => error.with_field(field),
             None => error,
+        };
+        let problems = refusal.problems();
+        if problems.is_empty() {
+            error
+        } else {
+            error.with_problems(problems)
         }
     }
 }
@@ -409,6 +467,7 @@ impl IntoResponse for ApiError {
                 code: self.code,
                 message: &self.message,
                 field: self.field.as_deref(),
+                problems: &self.problems,
             },
         };
         let mut response = (self.status, Json(body)).into_response();
@@ -448,6 +507,14 @@ mod tests {
             (AccountError::CannotInviteSelf, 422, "cannot-invite-self"),
             (AccountError::AlreadyMember, 409, "already-member"),
             (AccountError::RoleNotInvitable, 422, "invalid-argument"),
+            (AccountError::OwnAddressInvited, 422, "cannot-invite-self"),
+            (AccountError::AlreadyInvited, 409, "member-already-invited"),
+            (
+                AccountError::InvitationForAnotherEmail,
+                403,
+                "invitation-for-another-email",
+            ),
+            (AccountError::TeamDisabled, 403, "account-disabled"),
         ];
         for (rejected, status, code) in cases {
             let error = ApiError::from(CommandError::Rejected(rejected));
@@ -491,6 +558,38 @@ mod tests {
                 "field": "email"
             }})
         );
+    }
+
+    #[tokio::test]
+    async fn a_refusal_with_several_field_problems_lists_every_one_after_the_first() {
+        use domain::brcode::{StaticCodeForm, preview_form};
+        use domain::qrcode::QrCodeError;
+        let form = StaticCodeForm {
+            key: String::new(),
+            key_kind: "email".to_owned(),
+            merchant_name: "Padaria".to_owned(),
+            merchant_city: "Recife".to_owned(),
+            amount: "doze".to_owned(),
+            txid: "TX1".to_owned(),
+            ..StaticCodeForm::default()
+        };
+        let errors = preview_form(&form)
+            .into_request(false)
+            .expect_err("a key and an amount are wrong");
+        assert!(errors.len() >= 2, "{errors:?}");
+        let error = ApiError::from(commands::CommandError::Rejected(QrCodeError::Invalid(
+            errors.clone(),
+        )));
+        assert_eq!(error.problems().len(), errors.len());
+        let body = json(error.into_response()).await;
+        let problems = body["error"]["problems"].as_array().expect("a list");
+        let fields: Vec<_> = problems.iter().map(|p| p["field"].clone()).collect();
+        assert!(fields.contains(&serde_json::json!("pixKey")), "{body}");
+        assert!(fields.contains(&serde_json::json!("amount")), "{body}");
+        assert_eq!(body["error"]["code"], "invalid-argument");
+        assert_eq!(body["error"]["field"], problems[0]["field"]);
+        assert_eq!(body["error"]["message"], problems[0]["message"]);
+        assert_eq!(problems[0]["message"], errors[0].to_string());
     }
 
     #[tokio::test]

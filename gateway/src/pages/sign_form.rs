@@ -279,7 +279,7 @@ async fn create(
         Err(CommandError::Rejected(QrCodeError::Invalid(errors))) => {
             return Ok(invalid_form(state, form.clone(), &errors));
         }
-        Err(error) => return Err(command_failure(error)),
+        Err(error) => return Err(AppError::from(error)),
     };
     let id = outcome.stream_id;
     let mut target = format!("/placa-pix-criada/{id}");
@@ -343,13 +343,5 @@ fn describe(preview: &FormPreview) -> Preview {
         ),
         description: preview.additional_info.clone(),
         changes: preview.changes.iter().map(ToString::to_string).collect(),
-    }
-}
-
-fn command_failure(error: CommandError<QrCodeError>) -> AppError {
-    match error.status_code() {
-        409 => AppError::Conflict,
-        503 => AppError::Unavailable(anyhow::anyhow!("{error}")),
-        _ => AppError::Internal(anyhow::anyhow!("{error}")),
     }
 }

@@ -105,6 +105,34 @@ describe('useApiForm', () => {
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 
+  it('shows every problem a refusal lists under its own field at once, and the others in the alert', async () => {
+    const { user, submit } = setUp({
+      send: refusedWith(
+        refusal({
+          field: 'name',
+          serverMessage: 'Nome: use no máximo 25 caracteres.',
+          problems: [
+            { field: 'name', message: 'Nome: use no máximo 25 caracteres.' },
+            { field: 'merchant_city', message: 'Cidade: use no máximo 15 caracteres.' },
+            { field: 'name', message: 'Um segundo problema do nome fica para depois.' },
+            { field: 'lines', line: 3, message: 'Linha 3: valor inválido.' },
+          ],
+        }),
+      ),
+      fieldAliases: { merchant_city: 'city' },
+    });
+    await user.type(screen.getByLabelText('Nome'), 'Ana');
+    await user.type(screen.getByLabelText('E-mail'), 'ana@exemplo.com');
+    await submit();
+
+    const name = screen.getByLabelText('Nome');
+    await waitFor(() => expect(name).toHaveAccessibleDescription('Nome: use no máximo 25 caracteres.'));
+    expect(screen.getByLabelText('Cidade')).toHaveAccessibleDescription('Cidade: use no máximo 15 caracteres.');
+    expect(screen.getByLabelText('E-mail')).not.toHaveAttribute('aria-invalid');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Linha 3: valor inválido.');
+    expect(name).toHaveFocus();
+  });
+
   it('reads the other spellings of a field given as aliases', async () => {
     const { user, submit } = setUp({
       send: refusedWith(refusal({ field: 'merchant_city' })),

@@ -88,7 +88,8 @@ export interface ApiForm<S extends FormSchema, R> {
  * - On submit every field is checked at once and every problem shows under its field; nothing is
  *   sent while one remains. Errors stay as they are until the next submit (no checking while typing).
  * - A refusal about a field (`error.field`, or a code in `codeFields`) shows under that field;
- *   any other goes to `failure`, for the form's alert.
+ *   a refusal listing several (`error.problems`) shows each under its field, as a thrown
+ *   `FieldProblems` does; any other goes to `failure`, for the form's alert.
  * - After a submit with errors, focus moves to the first field in error.
  * - `failure` and `outcome` belong to the last submit: each new submit clears them.
  */
@@ -130,6 +131,35 @@ export function useApiForm<S extends FormSchema, R = true>({
     return field === null ? null : { field };
   };
 
+  /**
+   * Shows each problem under its field (the first of a field is the one to fix first); problems
+   * about a field the form does not have go to the alert, as `refusal` says or as a 422.
+   */
+  const showProblems = (problems: readonly { field: string; message: string }[], refusal: ApiError | null) => {
+    const aliases: Readonly<Record<string, string>> = fieldAliases;
+    const leftOver: string[] = [];
+    const shown = new Set<string>();
+    for (const problem of problems) {
+      const name = aliases[problem.field] ?? problem.field;
+      if (!(fieldNames as string[]).includes(name)) {
+        leftOver.push(problem.message);
+      } else if (!shown.has(name)) {
+        shown.add(name);
+        setError(name as Path<Values>, { type: 'server', message: problem.message });
+      }
+    }
+    if (leftOver.length > 0) {
+      setFailure({
+        status: refusal?.status ?? 422,
+        code: refusal?.code ?? 'invalid-argument',
+        serverMessage: leftOver.join(' '),
+        retryAfterSeconds: null,
+        field: null,
+      });
+    }
+    setServerRefusals((count) => count + 1);
+  };
+
   const sendValid = async (values: z.output<S>) => {
     try {
       const result = await send(values);
@@ -137,32 +167,15 @@ export function useApiForm<S extends FormSchema, R = true>({
       for (const name of clearOnSuccess) resetField(name);
     } catch (caught) {
       if (caught instanceof FieldProblems) {
-        const aliases: Readonly<Record<string, string>> = fieldAliases;
-        const leftOver: string[] = [];
-        const shown = new Set<string>();
-        for (const problem of caught.problems) {
-          const name = aliases[problem.field] ?? problem.field;
-          if (!(fieldNames as string[]).includes(name)) {
-            leftOver.push(problem.message);
-          } else if (!shown.has(name)) {
-            // The first problem of a field is the one to fix first.
-            shown.add(name);
-            setError(name as Path<Values>, { type: 'server', message: problem.message });
-          }
-        }
-        if (leftOver.length > 0) {
-          setFailure({
-            status: 422,
-            code: 'invalid-argument',
-            serverMessage: leftOver.join(' '),
-            retryAfterSeconds: null,
-            field: null,
-          });
-        }
-        setServerRefusals((count) => count + 1);
+        showProblems(caught.problems, null);
         return;
       }
       const error = asApiError(caught);
+      if (!Object.hasOwn(codeFields, error.code) && error.problems !== undefined && error.problems.length > 0) {
+        // The server listed every problem at once: each goes under its field, as the form's own.
+        showProblems(error.problems, error);
+        return;
+      }
       const rule = fieldOf(error);
       if (rule === null) {
         setFailure(error);

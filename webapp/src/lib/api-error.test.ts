@@ -25,6 +25,26 @@ describe('toApiError', () => {
     });
   });
 
+  it('keeps every field problem the envelope lists, and drops malformed entries', () => {
+    const data = {
+      error: {
+        code: 'invalid-argument',
+        message: 'Informe a chave Pix.',
+        field: 'pixKey',
+        problems: [
+          { field: 'pixKey', message: 'Informe a chave Pix.' },
+          { field: 'amount', line: 3, message: 'Valor inválido.' },
+          { field: 7, message: 'sem campo' },
+          'solto',
+        ],
+      },
+    };
+    expect(toApiError({ status: 422, data }, undefined, NOW).problems).toEqual([
+      { field: 'pixKey', message: 'Informe a chave Pix.' },
+      { field: 'amount', line: 3, message: 'Valor inválido.' },
+    ]);
+  });
+
   it('turns a failed fetch into network-request-failed', () => {
     expect(toApiError({ status: 'FETCH_ERROR', error: 'TypeError: Failed to fetch' }, undefined, NOW).code).toBe(
       'network-request-failed',

@@ -38,10 +38,43 @@ export interface ApiError {
    * can show the message under that input; null when the error is about the request as a whole.
    */
   field: string | null;
+  /**
+   * Every field problem, when the server found several at once (`error.problems`: each names its
+   * field, the batch line when there is one, and a pt-BR message); absent or empty otherwise.
+   */
+  problems?: readonly FieldProblem[];
+}
+
+/** One entry of the API error's `problems` list. */
+export interface FieldProblem {
+  field: string;
+  line?: number;
+  message: string;
 }
 
 interface Envelope {
-  error: { code: string; message?: unknown; field?: unknown };
+  error: { code: string; message?: unknown; field?: unknown; problems?: unknown };
+}
+
+function isFieldProblem(value: unknown): value is FieldProblem {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    'field' in value &&
+    typeof value.field === 'string' &&
+    'message' in value &&
+    typeof value.message === 'string'
+  );
+}
+
+/** The envelope's `problems`, keeping only well-formed entries. */
+function problemsOf(value: unknown): FieldProblem[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter(isFieldProblem).map((problem) => ({
+    field: problem.field,
+    ...(typeof problem.line === 'number' ? { line: problem.line } : {}),
+    message: problem.message,
+  }));
 }
 
 function isEnvelope(data: unknown): data is Envelope {
@@ -76,12 +109,14 @@ export function toApiError(error: FetchBaseQueryError, response: Response | unde
   const status = error.status === 'PARSING_ERROR' ? error.originalStatus : error.status;
   if (isEnvelope(error.data)) {
     const { message, field } = error.data.error;
+    const problems = problemsOf(error.data.error.problems);
     return {
       status,
       code: error.data.error.code,
       serverMessage: typeof message === 'string' && message.trim() !== '' ? message : null,
       retryAfterSeconds,
       field: typeof field === 'string' && field !== '' ? field : null,
+      ...(problems.length > 0 ? { problems } : {}),
     };
   }
   // A proxy or the platform may answer 429 without our envelope; it still means "wait".

@@ -1,6 +1,7 @@
 //! `POST /api/account/delete {password}`: the signed-in person erases their account.
 //!
-//! The password is asked again (400 `wrong-password` on `password`), then, in this order:
+//! The password is asked again (400 `wrong-password` on `password`), then the workflow in
+//! [`commands::account_deletion`] runs, in this order:
 //!
 //! 1. **the teams the person works in are left**: in each, `RemoveMember` on the owner's account
 //!    releases the invitation's claim on the address and shreds the invitation's own key, so
@@ -42,9 +43,7 @@
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use commands::vault::invitation_key_id;
-use commands::{Effects, ExpectedVersion};
-use domain::account::{AccountCommand, DeleteAccount, RemoveMember};
+use commands::account_deletion::{self, Deletion as Asked};
 use domain::team::Role;
 use serde::Deserialize;
 
@@ -52,7 +51,7 @@ use super::credentials::confirm_password;
 use crate::api::access::projection_error;
 use crate::api::error::ApiError;
 use crate::api::json::Json;
-use crate::api::support::{metadata, now};
+use crate::api::support::now;
 use crate::auth::Authenticated;
 use crate::auth::cookie::ended_session_cookies;
 use crate::read_your_writes::wait_for;
@@ -65,7 +64,8 @@ pub struct Deletion {
     pub password: String,
 }
 
-/// `POST /api/account/delete`.
+/// `POST /api/account/delete`: confirms the password, names the teams the person works in and
+/// runs [`commands::account_deletion`].
 ///
 /// # Errors
 ///
@@ -76,69 +76,28 @@ pub async fn delete_account(
     caller: Authenticated,
     Json(body): Json<Deletion>,
 ) -> Result<Response, ApiError> {
-    let (account, _) = confirm_password(&state, &caller, &body.password, "password").await?;
-    leave_teams(&state, &caller).await?;
-    let account_id = caller.account_id.as_str();
-    // Everything the account has beside the log goes in the deletion's own transaction: a
-    // deletion that failed leaves the account whole (and can be asked again), one that
-    // succeeded leaves no photo, link or session behind.
-    let mut effects = Effects::new()
-        .release_all(account_id)
-        .shred_key(account_id)
-        .delete_photo(account_id)
-        .forget_action_codes(account_id)
-        .delete_sessions(account_id);
-    // The addresses of the people this account invited are sealed with keys of their own.
-    for member in account.members() {
-        effects = effects.shred_key(invitation_key_id(&member.invitation_id));
-    }
-    let outcome = state
-        .accounts
-        .execute_with(
-            account_id,
-            AccountCommand::DeleteAccount(DeleteAccount { at: now() }),
-            ExpectedVersion::Any,
-            metadata(account_id),
-            &effects,
-        )
+    confirm_password(&state, &caller, &body.password, "password").await?;
+    let teams = projections::accounts::workspaces_of(&state.pool, caller.account_uuid()?)
         .await
-        .map_err(ApiError::from)?;
-    wait_for(&state, projections::accounts::NAME, outcome.position).await;
-    tracing::info!(account_id, "account deleted");
+        .map_err(projection_error)?
+        .into_iter()
+        .filter(|workspace| workspace.role != Role::Owner)
+        .map(|workspace| workspace.account_id.hyphenated().to_string())
+        .collect();
+    let deleted = account_deletion::delete_account(
+        &state.accounts,
+        Asked {
+            account_id: caller.account_id.clone(),
+            teams,
+            at: now(),
+        },
+    )
+    .await?;
+    wait_for(&state, projections::accounts::NAME, deleted.position).await;
+    tracing::info!(account_id = %caller.account_id, "account deleted");
     Ok((
         StatusCode::NO_CONTENT,
         ended_session_cookies(state.auth.cookie_secure),
     )
         .into_response())
-}
-
-/// Step 1: leaves every team the caller is an active member of.
-async fn leave_teams(state: &AppState, caller: &Authenticated) -> Result<(), ApiError> {
-    let workspaces = projections::accounts::workspaces_of(&state.pool, caller.account_uuid()?)
-        .await
-        .map_err(projection_error)?;
-    for workspace in workspaces.iter().filter(|w| w.role != Role::Owner) {
-        let owner = workspace.account_id.hyphenated().to_string();
-        let loaded = state.accounts.load(&owner).await.map_err(ApiError::from)?;
-        let Some(member) = loaded.aggregate.active_member(&caller.account_id) else {
-            continue;
-        };
-        let effects = crate::api::team::ending_invitation(&state.pool, &owner, member).await?;
-        let command = AccountCommand::RemoveMember(RemoveMember {
-            invitation_id: member.invitation_id.clone(),
-            at: now(),
-        });
-        state
-            .accounts
-            .execute_with(
-                &owner,
-                command,
-                ExpectedVersion::Any,
-                metadata(&caller.account_id),
-                &effects,
-            )
-            .await
-            .map_err(ApiError::from)?;
-    }
-    Ok(())
 }

@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use axum::extract::State;
 use axum::http::StatusCode;
-use commands::action_codes::{self, ActionCode, Purpose};
+use commands::action_codes::{self, Purpose};
 use commands::claims::{EMAIL_SCOPE, digest, normalise_email};
 use commands::vault;
 use commands::{CommandMetadata, Effects, FeedPosition};
@@ -36,7 +36,7 @@ use crate::read_your_writes::wait_for;
 use crate::state::AppState;
 
 /// How long an address-verification link works.
-pub const VERIFY_EMAIL_TTL: Duration = Duration::from_secs(3 * 24 * 3600);
+pub use commands::sign_up::VERIFY_EMAIL_TTL;
 /// How long a password-reset link works.
 pub const RESET_PASSWORD_TTL: Duration = Duration::from_secs(3600);
 /// How long a new-address confirmation link works.
@@ -74,17 +74,6 @@ pub async fn send_verification_email(
             tracing::warn!(%error, account_id, "could not issue the verification code");
         }
     }
-}
-
-/// The effect that issues the verification `code` with the command opening the account (so
-/// the account and its link commit together); mail it with [`mail_verification_link`].
-pub fn issue_verification_code(effects: Effects, code: &ActionCode) -> Effects {
-    effects.issue_action_code(
-        code,
-        Purpose::VerifyEmail,
-        serde_json::json!({}),
-        VERIFY_EMAIL_TTL,
-    )
 }
 
 /// E-mails the verification link carrying the committed `code` to `email`, in the background.

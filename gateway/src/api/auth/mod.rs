@@ -32,8 +32,8 @@ use projections::accounts::AccountView;
 use serde::Serialize;
 
 pub use links::{
-    CHANGE_EMAIL_TTL, RESET_PASSWORD_TTL, VERIFY_EMAIL_TTL, issue_verification_code,
-    mail_verification_link, request_email_change, send_verification_email,
+    CHANGE_EMAIL_TTL, RESET_PASSWORD_TTL, VERIFY_EMAIL_TTL, mail_verification_link,
+    request_email_change, send_verification_email,
 };
 
 use crate::api::error::ApiError;

@@ -4,13 +4,10 @@ use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::Response;
 use chrono::Utc;
-use commands::action_codes::ActionCode;
 use commands::claims::{EMAIL_SCOPE, digest};
-use commands::vault::{self, AccountKey};
-use commands::{CommandMetadata, Effects, ExpectedVersion};
-use domain::account::{AccountCommand, OpenAccount};
+use commands::sign_up::{self, NewAccount};
+use commands::vault;
 use serde::{Deserialize, Serialize};
-use uuid::Uuid;
 
 use super::{
     UserView, account_row, check_password, signed_in, user_agent, valid_display_name, valid_email,
@@ -20,7 +17,7 @@ use crate::api::json::Json;
 use crate::auth::LimitedAction;
 use crate::auth::accounts::now;
 use crate::auth::same_origin::SameOrigin;
-use crate::auth::session::{self, NewSession};
+use crate::auth::session;
 use crate::client_address::ClientAddress;
 use crate::read_your_writes::wait_for;
 use crate::state::AppState;
@@ -76,58 +73,35 @@ pub async fn sign_up(
     let email = valid_email(&body.email, "email")?;
     let display_name = valid_display_name(&body.display_name)?;
     check_password(&state, &body.password, "password")?;
-    let email_digest = digest(&email);
     state
         .auth
         .limits
-        .check(LimitedAction::SignUp, Some(client.0), Some(&email_digest))?;
-    if commands::claims::owner_of(&state.pool, EMAIL_SCOPE, &email_digest)
-        .await?
-        .is_some()
-    {
+        .check(LimitedAction::SignUp, Some(client.0), Some(&digest(&email)))?;
+    // Spares the password hashing when the address is known to be taken; the claim decides.
+    if sign_up::address_taken(&state.accounts, &email).await? {
         return Err(ApiError::email_already_in_use());
     }
     let password_hash = state.auth.passwords.hash(body.password).await?;
-
-    let account_id = Uuid::now_v7().to_string();
-    let key = AccountKey::generate(&account_id);
     let opened_at = Utc::now();
-    let command = AccountCommand::OpenAccount(OpenAccount {
-        account_id: account_id.clone(),
-        email: key.seal(&email),
-        display_name: key.seal(&display_name),
-        password_hash,
-        at: now(),
-    });
-    // The session the answer carries and the code the verification e-mail carries commit with
-    // the account: a sign-up that succeeded always answers signed in, and one that failed leaves
-    // no account (its address stays free to try again).
-    let new_session = NewSession::generate(&account_id, user_agent(&headers));
-    let verification = ActionCode::generate();
-    let effects = super::issue_verification_code(
-        Effects::new()
-            .claim(EMAIL_SCOPE, email_digest, &account_id)
-            .store_key(&key)
-            .start_session(&new_session),
-        &verification,
-    );
-    let outcome = state
-        .accounts
-        .execute_with(
-            &account_id,
-            command,
-            ExpectedVersion::NoStream,
-            CommandMetadata::start().by(account_id.clone()),
-            &effects,
-        )
-        .await?;
-    tracing::info!(%account_id, "account opened");
-
-    super::mail_verification_link(&state, verification.as_str(), &email, &display_name);
+    let opened = sign_up::open_account(
+        &state.accounts,
+        NewAccount {
+            email,
+            display_name: display_name.clone(),
+            password_hash,
+            user_agent: user_agent(&headers).map(str::to_owned),
+            at: now(),
+        },
+    )
+    .await?;
+    let account_id = opened.account_id;
+    let email = opened.email;
+    let new_session = opened.session;
+    super::mail_verification_link(&state, opened.verification.as_str(), &email, &display_name);
 
     // The account is open: from here on the read model is only a nicer answer, never a reason
     // to fail.
-    let row = if wait_for(&state, projections::accounts::NAME, outcome.position).await {
+    let row = if wait_for(&state, projections::accounts::NAME, opened.position).await {
         account_row(&state, &account_id)
             .await
             .inspect_err(|error| tracing::warn!(%error, %account_id, "could not read the new account; answering from the command"))

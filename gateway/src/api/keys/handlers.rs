@@ -5,9 +5,8 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use chrono::{DateTime, SecondsFormat, Utc};
 use commands::pix_keys::Registration;
-use commands::{CommandError, CommandOutcome, IdempotencyKey};
-use domain::key_ring::{HolderName, KeyInput, KeyLabel, KeyRingError};
-use domain::refusal::Refusal;
+use commands::{CommandOutcome, IdempotencyKey};
+use domain::key_ring::{HolderName, KeyInput, KeyLabel};
 use domain::team::Right;
 use projections::pix_keys::PixKeyView;
 use serde::{Deserialize, Serialize};
@@ -159,7 +158,7 @@ pub async fn register(
         label: body.label,
     }
     .parse()
-    .map_err(refused)?;
+    .map_err(|refusal| ApiError::refused(&refusal))?;
     // Issue 12: the plan's number of keys.
     crate::billing::allow(
         &state,
@@ -191,7 +190,7 @@ pub async fn register(
         .pix_keys
         .register(registration, metadata)
         .await
-        .map_err(failure)?;
+        .map_err(ApiError::from)?;
     // The key is registered: from here on nothing may answer a failure.
     let json = match settled(&state, &workspace, &key_id.to_string(), &outcome).await {
         Some(view) => view.into(),
@@ -232,8 +231,10 @@ pub async fn rename(
 ) -> Result<Json<KeyJson>, ApiError> {
     workspace.require(Right::ManageKeys)?;
     let key_id = key_uuid(&key_id)?;
-    let holder_name = HolderName::parse(&body.holder_name).map_err(refused)?;
-    let label = KeyLabel::parse(body.label.as_deref().unwrap_or_default()).map_err(refused)?;
+    let holder_name =
+        HolderName::parse(&body.holder_name).map_err(|refusal| ApiError::refused(&refusal))?;
+    let label = KeyLabel::parse(body.label.as_deref().unwrap_or_default())
+        .map_err(|refusal| ApiError::refused(&refusal))?;
     let outcome = state
         .pix_keys
         .rename(
@@ -246,7 +247,7 @@ pub async fn rename(
             commands::CommandMetadata::start().by(workspace.caller_id().to_owned()),
         )
         .await
-        .map_err(failure)?;
+        .map_err(ApiError::from)?;
     let view = answer(&state, &workspace, &key_id, &outcome).await?;
     let mut json = KeyJson::from(view);
     // When the read model is late, its row is patched with what the command recorded.
@@ -277,7 +278,7 @@ pub async fn choose_default(
             commands::CommandMetadata::start().by(workspace.caller_id().to_owned()),
         )
         .await
-        .map_err(failure)?;
+        .map_err(ApiError::from)?;
     let mut json = KeyJson::from(answer(&state, &workspace, &key_id, &outcome).await?);
     json.is_default = true;
     Ok(Json(json))
@@ -305,7 +306,7 @@ pub async fn remove(
             commands::CommandMetadata::start().by(workspace.caller_id().to_owned()),
         )
         .await
-        .map_err(failure)?;
+        .map_err(ApiError::from)?;
     // The list the dashboard reloads next should no longer show it.
     wait_for(&state, projections::pix_keys::NAME, outcome.position).await;
     Ok(StatusCode::NO_CONTENT)
@@ -421,47 +422,16 @@ fn idempotency_key(
     IdempotencyKey::parse(&scoped).map(Some).map_err(|_| bad())
 }
 
-/// A refusal as the API answers it: the kind decides the status; the code, pt-BR message and
-/// field are the refusal's own.
-// Until the generic `From<CommandError<E: Refusal>>` lands on main, this is the keys API's one
-// mapping; it reads only the `Refusal` trait, so it can be replaced by that one as it is.
-fn refused(refusal: KeyRingError) -> ApiError {
-    let status = StatusCode::from_u16(refusal.kind().http_status())
-        .unwrap_or(StatusCode::UNPROCESSABLE_ENTITY);
-    let error = ApiError::new(status, Refusal::code(&refusal), refusal.to_string());
-    match Refusal::field(&refusal) {
-        Some(field) => error.with_field(field),
-        None => error,
-    }
-}
-
-/// A key-ring command's failure.
-fn failure(error: CommandError<KeyRingError>) -> ApiError {
-    match error {
-        CommandError::Rejected(KeyRingError::KeyNotFound | KeyRingError::AccountNotFound) => {
-            ApiError::not_found()
-        }
-        CommandError::Rejected(refusal) => refused(refusal),
-        CommandError::IdempotencyKeyConflict { .. } => ApiError::new(
-            StatusCode::CONFLICT,
-            "idempotency-key-reused",
-            "Este Idempotency-Key já foi usado com outros dados. Use uma chave nova para outro cadastro.",
-        ),
-        CommandError::Conflict { .. } | CommandError::IdempotencyKeyReused { .. } => {
-            ApiError::conflict()
-        }
-        other if other.is_transient() => ApiError::unavailable(anyhow::anyhow!("{other}")),
-        other => ApiError::internal(anyhow::anyhow!("{other}")),
-    }
-}
-
 #[cfg(test)]
 mod tests {
+    use commands::CommandError;
+    use domain::key_ring::KeyRingError;
+
     use super::*;
 
     #[test]
     fn a_duplicate_key_answers_409_with_its_field_and_portuguese_message() {
-        let error = failure(CommandError::Rejected(KeyRingError::AlreadyRegistered));
+        let error = ApiError::from(CommandError::Rejected(KeyRingError::AlreadyRegistered));
         assert_eq!(error.status(), StatusCode::CONFLICT);
         assert_eq!(error.code(), "pix-key-already-registered");
         assert_eq!(error.field(), Some("pixKey"));
@@ -473,16 +443,16 @@ mod tests {
 
     #[test]
     fn a_key_of_another_account_answers_404() {
-        let error = failure(CommandError::Rejected(KeyRingError::KeyNotFound));
+        let error = ApiError::from(CommandError::Rejected(KeyRingError::KeyNotFound));
         assert_eq!(error.status(), StatusCode::NOT_FOUND);
         assert_eq!(error.code(), "not-found");
     }
 
     #[test]
     fn a_removed_key_answers_410_and_a_bad_key_422_on_its_field() {
-        let error = failure(CommandError::Rejected(KeyRingError::KeyRemoved));
+        let error = ApiError::from(CommandError::Rejected(KeyRingError::KeyRemoved));
         assert_eq!(error.status(), StatusCode::GONE);
-        let error = refused(KeyRingError::InvalidKey(
+        let error = ApiError::refused(&KeyRingError::InvalidKey(
             domain::pix_key::PixKeyError::CpfCheckDigits,
         ));
         assert_eq!(error.status(), StatusCode::UNPROCESSABLE_ENTITY);

@@ -17,7 +17,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use chrono::{DateTime, Duration, NaiveDate, SecondsFormat, Utc};
 use domain::money::Centavos;
-use domain::payment::{PaymentCommand, RecordManualPayment, VoidPayment};
+use domain::payment::{PaymentCommand, VoidPayment};
 use domain::team::Right;
 use projections::payments::{Filter, PaymentView};
 use projections::qrcodes::QrCodeView;
@@ -248,29 +248,26 @@ pub async fn record(
         }
         None => None,
     };
-    let reference = end_to_end_id
-        .clone()
-        .unwrap_or_else(|| format!("manual-{}", Uuid::now_v7().simple()));
-    let command = PaymentCommand::RecordManualPayment(RecordManualPayment {
+    let manual = commands::payments::ManualPayment {
         account_id: workspace.account_id().to_owned(),
-        reference: reference.clone(),
         end_to_end_id,
         amount,
         paid_at: rfc3339(paid_at),
-        qrcode_id: code.as_ref().map(|c| c.qrcode_id.hyphenated().to_string()),
-        txid: code.as_ref().map(|c| c.txid.clone()).filter(|t| t != "***"),
+        qrcode: code.as_ref().map(|c| {
+            (
+                c.qrcode_id.hyphenated().to_string(),
+                Some(c.txid.clone()).filter(|t| t != "***"),
+            )
+        }),
         note: body.note,
         recorded_by: workspace.caller_id().to_owned(),
         recorded_at: crate::auth::accounts::now(),
-    });
-    let stream = domain::payment::stream_id(workspace.account_id(), &reference);
-    let outcome = state
-        .payments
-        .commands
-        .execute(&stream, command, metadata(&workspace))
-        .await
-        .map_err(ApiError::from)?;
-    let json = answer(&state, &workspace, &reference, outcome.position).await;
+    };
+    let recorded =
+        commands::payments::record_manual(&state.payments.commands, manual, metadata(&workspace))
+            .await?;
+    let (reference, position) = (recorded.reference, recorded.position);
+    let json = answer(&state, &workspace, &reference, position).await;
     Ok((StatusCode::CREATED, Json(json)).into_response())
 }
 

@@ -5,13 +5,10 @@
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use commands::claims::{digest, txid_scope};
-use commands::{
-    CommandError, CommandMetadata, Effects, ExpectedVersion, IdempotencyKey, RequestDigest,
-};
+use commands::qrcodes::{self, NewCode};
+use commands::{CommandMetadata, IdempotencyKey, RequestDigest};
 use domain::brcode::StaticCodeRequest;
-use domain::qrcode::txid::uniqueness_key;
-use domain::qrcode::{CreateAccountQrCode, QrCodeCommand, QrCodeError};
+use domain::qrcode::CreateAccountQrCode;
 use domain::subscription::limits::LimitedAction;
 use domain::team::Right;
 use serde::Serialize;
@@ -19,7 +16,7 @@ use uuid::Uuid;
 
 use super::input::{batch_lines, fresh_txid, invalid, one_code, shared};
 use super::json::{CodeBody, CodeJson, FieldProblem};
-use super::manage::{code_of, qrcode_failure};
+use super::manage::code_of;
 use crate::api::access::Workspace;
 use crate::api::error::ApiError;
 use crate::api::json::Json;
@@ -29,27 +26,6 @@ use crate::state::AppState;
 /// Namespace of the code ids derived from idempotency keys (a fixed, random UUID; the same as
 /// the first dashboard create's, so a key sent before this version names the same code).
 const QRCODE_ID_NAMESPACE: Uuid = Uuid::from_u128(0x3c0e_8a51_27b4_4d6f_9a02_5be1_c47d_90a3);
-
-/// How many fresh txids a creation tries when a generated one is somehow taken (80 random bits:
-/// in practice never more than one).
-const GENERATED_TXID_ATTEMPTS: usize = 3;
-
-/// The claim of `txid` in `account`: a digest of its upper-case form.
-pub(crate) fn txid_claim(txid: &str) -> String {
-    digest(&uniqueness_key(txid))
-}
-
-/// 409 `txid-taken`: the account already has a code with this txid.
-pub(crate) fn txid_taken(txid: &str) -> ApiError {
-    ApiError::new(
-        StatusCode::CONFLICT,
-        "txid-taken",
-        format!(
-            "Já existe um QR code com o txid “{txid}” nesta conta. Cada QR code precisa de um txid só dele: escolha outro ou deixe o Balcão gerar."
-        ),
-    )
-    .with_field("txid")
-}
 
 /// `POST /api/accounts/{accountId}/qrcodes/conferir`: every problem of a creation or a batch at
 /// once, and how the name and city will be written. Makes nothing.
@@ -160,10 +136,7 @@ pub async fn create(
         .map(str::trim)
         .filter(|t| !t.is_empty())
         .map(str::to_owned);
-    let txid = match &typed_txid {
-        Some(txid) => txid.clone(),
-        None => fresh_txid()?,
-    };
+    let txid = typed_txid.clone().unwrap_or_else(fresh_txid);
     let (_, request) = one_code(
         &shared,
         body.amount.as_deref(),
@@ -172,7 +145,7 @@ pub async fn create(
         None,
         &mut problems,
     );
-    let Some(mut request) = request.filter(|_| problems.is_empty()) else {
+    let Some(request) = request.filter(|_| problems.is_empty()) else {
         return Ok(invalid(&problems));
     };
     // Issue 12: the plan's QR codes per month.
@@ -181,65 +154,36 @@ pub async fn create(
     let qrcode_id = key.as_ref().map_or_else(Uuid::now_v7, |key| {
         Uuid::new_v5(&QRCODE_ID_NAMESPACE, key.as_str().as_bytes())
     });
-    let attempts = if typed_txid.is_some() {
-        1
-    } else {
-        GENERATED_TXID_ATTEMPTS
-    };
-    let mut attempt = 0;
     let requested_at = crate::auth::accounts::now();
-    let outcome = loop {
-        attempt += 1;
-        let mut metadata = CommandMetadata::start().by(workspace.caller_id().to_owned());
-        if let Some(key) = &key {
-            metadata = metadata
-                .with_idempotency_key(key.clone())
-                .with_request_digest(request_digest(
-                    &request,
-                    typed_txid.is_some(),
-                    shared.key_id,
-                ));
-        }
-        let command = QrCodeCommand::CreateAccountQrCode(CreateAccountQrCode {
+    let code = NewCode {
+        create: CreateAccountQrCode {
             qrcode_id: qrcode_id.to_string(),
             owner_id: workspace.account_id().to_owned(),
             created_by: workspace.caller_id().to_owned(),
             key_id: shared.key_id.map(|k| k.to_string()),
             batch_id: None,
             duplicate_of: None,
-            request: request.clone(),
+            request,
             requested_at: requested_at.clone(),
-        });
-        let txid_now = request.txid.clone().unwrap_or_default();
-        let effects = Effects::new().claim(
-            txid_scope(workspace.account_id()),
-            txid_claim(&txid_now),
-            qrcode_id.to_string(),
-        );
-        match state
-            .qrcodes
-            .execute_with(
-                &qrcode_id.to_string(),
-                command,
-                ExpectedVersion::NoStream,
-                metadata,
-                &effects,
-            )
-            .await
-        {
-            Ok(outcome) => break outcome,
-            Err(CommandError::ClaimTaken { .. }) if attempt < attempts => {
-                request.txid = Some(fresh_txid()?);
-            }
-            Err(CommandError::ClaimTaken { .. }) => return Err(txid_taken(&txid_now)),
-            Err(other) => return Err(qrcode_failure(other)),
+        },
+        txid_typed: typed_txid.is_some(),
+    };
+    let metadata = |request: &StaticCodeRequest| {
+        let metadata = CommandMetadata::start().by(workspace.caller_id().to_owned());
+        match &key {
+            Some(key) => metadata
+                .with_idempotency_key(key.clone())
+                .with_request_digest(request_digest(request, typed_txid.is_some(), shared.key_id)),
+            None => metadata,
         }
     };
+    let created = qrcodes::create(&state.qrcodes, code, metadata).await?;
+    let request = created.request;
     let mut json = answer(
         &state,
         &workspace,
         qrcode_id,
-        outcome.position,
+        created.position,
         &request,
         &shared,
         &requested_at,
@@ -249,7 +193,7 @@ pub async fn create(
         json.qr_svg = None;
     }
     let mut response = (StatusCode::CREATED, Json(json)).into_response();
-    if outcome.replayed {
+    if created.replayed {
         response
             .headers_mut()
             .insert("idempotent-replayed", HeaderValue::from_static("true"));
@@ -389,12 +333,11 @@ pub async fn batch(
     let lines = batch_lines(&body, &mut problems);
     let batch_id = Uuid::now_v7();
     let requested_at = crate::auth::accounts::now();
-    let mut commands = Vec::with_capacity(lines.len());
-    let mut claims = Vec::with_capacity(lines.len());
+    let mut codes = Vec::with_capacity(lines.len());
     let mut txids = Vec::with_capacity(lines.len());
     for line in &lines {
         let amount = line.amount.as_deref().or(body.amount.as_deref());
-        let txid = fresh_txid()?;
+        let txid = fresh_txid();
         let (_, request) = one_code(
             &shared,
             amount,
@@ -404,49 +347,31 @@ pub async fn batch(
             &mut problems,
         );
         let Some(request) = request else { continue };
-        let qrcode_id = Uuid::now_v7().to_string();
-        claims.push((txid_claim(&txid), qrcode_id.clone()));
         txids.push(txid);
-        commands.push((
-            qrcode_id.clone(),
-            QrCodeCommand::CreateAccountQrCode(CreateAccountQrCode {
-                qrcode_id,
-                owner_id: workspace.account_id().to_owned(),
-                created_by: workspace.caller_id().to_owned(),
-                key_id: shared.key_id.map(|k| k.to_string()),
-                batch_id: Some(batch_id.to_string()),
-                duplicate_of: None,
-                request,
-                requested_at: requested_at.clone(),
-            }),
-        ));
+        codes.push(CreateAccountQrCode {
+            qrcode_id: Uuid::now_v7().to_string(),
+            owner_id: workspace.account_id().to_owned(),
+            created_by: workspace.caller_id().to_owned(),
+            key_id: shared.key_id.map(|k| k.to_string()),
+            batch_id: Some(batch_id.to_string()),
+            duplicate_of: None,
+            request,
+            requested_at: requested_at.clone(),
+        });
     }
     if !problems.is_empty() {
         return Ok(invalid(&problems));
     }
     // Issue 12: the plan's QR codes per month, for the whole batch (all or nothing).
-    let count = u32::try_from(commands.len()).unwrap_or(u32::MAX);
+    let count = u32::try_from(codes.len()).unwrap_or(u32::MAX);
     crate::billing::allow(&state, &workspace, LimitedAction::CreateQrCodes(count)).await?;
-    let effects = Effects::new().claim_many(txid_scope(workspace.account_id()), claims);
-    let outcome = state
-        .qrcodes
-        .create_streams(
-            commands,
-            CommandMetadata::start().by(workspace.caller_id().to_owned()),
-            &effects,
-        )
-        .await
-        .map_err(|error| match error {
-            // Generated txids: 80 random bits each, so a clash is a bug or an attack; nothing
-            // was made, and sending the batch again draws new ones.
-            CommandError::ClaimTaken { .. } => ApiError::new(
-                StatusCode::CONFLICT,
-                "conflict",
-                "Não foi possível reservar os identificadores do lote. Nenhum QR code foi criado; envie de novo.",
-            ),
-            other => qrcode_failure(other),
-        })?;
-    let mut qrcodes = Vec::new();
+    let outcome = qrcodes::create_batch(
+        &state.qrcodes,
+        codes,
+        CommandMetadata::start().by(workspace.caller_id().to_owned()),
+    )
+    .await?;
+    let mut made = Vec::new();
     if wait_for(&state, projections::qrcodes::NAME, outcome.position).await {
         let query = projections::qrcodes::Search {
             batch_id: Some(batch_id),
@@ -458,7 +383,7 @@ pub async fn batch(
                 // Newest first from the list; the batch reads in line order (ids are v7, made
                 // in line order).
                 views.sort_by_key(|v| v.qrcode_id);
-                qrcodes = views
+                made = views
                     .into_iter()
                     .map(|v| CodeJson::from_view(&state, v))
                     .collect();
@@ -466,9 +391,9 @@ pub async fn batch(
             Err(error) => tracing::warn!(%error, %batch_id, "could not read the batch just made"),
         }
     }
-    if qrcodes.len() != outcome.outcomes.len() {
+    if made.len() != outcome.outcomes.len() {
         // The read model is late: answer with ids and txids, the links work once it catches up.
-        qrcodes = outcome
+        made = outcome
             .outcomes
             .iter()
             .zip(&txids)
@@ -479,7 +404,7 @@ pub async fn batch(
         StatusCode::CREATED,
         Json(BatchJson {
             batch_id: batch_id.to_string(),
-            qrcodes,
+            qrcodes: made,
         }),
     )
         .into_response())
@@ -539,7 +464,7 @@ pub async fn duplicate(
         .and_then(|c| u64::try_from(c).ok())
         .map(|c| domain::money::Centavos::new(c).to_string());
     let mut problems = Vec::new();
-    let txid = fresh_txid()?;
+    let txid = fresh_txid();
     let (_, request) = one_code(
         &shared,
         amount.as_deref(),
@@ -555,56 +480,33 @@ pub async fn duplicate(
     crate::billing::allow(&state, &workspace, LimitedAction::CreateQrCodes(1)).await?;
     let qrcode_id = Uuid::now_v7();
     let requested_at = crate::auth::accounts::now();
-    let command = QrCodeCommand::CreateAccountQrCode(CreateAccountQrCode {
-        qrcode_id: qrcode_id.to_string(),
-        owner_id: workspace.account_id().to_owned(),
-        created_by: workspace.caller_id().to_owned(),
-        key_id: original.key_id.map(|k| k.to_string()),
-        batch_id: None,
-        duplicate_of: Some(original.qrcode_id.to_string()),
-        request: request.clone(),
-        requested_at: requested_at.clone(),
-    });
-    let effects = Effects::new().claim(
-        txid_scope(workspace.account_id()),
-        txid_claim(&txid),
-        qrcode_id.to_string(),
-    );
-    let outcome = state
-        .qrcodes
-        .execute_with(
-            &qrcode_id.to_string(),
-            command,
-            ExpectedVersion::NoStream,
-            CommandMetadata::start().by(workspace.caller_id().to_owned()),
-            &effects,
-        )
-        .await
-        .map_err(|error| match error {
-            CommandError::ClaimTaken { .. } => txid_taken(&txid),
-            other => qrcode_failure(other),
-        })?;
+    let code = NewCode {
+        create: CreateAccountQrCode {
+            qrcode_id: qrcode_id.to_string(),
+            owner_id: workspace.account_id().to_owned(),
+            created_by: workspace.caller_id().to_owned(),
+            key_id: original.key_id.map(|k| k.to_string()),
+            batch_id: None,
+            duplicate_of: Some(original.qrcode_id.to_string()),
+            request,
+            requested_at: requested_at.clone(),
+        },
+        txid_typed: false,
+    };
+    let created = qrcodes::create(&state.qrcodes, code, |_| {
+        CommandMetadata::start().by(workspace.caller_id().to_owned())
+    })
+    .await?;
     let mut json = answer(
         &state,
         &workspace,
         qrcode_id,
-        outcome.position,
-        &request,
+        created.position,
+        &created.request,
         &shared,
         &requested_at,
     )
     .await?;
     json.duplicate_of = Some(original.qrcode_id.to_string());
     Ok((StatusCode::CREATED, Json(json)).into_response())
-}
-
-/// A refusal by the aggregate that the creation paths share.
-pub(crate) fn refused(error: &QrCodeError) -> Option<ApiError> {
-    match error {
-        QrCodeError::Invalid(errors) => errors.first().map(|first| {
-            ApiError::invalid_argument(super::input::field_of(first), first.to_string())
-        }),
-        QrCodeError::TxidRequired => Some(ApiError::invalid_argument("txid", error.to_string())),
-        _ => None,
-    }
 }

@@ -1,11 +1,8 @@
 //! From a request's values to the commands that make codes: the key (registered or typed), the
 //! receiver, each code's amount, description and txid, every problem found at once.
 
-use domain::brcode::{
-    BrCodeError, Field, FormPreview, StaticCodeForm, StaticCodeRequest, preview_form,
-};
+use domain::brcode::{BrCodeError, FormPreview, StaticCodeForm, StaticCodeRequest, preview_form};
 use domain::qrcode::batch::{self, BatchLine};
-use domain::qrcode::txid::{GENERATED_TXID_LEN, generated_txid};
 use sqlx::PgPool;
 use uuid::Uuid;
 
@@ -53,28 +50,11 @@ pub async fn registered_key(
 }
 
 /// A fresh txid (80 random bits from the OS).
-///
-/// # Errors
-///
-/// 500 when the OS has no randomness to give.
-pub fn fresh_txid() -> Result<String, ApiError> {
-    let mut random = [0u8; GENERATED_TXID_LEN];
-    getrandom::fill(&mut random)
-        .map_err(|e| ApiError::internal(anyhow::anyhow!("getrandom: {e}")))?;
-    Ok(generated_txid(random))
-}
+pub use commands::qrcodes::fresh_txid;
 
 /// The request field a BR Code error is about.
 pub fn field_of(error: &BrCodeError) -> &'static str {
-    match error.field() {
-        Field::PixKey => "pixKey",
-        Field::MerchantName => "merchantName",
-        Field::MerchantCity => "merchantCity",
-        Field::TransactionAmount => "amount",
-        Field::AdditionalInfo => "description",
-        Field::Txid => "txid",
-        _ => "pixKey",
-    }
+    domain::qrcode::request_field(error)
 }
 
 /// The values every code of a request shares: the key, how it was chosen, the receiver.
@@ -210,21 +190,8 @@ pub fn batch_lines(body: &CodeBody, problems: &mut Vec<FieldProblem>) -> Vec<Bat
 }
 
 /// 422 `invalid-argument` naming the first problem's field, with every problem in `problems`
-/// (the envelope the API always answers, plus the list).
+/// (the API's one error envelope and its documented `problems` list).
 pub fn invalid(problems: &[FieldProblem]) -> axum::response::Response {
     use axum::response::IntoResponse;
-    let first = problems.first();
-    let body = serde_json::json!({
-        "error": {
-            "code": "invalid-argument",
-            "message": first.map_or("Confira os dados do QR code.", |p| p.message.as_str()),
-            "field": first.map(|p| p.field),
-            "problems": problems,
-        }
-    });
-    (
-        axum::http::StatusCode::UNPROCESSABLE_ENTITY,
-        axum::Json(body),
-    )
-        .into_response()
+    ApiError::invalid_fields(problems.to_vec()).into_response()
 }

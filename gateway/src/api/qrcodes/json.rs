@@ -137,16 +137,7 @@ pub struct CodeBody {
     pub lines: Option<String>,
 }
 
-/// One problem of a request, for forms that show every problem at once.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
-#[serde(rename_all = "camelCase")]
-pub struct FieldProblem {
-    /// The request field (`pixKey`, `keyId`, `merchantName`, `merchantCity`, `amount`,
-    /// `description`, `txid`, `lines`, `prefix`, `count`).
-    pub field: &'static str,
-    /// The batch line it is about (1-based), if any.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub line: Option<usize>,
-    /// pt-BR, for the person.
-    pub message: String,
-}
+/// One problem of a request, for forms that show every problem at once (the API error's
+/// `problems` entries). Fields: `pixKey`, `keyId`, `merchantName`, `merchantCity`, `amount`,
+/// `description`, `txid`, `lines`, `prefix`, `count`.
+pub use domain::refusal::FieldProblem;

@@ -2,9 +2,9 @@
 
 use axum::extract::{Path, Query, State};
 use chrono::{DateTime, Utc};
-use commands::{CommandError, CommandMetadata, ExpectedVersion};
+use commands::{CommandMetadata, ExpectedVersion};
 use domain::money::Centavos;
-use domain::qrcode::{ArchiveQrCode, QrCodeCommand, QrCodeError, UnarchiveQrCode};
+use domain::qrcode::{ArchiveQrCode, QrCodeCommand, UnarchiveQrCode};
 use domain::team::Right;
 use projections::qrcodes::{QrCodeView, Search};
 use serde::{Deserialize, Serialize};
@@ -246,7 +246,7 @@ async fn change(
             CommandMetadata::start().by(workspace.caller_id().to_owned()),
         )
         .await
-        .map_err(qrcode_failure)?;
+        .map_err(ApiError::from)?;
     if wait_for(state, projections::qrcodes::NAME, outcome.position).await
         && let Ok(Some(fresh)) = projections::qrcodes::find(&state.pool, view.qrcode_id).await
     {
@@ -256,34 +256,4 @@ async fn change(
     let mut json = CodeJson::from_view(state, view);
     json.version = outcome.version;
     Ok(Json(json))
-}
-
-/// A QR-code command's failure as this API answers it.
-pub(crate) fn qrcode_failure(error: CommandError<QrCodeError>) -> ApiError {
-    match error {
-        CommandError::Rejected(refusal) => {
-            if let Some(answer) = super::create::refused(&refusal) {
-                return answer;
-            }
-            match refusal {
-                QrCodeError::NotFound => ApiError::not_found(),
-                QrCodeError::AlreadyArchived | QrCodeError::NotArchived => ApiError::new(
-                    axum::http::StatusCode::CONFLICT,
-                    refusal.code(),
-                    refusal.to_string(),
-                ),
-                _ => ApiError::conflict(),
-            }
-        }
-        CommandError::IdempotencyKeyConflict { .. } => ApiError::new(
-            axum::http::StatusCode::CONFLICT,
-            "idempotency-key-reused",
-            "Este Idempotency-Key já foi usado com outros dados. Use uma chave nova para um QR code diferente.",
-        ),
-        CommandError::IdempotencyKeyReused { .. } | CommandError::Conflict { .. } => {
-            ApiError::conflict()
-        }
-        other if other.status_code() == 503 => ApiError::unavailable(anyhow::Error::new(other)),
-        other => ApiError::internal(anyhow::Error::new(other)),
-    }
 }

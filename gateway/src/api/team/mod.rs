@@ -27,26 +27,26 @@
 //! e-mail) has the address marked verified on acceptance, as the verification link would have
 //! done. Accepting spends the code in the same transaction as `AcceptInvitation`, so a link works
 //! exactly once.
-
-use std::time::Duration;
+//!
+//! The workflows themselves (inviting, accepting, removing) are [`commands::team`]'s: these
+//! handlers extract, authorise, call it and map its outcome; its refusals reach HTTP through the
+//! one `From<CommandError<E: Refusal>>` for [`ApiError`]. The invitation e-mail is sent here,
+//! after the commit, with the code the workflow committed.
 
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use chrono::{DateTime, SecondsFormat, Utc};
-use commands::action_codes::{self, ActionCode, Purpose};
-use commands::claims::{EMAIL_SCOPE, digest, invite_scope, normalise_email};
-use commands::vault::{self, invitation_key_id};
-use commands::{CommandError, Effects, ExpectedVersion};
-use domain::account::{
-    AcceptInvitation, AccountCommand, InviteMember, MemberStatus, RemoveMember, VerifyEmail,
-};
+use commands::action_codes::{self, Purpose};
+use commands::claims::digest;
+use commands::team::{self, Invitation};
+use domain::account::MemberStatus;
 use domain::team::{Right, Role};
 use projections::accounts::MemberView;
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use crate::api::access::{Workspace, account_disabled, projection_error};
+use crate::api::access::{Workspace, projection_error};
 use crate::api::auth::valid_email;
 use crate::api::error::ApiError;
 use crate::api::json::Json;
@@ -58,7 +58,7 @@ use crate::read_your_writes::wait_for;
 use crate::state::AppState;
 
 /// How long an invitation link works.
-pub const INVITATION_TTL: Duration = Duration::from_secs(7 * 24 * 3600);
+pub use commands::team::INVITATION_TTL;
 
 /// The dashboard page an invitation links to (`?codigo=<code>`).
 pub const INVITATION_PATH: &str = "/painel/convite";
@@ -205,26 +205,6 @@ pub async fn members(
     }))
 }
 
-/// 409 `member-already-invited`.
-fn already_invited() -> ApiError {
-    ApiError::new(
-        StatusCode::CONFLICT,
-        "member-already-invited",
-        "Este e-mail já foi convidado para esta conta.",
-    )
-    .with_field("email")
-}
-
-/// 422 `cannot-invite-self`.
-fn cannot_invite_self() -> ApiError {
-    ApiError::new(
-        StatusCode::UNPROCESSABLE_ENTITY,
-        "cannot-invite-self",
-        "Você não pode convidar o seu próprio e-mail: você já é o titular desta conta.",
-    )
-    .with_field("email")
-}
-
 /// `POST /api/accounts/{accountId}/members`.
 ///
 /// # Errors
@@ -243,20 +223,13 @@ pub async fn invite(
         Some(client.0),
         Some(&digest(workspace.account_id())),
     )?;
-    let normalised = valid_email(&body.email, "email")?;
+    let email = valid_email(&body.email, "email")?;
     let role = Role::parse(&body.role).ok_or_else(|| {
         ApiError::invalid_argument(
             "role",
             "Escolha o papel: gerente (manager) ou operador (operator).",
         )
     })?;
-    let owner = workspace.account_id();
-    let address_digest = digest(&normalised);
-    if commands::claims::owner_of(&state.pool, EMAIL_SCOPE, &address_digest).await?
-        == Some(owner.to_owned())
-    {
-        return Err(cannot_invite_self());
-    }
     // Issue 12: the plan's extra accounts (members and open invitations).
     crate::billing::allow(
         &state,
@@ -264,45 +237,18 @@ pub async fn invite(
         domain::subscription::limits::LimitedAction::InviteMember,
     )
     .await?;
-    let invitation_id = Uuid::now_v7().to_string();
-    let key = commands::vault::AccountKey::generate(invitation_key_id(&invitation_id));
-    let command = AccountCommand::InviteMember(InviteMember {
-        invitation_id: invitation_id.clone(),
-        email: key.seal(&normalised),
+    let invitation = Invitation {
+        owner: workspace.account_id().to_owned(),
+        email,
         role,
         at: now(),
-    });
-    // The link's code names the owner's account (the stream `AcceptInvitation` runs on) and the
-    // invitation; nothing personal. It commits with the invitation, so the e-mail sent after the
-    // commit always carries a working link, and a failed invitation leaves no code.
-    let code = ActionCode::generate();
-    let effects = Effects::new()
-        .claim(invite_scope(owner), address_digest, owner)
-        .store_key(&key)
-        .issue_action_code(
-            &code,
-            Purpose::Invitation,
-            serde_json::json!({ "invitationId": invitation_id, "role": role }),
-            INVITATION_TTL,
-        );
-    let outcome = state
-        .accounts
-        .execute_with(
-            owner,
-            command,
-            ExpectedVersion::Any,
-            metadata(workspace.caller_id()),
-            &effects,
-        )
-        .await
-        .map_err(|error| match error {
-            CommandError::ClaimTaken { .. } => already_invited(),
-            other => ApiError::from(other),
-        })?;
+    };
+    let invited =
+        team::invite(&state.accounts, invitation, metadata(workspace.caller_id())).await?;
     let link = format!(
         "{}{INVITATION_PATH}?codigo={}",
         state.site.url.trim_end_matches('/'),
-        code.as_str()
+        invited.code.as_str()
     );
     // The invitation is made: a failed read from here on costs a nicer answer, never a failure.
     let inviter = projections::accounts::find(&state.pool, workspace.account_uuid())
@@ -313,13 +259,13 @@ pub async fn invite(
         .and_then(|account| account.display_name)
         .unwrap_or_default();
     state.mailer.send_in_background(Email::invitation(
-        &normalised,
+        &invited.email,
         &inviter,
         &role.label().to_lowercase(),
         &link,
         INVITATION_TTL,
     ));
-    let listed = if wait_for(&state, projections::accounts::NAME, outcome.position).await {
+    let listed = if wait_for(&state, projections::accounts::NAME, invited.position).await {
         projections::accounts::members_of(&state.pool, workspace.account_uuid())
             .await
             .inspect_err(|error| tracing::warn!(%error, "could not read the new member; answering from the command"))
@@ -329,12 +275,12 @@ pub async fn invite(
     };
     let member = listed
         .into_iter()
-        .find(|m| m.invitation_id == invitation_id)
+        .find(|m| m.invitation_id == invited.invitation_id)
         .map_or_else(
             // The read model is late: answer with what was just decided.
             || MemberJson {
-                invitation_id: invitation_id.clone(),
-                email: Some(normalised.clone()),
+                invitation_id: invited.invitation_id.clone(),
+                email: Some(invited.email.clone()),
                 role,
                 status: MemberStatus::Invited,
                 invited_at: rfc3339(Utc::now()),
@@ -356,29 +302,15 @@ pub async fn remove(
     Path((_, invitation_id)): Path<(String, String)>,
 ) -> Result<StatusCode, ApiError> {
     workspace.require(Right::ManageMembers)?;
-    let owner = workspace.account_id();
-    let loaded = state.accounts.load(owner).await.map_err(ApiError::from)?;
-    let member = loaded
-        .aggregate
-        .member(&invitation_id)
-        .ok_or_else(ApiError::not_found)?;
-    let effects = ending_invitation(&state.pool, owner, member).await?;
-    let command = AccountCommand::RemoveMember(RemoveMember {
-        invitation_id,
-        at: now(),
-    });
-    let outcome = state
-        .accounts
-        .execute_with(
-            owner,
-            command,
-            ExpectedVersion::Any,
-            metadata(workspace.caller_id()),
-            &effects,
-        )
-        .await
-        .map_err(ApiError::from)?;
-    wait_for(&state, projections::accounts::NAME, outcome.position).await;
+    let position = team::remove_member(
+        &state.accounts,
+        workspace.account_id(),
+        &invitation_id,
+        now(),
+        metadata(workspace.caller_id()),
+    )
+    .await?;
+    wait_for(&state, projections::accounts::NAME, position).await;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -434,167 +366,15 @@ pub async fn accept(
     caller: Authenticated,
     Json(body): Json<Acceptance>,
 ) -> Result<Json<Accepted>, ApiError> {
-    let code = body.code.trim();
-    let pending = action_codes::peek(&state.pool, code, Purpose::Invitation)
-        .await?
-        .ok_or_else(ApiError::expired_action_code)?;
-    let invitation_id = pending
-        .payload
-        .get("invitationId")
-        .and_then(serde_json::Value::as_str)
-        .ok_or_else(ApiError::expired_action_code)?
-        .to_owned();
-    let owner = pending.account_id;
-    // One's own team is refused by the aggregate (`cannot-invite-self`), whatever the address.
-    let proves_address = if owner == caller.account_id {
-        false
-    } else {
-        !invitee_check(&state, &owner, &invitation_id, &caller.account_id).await?
-    };
-    let command = AccountCommand::AcceptInvitation(AcceptInvitation {
-        invitation_id: invitation_id.clone(),
-        member_account_id: caller.account_id.clone(),
+    let acceptance = team::Acceptance {
+        code: body.code,
+        member: caller.account_id.clone(),
         at: now(),
-    });
-    let effects = Effects::new().consume_action_code(code, Purpose::Invitation);
-    let outcome = state
-        .accounts
-        .execute_with(
-            &owner,
-            command,
-            ExpectedVersion::Any,
-            metadata(&caller.account_id),
-            &effects,
-        )
-        .await
-        .map_err(|error| match error {
-            CommandError::Rejected(
-                domain::account::AccountError::NotOpen
-                | domain::account::AccountError::Deleted
-                | domain::account::AccountError::InvitationNotFound,
-            ) => ApiError::expired_action_code(),
-            CommandError::Rejected(domain::account::AccountError::Disabled) => account_disabled(),
-            other => ApiError::from(other),
-        })?;
-    let mut position = outcome.position;
-    if proves_address {
-        // The code went only to this address: using it proves the address, as the verification
-        // link would. The membership has committed, so a failure here is logged, not answered
-        // (the verification e-mail still works).
-        match state
-            .accounts
-            .execute(
-                &caller.account_id,
-                AccountCommand::VerifyEmail(VerifyEmail { at: now() }),
-                metadata(&caller.account_id),
-            )
-            .await
-        {
-            Ok(verified) => position = verified.position.or(position),
-            Err(error) => {
-                tracing::warn!(%error, account_id = %caller.account_id, "the invitation was accepted but the address could not be marked verified");
-            }
-        }
-    }
-    wait_for(&state, projections::accounts::NAME, position).await;
-    // Joined: the role is the one the invitation named; reading it back from the log is only a
-    // check, and a failed read must not turn a done join into an error.
-    let invited_as = pending
-        .payload
-        .get("role")
-        .and_then(|role| serde_json::from_value::<Role>(role.clone()).ok());
-    let role = match state.accounts.load(&owner).await {
-        Ok(loaded) => loaded
-            .aggregate
-            .member(&invitation_id)
-            .map(|member| member.role)
-            .or(invited_as),
-        Err(error) => {
-            tracing::warn!(%error, "could not read the team just joined; answering from the invitation");
-            invited_as
-        }
-    }
-    .ok_or_else(|| ApiError::internal(anyhow::anyhow!("an invitation code without its role")))?;
+    };
+    let accepted = team::accept(&state.accounts, acceptance).await?;
+    wait_for(&state, projections::accounts::NAME, accepted.position).await;
     Ok(Json(Accepted {
-        account_id: owner,
-        role,
+        account_id: accepted.owner,
+        role: accepted.role,
     }))
-}
-
-/// 403 `invitation-for-another-email`.
-fn invitation_for_another_email() -> ApiError {
-    ApiError::new(
-        StatusCode::FORBIDDEN,
-        "invitation-for-another-email",
-        "Este convite foi enviado para outro e-mail. Saia desta conta e abra o link de novo para entrar, ou criar uma conta, com o e-mail que recebeu o convite.",
-    )
-}
-
-/// Checks that `caller`'s sign-in address is the one invitation `invitation_id` of `owner`'s team
-/// was sent to, and answers whether that address is verified already.
-///
-/// # Errors
-///
-/// 403 `invitation-for-another-email` for another address; 400 `expired-action-code` when the
-/// invitation or its key is gone (it ended); 404 when the caller's account has no key (deleted);
-/// 500 when a sealed field is unreadable or PostgreSQL fails.
-async fn invitee_check(
-    state: &AppState,
-    owner: &str,
-    invitation_id: &str,
-    caller: &str,
-) -> Result<bool, ApiError> {
-    let unreadable = |e: vault::VaultError| ApiError::internal(anyhow::Error::new(e));
-    let team = state.accounts.load(owner).await.map_err(ApiError::from)?;
-    let member = team
-        .aggregate
-        .member(invitation_id)
-        .ok_or_else(ApiError::expired_action_code)?;
-    let invitation_key = vault::load_key(&state.pool, &invitation_key_id(invitation_id))
-        .await
-        .map_err(unreadable)?
-        .ok_or_else(ApiError::expired_action_code)?;
-    let invited = invitation_key.open(&member.email).map_err(unreadable)?;
-
-    let account = state.accounts.load(caller).await.map_err(ApiError::from)?;
-    let key = vault::load_key(&state.pool, caller)
-        .await
-        .map_err(unreadable)?
-        .ok_or_else(ApiError::not_found)?;
-    let own = account
-        .aggregate
-        .email()
-        .map(|sealed| key.open(sealed))
-        .transpose()
-        .map_err(unreadable)?
-        .ok_or_else(ApiError::not_found)?;
-    if digest(&normalise_email(&own)) != digest(&normalise_email(&invited)) {
-        return Err(invitation_for_another_email());
-    }
-    Ok(account.aggregate.email_verified())
-}
-
-/// What ending `member`'s invitation to `owner`'s team does beside the log: releases the
-/// address's claim (its digest, read with the invitation's key) and shreds that key.
-///
-/// # Errors
-///
-/// 500 when the key is unreadable or PostgreSQL fails.
-pub(super) async fn ending_invitation(
-    pool: &sqlx::PgPool,
-    owner: &str,
-    member: &domain::account::Member,
-) -> Result<Effects, ApiError> {
-    let key_id = invitation_key_id(&member.invitation_id);
-    let mut effects = Effects::new();
-    if let Some(key) = commands::vault::load_key(pool, &key_id)
-        .await
-        .map_err(|e| ApiError::internal(anyhow::Error::new(e)))?
-    {
-        let address = key
-            .open(&member.email)
-            .map_err(|e| ApiError::internal(anyhow::Error::new(e)))?;
-        effects = effects.release(invite_scope(owner), digest(&normalise_email(&address)));
-    }
-    Ok(effects.shred_key(key_id))
 }

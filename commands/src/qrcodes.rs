@@ -1,0 +1,160 @@
+//! Making an account's QR codes: one code (typed or duplicated) and a batch.
+//!
+//! The gateway parses the request into [`StaticCodeRequest`]s (every problem at once, before
+//! any command); these calls claim each code's txid in its account (`txid:<owner>`, by the
+//! digest of its upper-case form, [`txid_claim`]) in the command's own transaction, so two codes
+//! of one account never share a txid, and answer what was made. A txid the person typed that is
+//! taken is [`QrCodeError::TxidTaken`]; a generated one that is (80 random bits: in practice
+//! never) is drawn again.
+
+use domain::brcode::StaticCodeRequest;
+use domain::qrcode::txid::{generated_txid, uniqueness_key};
+use domain::qrcode::{CreateAccountQrCode, QrCode, QrCodeCommand, QrCodeError};
+
+use crate::claims::{digest, txid_scope};
+use crate::vault::random_bytes;
+use crate::{
+    BatchOutcome, CommandError, CommandMetadata, CommandService, Effects, ExpectedVersion,
+    FeedPosition,
+};
+
+/// How many txids a creation with a generated txid tries before giving up.
+pub const GENERATED_TXID_ATTEMPTS: usize = 3;
+
+/// The claim of `txid` in its account: a digest of its upper-case form.
+pub fn txid_claim(txid: &str) -> String {
+    digest(&uniqueness_key(txid))
+}
+
+/// A fresh generated txid (80 random bits, in the engine's alphabet).
+///
+/// # Panics
+///
+/// If the operating system's random source fails.
+pub fn fresh_txid() -> String {
+    generated_txid(random_bytes())
+}
+
+/// One code to make in an account.
+#[derive(Debug, Clone)]
+pub struct NewCode {
+    /// The command, its request carrying the txid to claim.
+    pub create: CreateAccountQrCode,
+    /// Whether the person typed the txid (a taken one is refused) or it was generated (a taken
+    /// one is drawn again).
+    pub txid_typed: bool,
+}
+
+/// A committed code.
+#[derive(Debug, Clone)]
+pub struct Created {
+    /// The code's id.
+    pub qrcode_id: String,
+    /// What was made (its txid the one finally claimed).
+    pub request: StaticCodeRequest,
+    /// Where the code's events are in the feed (read-your-writes).
+    pub position: Option<FeedPosition>,
+    /// The stored answer of an earlier request with the same idempotency key.
+    pub replayed: bool,
+}
+
+/// Makes one code. `metadata` is called once per attempt (a fresh txid is a new attempt with
+/// the same idempotency key).
+///
+/// # Errors
+///
+/// [`QrCodeError::TxidTaken`] for a typed txid the account already uses;
+/// [`QrCodeError::IdempotencyKeyReused`] for an idempotency key sent before with other values;
+/// the aggregate's refusals; storage failures.
+pub async fn create(
+    qrcodes: &CommandService<QrCode>,
+    code: NewCode,
+    metadata: impl Fn(&StaticCodeRequest) -> CommandMetadata,
+) -> Result<Created, CommandError<QrCodeError>> {
+    let NewCode {
+        mut create,
+        txid_typed,
+    } = code;
+    let attempts = if txid_typed {
+        1
+    } else {
+        GENERATED_TXID_ATTEMPTS
+    };
+    let qrcode_id = create.qrcode_id.clone();
+    let scope = txid_scope(&create.owner_id);
+    for attempt in 1..=attempts {
+        let txid = create.request.txid.clone().unwrap_or_default();
+        let effects = Effects::new().claim(scope.clone(), txid_claim(&txid), qrcode_id.clone());
+        let request = create.request.clone();
+        match qrcodes
+            .execute_with(
+                &qrcode_id,
+                QrCodeCommand::CreateAccountQrCode(create.clone()),
+                ExpectedVersion::NoStream,
+                metadata(&request),
+                &effects,
+            )
+            .await
+        {
+            Ok(outcome) => {
+                return Ok(Created {
+                    qrcode_id,
+                    request,
+                    position: outcome.position,
+                    replayed: outcome.replayed,
+                });
+            }
+            Err(CommandError::ClaimTaken { .. }) if attempt < attempts => {
+                create.request.txid = Some(fresh_txid());
+            }
+            Err(CommandError::ClaimTaken { .. }) => {
+                return Err(CommandError::Rejected(QrCodeError::TxidTaken(txid)));
+            }
+            Err(CommandError::IdempotencyKeyConflict { .. }) => {
+                return Err(CommandError::Rejected(QrCodeError::IdempotencyKeyReused));
+            }
+            Err(other) => return Err(other),
+        }
+    }
+    unreachable!("at least one attempt is made")
+}
+
+/// Makes every code of a batch in one transaction, or none. Each request's txid is generated.
+///
+/// # Errors
+///
+/// [`QrCodeError::BatchTxidsTaken`] when a txid could not be reserved (nothing was made); the
+/// aggregate's first refusal; storage failures.
+pub async fn create_batch(
+    qrcodes: &CommandService<QrCode>,
+    codes: Vec<CreateAccountQrCode>,
+    metadata: CommandMetadata,
+) -> Result<BatchOutcome, CommandError<QrCodeError>> {
+    let Some(owner) = codes.first().map(|c| c.owner_id.clone()) else {
+        return Ok(BatchOutcome {
+            outcomes: Vec::new(),
+            position: None,
+        });
+    };
+    let claims = codes
+        .iter()
+        .map(|c| {
+            (
+                txid_claim(c.request.txid.as_deref().unwrap_or_default()),
+                c.qrcode_id.clone(),
+            )
+        })
+        .collect::<Vec<_>>();
+    let effects = Effects::new().claim_many(txid_scope(&owner), claims);
+    let commands = codes
+        .into_iter()
+        .map(|c| (c.qrcode_id.clone(), QrCodeCommand::CreateAccountQrCode(c)))
+        .collect();
+    qrcodes
+        .create_streams(commands, metadata, &effects)
+        .await
+        .map_err(|error| match error {
+            CommandError::ClaimTaken { .. } => CommandError::Rejected(QrCodeError::BatchTxidsTaken),
+            other => other,
+        })
+}
