@@ -19,7 +19,7 @@ use crate::api::auth::{links, me, sign_in, tokens};
 use crate::api::{account, brcode, claims, faq, keys, payment_links, payments, qrcodes, team};
 use crate::error::AppError;
 use crate::pages::{
-    articles, home, institutional, pay_link, payment, seo, sign_created, sign_form,
+    articles, home, institutional, pay_link, payment, seo, sign_created, sign_form, sign_preview,
 };
 use crate::state::AppState;
 use crate::{api, assets, ops, spa};
@@ -101,6 +101,7 @@ fn public_pages() -> Router<AppState> {
             "/criar-placa-pix",
             get(sign_form::show).post(sign_form::submit),
         )
+        .route(sign_preview::PATH, get(sign_preview::show))
         .route("/pagamento/{qrcode_id}", get(payment::show))
         .route("/pagamento/{qrcode_id}/placa", get(payment::sign))
         // Printable signs as files: `/placas/{qrcode_id}.pdf|.png|.svg` (`signs`).

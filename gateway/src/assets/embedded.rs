@@ -58,6 +58,15 @@ pub(crate) static ASSETS: LazyLock<Vec<Asset>> = LazyLock::new(|| {
             )),
             "text/javascript; charset=utf-8",
         ),
+        hashed(
+            "sign-preview",
+            "js",
+            include_bytes!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/static/sign-preview.js"
+            )),
+            "text/javascript; charset=utf-8",
+        ),
     ]
 });
 
@@ -74,6 +83,11 @@ pub fn analytics_script_path() -> &'static str {
 /// The signed-in header script's hashed path (`Painel` for a signed-in visitor).
 pub fn session_hint_script_path() -> &'static str {
     &ASSETS[3].path
+}
+
+/// The sign creator's live-preview script's hashed path.
+pub fn sign_preview_script_path() -> &'static str {
+    &ASSETS[4].path
 }
 
 /// The copy-button script's hashed path.
