@@ -1,8 +1,9 @@
 // Issue 11, in a real browser against the real server: a visitor designs a sign in the creator
 // (template, paper, colours, headline, footer) and watches the live preview follow the form; the
 // review shows what goes into the code; once created, the sign's page offers the files in the
-// chosen design: the PDF and the PNG download with their content types, the PNG decodes (jsQR) to
-// the very code on the page; then she signs up and the sign is in her account. Without scripts the
+// chosen design (so does the print page, set for her paper): the PDF and the PNG download with
+// their content types, the PNG decodes (jsQR) to the very code on the page; then she signs up and
+// the sign is in her account. Without scripts the
 // preview still shows, drawn from the submitted values.
 //
 // E2E_SHOTS_DIR (optional): also save a screenshot of each screen there, at 390×844 and 1366×900.
@@ -174,6 +175,18 @@ describe("a visitor designs a sign, downloads it and keeps it in the account she
     const decoded = jsQR(new Uint8ClampedArray(image.data), image.width, image.height);
     assert.ok(decoded, "jsQR found no QR code in the PNG");
     assert.equal(decoded.data, payload);
+  });
+
+  step("the print page is set for her paper and its files carry her design", async () => {
+    await visitor.getByRole("link", { name: "Imprimir placa" }).click();
+    await visitor.waitForURL((url) => url.pathname.endsWith("/placa"));
+    assert.equal(new URL(visitor.url()).searchParams.get("tamanho"), "a5");
+    await visitor.locator("article.placa.placa-a5").waitFor();
+    const pdf = new URL(await visitor.getByRole("link", { name: "PDF", exact: true }).getAttribute("href"), visitor.url());
+    assert.equal(pdf.searchParams.get("modelo"), "faixa");
+    assert.equal(pdf.searchParams.get("tema"), "vinho");
+    await shots(visitor, "placa-impressao");
+    await visitor.goto(signPage.pathname + signPage.search);
   });
 
   step("she signs up from “Salvar na minha conta” and the sign is in her account", async () => {
