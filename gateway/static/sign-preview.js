@@ -16,9 +16,12 @@ if (form) {
     if (status) status.textContent = "Atualizando a prévia…";
     image.src = src;
   };
-  image.addEventListener("load", () => { if (status) status.textContent = ""; });
+  image.addEventListener("load", () => {
+    if (status) status.textContent = "";
+  });
   image.addEventListener("error", () => {
-    if (status) status.textContent = "Não foi possível atualizar a prévia agora. Ela volta quando você revisar os dados.";
+    if (status)
+      status.textContent = "Não foi possível atualizar a prévia agora. Ela volta quando você revisar os dados.";
   });
   const later = () => {
     clearTimeout(timer);

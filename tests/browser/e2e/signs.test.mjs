@@ -182,7 +182,10 @@ describe("a visitor designs a sign, downloads it and keeps it in the account she
     await visitor.waitForURL((url) => url.pathname.endsWith("/placa"));
     assert.equal(new URL(visitor.url()).searchParams.get("tamanho"), "a5");
     await visitor.locator("article.placa.placa-a5").waitFor();
-    const pdf = new URL(await visitor.getByRole("link", { name: "PDF", exact: true }).getAttribute("href"), visitor.url());
+    const pdf = new URL(
+      await visitor.getByRole("link", { name: "PDF", exact: true }).getAttribute("href"),
+      visitor.url(),
+    );
     assert.equal(pdf.searchParams.get("modelo"), "faixa");
     assert.equal(pdf.searchParams.get("tema"), "vinho");
     await shots(visitor, "placa-impressao");
