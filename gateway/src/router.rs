@@ -21,7 +21,7 @@ use crate::api::{
 };
 use crate::error::AppError;
 use crate::pages::{
-    articles, home, institutional, pay_link, payment, seo, sign_created, sign_form,
+    articles, home, institutional, pay_link, payment, seo, sign_created, sign_form, sign_preview,
 };
 use crate::state::AppState;
 use crate::{api, assets, ops, spa};
@@ -103,6 +103,7 @@ fn public_pages() -> Router<AppState> {
             "/criar-placa-pix",
             get(sign_form::show).post(sign_form::submit),
         )
+        .route(sign_preview::PATH, get(sign_preview::show))
         .route("/pagamento/{qrcode_id}", get(payment::show))
         .route("/pagamento/{qrcode_id}/placa", get(payment::sign))
         // Live: whether the code was paid, as server-sent events (`live`).

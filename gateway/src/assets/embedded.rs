@@ -64,6 +64,15 @@ pub(crate) static ASSETS: LazyLock<Vec<Asset>> = LazyLock::new(|| {
             include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/static/live.js")),
             "text/javascript; charset=utf-8",
         ),
+        hashed(
+            "sign-preview",
+            "js",
+            include_bytes!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/static/sign-preview.js"
+            )),
+            "text/javascript; charset=utf-8",
+        ),
     ]
 });
 
@@ -85,6 +94,11 @@ pub fn session_hint_script_path() -> &'static str {
 /// The payer page's live-status script's hashed path (`crate::live`).
 pub fn live_script_path() -> &'static str {
     &ASSETS[4].path
+}
+
+/// The sign creator's live-preview script's hashed path.
+pub fn sign_preview_script_path() -> &'static str {
+    &ASSETS[5].path
 }
 
 /// The copy-button script's hashed path.

@@ -10,3 +10,4 @@ pub mod payment;
 pub mod seo;
 pub mod sign_created;
 pub mod sign_form;
+pub mod sign_preview;

@@ -54,6 +54,9 @@ pub struct SignPage {
     /// The paper (`?tamanho=`, A4 unless a known size is asked for): the print CSS's named
     /// `@page` (`placa-a5` …) and the file downloads follow it.
     pub size: domain::sign::PaperSize,
+    /// The query of the file downloads: the paper and whatever else of the design the page was
+    /// asked for (`modelo`, `tema`, `titulo`, `rodape`), so the files are the sign chosen.
+    pub files_query: String,
 }
 
 /// `GET /pagamento/{qrcode_id}/placa[?tamanho=a5]`: the printable sign; the print CSS sets the
@@ -67,6 +70,10 @@ pub async fn sign(
         .get("tamanho")
         .and_then(|s| s.parse::<domain::sign::PaperSize>().ok())
         .unwrap_or(domain::sign::PaperSize::A4);
+    let files_query = match crate::signs::SignRequest::from_query(&query) {
+        Ok(design) if !design.query().is_empty() => design.query(),
+        _ => format!("?tamanho={}", size.slug()),
+    };
     let qrcode_id = Uuid::parse_str(&id).map_err(|_| AppError::NotFound)?;
     let view = qrcodes::find(&state.pool, qrcode_id)
         .await?
@@ -88,6 +95,7 @@ pub async fn sign(
         qr_svg,
         copy_js: assets::copy_script_path(),
         size,
+        files_query,
     }))
 }
 

@@ -14,6 +14,7 @@
 //! gets the first code's token. The page sends `Referrer-Policy: no-referrer`, so the token in
 //! its address never leaves in a `Referer`.
 
+use std::collections::HashMap;
 use std::time::Instant;
 
 use askama::Template;
@@ -37,7 +38,9 @@ use crate::error::AppError;
 use crate::html::{HtmlTemplate, Meta};
 use crate::mail::Email;
 use crate::read_your_writes::wait_for;
+use crate::signs::SignRequest;
 use crate::state::AppState;
+use domain::sign::PaperSize;
 
 /// The cookie that carries a just-made sign's token to its page (scoped to that page's path,
 /// gone when the browser closes).
@@ -113,6 +116,13 @@ pub struct SignCreatedPage {
     pub email_notice: Option<String>,
     /// After the e-mail form: what was wrong with the address.
     pub email_error: Option<String>,
+    /// The design chosen in the creator (`?modelo=…&tamanho=…`), carried on by the downloads:
+    /// the query string with its `?`, or empty for the defaults.
+    pub design_query: String,
+    /// The paper size's label, for the PDF link.
+    pub size_label: &'static str,
+    /// The paper size's slug, for the print page.
+    pub size_slug: &'static str,
 }
 
 /// The bare page: what this address is for.
@@ -145,7 +155,9 @@ pub struct SignQuery {
     pub posicao: Option<String>,
 }
 
-/// `GET /placa-pix-criada/{id}`.
+/// `GET /placa-pix-criada/{id}`. The design the creator chose (`modelo`, `tamanho`, `tema`,
+/// `titulo`, `rodape`) comes in the query; a choice the file routes would refuse falls back to
+/// the defaults, so the page never links to a 400.
 ///
 /// # Errors
 ///
@@ -154,10 +166,17 @@ pub async fn show(
     State(state): State<AppState>,
     Path(id): Path<String>,
     Query(query): Query<SignQuery>,
+    Query(all): Query<HashMap<String, String>>,
     headers: HeaderMap,
 ) -> Result<Response, AppError> {
     let token = query.chave.clone().or_else(|| cookie_token(&headers));
-    let page = load(&state, &id, token, query.posicao.as_deref()).await?;
+    let mut page = load(&state, &id, token, query.posicao.as_deref()).await?;
+    let design = SignRequest::from_query(&all)
+        .or_else(|_| SignRequest::from_query(&HashMap::new()))
+        .map_err(|e| AppError::Internal(anyhow::anyhow!("default sign options: {e}")))?;
+    page.design_query = design.query();
+    page.size_label = design.options.size.label();
+    page.size_slug = design.options.size.slug();
     Ok(respond(StatusCode::OK, page))
 }
 
@@ -282,6 +301,9 @@ async fn load(
         token,
         email_notice: None,
         email_error: None,
+        design_query: String::new(),
+        size_label: PaperSize::A4.label(),
+        size_slug: PaperSize::A4.slug(),
     })
 }
 

@@ -4,7 +4,12 @@
 //! name and city will be written in the code; "Confirmar" sends `CreateQrCode` and, once the
 //! `qrcodes` read model has the code (read-your-writes, bounded), redirects to
 //! `/placa-pix-criada/{id}` ([`sign_created`]) with the code's private management token in a
-//! cookie scoped to that page.
+//! cookie scoped to that page, and the sign's design (template, size, theme, headline, footer)
+//! in its query, which the page's downloads and print link carry on.
+//!
+//! Beside the fields, the preview image is the sign itself ([`super::sign_preview`]) drawn
+//! from the form's values: redrawn as they are typed when scripts run, from the last submit
+//! when they do not.
 
 use std::time::Instant;
 
@@ -21,12 +26,17 @@ use domain::qrcode::{CreateAnonymousQrCode, CreateQrCode, QrCodeCommand, QrCodeE
 use serde::Deserialize;
 use uuid::Uuid;
 
+use crate::assets;
 use crate::client_address::ClientAddress;
 use crate::error::AppError;
 use crate::html::{HtmlTemplate, Meta};
-use crate::pages::sign_created;
+use crate::pages::{sign_created, sign_preview};
 use crate::read_your_writes::wait_for;
+use crate::signs::{self, SignRequest};
 use crate::state::AppState;
+use domain::sign::{
+    self as layout, PaperSize, SignError, SignOptions, Template as SignTemplate, Theme,
+};
 
 /// The key kinds offered, as (form value, label).
 const KEY_KINDS: [(&str, &str); 6] = [
@@ -62,6 +72,21 @@ pub struct SignForm {
     /// Optional description shown to the payer.
     #[serde(default)]
     pub descricao: String,
+    /// Sign template slug (`classico`, `faixa`, `moldura`, `minimalista`); blank: the default.
+    #[serde(default)]
+    pub modelo: String,
+    /// Paper size slug (`a4`, `a5`, …); blank: A4.
+    #[serde(default)]
+    pub tamanho: String,
+    /// Colour theme slug (`verde`, `azul`, `grafite`, `vinho`); blank: the default.
+    #[serde(default)]
+    pub tema: String,
+    /// The headline; blank: "Pague com Pix".
+    #[serde(default)]
+    pub titulo: String,
+    /// Optional footer (opening hours, a social handle…).
+    #[serde(default)]
+    pub rodape: String,
     /// Present (`1`) on the confirmation step.
     #[serde(default)]
     pub confirmar: String,
@@ -71,7 +96,8 @@ pub struct SignForm {
 }
 
 impl SignForm {
-    fn to_domain(&self) -> StaticCodeForm {
+    /// The code's fields as the BR Code engine reads them.
+    pub(crate) fn to_domain(&self) -> StaticCodeForm {
         StaticCodeForm {
             key: self.chave.trim().to_owned(),
             key_kind: self.tipo.clone(),
@@ -81,6 +107,86 @@ impl SignForm {
             additional_info: self.descricao.clone(),
             ..StaticCodeForm::default()
         }
+    }
+
+    /// The sign's design as chosen, and a pt-BR message for each choice refused (a refused
+    /// choice falls back to its default, so the preview still draws).
+    pub(crate) fn design(&self) -> (SignRequest, FieldErrors) {
+        let mut errors = FieldErrors::default();
+        let mut options = SignOptions::default();
+        fn chosen(value: &str) -> Option<&str> {
+            Some(value.trim()).filter(|v| !v.is_empty())
+        }
+        if let Some(value) = chosen(&self.modelo) {
+            match value.parse::<SignTemplate>() {
+                Ok(SignTemplate::CodeOnly) | Err(_) => {
+                    errors.template =
+                        Some(SignError::UnknownTemplate(value.to_owned()).to_string());
+                }
+                Ok(template) => options.template = template,
+            }
+        }
+        if let Some(value) = chosen(&self.tamanho) {
+            match value.parse::<PaperSize>() {
+                Ok(PaperSize::Square) | Err(_) => {
+                    errors.size = Some(SignError::UnknownSize(value.to_owned()).to_string());
+                }
+                Ok(size) => options.size = size,
+            }
+        }
+        if let Some(value) = chosen(&self.tema) {
+            match value.parse::<Theme>() {
+                Ok(theme) => options.theme = theme,
+                Err(error) => errors.theme = Some(error.to_string()),
+            }
+        }
+        let headline = chosen(&self.titulo)
+            .filter(|h| *h != layout::DEFAULT_HEADLINE)
+            .map(str::to_owned);
+        let headline = match headline {
+            Some(h) if h.chars().count() > layout::MAX_HEADLINE_CHARS => {
+                errors.headline = Some(SignError::HeadlineTooLong.to_string());
+                None
+            }
+            other => other,
+        };
+        let footer = match chosen(&self.rodape).map(str::to_owned) {
+            Some(f) if f.chars().count() > layout::MAX_FOOTER_CHARS => {
+                errors.footer = Some(SignError::FooterTooLong.to_string());
+                None
+            }
+            other => other,
+        };
+        let request = SignRequest {
+            options,
+            dpi: signs::render::DEFAULT_DPI,
+            headline,
+            footer,
+        };
+        (request, errors)
+    }
+
+    /// The preview image's address for these values.
+    fn preview_url(&self) -> String {
+        let mut query = url::form_urlencoded::Serializer::new(String::new());
+        for (name, value) in [
+            ("tipo", &self.tipo),
+            ("chave", &self.chave),
+            ("nome", &self.nome),
+            ("cidade", &self.cidade),
+            ("valor", &self.valor),
+            ("descricao", &self.descricao),
+            ("modelo", &self.modelo),
+            ("tamanho", &self.tamanho),
+            ("tema", &self.tema),
+            ("titulo", &self.titulo),
+            ("rodape", &self.rodape),
+        ] {
+            if !value.is_empty() {
+                query.append_pair(name, value);
+            }
+        }
+        format!("{}?{}", sign_preview::PATH, query.finish())
     }
 }
 
@@ -99,6 +205,16 @@ pub struct FieldErrors {
     pub amount: Option<String>,
     /// Description.
     pub description: Option<String>,
+    /// Template.
+    pub template: Option<String>,
+    /// Paper size.
+    pub size: Option<String>,
+    /// Colour theme.
+    pub theme: Option<String>,
+    /// Headline.
+    pub headline: Option<String>,
+    /// Footer.
+    pub footer: Option<String>,
 }
 
 impl FieldErrors {
@@ -123,6 +239,21 @@ impl FieldErrors {
         (out, general)
     }
 
+    /// These errors with the design's.
+    fn with_design(mut self, design: FieldErrors) -> Self {
+        self.template = design.template;
+        self.size = design.size;
+        self.theme = design.theme;
+        self.headline = design.headline;
+        self.footer = design.footer;
+        self
+    }
+
+    /// Whether any field was refused.
+    pub fn any(&self) -> bool {
+        !self.summary().is_empty()
+    }
+
     /// Each refused field as (the input's id, its message), in the form's order: the summary at
     /// the top of the page links each to its field, so a phone user sees at once what to fix.
     pub fn summary(&self) -> Vec<(&'static str, &str)> {
@@ -133,6 +264,11 @@ impl FieldErrors {
             ("cidade", &self.city),
             ("valor", &self.amount),
             ("descricao", &self.description),
+            ("modelo", &self.template),
+            ("tamanho", &self.size),
+            ("tema", &self.theme),
+            ("titulo", &self.headline),
+            ("rodape", &self.footer),
         ]
         .into_iter()
         .filter_map(|(id, message)| message.as_deref().map(|m| (id, m)))
@@ -155,7 +291,14 @@ pub struct Preview {
     pub description: Option<String>,
     /// What was changed, in pt-BR sentences.
     pub changes: Vec<String>,
+    /// The key is a CPF: the page says how the sign hides it and what the code still carries.
+    pub cpf: bool,
+    /// The key as the sign prints it ("Chave CPF: ***.456.789-**").
+    pub key_line: String,
 }
+
+/// One choice of a select: (value, label).
+pub type Choice = (&'static str, &'static str);
 
 /// The form page.
 #[derive(Template)]
@@ -173,9 +316,29 @@ pub struct SignFormPage {
     pub general_error: Option<String>,
     /// The review, when every field is valid.
     pub preview: Option<Preview>,
+    /// Templates offered (the bare code is the dashboard's download, not a sign).
+    pub templates: Vec<Choice>,
+    /// Paper sizes offered.
+    pub sizes: Vec<Choice>,
+    /// Colour themes offered.
+    pub themes: Vec<Choice>,
+    /// The design as it will be drawn: template, size and theme slugs.
+    pub chosen: (&'static str, &'static str, &'static str),
+    /// The default headline, as the field's placeholder.
+    pub default_headline: &'static str,
+    /// The longest headline and footer, for the fields' `maxlength`.
+    pub max_headline: usize,
+    /// The longest footer.
+    pub max_footer: usize,
+    /// The preview image's address for the values shown.
+    pub preview_url: String,
+    /// Path of the live-preview script.
+    pub preview_js: &'static str,
 }
 
 fn page(state: &AppState, form: SignForm) -> SignFormPage {
+    let (design, _) = form.design();
+    let options = design.options;
     SignFormPage {
         meta: Meta::page(
             &state.site,
@@ -184,17 +347,45 @@ fn page(state: &AppState, form: SignForm) -> SignFormPage {
             "Crie grátis uma placa Pix com QR code que todo app de banco aceita: digite a chave, o nome e a cidade e confira antes de imprimir.",
         )
         .with_json_ld(&state.site.organization_json_ld()),
+        preview_url: form.preview_url(),
         form,
         key_kinds: &KEY_KINDS,
         errors: FieldErrors::default(),
         general_error: None,
         preview: None,
+        templates: SignTemplate::ALL
+            .into_iter()
+            .filter(|t| *t != SignTemplate::CodeOnly)
+            .map(|t| (t.slug(), t.label()))
+            .collect(),
+        sizes: PaperSize::ALL
+            .into_iter()
+            .filter(|s| *s != PaperSize::Square)
+            .map(|s| (s.slug(), s.label()))
+            .collect(),
+        themes: Theme::ALL
+            .into_iter()
+            .map(|t| (t.slug(), t.label()))
+            .collect(),
+        chosen: (
+            options.template.slug(),
+            options.size.slug(),
+            options.theme.slug(),
+        ),
+        default_headline: layout::DEFAULT_HEADLINE,
+        max_headline: layout::MAX_HEADLINE_CHARS,
+        max_footer: layout::MAX_FOOTER_CHARS,
+        preview_js: assets::sign_preview_script_path(),
     }
 }
 
 /// `GET /criar-placa-pix`: the empty form.
 pub async fn show(State(state): State<AppState>) -> HtmlTemplate<SignFormPage> {
-    HtmlTemplate(page(&state, SignForm::default()))
+    let form = SignForm {
+        titulo: layout::DEFAULT_HEADLINE.to_owned(),
+        ..SignForm::default()
+    };
+    HtmlTemplate(page(&state, form))
 }
 
 /// `POST /criar-placa-pix`: review, or create and redirect to the payer page.
@@ -204,9 +395,10 @@ pub async fn submit(
     Form(mut form): Form<SignForm>,
 ) -> Result<Response, AppError> {
     let preview = preview_form(&form.to_domain());
-    if !preview.errors.is_empty() {
+    let (design, design_errors) = form.design();
+    if !preview.errors.is_empty() || design_errors.any() {
         form.confirmar.clear();
-        return Ok(invalid_form(&state, form, &preview.errors));
+        return Ok(invalid_form(&state, form, &preview.errors, design_errors));
     }
     if form.confirmar != "1" {
         if Uuid::parse_str(&form.pedido).is_err() {
@@ -221,17 +413,25 @@ pub async fn submit(
             retry_after_secs: wait.as_secs().max(1),
         });
     }
-    create(&state, &form, preview).await
+    create(&state, &form, preview, &design).await
 }
 
 async fn create(
     state: &AppState,
     form: &SignForm,
     preview: FormPreview,
+    design: &SignRequest,
 ) -> Result<Response, AppError> {
     let request = match preview.into_request(false) {
         Ok(request) => request,
-        Err(errors) => return Ok(invalid_form(state, form.clone(), &errors)),
+        Err(errors) => {
+            return Ok(invalid_form(
+                state,
+                form.clone(),
+                &errors,
+                FieldErrors::default(),
+            ));
+        }
     };
     let mut metadata = CommandMetadata::start().by("visitante");
     // With an idempotency key the code's id derives from it, so a repeated submit names the same
@@ -277,18 +477,28 @@ async fn create(
     {
         Ok(outcome) => outcome,
         Err(CommandError::Rejected(QrCodeError::Invalid(errors))) => {
-            return Ok(invalid_form(state, form.clone(), &errors));
+            return Ok(invalid_form(
+                state,
+                form.clone(),
+                &errors,
+                FieldErrors::default(),
+            ));
         }
         Err(error) => return Err(AppError::from(error)),
     };
     let id = outcome.stream_id;
-    let mut target = format!("/placa-pix-criada/{id}");
+    // The design travels in the address: the page's downloads and print link carry it on.
+    let mut target = format!("/placa-pix-criada/{id}{}", design.query());
     if let Some(position) = outcome.position
         && !wait_for(state, projections::qrcodes::NAME, Some(position)).await
     {
         // Let the payer page wait once more rather than answer 404 (signed, so that nobody
         // can hand the page a position of their own making).
-        target.push_str("?posicao=");
+        target.push_str(if target.contains('?') {
+            "&posicao="
+        } else {
+            "?posicao="
+        });
         target.push_str(&state.progress.positions().sign(qrcode_id, position));
     }
     let mut response = Redirect::to(&target).into_response();
@@ -320,10 +530,15 @@ fn idempotency_key(form: &SignForm, request: &StaticCodeRequest) -> String {
 }
 
 /// The form again, 422, with a pt-BR message per field.
-fn invalid_form(state: &AppState, form: SignForm, errors: &[BrCodeError]) -> Response {
+fn invalid_form(
+    state: &AppState,
+    form: SignForm,
+    errors: &[BrCodeError],
+    design: FieldErrors,
+) -> Response {
     let (errors, general_error) = FieldErrors::from_errors(errors);
     let mut view = page(state, form);
-    view.errors = errors;
+    view.errors = errors.with_design(design);
     view.general_error = general_error;
     (StatusCode::UNPROCESSABLE_ENTITY, HtmlTemplate(view)).into_response()
 }
@@ -343,5 +558,14 @@ fn describe(preview: &FormPreview) -> Preview {
         ),
         description: preview.additional_info.clone(),
         changes: preview.changes.iter().map(ToString::to_string).collect(),
+        cpf: preview
+            .key
+            .as_ref()
+            .is_some_and(|k| k.kind() == domain::pix_key::PixKeyKind::Cpf),
+        key_line: preview
+            .key
+            .as_ref()
+            .map(sign_preview::key_line)
+            .unwrap_or_default(),
     }
 }

@@ -157,6 +157,36 @@ impl SignRequest {
     }
 }
 
+impl SignRequest {
+    /// The query string (with its `?`) that asks the file routes for these choices, naming
+    /// only what differs from the defaults; empty when nothing does.
+    pub fn query(&self) -> String {
+        let defaults = SignOptions::default();
+        let mut query = url::form_urlencoded::Serializer::new(String::new());
+        if self.options.template != defaults.template {
+            query.append_pair("modelo", self.options.template.slug());
+        }
+        if self.options.size != defaults.size {
+            query.append_pair("tamanho", self.options.size.slug());
+        }
+        if self.options.theme != defaults.theme {
+            query.append_pair("tema", self.options.theme.slug());
+        }
+        if let Some(headline) = &self.headline {
+            query.append_pair("titulo", headline);
+        }
+        if let Some(footer) = &self.footer {
+            query.append_pair("rodape", footer);
+        }
+        let query = query.finish();
+        if query.is_empty() {
+            query
+        } else {
+            format!("?{query}")
+        }
+    }
+}
+
 /// What the sign of `view` says, with the buyer's headline and footer.
 pub fn content_for(view: &QrCodeView, request: &SignRequest) -> SignContent {
     let mut content = SignContent::new(&view.payload, &view.merchant_name, &view.merchant_city);
@@ -166,6 +196,11 @@ pub fn content_for(view: &QrCodeView, request: &SignRequest) -> SignContent {
         .map(Centavos::new);
     content.description = view.description.clone().filter(|d| !d.trim().is_empty());
     content.key_line = Some(key_line(view.key_kind, &view.pix_key));
+    with_choices(content, request)
+}
+
+/// `content` with the buyer's headline and footer.
+pub fn with_choices(mut content: SignContent, request: &SignRequest) -> SignContent {
     if let Some(headline) = &request.headline {
         content.headline = headline.clone();
     }
@@ -391,6 +426,33 @@ mod tests {
             file_name("JOSE & FILHOS LTDA.", &bare, Format::Png),
             "qrcode-pix-jose-filhos-ltda-quadrado.png"
         );
+    }
+
+    #[test]
+    fn the_query_names_only_the_choices_that_differ_from_the_defaults() {
+        let defaults = SignRequest::from_query(&HashMap::new()).expect("ok");
+        assert_eq!(defaults.query(), "");
+        let chosen = SignRequest::from_query(&query(&[
+            ("modelo", "faixa"),
+            ("tamanho", "a5"),
+            ("titulo", "Pix & cartão"),
+        ]))
+        .expect("ok");
+        assert_eq!(
+            chosen.query(),
+            "?modelo=faixa&tamanho=a5&titulo=Pix+%26+cart%C3%A3o"
+        );
+        let mut map = HashMap::new();
+        for pair in chosen.query().trim_start_matches('?').split('&') {
+            let (k, v) = pair.split_once('=').expect("pair");
+            let v = url::form_urlencoded::parse(format!("x={v}").as_bytes())
+                .next()
+                .expect("value")
+                .1
+                .into_owned();
+            map.insert(k.to_owned(), v);
+        }
+        assert_eq!(SignRequest::from_query(&map).expect("ok"), chosen);
     }
 
     #[test]
