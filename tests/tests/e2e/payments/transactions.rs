@@ -448,6 +448,34 @@ async fn the_csv_is_utf8_with_a_bom_semicolons_and_brazilian_dates_and_amounts()
     );
     assert!([&f.a, &f.b, &f.c, &f.e].iter().all(|r| !r.is_empty()));
 
+    // As browsers ask for it, compressed: the streamed body ends cleanly (the compression layer
+    // polls it once more after its end).
+    let compressed = app
+        .client()
+        .get(app.url(&path))
+        .bearer_auth(
+            people
+                .owner
+                .browser
+                .access_token
+                .as_deref()
+                .expect("signed in"),
+        )
+        .header("accept-encoding", "gzip")
+        .send()
+        .await
+        .expect("the gateway answers");
+    assert_eq!(compressed.status(), StatusCode::OK);
+    assert_eq!(
+        compressed
+            .headers()
+            .get("content-encoding")
+            .and_then(|v| v.to_str().ok()),
+        Some("gzip")
+    );
+    let gzipped = compressed.bytes().await.expect("the whole body arrives");
+    assert_eq!(&gzipped[..2], b"\x1f\x8b");
+
     // An operator's file: their codes' payments, and no payer columns.
     let (status, _, body) = bytes_of(&app, &people.operator, &path).await;
     assert_eq!(status, StatusCode::OK);
