@@ -15,12 +15,12 @@ export const ROLE_LABELS: Readonly<Record<Role, string>> = {
   operator: 'Operador',
 };
 
-// Only what the dashboard does today: a right whose screen is still being built (transactions)
-// joins its role's sentence when that screen ships, never before.
+// Only what the dashboard does today: a right joins its role's sentence when its screen ships, never
+// before (transactions joined with /painel/transacoes).
 export const ROLE_DESCRIPTIONS: Readonly<Record<Role, string>> = {
   owner: 'tudo na conta, inclusive contas extras e configurações',
-  manager: 'cadastra chaves Pix, cria QR codes e placas e vê todos os QR codes da conta',
-  operator: 'vê as chaves Pix, cria QR codes e placas e vê os QR codes que criou',
+  manager: 'cadastra chaves Pix, cria QR codes e placas e vê todos os QR codes e pagamentos da conta',
+  operator: 'vê as chaves Pix, cria QR codes e placas e vê os QR codes que criou e os pagamentos deles',
 };
 
 /** The pt-BR name of a role; one the app does not know yet is shown as the server spells it. */

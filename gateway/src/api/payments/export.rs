@@ -97,7 +97,11 @@ pub async fn csv(
             ),
             (header::CACHE_CONTROL, "no-store".to_owned()),
         ],
-        Body::from_stream(futures::StreamExt::chain(body, rest)),
+        // Fused: the compression layer polls a body once more after its end, which an unfused
+        // `unfold` answers with a panic.
+        Body::from_stream(futures::StreamExt::fuse(futures::StreamExt::chain(
+            body, rest,
+        ))),
     )
         .into_response())
 }

@@ -123,10 +123,7 @@ describe('dashboard routes', () => {
     expect(screen.queryByRole('navigation', { name: 'Painel' })).not.toBeInTheDocument();
   });
 
-  it.each([
-    ['/painel/transacoes', 'Transações'],
-    ['/painel/plano', 'Plano'],
-  ])('say plainly that %s is still under construction', async (path, title) => {
+  it.each([['/painel/plano', 'Plano']])('say plainly that %s is still under construction', async (path, title) => {
     signedInBrowser();
     renderApp(path);
     expect(await screen.findByRole('heading', { name: title })).toBeInTheDocument();

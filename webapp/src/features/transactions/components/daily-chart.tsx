@@ -5,9 +5,25 @@ import { formatCentavos } from '@/utils/money';
 import type { DayTotals } from '../api/payments';
 import { longDay, shortDay } from '../utils/periods';
 
-/** Whole reais for the axis (`R$ 1.200`): the exact amounts are in the tooltip and the table. */
+/** An axis tick: whole reais (`R$ 1.200`), as every tick is a whole number of reais. */
 function axisReais(centavos: number): string {
-  return formatCentavos(centavos).replace(/,\d{2}$/, '');
+  return formatCentavos(centavos).replace(/,00$/, '');
+}
+
+/**
+ * Ticks from zero past the tallest bar, a step of 1, 2 or 5 × 10ⁿ reais apart, in centavos: each
+ * one is a whole number of reais, so its label is exact.
+ */
+export function reaisTicks(maxCentavos: number): number[] {
+  const maxReais = Math.max(1, Math.ceil(maxCentavos / 100));
+  let step = 1;
+  while (maxReais / step > 4) {
+    const digits = String(step);
+    step = digits.startsWith('1') ? step * 2 : digits.startsWith('2') ? (step / 2) * 5 : step * 2;
+  }
+  const ticks = [0];
+  while ((ticks[ticks.length - 1] ?? 0) < maxReais * 100) ticks.push(ticks.length * step * 100);
+  return ticks;
 }
 
 /**
@@ -15,6 +31,7 @@ function axisReais(centavos: number): string {
  * figures as a table for anyone who does not read the chart.
  */
 export function DailyChart({ days }: { days: DayTotals[] }) {
+  const ticks = reaisTicks(Math.max(0, ...days.map((day) => day.receivedCentavos)));
   return (
     <figure className="daily-chart">
       <figcaption>Recebido por dia</figcaption>
@@ -23,7 +40,13 @@ export function DailyChart({ days }: { days: DayTotals[] }) {
           <BarChart data={days} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
             <CartesianGrid vertical={false} stroke="#d5e1df" />
             <XAxis dataKey="day" tickFormatter={shortDay} tick={{ fontSize: 12 }} minTickGap={8} />
-            <YAxis tickFormatter={axisReais} tick={{ fontSize: 12 }} width={72} allowDecimals={false} />
+            <YAxis
+              tickFormatter={axisReais}
+              ticks={ticks}
+              domain={[0, ticks[ticks.length - 1] ?? 0]}
+              tick={{ fontSize: 12 }}
+              width={72}
+            />
             <Tooltip
               formatter={(value) => [formatCentavos(Number(value)), 'Recebido']}
               labelFormatter={(label) => (typeof label === 'string' ? longDay(label) : '')}

@@ -4,7 +4,6 @@ import type { PaymentSummary } from '../api/payments';
 
 /** The filter's totals: what stands, what was refunded of it, and what was voided. */
 export function PaymentTotals({ total }: { total: PaymentSummary['total'] }) {
-  const count = total.payments === 1 ? '1 pagamento' : `${total.payments} pagamentos`;
   return (
     <dl className="payment-totals" aria-label="Totais do filtro">
       <div>
@@ -13,7 +12,7 @@ export function PaymentTotals({ total }: { total: PaymentSummary['total'] }) {
       </div>
       <div>
         <dt>Pagamentos</dt>
-        <dd>{count}</dd>
+        <dd>{total.payments}</dd>
       </div>
       <div>
         <dt>Devolvido</dt>

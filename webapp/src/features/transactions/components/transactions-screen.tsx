@@ -128,7 +128,7 @@ export function TransactionsScreen({ workspace, codes, keys }: TransactionsScree
           <RecordPaymentForm accountId={accountId} codes={codes} codeRequired={operator} />
         </section>
       ) : null}
-      <div className={selected === null ? 'transactions-body' : 'transactions-body with-detail'}>
+      <div className="transactions-body">
         {selected === null ? null : (
           <PaymentDetail
             key={selected.reference}

@@ -107,7 +107,7 @@ describe('/painel/criar-conta-extra', () => {
     renderApp('/painel/criar-conta-extra');
     const role = await screen.findByLabelText('Papel');
     expect(role).toHaveAccessibleDescription(
-      'Gerente: cadastra chaves Pix, cria QR codes e placas e vê todos os QR codes da conta. Operador: vê as chaves Pix, cria QR codes e placas e vê os QR codes que criou.',
+      'Gerente: cadastra chaves Pix, cria QR codes e placas e vê todos os QR codes e pagamentos da conta. Operador: vê as chaves Pix, cria QR codes e placas e vê os QR codes que criou e os pagamentos deles.',
     );
   });
 

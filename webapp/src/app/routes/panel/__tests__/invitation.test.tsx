@@ -23,7 +23,7 @@ describe('/painel/convite', () => {
     const status = await screen.findByText(/Pronto! Agora você faz parte da conta/);
     expect(await screen.findByText('Mercearia do Bruno', { selector: 'strong' })).toBeInTheDocument();
     expect(status).toHaveTextContent(
-      'Pronto! Agora você faz parte da conta Mercearia do Bruno como Gerente: cadastra chaves Pix, cria QR codes e placas e vê todos os QR codes da conta.',
+      'Pronto! Agora você faz parte da conta Mercearia do Bruno como Gerente: cadastra chaves Pix, cria QR codes e placas e vê todos os QR codes e pagamentos da conta.',
     );
     expect(await screen.findByRole('combobox', { name: 'Conta em uso' })).toHaveDisplayValue(
       'Mercearia do Bruno (Gerente)',
@@ -47,7 +47,7 @@ describe('/painel/convite', () => {
     await app.user.click(screen.getByRole('button', { name: 'Entrar' }));
 
     expect(await screen.findByText(/Pronto! Agora você faz parte da conta/)).toHaveTextContent(
-      'como Operador: vê as chaves Pix, cria QR codes e placas e vê os QR codes que criou.',
+      'como Operador: vê as chaves Pix, cria QR codes e placas e vê os QR codes que criou e os pagamentos deles.',
     );
     expect(app.location()).toBe(`/painel/convite?codigo=${code}`);
   });

@@ -15,6 +15,7 @@ describe('the dashboard’s copy promises only what works today', () => {
     ['/painel/contas-extras', 'Contas extras'],
     ['/painel/criar-conta-extra', 'Criar conta extra'],
     ['/painel/chaves', 'Chaves Pix'],
+    ['/painel/transacoes', 'Transações'],
   ])('%s', async (path, heading) => {
     giveBrowserSessionTo(seedUser({ email: 'ana@exemplo.com', displayName: 'Ana Souza' }));
     renderApp(path);
