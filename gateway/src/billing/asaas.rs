@@ -247,10 +247,18 @@ impl Asaas {
     ///
     /// As [`ProviderError`] says.
     pub async fn customer(&self, request: &ChargeRequest) -> Result<String, ProviderError> {
+        if let Some(known) = &request.customer {
+            return Ok(known.clone());
+        }
+        let Some(payer) = &request.payer else {
+            return Err(ProviderError::Refused(
+                "sem cliente para a cobrança".to_owned(),
+            ));
+        };
         let found: List<Customer> = self
             .call(
                 Method::GET,
-                &format!("/customers?cpfCnpj={}", request.payer.document),
+                &format!("/customers?cpfCnpj={}", payer.document),
                 None,
             )
             .await?;
@@ -258,9 +266,9 @@ impl Asaas {
             return Ok(customer.id);
         }
         let body = serde_json::json!({
-            "name": request.payer.name,
-            "cpfCnpj": request.payer.document,
-            "email": request.payer.email,
+            "name": payer.name,
+            "cpfCnpj": payer.document,
+            "email": payer.email,
             "externalReference": request.account_id,
             "notificationDisabled": true,
         });
@@ -309,6 +317,7 @@ impl Asaas {
             provider_payment_id: payment.id,
             pix_payload: checked_payload(&qr.payload)?,
             expires_at,
+            customer: Some(customer),
         })
     }
 }
