@@ -18,6 +18,10 @@ const TOKEN: &str = "webhook-token-de-teste-com-mais-de-32-caracteres";
 const AGENT: &str = "Balcao-Testes/1.0";
 
 async fn asaas_app(fake: &FakeAsaas) -> TestApp {
+    asaas_app_trying(fake, 3).await
+}
+
+async fn asaas_app_trying(fake: &FakeAsaas, attempts: u32) -> TestApp {
     let base = fake.base_url.clone();
     TestApp::spawn_with(move |s| {
         s.billing.asaas_api_key = Some(KEY.to_owned());
@@ -25,7 +29,7 @@ async fn asaas_app(fake: &FakeAsaas) -> TestApp {
         s.billing.asaas_webhook_token = Some(TOKEN.to_owned());
         s.billing.asaas_user_agent = AGENT.to_owned();
         s.billing.asaas_timeout_ms = 500;
-        s.billing.asaas_attempts = 3;
+        s.billing.asaas_attempts = attempts;
     })
     .await
 }
@@ -244,30 +248,56 @@ async fn a_refund_reported_by_asaas_ends_premium_and_a_deleted_open_charge_close
     }
     let now = owner.get(&subscription(&owner, "")).await;
     assert_eq!(now.json["plan"]["id"], "gratis", "{}", now.text);
-    assert_eq!(now.json["charges"][0]["status"], "refunded");
+    // The charges come from the read model, a moment behind the log.
+    tests::eventually("the charge refunded in the read model", async || {
+        let now = owner.get(&subscription(&owner, "")).await;
+        (now.json["charges"][0]["status"] == "refunded").then_some(())
+    })
+    .await;
     app.stop().await;
 }
 
 #[tokio::test]
 async fn asaas_answering_503_429_or_too_slowly_is_tried_again_and_the_upgrade_goes_through() {
     let fake = FakeAsaas::start().await;
-    let app = asaas_app(&fake).await;
+    let app = asaas_app_trying(&fake, 4).await;
     let mut owner = sign_up(&app, "dona@padaria.test", "Dona").await;
+    // The customer search gets 503, then 429, then no answer within the timeout, then its answer.
     fake.fail_next(&[
         Fault::Status(503),
         Fault::Status(429),
         Fault::Slow(Duration::from_millis(1_500)),
     ]);
     upgrade(&mut owner, "premium-anual").await;
-    let customer_searches = fake
+    let searches = fake
         .seen()
         .iter()
         .filter(|s| s.uri.starts_with("/v3/customers?"))
         .count();
+    assert_eq!(searches, 4, "503, 429 and a timeout, then the answer");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn asaas_failing_every_try_answers_503_and_records_nothing() {
+    let fake = FakeAsaas::start().await;
+    let app = asaas_app(&fake).await;
+    let mut owner = sign_up(&app, "dona@padaria.test", "Dona").await;
+    fake.fail_next(&[Fault::Status(500), Fault::Status(502), Fault::Status(503)]);
+    let refused = owner
+        .post(
+            &subscription(&owner, "/upgrade"),
+            &json!({"plan": "premium-mensal", "payerName": "Dona", "document": CPF}),
+        )
+        .await;
     assert_eq!(
-        customer_searches, 4,
-        "503, 429 and a timeout, then the answer"
+        refused.status,
+        StatusCode::SERVICE_UNAVAILABLE,
+        "{}",
+        refused.text
     );
+    assert_eq!(fake.seen().len(), 3, "three tries, then it gives up");
+    assert_eq!(subscription_events(&app).await, 0);
     app.stop().await;
 }
 

@@ -184,19 +184,20 @@ async fn new_payment(State(state): Shared, uri: Uri, headers: HeaderMap, body: B
         )
             .into_response();
     }
-    // The value is echoed as the documented examples show it: a JSON number (19.9), which the
-    // adapter must read as 1990 centavos.
+    // The value is echoed as the documented examples show it: a JSON number without trailing
+    // zeros (19.9), which the adapter must read as 1990 centavos.
     let sent: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
     let text = format!(
         r#"{{"object":"payment","id":"pay_080225913252","dateCreated":"2024-06-12","customer":"cus_000005219613",
             "subscription":null,"installment":null,"paymentLink":null,"dueDate":{due},"originalDueDate":{due},
-            "value":19.9,"netValue":18.91,"originalValue":null,"interestValue":null,"description":{description},
+            "value":{value},"netValue":18.91,"originalValue":null,"interestValue":null,"description":{description},
             "externalReference":{reference},"billingType":"PIX","status":"PENDING","pixTransaction":null,
             "confirmedDate":null,"paymentDate":null,"clientPaymentDate":null,"creditDate":null,
             "estimatedCreditDate":null,"invoiceUrl":"https://sandbox.asaas.com/i/080225913252",
             "bankSlipUrl":null,"transactionReceiptUrl":null,"invoiceNumber":"06085390","deleted":false,
             "anticipated":false,"anticipable":false,"refunds":null}}"#,
         due = sent["dueDate"],
+        value = sent["value"],
         description = sent["description"],
         reference = sent["externalReference"],
     );

@@ -8,7 +8,7 @@ use tests::TestApp;
 use super::support::{assert_plan_limit, go_premium, sandbox_app};
 use crate::workspace::support::{Person, invite, qrcode_body, sign_up};
 
-async fn count(app: &TestApp, sql: &str) -> i64 {
+async fn count(app: &TestApp, sql: &'static str) -> i64 {
     sqlx::query_scalar(sql)
         .fetch_one(&app.db().await)
         .await
