@@ -62,13 +62,13 @@ describe("plano Grátis, limite e Premium pago no sandbox", () => {
     await owner.goto("/painel/chaves");
     await owner.getByRole("heading", { level: 1, name: "Chaves Pix" }).waitFor();
     for (let n = 1; n <= 5; n += 1) {
-      await registerKey(owner, n);
-      await owner.getByRole("listitem").filter({ hasText: `Caixa ${n}` }).waitFor();
+      const form = await registerKey(owner, n);
+      await form.getByText(new RegExp(`Chave loja${n}@padaria\\.test cadastrada`)).waitFor();
     }
     const form = await registerKey(owner, 6);
     await form.getByText(/O plano Grátis permite até 5 chaves Pix/).waitFor();
     await form.getByText(/Assine o Premium/).waitFor();
-    assert.equal(await owner.getByRole("listitem").filter({ hasText: "Caixa 6" }).count(), 0, "nothing made");
+    assert.equal(await form.getByText(/Chave loja6@padaria\.test cadastrada/).count(), 0, "nothing made");
   });
 
   step("the plan menu entry shows Grátis with its usage, and the plans side by side", async () => {
@@ -106,8 +106,8 @@ describe("plano Grátis, limite e Premium pago no sandbox", () => {
 
   step("the limit is gone: the sixth key is registered, and the subscription shows Premium", async () => {
     await owner.goto("/painel/chaves");
-    await registerKey(owner, 6);
-    await owner.getByRole("listitem").filter({ hasText: "Caixa 6" }).waitFor();
+    const form = await registerKey(owner, 6);
+    await form.getByText(/Chave loja6@padaria\.test cadastrada/).waitFor();
     await owner.goto("/painel/assinatura");
     await owner.getByText("Premium ativo", { exact: true }).waitFor();
     await owner.getByText(/Pago até/).waitFor();
