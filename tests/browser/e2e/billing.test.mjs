@@ -87,8 +87,16 @@ describe("plano Grátis, limite e Premium pago no sandbox", () => {
   });
 
   step("the upgrade opens the checkout with the Pix, and Simular pagamento lands on the confirmation", async () => {
+    // On a phone the form opens under the cards: it must come into view.
+    await owner.setViewportSize({ width: 390, height: 844 });
     await owner.getByRole("button", { name: "Assinar o Premium mensal" }).click();
-    await owner.getByLabel("Nome de quem paga", { exact: true }).fill("Rita Lima");
+    const payer = owner.getByLabel("Nome de quem paga", { exact: true });
+    await payer.waitFor();
+    const box = await payer.boundingBox();
+    assert.ok(box !== null && box.y >= 0 && box.y + box.height <= 844, `the payer's name is in view (${JSON.stringify(box)})`);
+    await owner.screenshot({ path: join(SHOTS, "premium-form-390x844.png") });
+    await owner.setViewportSize({ width: 1366, height: 900 });
+    await payer.fill("Rita Lima");
     await owner.getByLabel("CPF ou CNPJ de quem paga", { exact: true }).fill("529.982.247-25");
     await owner.getByRole("button", { name: "Gerar o Pix da assinatura" }).click();
     await waitForPath(owner, "/pagar_asaas");

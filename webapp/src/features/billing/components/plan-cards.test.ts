@@ -32,10 +32,10 @@ describe('the plans as people read them', () => {
       'Até 5 chaves Pix cadastradas',
       'Até 100 QR codes criados por mês',
       'Até 5 pessoas na equipe além de você',
-      'Placas sem logotipo',
-      'Sem exportação em CSV',
+      'Placas sem logotipo (em construção)',
+      'Sem exportação em CSV (em construção)',
       '1 endereço de webhook API Pix',
-      'Histórico dos últimos 90 dias',
+      'Histórico dos últimos 90 dias (em construção)',
     ]);
     expect(
       limitLines({
