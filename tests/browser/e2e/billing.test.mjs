@@ -8,10 +8,10 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, before, describe } from "node:test";
 
-import { startStack, stepsOf, uniqueEmail, waitForPath } from "./harness.mjs";
+import { resultsDir, startStack, stepsOf, uniqueEmail, waitForPath } from "./harness.mjs";
 
-// Screenshots stay out of the repository.
-const SHOTS = process.env.BALCAO_SHOTS_DIR ?? "/tmp/shots-billing";
+// Screenshots go beside the other results (ignored by git), or where BALCAO_SHOTS_DIR says.
+const SHOTS = process.env.BALCAO_SHOTS_DIR ?? resultsDir;
 const SCREENS = [
   [390, 844],
   [1366, 900],
