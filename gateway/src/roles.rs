@@ -310,6 +310,17 @@ pub async fn start(settings: &Settings, roles: Roles) -> anyhow::Result<Running>
             crate::housekeeping::run(housekeeping_pool, housekeeping_token).await;
             Ok(())
         });
+        // Issue 12: renewal charges and expiries of Premium periods.
+        let billing = crate::billing::Billing::new(
+            &settings.billing,
+            settings.payments.sandbox_payments,
+            &pool,
+        )?;
+        let (billing_pool, billing_token) = (pool.clone(), shutdown.clone());
+        tasks.spawn(async move {
+            crate::billing::renewals::run(billing_pool, billing, billing_token).await;
+            Ok(())
+        });
         crate::server::warn_if_over_file_limit(limits.max_connections);
         let token = shutdown.clone();
         tasks.spawn(async move {

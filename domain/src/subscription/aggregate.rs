@@ -47,6 +47,9 @@ pub struct Charge {
     pub renewal: bool,
     /// Where it stands.
     pub status: ChargeStatus,
+    /// The provider's id of the payer, when it has one.
+    #[serde(default)]
+    pub customer: Option<String>,
 }
 
 /// What a decision needs to know of an account's subscription.
@@ -178,6 +181,19 @@ impl Subscription {
                 at: renewal.at,
             },
         )])
+    }
+
+    /// Whether a renewal charge is waiting to be paid.
+    pub fn has_open_renewal(&self) -> bool {
+        self.open_renewal().is_some()
+    }
+
+    /// The provider's customer of the newest charge that has one (renewals charge it again).
+    pub fn customer(&self) -> Option<&str> {
+        self.charges
+            .iter()
+            .rev()
+            .find_map(|c| c.customer.as_deref())
     }
 
     fn open_renewal(&self) -> Option<&Charge> {
@@ -334,6 +350,7 @@ impl Subscription {
             plan,
             renewal,
             status: ChargeStatus::Open,
+            customer: charge.customer,
         });
     }
 }

@@ -20,6 +20,10 @@ pub struct NewCharge {
     pub pix_payload: String,
     /// When the Pix stops being payable, RFC 3339.
     pub expires_at: String,
+    /// The provider's id of the payer (Asaas `cus_…`), so a renewal is charged to the same
+    /// customer; `None` for the sandbox.
+    #[serde(default)]
+    pub customer: Option<String>,
 }
 
 /// Commands of the subscription aggregate (one stream per account).

@@ -20,6 +20,7 @@ fn charge(n: u32, plan: PlanId) -> NewCharge {
         amount_centavos: plan.plan().price.get(),
         pix_payload: "000201…".to_owned(),
         expires_at: "2026-12-01T23:59:59Z".to_owned(),
+        customer: None,
     }
 }
 

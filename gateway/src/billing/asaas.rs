@@ -20,7 +20,7 @@ use std::time::Duration;
 use chrono::{DateTime, FixedOffset, NaiveDate, NaiveDateTime, TimeZone, Utc};
 use domain::money::Centavos;
 use reqwest::{Method, StatusCode};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
 use super::provider::{ChargeRequest, OpenedCharge, ProviderError, checked_payload};
@@ -136,6 +136,19 @@ struct List<T> {
     data: Vec<T>,
 }
 
+/// `POST /payments` body.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct NewPayment<'a> {
+    customer: &'a str,
+    billing_type: &'static str,
+    /// Reais with two decimals, written from centavos as the JSON number's own digits.
+    value: Box<RawValue>,
+    due_date: String,
+    description: &'a str,
+    external_reference: String,
+}
+
 #[derive(Debug, Deserialize)]
 struct Customer {
     id: String,
@@ -247,10 +260,18 @@ impl Asaas {
     ///
     /// As [`ProviderError`] says.
     pub async fn customer(&self, request: &ChargeRequest) -> Result<String, ProviderError> {
+        if let Some(known) = &request.customer {
+            return Ok(known.clone());
+        }
+        let Some(payer) = &request.payer else {
+            return Err(ProviderError::Refused(
+                "sem cliente para a cobrança".to_owned(),
+            ));
+        };
         let found: List<Customer> = self
             .call(
                 Method::GET,
-                &format!("/customers?cpfCnpj={}", request.payer.document),
+                &format!("/customers?cpfCnpj={}", payer.document),
                 None,
             )
             .await?;
@@ -258,9 +279,9 @@ impl Asaas {
             return Ok(customer.id);
         }
         let body = serde_json::json!({
-            "name": request.payer.name,
-            "cpfCnpj": request.payer.document,
-            "email": request.payer.email,
+            "name": payer.name,
+            "cpfCnpj": payer.document,
+            "email": payer.email,
             "externalReference": request.account_id,
             "notificationDisabled": true,
         });
@@ -278,17 +299,18 @@ impl Asaas {
     /// payload Asaas returned, or Asaas recorded another amount.
     pub async fn open(&self, request: &ChargeRequest) -> Result<OpenedCharge, ProviderError> {
         let customer = self.customer(request).await?;
-        let body = serde_json::json!({
-            "customer": customer,
-            "billingType": "PIX",
-            "value": reais(request.amount),
-            "dueDate": request.due_date.format("%Y-%m-%d").to_string(),
-            "description": request.description,
-            "externalReference": format!("{}:{}", request.account_id, request.charge_id),
-        });
-        let payment: PaymentCreated = self
-            .call(Method::POST, "/payments", Some(body.to_string()))
-            .await?;
+        // A struct, not `json!`: a `Value` would turn the raw `19.90` into a float again.
+        let body = NewPayment {
+            customer: &customer,
+            billing_type: "PIX",
+            value: reais(request.amount),
+            due_date: request.due_date.format("%Y-%m-%d").to_string(),
+            description: &request.description,
+            external_reference: format!("{}:{}", request.account_id, request.charge_id),
+        };
+        let body = serde_json::to_string(&body)
+            .map_err(|e| ProviderError::Unavailable(format!("POST /payments: {e}")))?;
+        let payment: PaymentCreated = self.call(Method::POST, "/payments", Some(body)).await?;
         if centavos_from_reais(payment.value.get()) != Some(request.amount) {
             return Err(ProviderError::Refused(format!(
                 "o valor registrado ({}) não é o cobrado",
@@ -309,6 +331,7 @@ impl Asaas {
             provider_payment_id: payment.id,
             pix_payload: checked_payload(&qr.payload)?,
             expires_at,
+            customer: Some(customer),
         })
     }
 }

@@ -10,6 +10,7 @@
 
 pub mod asaas;
 pub mod provider;
+pub mod renewals;
 pub mod sandbox;
 pub mod usage;
 

@@ -32,8 +32,10 @@ pub struct ChargeRequest {
     pub description: String,
     /// The last day to pay, São Paulo date.
     pub due_date: chrono::NaiveDate,
-    /// Who pays.
-    pub payer: Payer,
+    /// Who pays (a first charge); a renewal names the provider's customer instead.
+    pub payer: Option<Payer>,
+    /// The provider's customer already known (a renewal).
+    pub customer: Option<String>,
 }
 
 /// A charge the provider opened.
@@ -45,6 +47,8 @@ pub struct OpenedCharge {
     pub pix_payload: String,
     /// When the Pix stops being payable.
     pub expires_at: DateTime<Utc>,
+    /// The provider's customer charged (Asaas `cus_…`), kept for renewals.
+    pub customer: Option<String>,
 }
 
 /// Why a provider could not open a charge.

@@ -39,5 +39,6 @@ pub fn open(_request: &ChargeRequest) -> Result<OpenedCharge, ProviderError> {
         provider_payment_id,
         pix_payload: checked_payload(&made.payload)?,
         expires_at: Utc::now() + Duration::minutes(SANDBOX_PIX_MINUTES),
+        customer: None,
     })
 }

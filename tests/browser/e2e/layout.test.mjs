@@ -164,6 +164,11 @@ describe("every page fits a phone and a laptop", () => {
       "/painel/configuracoes",
       "/painel/duvidas",
       "/painel/links-de-pagamento",
+      // Issue 12: plans and billing (the checkout without a charge says it is not found).
+      "/painel/premium",
+      "/painel/assinatura",
+      "/painel/assinatura-realizada",
+      "/pagar_asaas",
       "/painel/uma-tela-que-nao-existe",
     ];
     await everyPath(screens, (path) =>

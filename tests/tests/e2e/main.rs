@@ -6,6 +6,7 @@
 
 mod anonymous_signs;
 mod auth;
+mod billing;
 mod housekeeping;
 mod keys;
 mod lagging_read_models;

@@ -328,11 +328,12 @@ pub async fn upgrade(
         amount: price,
         description: format!("Balcão {}", plan.plan().name),
         due_date: (Utc::now() - Duration::hours(3)).date_naive(),
-        payer: Payer {
+        payer: Some(Payer {
             name: payer_name.to_owned(),
             document,
             email: None,
-        },
+        }),
+        customer: None,
     };
     // The aggregate would refuse an account already Premium; asking before the provider
     // keeps a charge from being opened for nothing.
@@ -361,6 +362,7 @@ pub async fn upgrade(
             amount_centavos: price.get(),
             pix_payload: opened.pix_payload,
             expires_at: rfc3339(opened.expires_at),
+            customer: opened.customer,
         },
         by: workspace.caller_id().to_owned(),
         at: now(),

@@ -80,9 +80,9 @@ describe('signed-in visitors', () => {
 
   it('of /entrar?continuar= go where they were going', async () => {
     signedInBrowser();
-    const app = renderApp('/entrar?continuar=%2Fpainel%2Fplano');
-    expect(await screen.findByRole('heading', { name: 'Plano' })).toBeInTheDocument();
-    expect(app.location()).toBe('/painel/plano');
+    const app = renderApp('/entrar?continuar=%2Fpainel%2Ftransacoes');
+    expect(await screen.findByRole('heading', { name: 'Transações' })).toBeInTheDocument();
+    expect(app.location()).toBe('/painel/transacoes');
   });
 
   it('of /criar-conta go to /painel', async () => {
@@ -123,13 +123,6 @@ describe('dashboard routes', () => {
     expect(screen.queryByRole('navigation', { name: 'Painel' })).not.toBeInTheDocument();
   });
 
-  it.each([['/painel/plano', 'Plano']])('say plainly that %s is still under construction', async (path, title) => {
-    signedInBrowser();
-    renderApp(path);
-    expect(await screen.findByRole('heading', { name: title })).toBeInTheDocument();
-    expect(screen.getByText('Esta tela ainda está em construção.')).toBeInTheDocument();
-  });
-
   it('link every dashboard screen from the menu and mark the current one', async () => {
     signedInBrowser();
     const app = renderApp('/painel');
@@ -142,7 +135,7 @@ describe('dashboard routes', () => {
       '/painel/links-de-pagamento',
       '/painel/transacoes',
       '/painel/contas-extras',
-      '/painel/plano',
+      '/painel/assinatura',
       '/painel/configuracoes',
       '/painel/duvidas',
       '/criar-placa-pix',

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { z } from 'zod';
 
@@ -42,9 +42,15 @@ function UpgradeForm({ accountId, plan }: { accountId: string; plan: Plan }) {
       return answer;
     },
   });
+  // Chosen under the cards: on a phone the form is below the fold, so it comes into view.
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    heading.current?.scrollIntoView({ block: 'start' });
+    heading.current?.focus();
+  }, []);
   return (
     <form {...form.formProps} aria-labelledby="titulo-assinar">
-      <h2 id="titulo-assinar">
+      <h2 id="titulo-assinar" ref={heading} tabIndex={-1}>
         Assinar o {plan.name}: {priceText(plan)}
       </h2>
       <p className="hint">O pagamento é por Pix. Assim que ele é confirmado, o Premium vale na hora.</p>

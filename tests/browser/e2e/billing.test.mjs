@@ -1,0 +1,124 @@
+// Issue 12 in a real browser against the real server, with the built-in sandbox provider (no
+// Asaas key, BALCAO_SANDBOX_PAYMENTS on, as `make run`): a free account registers its five Pix
+// keys, the sixth is refused naming the limit and offering Premium; the owner upgrades on
+// /painel/premium, pays on /pagar_asaas with "Simular pagamento", lands on
+// /painel/assinatura-realizada, and the sixth key goes through.
+
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { after, before, describe } from "node:test";
+
+import { resultsDir, startStack, stepsOf, uniqueEmail, waitForPath } from "./harness.mjs";
+
+// Screenshots go beside the other results (ignored by git), or where BALCAO_SHOTS_DIR says.
+const SHOTS = process.env.BALCAO_SHOTS_DIR ?? resultsDir;
+const SCREENS = [
+  [390, 844],
+  [1366, 900],
+];
+
+async function shoot(page, name) {
+  for (const [width, height] of SCREENS) {
+    await page.setViewportSize({ width, height });
+    await page.screenshot({ path: join(SHOTS, `${name}-${width}x${height}.png`), fullPage: true });
+  }
+  await page.setViewportSize({ width: 1366, height: 900 });
+}
+
+async function registerKey(page, n) {
+  const form = page.getByRole("form", { name: "Cadastrar chave Pix" });
+  await form.getByLabel("Tipo da chave", { exact: true }).selectOption({ label: "Descobrir pelo que eu digitar" });
+  await form.getByLabel("Chave Pix", { exact: true }).fill(`loja${n}@padaria.test`);
+  await form.getByLabel("Nome do titular, como o banco mostra", { exact: true }).fill("Rita Lima");
+  await form.getByLabel("Apelido (opcional)", { exact: true }).fill(`Caixa ${n}`);
+  await form.getByRole("button", { name: "Cadastrar chave" }).click();
+  return form;
+}
+
+describe("plano Grátis, limite e Premium pago no sandbox", () => {
+  let stack;
+  let owner;
+  const person = { name: "Rita Lima", email: uniqueEmail("rita"), password: "Senha-da-Rita-1" };
+
+  before(async () => {
+    process.env.BALCAO_SANDBOX_PAYMENTS = "true";
+    stack = await startStack("assinatura");
+    owner = await stack.newPage("titular");
+  });
+
+  after(async () => {
+    await stack?.stop();
+  });
+
+  const step = stepsOf(() => stack);
+
+  step("a free account registers five keys and the sixth is refused naming the limit", async () => {
+    await owner.goto("/criar-conta");
+    await owner.getByLabel("Seu nome", { exact: true }).fill(person.name);
+    await owner.getByLabel("E-mail", { exact: true }).fill(person.email);
+    await owner.getByLabel("Senha", { exact: true }).fill(person.password);
+    await owner.getByRole("button", { name: "Criar conta", exact: true }).click();
+    await waitForPath(owner, "/painel/boas-vindas");
+    await owner.goto("/painel/chaves");
+    await owner.getByRole("heading", { level: 1, name: "Chaves Pix" }).waitFor();
+    for (let n = 1; n <= 5; n += 1) {
+      const form = await registerKey(owner, n);
+      await form.getByText(new RegExp(`Chave loja${n}@padaria\\.test cadastrada`)).waitFor();
+    }
+    const form = await registerKey(owner, 6);
+    await form.getByText(/O plano Grátis permite até 5 chaves Pix/).waitFor();
+    await form.getByText(/Assine o Premium/).waitFor();
+    assert.equal(await form.getByText(/Chave loja6@padaria\.test cadastrada/).count(), 0, "nothing made");
+  });
+
+  step("the plan menu entry shows Grátis with its usage, and the plans side by side", async () => {
+    await owner.getByRole("navigation", { name: "Painel" }).getByRole("link", { name: "Plano" }).click();
+    await waitForPath(owner, "/painel/assinatura");
+    await owner.getByText("Plano Grátis", { exact: true }).waitFor();
+    const keys = owner.getByRole("row").filter({ hasText: "Chaves Pix cadastradas" });
+    assert.match(await keys.innerText(), /5\s+5/);
+    await shoot(owner, "assinatura-gratis");
+    await owner.getByRole("link", { name: "Conhecer o Premium" }).click();
+    await waitForPath(owner, "/painel/premium");
+    await owner.getByRole("heading", { name: "Premium mensal" }).waitFor();
+    await owner.getByText("R$ 19,90 por mês").waitFor();
+    await owner.getByText("R$ 199,00 por ano").waitFor();
+    await shoot(owner, "premium");
+  });
+
+  step("the upgrade opens the checkout with the Pix, and Simular pagamento lands on the confirmation", async () => {
+    // On a phone the form opens under the cards: it must come into view.
+    await owner.setViewportSize({ width: 390, height: 844 });
+    await owner.getByRole("button", { name: "Assinar o Premium mensal" }).click();
+    const payer = owner.getByLabel("Nome de quem paga", { exact: true });
+    await payer.waitFor();
+    const box = await payer.boundingBox();
+    assert.ok(box !== null && box.y >= 0 && box.y + box.height <= 844, `the payer's name is in view (${JSON.stringify(box)})`);
+    await owner.screenshot({ path: join(SHOTS, "premium-form-390x844.png") });
+    await owner.setViewportSize({ width: 1366, height: 900 });
+    await payer.fill("Rita Lima");
+    await owner.getByLabel("CPF ou CNPJ de quem paga", { exact: true }).fill("529.982.247-25");
+    await owner.getByRole("button", { name: "Gerar o Pix da assinatura" }).click();
+    await waitForPath(owner, "/pagar_asaas");
+    await owner.getByRole("img", { name: "QR code Pix da assinatura" }).waitFor();
+    const code = await owner.getByLabel("Pix Copia e Cola", { exact: true }).inputValue();
+    assert.match(code, /^000201/, "a BR Code");
+    await owner.getByText("Aguardando o pagamento").waitFor();
+    await shoot(owner, "pagar-asaas");
+    await owner.getByRole("button", { name: "Simular pagamento" }).click();
+    await waitForPath(owner, "/painel/assinatura-realizada");
+    await owner.getByText(/Pagamento confirmado\. Sua conta é/).waitFor();
+    await owner.getByText("Até 50 chaves Pix cadastradas").waitFor();
+    await shoot(owner, "assinatura-realizada");
+  });
+
+  step("the limit is gone: the sixth key is registered, and the subscription shows Premium", async () => {
+    await owner.goto("/painel/chaves");
+    const form = await registerKey(owner, 6);
+    await form.getByText(/Chave loja6@padaria\.test cadastrada/).waitFor();
+    await owner.goto("/painel/assinatura");
+    await owner.getByText("Premium ativo", { exact: true }).waitFor();
+    await owner.getByText(/Pago até/).waitFor();
+    await shoot(owner, "assinatura-premium");
+  });
+});

@@ -1,0 +1,125 @@
+//! Each limited action at the API: a free account is refused with 402 `plan-limit-reached` one
+//! past its plan's number, nothing is made, and after paying Premium the same request passes.
+
+use reqwest::StatusCode;
+use serde_json::json;
+use tests::TestApp;
+
+use super::support::{assert_plan_limit, go_premium, sandbox_app};
+use crate::workspace::support::{Person, invite, qrcode_body, sign_up};
+
+async fn count(app: &TestApp, sql: &'static str) -> i64 {
+    sqlx::query_scalar(sql)
+        .fetch_one(&app.db().await)
+        .await
+        .expect("count")
+}
+
+fn key(n: usize) -> serde_json::Value {
+    json!({"pixKey": format!("loja{n}@padaria.test"), "holderName": "Padaria Sao Joao", "label": format!("Caixa {n}")})
+}
+
+#[tokio::test]
+async fn a_free_account_registers_five_keys_the_sixth_answers_402_and_premium_lifts_the_limit() {
+    let app = sandbox_app().await;
+    let mut owner = sign_up(&app, "dona@padaria.test", "Dona").await;
+    let keys = Person::in_account(&owner.account_id, "/keys");
+    for n in 1..=5 {
+        let made = owner.post(&keys, &key(n)).await;
+        assert_eq!(made.status, StatusCode::CREATED, "{}", made.text);
+    }
+    let refused = owner.post(&keys, &key(6)).await;
+    assert_plan_limit(&refused, "até 5 chaves Pix");
+    assert_eq!(
+        count(
+            &app,
+            "select count(*) from events where event_type = 'PixKeyRegistered'"
+        )
+        .await,
+        5,
+        "nothing made"
+    );
+    go_premium(&mut owner).await;
+    let made = owner.post(&keys, &key(6)).await;
+    assert_eq!(made.status, StatusCode::CREATED, "{}", made.text);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_free_account_makes_a_hundred_qr_codes_a_month_and_a_batch_past_that_is_refused_whole() {
+    let app = sandbox_app().await;
+    let mut owner = sign_up(&app, "dona@padaria.test", "Dona").await;
+    let codes = Person::in_account(&owner.account_id, "/qrcodes");
+    let batch = json!({"pixKey": "loja@padaria.test", "merchantName": "Padaria", "merchantCity": "Recife", "prefix": "MESA", "count": 98});
+    let made = owner.post(&format!("{codes}/lote"), &batch).await;
+    assert_eq!(made.status, StatusCode::CREATED, "{}", made.text);
+    // Two more fit; a batch of three would pass 100 and makes nothing.
+    let mut three = batch.clone();
+    three["count"] = json!(3);
+    let refused = owner.post(&format!("{codes}/lote"), &three).await;
+    assert_plan_limit(&refused, "100 QR codes por mês");
+    for _ in 0..2 {
+        let one = owner.post(&codes, &qrcode_body("Padaria")).await;
+        assert_eq!(one.status, StatusCode::CREATED, "{}", one.text);
+    }
+    let refused = owner.post(&codes, &qrcode_body("Padaria")).await;
+    assert_plan_limit(&refused, "100 QR codes por mês");
+    let streams = "select count(distinct stream_id) from events where stream_type = 'qrcode'";
+    assert_eq!(count(&app, streams).await, 100);
+    go_premium(&mut owner).await;
+    let one = owner.post(&codes, &qrcode_body("Padaria")).await;
+    assert_eq!(one.status, StatusCode::CREATED, "{}", one.text);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_free_account_invites_five_people_and_the_sixth_invitation_answers_402() {
+    let app = sandbox_app().await;
+    let mut owner = sign_up(&app, "dona@padaria.test", "Dona").await;
+    for n in 1..=5 {
+        let invited = invite(&mut owner, &format!("caixa{n}@padaria.test"), "operator").await;
+        assert_eq!(invited.status, StatusCode::CREATED, "{}", invited.text);
+    }
+    let refused = invite(&mut owner, "caixa6@padaria.test", "operator").await;
+    assert_plan_limit(&refused, "até 5 pessoas na equipe");
+    assert_eq!(
+        count(
+            &app,
+            "select count(*) from events where event_type = 'MemberInvited'"
+        )
+        .await,
+        5
+    );
+    go_premium(&mut owner).await;
+    let invited = invite(&mut owner, "caixa6@padaria.test", "operator").await;
+    assert_eq!(invited.status, StatusCode::CREATED, "{}", invited.text);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_free_account_turns_on_one_api_pix_webhook_and_a_second_answers_402() {
+    let app = sandbox_app().await;
+    let mut owner = sign_up(&app, "dona@padaria.test", "Dona").await;
+    let keys = Person::in_account(&owner.account_id, "/keys");
+    let mut ids = Vec::new();
+    for n in 1..=2 {
+        let made = owner.post(&keys, &key(n)).await;
+        assert_eq!(made.status, StatusCode::CREATED, "{}", made.text);
+        ids.push(made.json["id"].as_str().expect("id").to_owned());
+    }
+    let receiver =
+        |id: &str| Person::in_account(&owner.account_id, &format!("/api-pix-receivers/{id}"));
+    let (first, second) = (receiver(&ids[0]), receiver(&ids[1]));
+    let on = owner.post(&first, &json!({})).await;
+    assert_eq!(on.status, StatusCode::CREATED, "{}", on.text);
+    let refused = owner.post(&second, &json!({})).await;
+    assert_plan_limit(&refused, "webhook API Pix");
+    assert_eq!(
+        count(&app, "select count(*) from api_pix_receivers").await,
+        1
+    );
+    go_premium(&mut owner).await;
+    let on = owner.post(&second, &json!({})).await;
+    assert_eq!(on.status, StatusCode::CREATED, "{}", on.text);
+    app.stop().await;
+}

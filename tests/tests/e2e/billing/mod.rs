@@ -1,0 +1,10 @@
+//! Plans and billing (issue 12): the plan's limits at the API (402 `plan-limit-reached` for each
+//! limited action, gone after the upgrade), the sandbox provider's whole flow, and the Asaas
+//! adapter and webhook against a local fake Asaas replaying the documented payloads.
+
+mod asaas;
+mod fake_asaas;
+mod limits;
+mod renewals;
+mod sandbox;
+mod support;
