@@ -214,6 +214,10 @@ describe('/painel/criar-qrcode: creating a code', () => {
       'href',
       `/pagamento/${id}`,
     );
+    expect(within(result).getByRole('link', { name: 'Imprimir a placa' })).toHaveAttribute(
+      'href',
+      `/pagamento/${id}/placa`,
+    );
     expect(within(result).getByRole('link', { name: 'Baixar PNG' })).toHaveAttribute(
       'href',
       `/placas/${id}.png?modelo=codigo&dpi=254`,
