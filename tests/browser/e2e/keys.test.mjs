@@ -109,7 +109,7 @@ describe("chaves Pix e a conta em uso", () => {
 
     // The owner's default key is chosen, with its holder name as the name in the code.
     const form = operator.getByRole("form", { name: "Criar QR code" });
-    const picker = form.getByLabel("Chave Pix", { exact: true });
+    const picker = form.getByRole("combobox", { name: "Chave Pix", exact: true });
     await operator.waitForFunction(
       (select) => select.selectedOptions[0]?.textContent?.startsWith("Caixa da loja"),
       await picker.elementHandle(),

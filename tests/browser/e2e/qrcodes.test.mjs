@@ -106,7 +106,7 @@ describe("a shop owner's key becomes a batch of codes that scan, download and op
   step("/painel/criar-qrcode starts with the default key and its holder name", async () => {
     await owner.goto("/painel/criar-qrcode");
     const form = owner.getByRole("form", { name: "Criar QR code" });
-    const picker = form.getByLabel("Chave Pix", { exact: true });
+    const picker = form.getByRole("combobox", { name: "Chave Pix", exact: true });
     await owner.waitForFunction(
       (select) => select.selectedOptions[0]?.textContent === "Caixa do bar: caixa@bardarita.com.br (padrão)",
       await picker.elementHandle(),
@@ -124,7 +124,7 @@ describe("a shop owner's key becomes a batch of codes that scan, download and op
     const form = owner.getByRole("form", { name: "Criar QR codes em lote" });
     await owner.waitForFunction(
       (select) => select.selectedOptions[0]?.textContent?.startsWith("Caixa do bar"),
-      await form.getByLabel("Chave Pix", { exact: true }).elementHandle(),
+      await form.getByRole("combobox", { name: "Chave Pix", exact: true }).elementHandle(),
     );
     await form.getByLabel("Cidade", { exact: true }).fill("Olinda");
     await form.getByLabel("Prefixo", { exact: true }).fill("MESA");
@@ -167,7 +167,7 @@ describe("a shop owner's key becomes a batch of codes that scan, download and op
     const form = owner.getByRole("form", { name: "Criar QR code" });
     await owner.waitForFunction(
       (select) => select.selectedOptions[0]?.textContent?.startsWith("Caixa do bar"),
-      await form.getByLabel("Chave Pix", { exact: true }).elementHandle(),
+      await form.getByRole("combobox", { name: "Chave Pix", exact: true }).elementHandle(),
     );
     await form.getByLabel("Cidade", { exact: true }).fill("Olinda");
     await form.getByLabel("Valor (opcional)", { exact: true }).fill("12,50");
@@ -212,7 +212,7 @@ describe("a shop owner's key becomes a batch of codes that scan, download and op
     assert.equal(await list.locator(":scope > li").count(), 6);
     assert.equal(await owner.getByRole("form", { name: "Criar QR code" }).count(), 0, "no second form");
     await shots(owner, "qrcodes");
-    await owner.getByLabel("Buscar", { exact: false }).first().fill("MESA03");
+    await owner.getByLabel("Buscar", { exact: true }).fill("MESA03");
     await owner.waitForFunction(() => document.querySelectorAll("ul.qrcodes > li").length === 1);
     await list.getByText("MESA03").waitFor();
   });
