@@ -115,7 +115,7 @@ describe("a shop owner's key becomes a batch of codes that scan, download and op
     await form.getByText("Em nome de Rita Gomes").waitFor();
     await form.getByLabel("Cidade", { exact: true }).fill("Olinda");
     // The preview of how name and city are written into the code.
-    await form.getByText("RITA GOMES").first().waitFor();
+    await form.getByText(/^No QR code: RITA GOMES, OLINDA$/).waitFor();
     await shots(owner, "criar-qrcode-formulario");
   });
 
@@ -172,6 +172,7 @@ describe("a shop owner's key becomes a batch of codes that scan, download and op
     await form.getByLabel("Cidade", { exact: true }).fill("Olinda");
     await form.getByLabel("Valor (opcional)", { exact: true }).fill("12,50");
     await form.getByLabel("Descrição (opcional)", { exact: true }).fill("Caldinho");
+    await form.getByText(/^No QR code: RITA GOMES, OLINDA$/).waitFor();
     const [answer] = await Promise.all([
       owner.waitForResponse((r) => /\/qrcodes\?qr=svg$/.test(r.url()) && r.request().method() === "POST"),
       form.getByRole("button", { name: "Criar QR code" }).click(),
