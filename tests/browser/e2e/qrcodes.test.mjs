@@ -129,6 +129,7 @@ describe("a shop owner's key becomes a batch of codes that scan, download and op
     await form.getByLabel("Cidade", { exact: true }).fill("Olinda");
     await form.getByLabel("Prefixo", { exact: true }).fill("MESA");
     await form.getByLabel("Quantidade", { exact: true }).fill("5");
+    await form.getByText(/^No QR code: RITA GOMES, OLINDA$/).waitFor();
     const [answer] = await Promise.all([
       owner.waitForResponse((r) => r.url().endsWith("/qrcodes/lote") && r.request().method() === "POST"),
       form.getByRole("button", { name: "Criar QR codes" }).click(),
