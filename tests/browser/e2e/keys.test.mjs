@@ -101,15 +101,20 @@ describe("chaves Pix e a conta em uso", () => {
     await waitForPath(operator, "/painel/convite");
     await operator.getByRole("status").filter({ hasText: "Agora você faz parte da conta" }).waitFor();
 
-    await operator.goto("/painel/qrcodes");
+    await operator.goto("/painel/criar-qrcode");
     await operator.reload();
     const inUse = operator.getByLabel("Conta em uso", { exact: true });
     assert.match(await inUse.locator("option:checked").innerText(), /\(Operador\)/, "still in the owner's account");
     await operator.getByText("seu papel: Operador").waitFor();
 
+    // The owner's default key is chosen, with its holder name as the name in the code.
     const form = operator.getByRole("form", { name: "Criar QR code" });
-    await form.getByLabel("Chave Pix", { exact: true }).fill("52998224725");
-    await form.getByLabel("Nome de quem recebe", { exact: true }).fill("Lia Prado");
+    const picker = form.getByRole("combobox", { name: "Chave Pix", exact: true });
+    await operator.waitForFunction(
+      (select) => select.selectedOptions[0]?.textContent?.startsWith("Caixa da loja"),
+      await picker.elementHandle(),
+    );
+    assert.equal(await form.getByLabel("Nome de quem recebe", { exact: true }).inputValue(), "Lia Prado");
     await form.getByLabel("Cidade", { exact: true }).fill("Recife");
     await form.getByLabel("Descrição (opcional)", { exact: true }).fill("Feito pelo operador");
     await form.getByRole("button", { name: "Criar QR code" }).click();
@@ -117,7 +122,7 @@ describe("chaves Pix e a conta em uso", () => {
 
     await owner.goto("/painel/qrcodes");
     await owner
-      .getByRole("region", { name: "QR codes desta conta" })
+      .getByRole("region", { name: "QR codes", exact: true })
       .getByRole("listitem")
       .filter({ hasText: "Feito pelo operador" })
       .waitFor();

@@ -156,6 +156,7 @@ describe("every page fits a phone and a laptop", () => {
       "/painel",
       "/painel/boas-vindas",
       "/painel/qrcodes",
+      "/painel/criar-qrcode",
       "/painel/chaves",
       "/painel/transacoes",
       "/painel/plano",

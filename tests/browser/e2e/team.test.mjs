@@ -18,8 +18,13 @@ async function signUp(page, { name, email, password }) {
   await page.getByRole("button", { name: "Criar conta", exact: true }).click();
 }
 
-/** Fills and sends the QR-code form of /painel/qrcodes, then waits for the confirmation. */
+/**
+ * From /painel/qrcodes, opens /painel/criar-qrcode, fills and sends its form, waits for the
+ * confirmation, and comes back to the list.
+ */
 async function createQrCode(page, { pixKey, merchantName, merchantCity, amount, description }) {
+  await page.getByRole("link", { name: "Criar QR code", exact: true }).click();
+  await waitForPath(page, "/painel/criar-qrcode");
   const form = page.getByRole("form", { name: "Criar QR code" });
   await form.getByLabel("Chave Pix", { exact: true }).fill(pixKey);
   await form.getByLabel("Nome de quem recebe", { exact: true }).fill(merchantName);
@@ -28,11 +33,13 @@ async function createQrCode(page, { pixKey, merchantName, merchantCity, amount, 
   await form.getByLabel("Descrição (opcional)", { exact: true }).fill(description);
   await form.getByRole("button", { name: "Criar QR code" }).click();
   await form.getByRole("status").filter({ hasText: "QR code criado" }).waitFor();
+  await page.getByRole("link", { name: "Ver os QR codes desta conta" }).click();
+  await waitForPath(page, "/painel/qrcodes");
 }
 
-/** The list part of /painel/qrcodes ("QR codes desta conta"). */
+/** The screen /painel/qrcodes (its list). */
 function qrCodeList(page) {
-  return page.getByRole("region", { name: "QR codes desta conta" });
+  return page.getByRole("region", { name: "QR codes", exact: true });
 }
 
 function panelNav(page) {

@@ -67,7 +67,7 @@ async fn every_png_size_and_the_pdf_the_dashboard_offers_decode_to_the_codes_pay
         let png = download(&app, &format!("/placas/{id}.png?{query}")).await;
         let (w, h, found) = decode_png(&png);
         assert_eq!((w, h), (width, height), "the size {query} promises");
-        assert_eq!(found, [payload.clone()], "the PNG {query}");
+        assert_eq!(found, std::slice::from_ref(&payload), "the PNG {query}");
     }
 
     let pdf = download(&app, &format!("/placas/{id}.pdf")).await;

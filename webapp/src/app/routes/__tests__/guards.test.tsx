@@ -178,7 +178,7 @@ describe('dashboard routes', () => {
     expect(await screen.findByRole('heading', { name: 'Boas-vindas ao Balcão' })).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Ir para Chaves Pix' })).not.toBeInTheDocument();
     expect(screen.queryByText(/QR codes do painel ainda estão em construção/)).not.toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Ir para QR codes' })).toHaveAttribute('href', '/painel/qrcodes');
+    expect(screen.getByRole('link', { name: 'Criar QR code' })).toHaveAttribute('href', '/painel/criar-qrcode');
     expect(screen.getAllByRole('link', { name: 'Criar placa Pix' })[0]).toHaveAttribute('href', '/criar-placa-pix');
   });
 });

@@ -21,7 +21,7 @@ export function WelcomeGuide() {
         <li>
           <h2>Crie seu primeiro QR code</h2>
           <p>Com um valor fixo ou deixando quem paga digitar o valor.</p>
-          <Link to={paths.panel.qrCodes}>Ir para QR codes</Link>
+          <Link to={paths.panel.createQrCode}>Criar QR code</Link>
         </li>
         <li>
           <h2>Imprima sua primeira placa Pix</h2>

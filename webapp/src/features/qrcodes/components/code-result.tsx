@@ -91,7 +91,7 @@ export function CodeShare({ qrcode }: { qrcode: QrCode }) {
 }
 
 /** A code just made: the QR, the copy text, downloads, share and the payer page. */
-export function CodeResult({ qrcode, showPaymentLink = true }: { qrcode: QrCode; showPaymentLink?: boolean }) {
+export function CodeResult({ qrcode }: { qrcode: QrCode }) {
   const [copied, setCopied] = useState(false);
   const amount = qrcode.amountCentavos === null ? 'Quem paga digita o valor' : formatCentavos(qrcode.amountCentavos);
   return (
@@ -138,7 +138,8 @@ export function CodeResult({ qrcode, showPaymentLink = true }: { qrcode: QrCode;
         >
           Copiar código
         </button>
-        {showPaymentLink ? <a href={paths.server.payment(qrcode.id)}>Abrir a página de pagamento</a> : null}
+        <a href={paths.server.payment(qrcode.id)}>Abrir a página de pagamento</a>
+        <a href={paths.server.paymentSign(qrcode.id)}>Imprimir a placa</a>
       </p>
       <p role="status" aria-live="polite" className="hint">
         {copied ? 'Código copiado.' : null}

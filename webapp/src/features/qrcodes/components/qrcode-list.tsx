@@ -1,11 +1,13 @@
 import { useState } from 'react';
 
 import { FormAlert } from '@/components/form-alert';
+import { keyChoiceName } from '@/components/key-picker';
 import { PageStatus } from '@/components/page-status';
 import { paths } from '@/config/paths';
 import { useDebouncedValue } from '@/hooks/use-debounced-value';
 import { asApiError } from '@/lib/api-error';
 import { WORKSPACE_NOT_FOUND, errorMessage, isForbidden, isNotFound } from '@/lib/error-messages';
+import type { KeyChoice } from '@/types/pix-key';
 import { formatDateTime } from '@/utils/dates';
 import { formatCentavos } from '@/utils/money';
 
@@ -133,12 +135,13 @@ function QrCodePage({ filters, isFirst, isLast, onMore }: PageProps) {
 }
 
 /** The account's QR codes, newest first: search, filter, archive, bring back, duplicate. */
-export function QrCodeList({ accountId }: { accountId: string }) {
+export function QrCodeList({ accountId, keys }: { accountId: string; keys?: readonly KeyChoice[] }) {
   const [search, setSearch] = useState('');
+  const [keyId, setKeyId] = useState('');
   const [archived, setArchived] = useState<Archived>('nao');
   const [cursors, setCursors] = useState<(string | null)[]>([null]);
   const settledSearch = useDebouncedValue(search, 300);
-  const base = { accountId, search: settledSearch, keyId: '', archived };
+  const base = { accountId, search: settledSearch, keyId, archived };
   return (
     <>
       <form className="filters" role="search" aria-label="Buscar QR codes" onSubmit={(event) => event.preventDefault()}>
@@ -154,6 +157,25 @@ export function QrCodeList({ accountId }: { accountId: string }) {
             }}
           />
         </label>
+        {keys !== undefined && keys.length > 0 ? (
+          <label className="inline-field">
+            Chave
+            <select
+              value={keyId}
+              onChange={(event) => {
+                setKeyId(event.target.value);
+                setCursors([null]);
+              }}
+            >
+              <option value="">Todas as chaves</option>
+              {keys.map((key) => (
+                <option key={key.id} value={key.id}>
+                  {keyChoiceName(key)}
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : null}
         <label className="inline-field">
           Mostrar
           <select

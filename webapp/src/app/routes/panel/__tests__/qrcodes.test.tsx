@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { http } from 'msw';
+import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 
 import {
@@ -76,6 +76,28 @@ describe('/painel/qrcodes: the list', () => {
     expect(screen.getByRole('link', { name: 'Crie o primeiro' })).toHaveAttribute('href', '/painel/criar-qrcode');
     // Creation lives at /painel/criar-qrcode: no second form here.
     expect(screen.queryByRole('form', { name: 'Criar QR code' })).not.toBeInTheDocument();
+  });
+
+  it('filters by a registered key of the account', async () => {
+    const ana = owner();
+    const caixa = seedPixKey(ana, { pixKey: 'caixa@padaria.com', label: 'Caixa', isDefault: true });
+    seedPixKey(ana, { pixKey: '12345678909', kind: 'cpf', label: null });
+    const asked: string[] = [];
+    server.use(
+      http.get('/api/accounts/:id/qrcodes', ({ request }) => {
+        asked.push(new URL(request.url).searchParams.get('chave') ?? '');
+        return HttpResponse.json({ qrcodes: [], next: null });
+      }),
+    );
+    const { user } = renderApp('/painel/qrcodes');
+    const filter = await screen.findByRole('combobox', { name: 'Chave' });
+    expect(
+      within(filter)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['Todas as chaves', 'Caixa: caixa@padaria.com (padrão)', 'CPF: 12345678909']);
+    await user.selectOptions(filter, 'Caixa: caixa@padaria.com (padrão)');
+    await waitFor(() => expect(asked).toContain(caixa.id));
   });
 
   it('tells a role without the right (403) instead of the list', async () => {
@@ -213,6 +235,10 @@ describe('/painel/criar-qrcode: creating a code', () => {
     expect(within(result).getByRole('link', { name: 'Abrir a página de pagamento' })).toHaveAttribute(
       'href',
       `/pagamento/${id}`,
+    );
+    expect(within(result).getByRole('link', { name: 'Imprimir a placa' })).toHaveAttribute(
+      'href',
+      `/pagamento/${id}/placa`,
     );
     expect(within(result).getByRole('link', { name: 'Baixar PNG' })).toHaveAttribute(
       'href',
