@@ -7,6 +7,7 @@
 //! | `/api/accounts/{accountId}/api-pix-receivers/{keyId}` … | owner, manager ([`Right::ManageKeys`](domain::team::Right)) | turn the receiver of a key on, rotate its URL, turn it off ([`receivers`]) |
 //! | `/api/accounts/{accountId}/payments` … | every role (operators: their own codes' payments) | list, read, record by hand, void ([`records`]) |
 //! | `GET /api/accounts/{accountId}/daily-totals` | every role (operators: their own codes) | totals per São Paulo day ([`records`]) |
+//! | `GET /api/accounts/{accountId}/summary` | every role (operators: their own codes) | the dashboard home's figures ([`summary`]) |
 //!
 //! The receiver's pipeline ([`receiver::receive`]) is the same for the bank and the sandbox:
 //! the whole body is validated against the spec (`domain::payment::api_pix`), every `chave` must
