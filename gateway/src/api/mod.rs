@@ -33,6 +33,8 @@
 //! | `POST /api/accounts/{accountId}/qrcodes/{id}/claim` | [`claims::claim`] | owner, manager, operator (with the sign's management token) |
 //! | `GET, POST /api/accounts/{accountId}/payment-links` | [`payment_links::list`], [`payment_links::create`] | owner, manager |
 //! | `POST /api/accounts/{accountId}/payment-links/{id}/revoke` | [`payment_links::revoke`] | owner, manager |
+//! | `GET /api/accounts/{accountId}/summary` | [`payments::summary::summary`] | owner, manager, operator (own codes) |
+//! | `GET /api/accounts/{accountId}/events` | [`crate::live::handlers::account`] (server-sent events) | owner, manager, operator (own codes) |
 //!
 //! Codes the resource modules add to the API's table (`crate::api::error`):
 //!

@@ -10,6 +10,7 @@
 //! | `GET /api/accounts/{accountId}/payments/csv?…` | as the list | the filtered payments as a streamed CSV in pt-BR formats ([`export`]) |
 //! | `GET /api/accounts/{accountId}/payments/{reference}/history` | as reading the payment | its events from the log: what, when, source, by whom, correlation and causation ([`history`]) |
 //! | `GET /api/accounts/{accountId}/daily-totals` | every role (operators: their own codes) | totals per São Paulo day ([`records`]) |
+//! | `GET /api/accounts/{accountId}/summary` | every role (operators: their own codes) | the dashboard home's figures ([`summary`]) |
 //!
 //! The receiver's pipeline ([`receiver::receive`]) is the same for the bank and the sandbox:
 //! the whole body is validated against the spec (`domain::payment::api_pix`), every `chave` must
