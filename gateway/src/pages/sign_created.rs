@@ -121,8 +121,6 @@ pub struct SignCreatedPage {
     pub design_query: String,
     /// The paper size's label, for the PDF link.
     pub size_label: &'static str,
-    /// The paper size's slug, for the print page.
-    pub size_slug: &'static str,
 }
 
 /// The bare page: what this address is for.
@@ -176,7 +174,6 @@ pub async fn show(
         .map_err(|e| AppError::Internal(anyhow::anyhow!("default sign options: {e}")))?;
     page.design_query = design.query();
     page.size_label = design.options.size.label();
-    page.size_slug = design.options.size.slug();
     Ok(respond(StatusCode::OK, page))
 }
 
@@ -303,7 +300,6 @@ async fn load(
         email_error: None,
         design_query: String::new(),
         size_label: PaperSize::A4.label(),
-        size_slug: PaperSize::A4.slug(),
     })
 }
 
