@@ -12,8 +12,7 @@ pub(crate) mod embedded;
 use embedded::ASSETS;
 pub use embedded::{
     analytics_script_path, copy_script_path, live_script_path, session_hint_script_path,
-    sign_preview_script_path,
-    stylesheet_path,
+    sign_preview_script_path, stylesheet_path,
 };
 
 /// `GET /static/{name}`: an embedded asset with a year-long immutable cache, in the brotli or gzip

@@ -112,12 +112,12 @@ async fn by(
     let Ok(person) = Uuid::parse_str(actor) else {
         return Ok(json!({"kind": "system", "id": actor}));
     };
-    if !names.contains_key(&person) {
+    if let std::collections::hash_map::Entry::Vacant(entry) = names.entry(person) {
         let name = projections::accounts::find(&state.pool, person)
             .await
             .map_err(projection_error)?
             .and_then(|account| account.display_name);
-        names.insert(person, name);
+        entry.insert(name);
     }
     Ok(json!({
         "kind": "person",
