@@ -180,15 +180,15 @@ mod tests {
             pix_keys: n,
             ..Usage::default()
         };
-        assert!(check(PlanId::Gratis, LimitedAction::RegisterPixKey, at(4)).is_ok());
-        let refused = check(PlanId::Gratis, LimitedAction::RegisterPixKey, at(5))
-            .expect_err("the sixth key is refused");
+        assert!(check(PlanId::Gratis, LimitedAction::RegisterPixKey, at(9)).is_ok());
+        let refused = check(PlanId::Gratis, LimitedAction::RegisterPixKey, at(10))
+            .expect_err("the eleventh key is refused");
         assert_eq!(refused.limit, Limit::PixKeys);
         assert_eq!(refused.kind().http_status(), 402);
         let message = refused.to_string();
-        assert!(message.contains("até 5 chaves Pix"), "{message}");
+        assert!(message.contains("até 10 chaves Pix"), "{message}");
         assert!(message.contains("Premium"), "{message}");
-        assert!(check(PlanId::PremiumMensal, LimitedAction::RegisterPixKey, at(5)).is_ok());
+        assert!(check(PlanId::PremiumMensal, LimitedAction::RegisterPixKey, at(10)).is_ok());
     }
 
     #[test]

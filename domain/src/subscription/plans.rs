@@ -3,7 +3,7 @@
 //! | | Grátis | Premium mensal | Premium anual |
 //! |---|---|---|---|
 //! | price | R$ 0,00 | R$ 19,90 a month | R$ 199,00 a year |
-//! | Pix keys | 5 | 50 | 50 |
+//! | Pix keys | 10 | 50 | 50 |
 //! | QR codes made per month | 100 | 2.000 | 2.000 |
 //! | extra accounts (team members and open invitations) | 5 | 20 | 20 |
 //! | logo on signs | no | yes | yes |
@@ -96,7 +96,7 @@ pub const PLANS: [Plan; 3] = [
         price: Centavos::new(0),
         period: Period::Free,
         limits: Limits {
-            pix_keys: 5,
+            pix_keys: 10,
             qrcodes_per_month: 100,
             extra_accounts: 5,
             logo_on_signs: false,

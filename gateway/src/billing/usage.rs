@@ -74,6 +74,22 @@ pub async fn of(pool: &PgPool, account: Uuid, action: LimitedAction) -> Result<U
     Ok(usage)
 }
 
+/// Whether the key `key_id` already has a live API Pix receiver (turning it on again is a
+/// conflict, not a new endpoint).
+///
+/// # Errors
+///
+/// 503/500 when PostgreSQL fails.
+pub async fn receiver_on(pool: &PgPool, key_id: Uuid) -> Result<bool, ApiError> {
+    sqlx::query_scalar(
+        "select exists (select 1 from api_pix_receivers where key_id = $1 and revoked_at is null)",
+    )
+    .bind(key_id)
+    .fetch_one(pool)
+    .await
+    .map_err(|e| ApiError::unavailable(anyhow::anyhow!(e)))
+}
+
 /// Everything at once, for the subscription page's "usage against each limit".
 ///
 /// # Errors

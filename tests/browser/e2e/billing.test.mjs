@@ -1,8 +1,8 @@
 // Issue 12 in a real browser against the real server, with the built-in sandbox provider (no
-// Asaas key, BALCAO_SANDBOX_PAYMENTS on, as `make run`): a free account registers its five Pix
-// keys, the sixth is refused naming the limit and offering Premium; the owner upgrades on
+// Asaas key, BALCAO_SANDBOX_PAYMENTS on, as `make run`): a free account registers its ten Pix
+// keys, the eleventh is refused naming the limit and offering Premium; the owner upgrades on
 // /painel/premium, pays on /pagar_asaas with "Simular pagamento", lands on
-// /painel/assinatura-realizada, and the sixth key goes through.
+// /painel/assinatura-realizada, and the eleventh key goes through.
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -52,7 +52,7 @@ describe("plano Grátis, limite e Premium pago no sandbox", () => {
 
   const step = stepsOf(() => stack);
 
-  step("a free account registers five keys and the sixth is refused naming the limit", async () => {
+  step("a free account registers ten keys and the eleventh is refused naming the limit", async () => {
     await owner.goto("/criar-conta");
     await owner.getByLabel("Seu nome", { exact: true }).fill(person.name);
     await owner.getByLabel("E-mail", { exact: true }).fill(person.email);
@@ -61,14 +61,14 @@ describe("plano Grátis, limite e Premium pago no sandbox", () => {
     await waitForPath(owner, "/painel/boas-vindas");
     await owner.goto("/painel/chaves");
     await owner.getByRole("heading", { level: 1, name: "Chaves Pix" }).waitFor();
-    for (let n = 1; n <= 5; n += 1) {
+    for (let n = 1; n <= 10; n += 1) {
       const form = await registerKey(owner, n);
       await form.getByText(new RegExp(`Chave loja${n}@padaria\\.test cadastrada`)).waitFor();
     }
-    const form = await registerKey(owner, 6);
-    await form.getByText(/O plano Grátis permite até 5 chaves Pix/).waitFor();
+    const form = await registerKey(owner, 11);
+    await form.getByText(/O plano Grátis permite até 10 chaves Pix/).waitFor();
     await form.getByText(/Assine o Premium/).waitFor();
-    assert.equal(await form.getByText(/Chave loja6@padaria\.test cadastrada/).count(), 0, "nothing made");
+    assert.equal(await form.getByText(/Chave loja11@padaria\.test cadastrada/).count(), 0, "nothing made");
   });
 
   step("the plan menu entry shows Grátis with its usage, and the plans side by side", async () => {
@@ -76,7 +76,7 @@ describe("plano Grátis, limite e Premium pago no sandbox", () => {
     await waitForPath(owner, "/painel/assinatura");
     await owner.getByText("Plano Grátis", { exact: true }).waitFor();
     const keys = owner.getByRole("row").filter({ hasText: "Chaves Pix cadastradas" });
-    assert.match(await keys.innerText(), /5\s+5/);
+    assert.match(await keys.innerText(), /10\s+10/);
     await shoot(owner, "assinatura-gratis");
     await owner.getByRole("link", { name: "Conhecer o Premium" }).click();
     await waitForPath(owner, "/painel/premium");
@@ -112,10 +112,10 @@ describe("plano Grátis, limite e Premium pago no sandbox", () => {
     await shoot(owner, "assinatura-realizada");
   });
 
-  step("the limit is gone: the sixth key is registered, and the subscription shows Premium", async () => {
+  step("the limit is gone: the eleventh key is registered, and the subscription shows Premium", async () => {
     await owner.goto("/painel/chaves");
-    const form = await registerKey(owner, 6);
-    await form.getByText(/Chave loja6@padaria\.test cadastrada/).waitFor();
+    const form = await registerKey(owner, 11);
+    await form.getByText(/Chave loja11@padaria\.test cadastrada/).waitFor();
     await owner.goto("/painel/assinatura");
     await owner.getByText("Premium ativo", { exact: true }).waitFor();
     await owner.getByText(/Pago até/).waitFor();

@@ -118,13 +118,16 @@ pub async fn turn_on(
 ) -> Result<Response, ApiError> {
     workspace.require(Right::ManageKeys)?;
     let (key_id, pix_key) = key_of(&state, &workspace, &key_id).await?;
-    // Issue 12: the plan's API Pix webhook endpoints.
-    crate::billing::allow(
-        &state,
-        &workspace,
-        domain::subscription::limits::LimitedAction::TurnOnApiPixEndpoint,
-    )
-    .await?;
+    // Issue 12: the plan's API Pix webhook endpoints (a key whose receiver is already on gets
+    // the 409 below, not the plan's 402).
+    if !crate::billing::usage::receiver_on(&state.pool, key_id).await? {
+        crate::billing::allow(
+            &state,
+            &workspace,
+            domain::subscription::limits::LimitedAction::TurnOnApiPixEndpoint,
+        )
+        .await?;
+    }
     let token = new_token();
     let inserted = sqlx::query(
         "insert into api_pix_receivers (receiver_id, account_id, key_id, token_digest, created_by)

@@ -20,27 +20,27 @@ fn key(n: usize) -> serde_json::Value {
 }
 
 #[tokio::test]
-async fn a_free_account_registers_five_keys_the_sixth_answers_402_and_premium_lifts_the_limit() {
+async fn a_free_account_registers_ten_keys_the_eleventh_answers_402_and_premium_lifts_the_limit() {
     let app = sandbox_app().await;
     let mut owner = sign_up(&app, "dona@padaria.test", "Dona").await;
     let keys = Person::in_account(&owner.account_id, "/keys");
-    for n in 1..=5 {
+    for n in 1..=10 {
         let made = owner.post(&keys, &key(n)).await;
         assert_eq!(made.status, StatusCode::CREATED, "{}", made.text);
     }
-    let refused = owner.post(&keys, &key(6)).await;
-    assert_plan_limit(&refused, "até 5 chaves Pix");
+    let refused = owner.post(&keys, &key(11)).await;
+    assert_plan_limit(&refused, "até 10 chaves Pix");
     assert_eq!(
         count(
             &app,
             "select count(*) from events where event_type = 'PixKeyRegistered'"
         )
         .await,
-        5,
+        10,
         "nothing made"
     );
     go_premium(&mut owner).await;
-    let made = owner.post(&keys, &key(6)).await;
+    let made = owner.post(&keys, &key(11)).await;
     assert_eq!(made.status, StatusCode::CREATED, "{}", made.text);
     app.stop().await;
 }

@@ -28,7 +28,7 @@ async fn the_plans_are_public_with_their_prices_in_centavos_and_their_limits() {
     assert_eq!(
         summary,
         [
-            ("gratis", 0, 5),
+            ("gratis", 0, 10),
             ("premium-mensal", 1_990, 50),
             ("premium-anual", 19_900, 50)
         ]
