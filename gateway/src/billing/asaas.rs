@@ -340,6 +340,43 @@ impl Asaas {
 mod tests {
     use super::*;
 
+    #[tokio::test]
+    async fn the_client_opens_a_tls_handshake_for_an_https_base_url_as_asaas_requires() {
+        use tokio::io::AsyncReadExt;
+        // A bare TCP listener stands in for Asaas: it only records the first byte it receives.
+        // A client with TLS starts with a handshake record (0x16); one built without TLS never
+        // connects to an `https` URL at all.
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let port = listener.local_addr().expect("address").port();
+        let first_byte = tokio::spawn(async move {
+            let (mut socket, _) = listener.accept().await.ok()?;
+            socket.read_u8().await.ok()
+        });
+        let asaas = Asaas::new(AsaasConfig {
+            base_url: format!("https://127.0.0.1:{port}/v3"),
+            api_key: "$aact_test".to_owned(),
+            user_agent: "Balcao-test".to_owned(),
+            timeout: Duration::from_secs(2),
+            attempts: 1,
+            backoff: Duration::from_millis(1),
+        })
+        .expect("client");
+        let sent = asaas
+            .http
+            .get(format!("https://127.0.0.1:{port}/v3/customers"))
+            .send()
+            .await;
+        assert!(sent.is_err(), "the stand-in never completes a handshake");
+        let first = tokio::time::timeout(Duration::from_secs(2), first_byte)
+            .await
+            .ok()
+            .and_then(Result::ok)
+            .flatten();
+        assert_eq!(first, Some(0x16), "no TLS handshake reached the server");
+    }
+
     #[test]
     fn reais_read_from_their_digits_without_floats() {
         let read = |t: &str| centavos_from_reais(t).map(Centavos::get);
