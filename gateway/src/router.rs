@@ -104,7 +104,10 @@ fn public_pages() -> Router<AppState> {
         .route("/pagamento/{qrcode_id}", get(payment::show))
         .route("/pagamento/{qrcode_id}/placa", get(payment::sign))
         // Live: whether the code was paid, as server-sent events (`live`).
-        .route("/pagamento/{qrcode_id}/eventos", get(crate::live::handlers::payer))
+        .route(
+            "/pagamento/{qrcode_id}/eventos",
+            get(crate::live::handlers::payer),
+        )
         // Printable signs as files: `/placas/{qrcode_id}.pdf|.png|.svg` (`signs`).
         .route("/placas/{file}", get(crate::signs::download))
         // Payments: the bank's API Pix deliveries (the bank appends `/pix` to the registered

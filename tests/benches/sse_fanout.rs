@@ -58,8 +58,10 @@ async fn client(
         .unwrap_or_default();
     socket
         .write_all(
-            format!("GET {path} HTTP/1.1\r\nhost: {address}\r\naccept: text/event-stream\r\n{auth}\r\n")
-                .as_bytes(),
+            format!(
+                "GET {path} HTTP/1.1\r\nhost: {address}\r\naccept: text/event-stream\r\n{auth}\r\n"
+            )
+            .as_bytes(),
         )
         .await
         .expect("request");
@@ -76,7 +78,11 @@ async fn client(
         let now = Instant::now();
         carry.extend_from_slice(&buffer[..n]);
         if !answered && carry.windows(4).any(|w| w == b"\r\n\r\n") {
-            assert!(carry.starts_with(b"HTTP/1.1 200"), "{}", String::from_utf8_lossy(&carry));
+            assert!(
+                carry.starts_with(b"HTTP/1.1 200"),
+                "{}",
+                String::from_utf8_lossy(&carry)
+            );
             answered = true;
             let _ = connected.send(());
         }

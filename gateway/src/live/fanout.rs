@@ -26,8 +26,7 @@ pub(super) async fn run(
     // What the projection applied before this process started is history, not news: start at
     // its stored checkpoint (the follower was subscribed first, so no move is missed).
     let mut cursor = loop {
-        match projections::checkpoint::projection_position(&pool, projections::payments::NAME)
-            .await
+        match projections::checkpoint::projection_position(&pool, projections::payments::NAME).await
         {
             Ok(position) => break position,
             Err(error) => {

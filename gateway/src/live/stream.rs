@@ -259,12 +259,9 @@ async fn first_events(client: &mut Client, resume_after: Option<FeedPosition>, h
                 Ok(_) | Err(_) => {
                     let at = head.max(after);
                     client.told_up_to = at;
-                    client.pending.push_back(
-                        Event::default()
-                            .event("resync")
-                            .id(event_id(at))
-                            .data("{}"),
-                    );
+                    client
+                        .pending
+                        .push_back(Event::default().event("resync").id(event_id(at)).data("{}"));
                 }
             }
         }

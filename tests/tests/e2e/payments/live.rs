@@ -10,8 +10,7 @@ use serde_json::{Value, json};
 use tests::TestApp;
 
 use super::support::{
-    code_with_txid, delivery, post_delivery, register_key, spec_example, turn_on,
-    wait_for_payments,
+    code_with_txid, delivery, post_delivery, register_key, spec_example, turn_on, wait_for_payments,
 };
 use crate::workspace::support::{Person, sign_up, team};
 
@@ -47,7 +46,8 @@ impl Stream {
         let response = Self::request(app, path, token, last_id).await;
         assert_eq!(response.status(), StatusCode::OK, "{path}");
         assert_eq!(
-            response.headers()["content-type"], "text/event-stream",
+            response.headers()["content-type"],
+            "text/event-stream",
             "{path}"
         );
         Stream {
@@ -161,14 +161,18 @@ async fn a_hundred_simultaneous_deliveries_of_one_entry_make_exactly_one_live_no
     let key = register_key(&db, &account).await;
     let code = code_with_txid(&db, &mut owner, &account, "placa0001").await;
     let url = turn_on(&mut owner, key).await;
-    let mut dashboard = Stream::open(&app, &events_path(&account), Some(&token(&owner)), None).await;
+    let mut dashboard =
+        Stream::open(&app, &events_path(&account), Some(&token(&owner)), None).await;
     let mut payer = Stream::open(&app, &format!("/pagamento/{code}/eventos"), None, None).await;
-    let opening = payer.next_event("pagamento").await.expect("the payer's first answer");
+    let opening = payer
+        .next_event("pagamento")
+        .await
+        .expect("the payer's first answer");
     assert_eq!(opening.json(), json!({"pago": false}));
 
-    let answers = join_all((0..100).map(|_| {
-        post_delivery(&app, &url, delivery(vec![paying("placa0001", 1)]), None)
-    }))
+    let answers = join_all(
+        (0..100).map(|_| post_delivery(&app, &url, delivery(vec![paying("placa0001", 1)]), None)),
+    )
     .await;
     assert!(answers.iter().all(|(status, _)| *status == StatusCode::OK));
     wait_for_payments(&db, 1).await;
@@ -176,13 +180,20 @@ async fn a_hundred_simultaneous_deliveries_of_one_entry_make_exactly_one_live_no
     // arrives before the second's.
     post_delivery(&app, &url, delivery(vec![paying("outra", 2)]), None).await;
 
-    let first = dashboard.next_event("pagamento").await.expect("the payment");
+    let first = dashboard
+        .next_event("pagamento")
+        .await
+        .expect("the payment");
     assert_eq!(first.json()["qrcodeId"], code.as_str());
     assert_eq!(first.json()["amountCentavos"], 11_000);
     assert_eq!(first.json()["status"], "received");
-    let second = dashboard.next_event("pagamento").await.expect("the next payment");
+    let second = dashboard
+        .next_event("pagamento")
+        .await
+        .expect("the next payment");
     assert_eq!(
-        second.json()["reference"], "E8765432120200909122100000000002",
+        second.json()["reference"],
+        "E8765432120200909122100000000002",
         "the hundred deliveries made one notification, then came the other payment"
     );
     let paid = payer.next_event("pagamento").await.expect("paid");
@@ -224,7 +235,10 @@ async fn a_dashboard_that_reconnects_with_last_event_id_gets_the_payment_it_miss
     let account = owner.account_id.clone();
     let mut stream = Stream::open(&app, &events_path(&account), Some(&token(&owner)), None).await;
     let seen = record(&mut owner, &account, None, "1,00").await;
-    let event = stream.next_event("pagamento").await.expect("the first payment");
+    let event = stream
+        .next_event("pagamento")
+        .await
+        .expect("the first payment");
     assert_eq!(event.json()["reference"], seen.as_str());
     let last_id = event.id.expect("every event has an id");
     drop(stream);
@@ -237,8 +251,15 @@ async fn a_dashboard_that_reconnects_with_last_event_id_gets_the_payment_it_miss
         Some(&last_id),
     )
     .await;
-    let replayed = resumed.next_event("pagamento").await.expect("the missed payment");
-    assert_eq!(replayed.json()["reference"], missed.as_str(), "not the one already seen");
+    let replayed = resumed
+        .next_event("pagamento")
+        .await
+        .expect("the missed payment");
+    assert_eq!(
+        replayed.json()["reference"],
+        missed.as_str(),
+        "not the one already seen"
+    );
     assert_eq!(replayed.json()["amountCentavos"], 200);
     // And it goes on live from there.
     let after = record(&mut owner, &account, None, "3,00").await;
@@ -282,15 +303,28 @@ async fn an_operator_hears_only_of_payments_to_their_own_codes_and_others_get_no
     .await;
     record(&mut people.owner, &account, Some(&owners_code), "5,00").await;
     record(&mut people.owner, &account, None, "6,00").await;
-    let theirs = record(&mut people.operator, &account, Some(&operators_code), "7,00").await;
-    let first = operator.next_event("pagamento").await.expect("their payment");
+    let theirs = record(
+        &mut people.operator,
+        &account,
+        Some(&operators_code),
+        "7,00",
+    )
+    .await;
+    let first = operator
+        .next_event("pagamento")
+        .await
+        .expect("their payment");
     assert_eq!(
-        first.json()["reference"], theirs.as_str(),
+        first.json()["reference"],
+        theirs.as_str(),
         "the owner's code and the payment without a code are not the operator's"
     );
     for _ in 0..3 {
         let event = owner.next_event("pagamento").await.expect("every payment");
-        assert!(event.json().get("payer").is_none(), "no payer data on a stream");
+        assert!(
+            event.json().get("payer").is_none(),
+            "no payer data on a stream"
+        );
     }
 
     for (who, token) in [
@@ -325,18 +359,31 @@ async fn the_payer_stream_says_paid_and_nothing_about_the_payer_or_the_payment()
     let code = code_with_txid(&db, &mut owner, &account, "placa0001").await;
     let url = turn_on(&mut owner, key).await;
     let mut payer = Stream::open(&app, &format!("/pagamento/{code}/eventos"), None, None).await;
-    payer.next_event("pagamento").await.expect("the first answer");
+    payer
+        .next_event("pagamento")
+        .await
+        .expect("the first answer");
     let (status, answer) =
         post_delivery(&app, &url, delivery(vec![paying("placa0001", 7)]), None).await;
     assert_eq!(status, StatusCode::OK, "{answer}");
     let paid = payer.next_event("pagamento").await.expect("paid");
     assert_eq!(paid.data, r#"{"pago":true}"#);
-    for secret in ["Fulano", "12345678909", "0123456789", "E876543", "110", "placa0001"] {
+    for secret in [
+        "Fulano",
+        "12345678909",
+        "0123456789",
+        "E876543",
+        "110",
+        "placa0001",
+    ] {
         assert!(!payer.raw.contains(secret), "{secret} in {}", payer.raw);
     }
     // A page opened afterwards starts from "paid" (the first answer says where the code stands).
     let mut later = Stream::open(&app, &format!("/pagamento/{code}/eventos"), None, None).await;
-    let first = later.next_event("pagamento").await.expect("the first answer");
+    let first = later
+        .next_event("pagamento")
+        .await
+        .expect("the first answer");
     assert_eq!(first.json(), json!({"pago": true}));
     app.stop().await;
 }

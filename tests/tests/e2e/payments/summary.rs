@@ -39,7 +39,14 @@ async fn the_home_summary_adds_today_seven_and_thirty_days_and_operators_see_the
     // Today (São Paulo) has two payments only when "now minus a minute" is still today there;
     // the amounts below keep every period distinct whatever the hour.
     paid(&mut people.owner, &account, None, "10,00", 0).await;
-    paid(&mut people.operator, &account, Some(&operators_code), "5,01", 0).await;
+    paid(
+        &mut people.operator,
+        &account,
+        Some(&operators_code),
+        "5,01",
+        0,
+    )
+    .await;
     paid(&mut people.owner, &account, None, "100,00", 3).await;
     paid(&mut people.owner, &account, None, "1.000,00", 20).await;
     paid(&mut people.owner, &account, None, "10.000,00", 45).await;
@@ -54,17 +61,28 @@ async fn the_home_summary_adds_today_seven_and_thirty_days_and_operators_see_the
     assert!((1..=2).contains(&today_count), "{periods}");
     assert_eq!(periods["last7Days"]["payments"], 3, "{periods}");
     assert_eq!(periods["last7Days"]["receivedCentavos"], 11_501);
-    assert_eq!(periods["last7Days"]["averageTicketCentavos"], 3_834, "11 501 / 3, rounded");
+    assert_eq!(
+        periods["last7Days"]["averageTicketCentavos"], 3_834,
+        "11 501 / 3, rounded"
+    );
     assert_eq!(periods["last30Days"]["payments"], 4);
     assert_eq!(periods["last30Days"]["receivedCentavos"], 111_501);
     let recent = summary.json["recent"].as_array().expect("recent");
-    assert_eq!(recent[0]["amountCentavos"].as_i64().map(|c| c == 1_000 || c == 501), Some(true));
+    assert_eq!(
+        recent[0]["amountCentavos"]
+            .as_i64()
+            .map(|c| c == 1_000 || c == 501),
+        Some(true)
+    );
     assert_eq!(recent[4]["amountCentavos"], 1_000_000, "newest first");
 
     let operator = people.operator.get(&path).await;
     assert_eq!(operator.status, StatusCode::OK);
     assert_eq!(operator.json["periods"]["last30Days"]["payments"], 1);
-    assert_eq!(operator.json["periods"]["last30Days"]["receivedCentavos"], 501);
+    assert_eq!(
+        operator.json["periods"]["last30Days"]["receivedCentavos"],
+        501
+    );
     assert_eq!(operator.json["recent"].as_array().map(Vec::len), Some(1));
     assert!(operator.json["recent"][0].get("payer").is_none());
 
