@@ -78,7 +78,11 @@ async fn client(
         };
         let now = Instant::now();
         carry.extend_from_slice(&buffer[..n]);
-        if !answered && carry.windows(4).any(|w| w == b"\r\n\r\n") {
+        if !answered {
+            // The status line comes first; keep everything until the header ends.
+            if !carry.windows(4).any(|w| w == b"\r\n\r\n") {
+                continue;
+            }
             assert!(
                 carry.starts_with(b"HTTP/1.1 200"),
                 "{}",
