@@ -12,7 +12,7 @@
 //! A payment is "recorded" when `POST …/payments` is sent; its event travels the whole way:
 //! append, relay, NATS, projector, checkpoint notification, the one fan-out query, broadcast.
 
-use std::io::Write as _;
+use std::io::Write;
 use std::time::{Duration, Instant};
 
 use serde_json::json;
@@ -78,7 +78,11 @@ async fn client(
         };
         let now = Instant::now();
         carry.extend_from_slice(&buffer[..n]);
-        if !answered && carry.windows(4).any(|w| w == b"\r\n\r\n") {
+        if !answered {
+            // The status line comes first; keep everything until the header ends.
+            if !carry.windows(4).any(|w| w == b"\r\n\r\n") {
+                continue;
+            }
             assert!(
                 carry.starts_with(b"HTTP/1.1 200"),
                 "{}",
@@ -211,29 +215,33 @@ async fn main() {
     last.sort();
     median.sort();
     let mut out = std::io::stdout().lock();
-    let _ = writeln!(
+    writeln!(
         out,
         "sse_fanout: {clients} clients ({} payer streams, {} dashboard streams), {payments} payments",
         clients.div_ceil(2),
         clients / 2
-    );
-    let _ = writeln!(
+    )
+    .expect("stdout");
+    writeln!(
         out,
         "  idle clients: resident memory {before} KiB before, {idle} KiB with every stream open: +{idle_mib:.1} MiB (target < 50 MB)"
-    );
-    let _ = writeln!(
+    )
+    .expect("stdout");
+    writeln!(
         out,
         "  delay to the last client's event: p50 {:?}, p99 {:?}, max {:?} (target p99 < 250 ms)",
         percentile(&last, 50.0),
         percentile(&last, 99.0),
         last.last().copied().unwrap_or_default()
-    );
-    let _ = writeln!(
+    )
+    .expect("stdout");
+    writeln!(
         out,
         "  delay to the median client's event: p50 {:?}, p99 {:?}",
         percentile(&median, 50.0),
         percentile(&median, 99.0)
-    );
+    )
+    .expect("stdout");
     drop(out);
     app.stop().await;
 }
