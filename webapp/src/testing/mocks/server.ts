@@ -5,6 +5,7 @@ import { authHandlers } from './handlers/auth';
 import { buildHandlers } from './handlers/builds';
 import { faqHandlers } from './handlers/faq';
 import { keyHandlers } from './handlers/keys';
+import { paymentHandlers } from './handlers/payments';
 import { qrcodeHandlers } from './handlers/qrcodes';
 import { teamHandlers } from './handlers/team';
 
@@ -14,6 +15,7 @@ export const server = setupServer(
   ...teamHandlers,
   ...qrcodeHandlers,
   ...keyHandlers,
+  ...paymentHandlers,
   ...buildHandlers,
   ...faqHandlers,
 );

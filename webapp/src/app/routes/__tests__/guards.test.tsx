@@ -150,7 +150,8 @@ describe('dashboard routes', () => {
     expect(within(nav).getByRole('link', { name: 'Início' })).toHaveAttribute('aria-current', 'page');
 
     await app.user.click(within(nav).getByRole('link', { name: 'Transações' }));
-    const heading = await screen.findByRole('heading', { name: 'Transações' });
+    // A lazy screen with a chart library: its code may take a moment to arrive.
+    const heading = await screen.findByRole('heading', { name: 'Transações' }, { timeout: 10_000 });
     expect(within(nav).getByRole('link', { name: 'Transações' })).toHaveAttribute('aria-current', 'page');
     // Focus follows the navigation, so screen readers announce the new screen.
     expect(heading).toHaveFocus();
