@@ -16,7 +16,8 @@ describe('signed-out visitors', () => {
     const user = seedUser({ email: 'ana@exemplo.com' });
     const app = renderApp('/painel/chaves');
 
-    expect(await screen.findByRole('heading', { name: 'Entrar' })).toBeInTheDocument();
+    // The file's first render: cold module loading can take more than the default second.
+    expect(await screen.findByRole('heading', { name: 'Entrar' }, { timeout: 5000 })).toBeInTheDocument();
     expect(app.location()).toBe('/entrar?continuar=%2Fpainel%2Fchaves');
 
     await app.user.type(screen.getByLabelText('E-mail'), user.email);
