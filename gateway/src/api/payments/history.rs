@@ -112,16 +112,16 @@ async fn by(
     let Ok(person) = Uuid::parse_str(actor) else {
         return Ok(json!({"kind": "system", "id": actor}));
     };
-    if !names.contains_key(&person) {
-        let name = projections::accounts::find(&state.pool, person)
-            .await
-            .map_err(projection_error)?
-            .and_then(|account| account.display_name);
-        names.insert(person, name);
-    }
-    Ok(json!({
-        "kind": "person",
-        "id": person,
-        "name": names.get(&person).cloned().flatten(),
-    }))
+    let name = match names.get(&person) {
+        Some(known) => known.clone(),
+        None => {
+            let found = projections::accounts::find(&state.pool, person)
+                .await
+                .map_err(projection_error)?
+                .and_then(|account| account.display_name);
+            names.insert(person, found.clone());
+            found
+        }
+    };
+    Ok(json!({"kind": "person", "id": person, "name": name}))
 }
