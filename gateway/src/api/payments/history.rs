@@ -112,16 +112,16 @@ async fn by(
     let Ok(person) = Uuid::parse_str(actor) else {
         return Ok(json!({"kind": "system", "id": actor}));
     };
-    if let std::collections::hash_map::Entry::Vacant(entry) = names.entry(person) {
-        let name = projections::accounts::find(&state.pool, person)
-            .await
-            .map_err(projection_error)?
-            .and_then(|account| account.display_name);
-        entry.insert(name);
-    }
-    Ok(json!({
-        "kind": "person",
-        "id": person,
-        "name": names.get(&person).cloned().flatten(),
-    }))
+    let name = match names.get(&person) {
+        Some(known) => known.clone(),
+        None => {
+            let found = projections::accounts::find(&state.pool, person)
+                .await
+                .map_err(projection_error)?
+                .and_then(|account| account.display_name);
+            names.insert(person, found.clone());
+            found
+        }
+    };
+    Ok(json!({"kind": "person", "id": person, "name": name}))
 }

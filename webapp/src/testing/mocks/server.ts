@@ -6,6 +6,7 @@ import { buildHandlers } from './handlers/builds';
 import { faqHandlers } from './handlers/faq';
 import { keyHandlers } from './handlers/keys';
 import { liveHandlers } from './handlers/live';
+import { paymentHandlers } from './handlers/payments';
 import { qrcodeHandlers } from './handlers/qrcodes';
 import { teamHandlers } from './handlers/team';
 
@@ -15,6 +16,7 @@ export const server = setupServer(
   ...teamHandlers,
   ...qrcodeHandlers,
   ...keyHandlers,
+  ...paymentHandlers,
   ...buildHandlers,
   ...faqHandlers,
   ...liveHandlers,

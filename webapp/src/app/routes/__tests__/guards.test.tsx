@@ -16,7 +16,8 @@ describe('signed-out visitors', () => {
     const user = seedUser({ email: 'ana@exemplo.com' });
     const app = renderApp('/painel/chaves');
 
-    expect(await screen.findByRole('heading', { name: 'Entrar' })).toBeInTheDocument();
+    // The file's first render: cold module loading can take more than the default second.
+    expect(await screen.findByRole('heading', { name: 'Entrar' }, { timeout: 5000 })).toBeInTheDocument();
     expect(app.location()).toBe('/entrar?continuar=%2Fpainel%2Fchaves');
 
     await app.user.type(screen.getByLabelText('E-mail'), user.email);
@@ -143,7 +144,8 @@ describe('dashboard routes', () => {
     expect(within(nav).getByRole('link', { name: 'Início' })).toHaveAttribute('aria-current', 'page');
 
     await app.user.click(within(nav).getByRole('link', { name: 'Transações' }));
-    const heading = await screen.findByRole('heading', { name: 'Transações' });
+    // A lazy screen with a chart library: its code may take a moment to arrive.
+    const heading = await screen.findByRole('heading', { name: 'Transações' }, { timeout: 10_000 });
     expect(within(nav).getByRole('link', { name: 'Transações' })).toHaveAttribute('aria-current', 'page');
     // Focus follows the navigation, so screen readers announce the new screen.
     expect(heading).toHaveFocus();

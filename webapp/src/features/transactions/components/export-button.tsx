@@ -30,9 +30,7 @@ export function ExportButton({ accountId, filters }: { accountId: string; filter
       >
         {isLoading ? 'Preparando o arquivo…' : 'Exportar CSV'}
       </button>
-      {error === undefined ? null : (
-        <FormAlert>Não foi possível exportar. {errorMessage(asApiError(error))}</FormAlert>
-      )}
+      {error === undefined ? null : <FormAlert>Não foi possível exportar. {errorMessage(asApiError(error))}</FormAlert>}
     </>
   );
 }

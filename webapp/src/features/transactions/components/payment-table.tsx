@@ -67,7 +67,10 @@ function PaymentRows({ accountId, filters, after, isFirst, isLast, selected, onM
         return (
           <tr
             key={payment.reference}
-            className={[payment.status === 'voided' ? 'voided' : null, selected === payment.reference ? 'selected' : null]
+            className={[
+              payment.status === 'voided' ? 'voided' : null,
+              selected === payment.reference ? 'selected' : null,
+            ]
               .filter(Boolean)
               .join(' ')}
           >

@@ -27,15 +27,13 @@ function schemaFor(codeRequired: boolean) {
       note: optionalText(),
       endToEndId: optionalText(),
     })
-    .transform(
-      (values): NewPayment => ({
-        qrcodeId: values.qrcodeId === '' ? null : values.qrcodeId,
-        amount: values.amount,
-        ...(values.paidAt.trim() === '' ? {} : { paidAt: saoPauloInstant(values.paidAt) ?? undefined }),
-        note: values.note,
-        endToEndId: values.endToEndId,
-      }),
-    );
+    .transform((values): NewPayment => ({
+      qrcodeId: values.qrcodeId === '' ? null : values.qrcodeId,
+      amount: values.amount,
+      ...(values.paidAt.trim() === '' ? {} : { paidAt: saoPauloInstant(values.paidAt) ?? undefined }),
+      note: values.note,
+      endToEndId: values.endToEndId,
+    }));
 }
 
 export interface RecordPaymentFormProps {
@@ -73,7 +71,13 @@ export function RecordPaymentForm({ accountId, codes, codeRequired }: RecordPaym
           </option>
         ))}
       </SelectField>
-      <TextField label="Valor" inputMode="decimal" autoComplete="off" {...form.field('amount')} hint="Em reais, como 12,50." />
+      <TextField
+        label="Valor"
+        inputMode="decimal"
+        autoComplete="off"
+        {...form.field('amount')}
+        hint="Em reais, como 12,50."
+      />
       <TextField
         label="Data e hora (opcional)"
         type="datetime-local"

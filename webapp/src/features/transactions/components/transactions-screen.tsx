@@ -61,7 +61,10 @@ export function TransactionsScreen({ workspace, codes, keys }: TransactionsScree
   const settled = useDebouncedValue(input, 300);
   const { filters, problems } = applied(settled, new Date());
   const filtersKey = JSON.stringify(filters);
-  const [paging, setPaging] = useState<{ key: string; cursors: (string | null)[] }>({ key: filtersKey, cursors: [null] });
+  const [paging, setPaging] = useState<{ key: string; cursors: (string | null)[] }>({
+    key: filtersKey,
+    cursors: [null],
+  });
   const cursors = paging.key === filtersKey ? paging.cursors : [null];
   const [selected, setSelected] = useState<Payment | null>(null);
   const [recording, setRecording] = useState(false);

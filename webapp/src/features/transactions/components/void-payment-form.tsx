@@ -49,8 +49,8 @@ export function VoidPaymentForm({ accountId, payment }: { accountId: string; pay
         onCancel={() => setAsking(false)}
       >
         <p>
-          Anular o pagamento de {formatCentavos(payment.amountCentavos)}? Ele sai dos totais, e o histórico guarda
-          quem anulou e por quê.
+          Anular o pagamento de {formatCentavos(payment.amountCentavos)}? Ele sai dos totais, e o histórico guarda quem
+          anulou e por quê.
         </p>
       </ConfirmBox>
     </form>

@@ -14,7 +14,12 @@ export const PERIOD_LABELS: Readonly<Record<PeriodPreset, string>> = {
 };
 
 // en-CA writes dates as AAAA-MM-DD.
-const DAY = new Intl.DateTimeFormat('en-CA', { timeZone: SAO_PAULO, year: 'numeric', month: '2-digit', day: '2-digit' });
+const DAY = new Intl.DateTimeFormat('en-CA', {
+  timeZone: SAO_PAULO,
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+});
 
 /** The São Paulo calendar day of `instant`, `AAAA-MM-DD`. */
 export function saoPauloDay(instant: Date): string {
