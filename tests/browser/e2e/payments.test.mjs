@@ -17,7 +17,7 @@ import { VIEWPORTS, layoutProblems } from "./layout.mjs";
 
 // Once the live updates (SSE) are merged, this becomes `true`: the open screen must then show the
 // payment on its own, without the reload below.
-const LIVE_UPDATES = false;
+const LIVE_UPDATES = true;
 
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1366, height: 900 };
