@@ -2,11 +2,16 @@ import { useListPixKeysQuery } from '@/features/keys/api/keys';
 import { useListQrCodesQuery } from '@/features/qrcodes/api/list-qrcodes';
 import { TransactionsScreen } from '@/features/transactions/components/transactions-screen';
 import { WithWorkspace } from '@/features/workspaces/components/with-workspace';
+import { useLivePayments } from '@/hooks/use-live-payments';
 import type { CurrentWorkspace } from '@/types/workspace';
 import { formatCentavos } from '@/utils/money';
 
-/** The codes (an operator's own) and keys of the account, as the filters and the form list them. */
+/**
+ * The codes (an operator's own) and keys of the account, as the filters and the form list them; the
+ * list, totals and chart follow payments as they arrive (the live stream invalidates `Payment`).
+ */
 function TransactionsIn({ workspace }: { workspace: CurrentWorkspace }) {
+  useLivePayments(workspace.accountId);
   const { data: codes = [] } = useListQrCodesQuery(workspace.accountId);
   const { data: keys = [] } = useListPixKeysQuery(workspace.accountId);
   const codeOptions = codes.map((code) => ({
