@@ -441,6 +441,7 @@ pub async fn app_state(
         read_your_writes: Duration::from_millis(settings.read_your_writes_ms),
         progress,
         payments: crate::api::payments::Payments::new(&settings.payments, &pool_for_payments),
+        payer_pages: crate::pages::payer_cache::PayerPages::new(settings.payer_page_cache_bytes),
     }))
 }
 

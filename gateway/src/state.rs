@@ -47,6 +47,8 @@ pub struct Inner {
     pub progress: crate::read_your_writes::progress::Progress,
     /// Payments: the Payment aggregate's commands, the API Pix receiver's settings, the sandbox.
     pub payments: crate::api::payments::Payments,
+    /// Payer pages kept rendered and compressed (`pages::payer_cache`).
+    pub payer_pages: crate::pages::payer_cache::PayerPages,
 }
 
 impl AppState {

@@ -3,6 +3,7 @@
 
 mod authorization;
 mod manual;
+mod payer_page_cache;
 mod receiver;
 mod replay;
 mod sandbox;
