@@ -4,6 +4,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
 import { latestBuildManifest, resolveBuildId } from './build-id.ts';
+import { precompressAssets } from './precompress.ts';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 
@@ -13,7 +14,7 @@ export default defineConfig(({ command, mode }) => {
     // The gateway serves the built files under /painel/ (so /painel/assets/* falls under the routes it
     // already hands to the app); the dev server keeps / so /entrar and friends work there too.
     base: command === 'build' ? '/painel/' : '/',
-    plugins: [react(), latestBuildManifest(buildId)],
+    plugins: [react(), latestBuildManifest(buildId), precompressAssets()],
     define: { __BALCAO_BUILD_ID__: JSON.stringify(buildId) },
     resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
     server: {

@@ -22,6 +22,7 @@
 //! | `BALCAO_TRUSTED_PROXIES` | `0` | how many proxies you run in front of the gateway: the client address is the N-th `X-Forwarded-For` entry from the right (0: the TCP peer, the header is ignored) |
 //! | `BALCAO_TRUST_FORWARDED_FOR` | `false` | deprecated: `true` reads as `BALCAO_TRUSTED_PROXIES=1` when that is unset or 0 |
 //! | `BALCAO_READ_YOUR_WRITES_MS` | `3000` | how long a request waits for the read model to catch up with its own write |
+//! | `BALCAO_PAYER_PAGE_CACHE_BYTES` | `4194304` (4 MiB) | memory for payer pages kept rendered and compressed; `0` turns the cache off |
 //! | `BALCAO_ANALYTICS_ID` | unset | tag-manager measurement id; analytics stay off while unset, and load only after consent |
 //! | `BALCAO_NATS_STREAM` | `BALCAO_EVENTS` | JetStream stream the relay publishes to |
 //! | `BALCAO_NATS_SUBJECT_PREFIX` | `balcao.events` | subjects the stream captures (`<prefix>.<stream type>`) |
@@ -184,6 +185,15 @@ pub struct Settings {
         global = true
     )]
     pub read_your_writes_stall_ms: u64,
+    /// Memory for served payer pages (HTML and its compressed forms), in bytes; 0 turns the
+    /// cache off (`pages::payer_cache`).
+    #[arg(
+        long,
+        env = "BALCAO_PAYER_PAGE_CACHE_BYTES",
+        default_value_t = crate::pages::payer_cache::DEFAULT_BUDGET_BYTES,
+        global = true
+    )]
+    pub payer_page_cache_bytes: usize,
     /// Analytics measurement id (off when unset).
     #[arg(long, env = "BALCAO_ANALYTICS_ID", global = true)]
     pub analytics_id: Option<String>,

@@ -63,7 +63,7 @@ pub async fn serve_static(
 }
 
 /// Whether an `Accept-Encoding` value accepts `coding`: named (or `*`) with a quality above 0.
-fn accepts(offered: &str, coding: &str) -> bool {
+pub(crate) fn accepts(offered: &str, coding: &str) -> bool {
     let mut named = None;
     let mut any = None;
     for item in offered.split(',') {

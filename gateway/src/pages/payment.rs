@@ -3,9 +3,12 @@
 //! that it no longer takes payments, and shows neither the code nor its copy text.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use askama::Template;
 use axum::extract::{Path, Query, State};
+use axum::http::HeaderMap;
+use axum::response::Response;
 use domain::qr::{EcLevel, QrMatrix};
 use projections::qrcodes::{self, QrCodeView};
 use uuid::Uuid;
@@ -13,6 +16,7 @@ use uuid::Uuid;
 use crate::assets;
 use crate::error::AppError;
 use crate::html::{HtmlTemplate, Meta};
+use crate::pages::payer_cache::{CachedPage, Marks, Stamp};
 use crate::read_your_writes::wait_for;
 use crate::state::AppState;
 
@@ -118,12 +122,29 @@ fn amount_text(view: &QrCodeView) -> String {
 /// page wait, bounded and holding no database connection, for the read model to reach that
 /// feed position before answering 404. Only a position this server signed for this very code
 /// counts: anything else is ignored, so a made-up one cannot make the server wait.
+///
+/// Served from [`crate::pages::payer_cache`]: with no projection moved since the page was stored, no row is
+/// read; otherwise the rows are read and the page rendered only if they changed. `ETag` /
+/// `If-None-Match` answer 304.
 pub async fn show(
     State(state): State<AppState>,
     Path(id): Path<String>,
     Query(query): Query<HashMap<String, String>>,
-) -> Result<HtmlTemplate<PaymentPage>, AppError> {
+    request: HeaderMap,
+) -> Result<Response, AppError> {
     let qrcode_id = Uuid::parse_str(&id).map_err(|_| AppError::NotFound)?;
+    // Taken before any row is read: rows read afterwards are at least this recent.
+    let watch = state.progress.watch();
+    let marks = Marks {
+        qrcodes: watch.position(qrcodes::NAME),
+        payments: watch.position(projections::payments::NAME),
+    };
+    let cached = state.payer_pages.get(qrcode_id, marks);
+    if let Some(hit) = &cached
+        && hit.current
+    {
+        return Ok(hit.page.respond(&request));
+    }
     let mut view = qrcodes::find(&state.pool, qrcode_id).await?;
     if view.is_none()
         && let Some(position) = query
@@ -134,6 +155,23 @@ pub async fn show(
         view = qrcodes::find(&state.pool, qrcode_id).await?;
     }
     let view = view.ok_or(AppError::NotFound)?;
+    let paid = view.owner_id.is_some()
+        && projections::payments::code_was_paid(&state.pool, view.qrcode_id).await?;
+    let stamp = Stamp { view, paid };
+    if let Some(hit) = cached
+        && hit.page.stamp == stamp
+    {
+        state.payer_pages.confirm(qrcode_id, &stamp, marks);
+        return Ok(hit.page.respond(&request));
+    }
+    let html = render_payment(&state, stamp.view.clone(), paid)?;
+    let page = Arc::new(CachedPage::new(stamp, html));
+    state.payer_pages.put(qrcode_id, Arc::clone(&page), marks);
+    Ok(page.respond(&request))
+}
+
+/// The payer page's HTML for `view`.
+fn render_payment(state: &AppState, view: QrCodeView, paid: bool) -> Result<String, AppError> {
     // An archived code's page says so and shows no code to pay with.
     let qr_svg = if view.archived_at.is_some() {
         String::new()
@@ -149,10 +187,8 @@ pub async fn show(
             view.merchant_name
         ),
     );
-    let paid = view.owner_id.is_some()
-        && projections::payments::code_was_paid(&state.pool, view.qrcode_id).await?;
-    let simulate = crate::api::payments::sandbox::offered(&state, &view);
-    Ok(HtmlTemplate(PaymentPage {
+    let simulate = crate::api::payments::sandbox::offered(state, &view);
+    PaymentPage {
         meta,
         view,
         amount,
@@ -160,5 +196,7 @@ pub async fn show(
         copy_js: assets::copy_script_path(),
         paid,
         simulate,
-    }))
+    }
+    .render()
+    .map_err(|e| AppError::Internal(anyhow::anyhow!("rendering the payer page: {e}")))
 }

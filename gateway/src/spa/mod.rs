@@ -3,7 +3,7 @@
 //! | path | answer | `Cache-Control` |
 //! |---|---|---|
 //! | `/entrar`, `/criar-conta`, `/recuperar-senha`, `/redefinir-senha`, `/verificar-email`, `/painel`, `/painel/*` | `dist/index.html` (the app routes on the client) | `no-cache`, so a deploy is picked up on the next visit |
-//! | `/painel/assets/*` | `dist/assets/*` (hashed names) | `public, max-age=31536000, immutable` |
+//! | `/painel/assets/*` | `dist/assets/*` (hashed names), or the `.br` / `.gz` the build wrote beside it when the client accepts it (`Content-Encoding`, `Vary: accept-encoding`) | `public, max-age=31536000, immutable` |
 //! | `/builds/latest.json` | `dist/builds/latest.json` (the version check) | `no-store` |
 //!
 //! `/painel/duvidas` (the server-rendered FAQ) and `/painel/index_old` (a redirect) are routed
@@ -101,24 +101,41 @@ pub(crate) async fn index(State(state): State<AppState>, request_headers: Header
         .into_response()
 }
 
-/// A hashed asset under `/painel/assets/`.
+/// A hashed asset under `/painel/assets/`, in the brotli or gzip form the build wrote beside it
+/// (`webapp/precompress.ts`) when the client accepts one, so no request pays for compressing it.
 pub(crate) async fn asset(
     State(state): State<AppState>,
     UrlPath(path): UrlPath<String>,
+    request_headers: HeaderMap,
 ) -> Response {
     let Some(relative) = safe_relative(&path) else {
         return AppError::NotFound.into_response();
     };
     let file = state.webapp.dir().join("assets").join(relative);
-    match tokio::fs::read(&file).await {
-        Ok(bytes) => (
-            [
-                (header::CONTENT_TYPE, content_type(&path)),
-                (header::CACHE_CONTROL, "public, max-age=31536000, immutable"),
-            ],
-            bytes,
-        )
-            .into_response(),
+    let offered = request_headers
+        .get(header::ACCEPT_ENCODING)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    match read_asset(&file, offered).await {
+        Ok((bytes, encoding)) => {
+            let mut response = (
+                [
+                    (header::CONTENT_TYPE, content_type(&path)),
+                    (header::CACHE_CONTROL, "public, max-age=31536000, immutable"),
+                    (header::VARY, "accept-encoding"),
+                ],
+                bytes,
+            )
+                .into_response();
+            if let Some(encoding) = encoding {
+                // Already compressed: the compression layer leaves a response with this header
+                // alone.
+                response
+                    .headers_mut()
+                    .insert(header::CONTENT_ENCODING, HeaderValue::from_static(encoding));
+            }
+            response
+        }
         // Whatever the name asked for, a file that cannot be there is not found: missing, a
         // folder, a path through a file, or a name the file system refuses (too long).
         Err(error)
@@ -135,6 +152,28 @@ pub(crate) async fn asset(
         Err(error) => AppError::Internal(anyhow::anyhow!("reading {}: {error}", file.display()))
             .into_response(),
     }
+}
+
+/// `file`, or its `.br` / `.gz` sibling when `offered` (an `Accept-Encoding`) accepts that coding
+/// and the build wrote one; with the coding used. A sibling alone, without the file itself, is
+/// not served: the file decides what exists.
+async fn read_asset(
+    file: &std::path::Path,
+    offered: &str,
+) -> std::io::Result<(Vec<u8>, Option<&'static str>)> {
+    let plain = tokio::fs::read(file).await?;
+    for (coding, suffix) in [("br", "br"), ("gzip", "gz")] {
+        if !crate::assets::accepts(offered, coding) {
+            continue;
+        }
+        let mut name = file.as_os_str().to_owned();
+        name.push(".");
+        name.push(suffix);
+        if let Ok(compressed) = tokio::fs::read(PathBuf::from(name)).await {
+            return Ok((compressed, Some(coding)));
+        }
+    }
+    Ok((plain, None))
 }
 
 /// `/builds/latest.json`: the build id the running app compares with its own.
@@ -274,6 +313,34 @@ mod tests {
         assert_eq!(safe_relative(&"a/".repeat(600)), None);
         let longest = format!("{}.js", "x".repeat(252));
         assert_eq!(safe_relative(&longest), Some(PathBuf::from(&longest)));
+    }
+
+    #[tokio::test]
+    async fn an_asset_is_read_in_the_compressed_form_the_build_wrote_and_the_client_accepts() {
+        let dir = std::env::temp_dir().join(format!("balcao-spa-{}", uuid::Uuid::new_v4()));
+        std::fs::create_dir_all(&dir).expect("folder");
+        let file = dir.join("index-abc.js");
+        std::fs::write(&file, b"plain").expect("file");
+        std::fs::write(dir.join("index-abc.js.br"), b"brotli").expect("br");
+        std::fs::write(dir.join("index-abc.js.gz"), b"gzip").expect("gz");
+        let read = |offered: &'static str| {
+            let file = file.clone();
+            async move { read_asset(&file, offered).await.expect("readable") }
+        };
+        assert_eq!(
+            read("gzip, deflate, br").await,
+            (b"brotli".to_vec(), Some("br"))
+        );
+        assert_eq!(read("gzip").await, (b"gzip".to_vec(), Some("gzip")));
+        assert_eq!(read("br;q=0, gzip").await, (b"gzip".to_vec(), Some("gzip")));
+        assert_eq!(read("").await, (b"plain".to_vec(), None));
+        // Without a sibling, the file as it is (the compression layer may still compress it).
+        std::fs::remove_file(dir.join("index-abc.js.br")).expect("removed");
+        assert_eq!(read("br").await, (b"plain".to_vec(), None));
+        // A sibling without its file is nothing.
+        std::fs::remove_file(&file).expect("removed");
+        assert!(read_asset(&file, "gzip").await.is_err());
+        std::fs::remove_dir_all(&dir).expect("cleaned");
     }
 
     #[test]

@@ -4,6 +4,7 @@
 mod authorization;
 mod live;
 mod manual;
+mod payer_page_cache;
 mod receiver;
 mod replay;
 mod sandbox;

@@ -1,13 +1,13 @@
 // The transactions API as an account with no payment yet sees it: an empty list, zero totals.
 // Tests of the transactions screen put their own payments in with `server.use`.
 
-import { HttpResponse, http } from 'msw';
+import { HttpResponse, type JsonBodyType, http } from 'msw';
 
 import { roleIn } from '../db';
 import { bearerUser, unauthorized } from './bearer';
 import { NOT_FOUND } from './team';
 
-function answer(request: Request, accountId: string, body: unknown) {
+function answer(request: Request, accountId: string, body: JsonBodyType) {
   const user = bearerUser(request);
   if (user === undefined) return unauthorized();
   if (roleIn(accountId, user.uid) === undefined) return NOT_FOUND();

@@ -1,0 +1,137 @@
+//! The payer page is served from memory while its code stays as it was, and changes as soon as
+//! the code is archived or paid (`gateway::pages::payer_cache`).
+
+use reqwest::StatusCode;
+use reqwest::header::{CONTENT_ENCODING, ETAG, IF_NONE_MATCH, VARY};
+use serde_json::json;
+use tests::TestApp;
+
+use super::support::{code_with_txid, wait_for_payments};
+use crate::workspace::support::{Person, sign_up};
+
+/// Renames the code in its read-model row behind the projector's back: no checkpoint moves, so
+/// a page served from memory keeps the old name, and a page read from the rows shows the new.
+async fn rename_behind_the_projectors_back(db: &sqlx::PgPool, code: &str) {
+    sqlx::query("update qrcodes set merchant_name = 'NOME TROCADO' where qrcode_id = $1::uuid")
+        .bind(code)
+        .execute(db)
+        .await
+        .expect("renamed");
+}
+
+#[tokio::test]
+async fn a_payer_page_is_served_from_memory_until_its_code_is_archived() {
+    let app = TestApp::spawn().await;
+    let db = app.db().await;
+    let mut owner = sign_up(&app, "dona@padaria.test", "Dona da Padaria").await;
+    let account = owner.account_id.clone();
+    let code = code_with_txid(&db, &mut owner, &account, "placa0001").await;
+    let first = app.get_text(&format!("/pagamento/{code}")).await;
+    assert!(first.contains("Copiar código"), "{first}");
+
+    rename_behind_the_projectors_back(&db, &code).await;
+    let again = app.get_text(&format!("/pagamento/{code}")).await;
+    assert_eq!(again, first, "no row was read: the page came from memory");
+
+    let archived = owner
+        .post(
+            &Person::in_account(&account, &format!("/qrcodes/{code}/arquivar")),
+            &json!({}),
+        )
+        .await;
+    assert_eq!(archived.status, StatusCode::OK, "{}", archived.text);
+    let page = app.get_text(&format!("/pagamento/{code}")).await;
+    assert!(
+        page.contains("Este QR code não recebe mais pagamentos"),
+        "the archive is seen at once by whoever archived: {page}"
+    );
+    assert!(!page.contains("Copiar código"));
+    assert!(
+        page.contains("NOME TROCADO"),
+        "rendered from the rows again"
+    );
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_payer_page_says_the_payment_was_received_once_it_is_recorded() {
+    let app = TestApp::spawn_with(|s| s.payments.sandbox_payments = true).await;
+    let db = app.db().await;
+    let mut owner = sign_up(&app, "dona@padaria.test", "Dona da Padaria").await;
+    let account = owner.account_id.clone();
+    let code = code_with_txid(&db, &mut owner, &account, "placa0001").await;
+    let before = app.get_text(&format!("/pagamento/{code}")).await;
+    assert!(!before.contains("Pagamento recebido"));
+    rename_behind_the_projectors_back(&db, &code).await;
+    assert_eq!(app.get_text(&format!("/pagamento/{code}")).await, before);
+
+    let simulated = app
+        .client()
+        .post(app.url(&format!("/pagamento/{code}/simular-pagamento")))
+        .send()
+        .await
+        .expect("answer");
+    assert_eq!(simulated.status(), StatusCode::SEE_OTHER);
+    wait_for_payments(&db, 1).await;
+    // The simulation waited for the read model, so the page it sends the payer to is new.
+    let page = app.get_text(&format!("/pagamento/{code}")).await;
+    assert!(page.contains("Pagamento recebido"), "{page}");
+    assert!(
+        page.contains("NOME TROCADO"),
+        "rendered from the rows again"
+    );
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_payer_page_asked_again_with_its_etag_is_answered_304_until_it_changes() {
+    let app = TestApp::spawn().await;
+    let db = app.db().await;
+    let mut owner = sign_up(&app, "dona@padaria.test", "Dona da Padaria").await;
+    let account = owner.account_id.clone();
+    let code = code_with_txid(&db, &mut owner, &account, "placa0001").await;
+    let path = format!("/pagamento/{code}");
+    let first = app.get(&path).await;
+    assert_eq!(first.status(), StatusCode::OK);
+    let etag = first.headers()[ETAG].clone();
+    assert_eq!(first.headers()[VARY], "accept-encoding");
+
+    let again = app
+        .client()
+        .get(app.url(&path))
+        .header(IF_NONE_MATCH, etag.clone())
+        .send()
+        .await
+        .expect("answer");
+    assert_eq!(again.status(), StatusCode::NOT_MODIFIED);
+    assert_eq!(again.headers()[ETAG], etag);
+    assert!(again.text().await.expect("body").is_empty());
+
+    let compressed = app
+        .client()
+        .get(app.url(&path))
+        .header("accept-encoding", "br")
+        .send()
+        .await
+        .expect("answer");
+    assert_eq!(compressed.headers()[CONTENT_ENCODING], "br");
+    assert_eq!(compressed.headers()[ETAG], etag, "one version, one tag");
+
+    let archived = owner
+        .post(
+            &Person::in_account(&account, &format!("/qrcodes/{code}/arquivar")),
+            &json!({}),
+        )
+        .await;
+    assert_eq!(archived.status, StatusCode::OK, "{}", archived.text);
+    let changed = app
+        .client()
+        .get(app.url(&path))
+        .header(IF_NONE_MATCH, etag.clone())
+        .send()
+        .await
+        .expect("answer");
+    assert_eq!(changed.status(), StatusCode::OK, "the archived page is new");
+    assert_ne!(changed.headers()[ETAG], etag);
+    app.stop().await;
+}
