@@ -239,10 +239,12 @@ mod tests {
     }
 
     #[test]
-    fn the_logo_and_csv_export_are_premium_features() {
-        for action in [LimitedAction::LogoOnSign, LimitedAction::ExportCsv] {
-            assert!(check(PlanId::Gratis, action, Usage::default()).is_err());
-            assert!(check(PlanId::PremiumMensal, action, Usage::default()).is_ok());
+    fn the_logo_is_a_premium_feature_and_every_plan_exports_its_payments() {
+        let logo = LimitedAction::LogoOnSign;
+        assert!(check(PlanId::Gratis, logo, Usage::default()).is_err());
+        assert!(check(PlanId::PremiumMensal, logo, Usage::default()).is_ok());
+        for plan in [PlanId::Gratis, PlanId::PremiumMensal] {
+            assert!(check(plan, LimitedAction::ExportCsv, Usage::default()).is_ok());
         }
     }
 }

@@ -7,7 +7,7 @@
 //! | QR codes made per month | 100 | 2.000 | 2.000 |
 //! | extra accounts (team members and open invitations) | 5 | 20 | 20 |
 //! | logo on signs | no | yes | yes |
-//! | CSV export | no | yes | yes |
+//! | CSV export of payments | yes | yes | yes |
 //! | API Pix webhook endpoints | 1 | 10 | 10 |
 //! | history shown | last 90 days | all | all |
 //!
@@ -100,7 +100,8 @@ pub const PLANS: [Plan; 3] = [
             qrcodes_per_month: 100,
             extra_accounts: 5,
             logo_on_signs: false,
-            csv_export: false,
+            // A shop's own payments are its data: every plan exports them.
+            csv_export: true,
             api_pix_endpoints: 1,
             history_days: Some(90),
         },

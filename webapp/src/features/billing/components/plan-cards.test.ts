@@ -33,7 +33,7 @@ describe('the plans as people read them', () => {
       'Até 100 QR codes criados por mês',
       'Até 5 pessoas na equipe além de você',
       'Placas sem logotipo (em construção)',
-      'Sem exportação em CSV (em construção)',
+      'Sem exportação em CSV',
       '1 endereço de webhook API Pix',
       'Histórico dos últimos 90 dias (em construção)',
     ]);

@@ -64,7 +64,7 @@ function UsageTable({ subscription }: { subscription: Subscription }) {
         </tr>
         <tr>
           <th scope="row">Exportação em CSV</th>
-          <td colSpan={2}>{(plan.limits.csvExport ? 'Incluída' : 'Só no Premium') + NOT_YET}</td>
+          <td colSpan={2}>{plan.limits.csvExport ? 'Incluída' : 'Só no Premium'}</td>
         </tr>
         <tr>
           <th scope="row">Histórico</th>
