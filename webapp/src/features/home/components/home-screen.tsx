@@ -108,7 +108,7 @@ function QuickActions({ workspace }: { workspace: CurrentWorkspace }) {
         </Link>
       </li>
       <li>
-        <Link className="button secondary" to={paths.panel.qrCodes}>
+        <Link className="button secondary" to={paths.panel.createQrCode}>
           Criar placa
         </Link>
       </li>

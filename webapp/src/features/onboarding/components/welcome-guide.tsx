@@ -28,7 +28,7 @@ export function WelcomeGuide() {
           <p>
             Uma placa no balcão para o cliente pagar pelo app do banco, com o dinheiro indo direto para a sua conta.
           </p>
-          <a href={paths.server.signMaker}>Criar placa Pix</a>
+          <Link to={paths.panel.createQrCode}>Criar placa Pix</Link>
         </li>
       </ol>
       <p>

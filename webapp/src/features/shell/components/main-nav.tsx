@@ -35,8 +35,9 @@ export function MainNav({ showExtraAccounts = true }: MainNavProps) {
         </li>
       ))}
       <li>
-        {/* The public sign maker, a server-rendered page: a full page load. */}
-        <a href={paths.server.signMaker}>Criar placa Pix</a>
+        {/* Inside the dashboard a sign is made in the account in use (its code, its txid, its
+            payments); the result prints and downloads it. The public maker would make it anonymous. */}
+        <NavLink to={paths.panel.createQrCode}>Criar placa Pix</NavLink>
       </li>
     </ul>
   );
