@@ -7,4 +7,4 @@ mod fake_asaas;
 mod limits;
 mod renewals;
 mod sandbox;
-mod support;
+pub(crate) mod support;
