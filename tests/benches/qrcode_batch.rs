@@ -41,7 +41,7 @@ fn main() {
     runtime.block_on(async {
         let codes = env("BALCAO_BENCH_CODES", 100);
         let rounds = env("BALCAO_BENCH_ROUNDS", 5).max(1);
-        let app = TestApp::spawn().await;
+        let app = TestApp::spawn_with(|s| s.payments.sandbox_payments = true).await;
         let mut browser = Browser::new(&app);
         let signed = browser
             .sign_up("bancada@bar.test", "senha-boa-1", "Bancada")
@@ -50,6 +50,8 @@ fn main() {
             .as_str()
             .expect("an account")
             .to_owned();
+        // Over a thousand codes a run: more than Grátis allows in a month.
+        browser.go_premium(&account).await;
         let key = browser
             .post_json(
                 &format!("/api/accounts/{account}/keys"),

@@ -203,6 +203,43 @@ impl Browser {
         .await
     }
 
+    /// Upgrades `account` to Premium mensal and pays in the sandbox billing (the app must run with
+    /// sandbox payments on), then waits until the plan reads as Premium: for load tests and
+    /// benchmarks that make more QR codes than Grátis allows in a month.
+    ///
+    /// # Panics
+    ///
+    /// When the upgrade, the simulated payment or the switch to Premium does not happen.
+    pub async fn go_premium(&mut self, account: &str) {
+        let subscription = format!("/api/accounts/{account}/subscription");
+        let upgraded = self
+            .post_json(
+                &format!("{subscription}/upgrade"),
+                &serde_json::json!({"plan": "premium-mensal", "payerName": "Dona da Loja", "document": "529.982.247-25"}),
+            )
+            .await;
+        assert_eq!(upgraded.status, StatusCode::CREATED, "{}", upgraded.text);
+        let charge = upgraded.json["chargeId"]
+            .as_str()
+            .expect("chargeId")
+            .to_owned();
+        let paid = self
+            .post_json(
+                &format!("{subscription}/charges/{charge}/simulate"),
+                &serde_json::json!({}),
+            )
+            .await;
+        assert_eq!(paid.status, StatusCode::OK, "{}", paid.text);
+        for _ in 0..300 {
+            let now = self.get(&subscription).await;
+            if now.json["plan"]["id"] == "premium-mensal" {
+                return;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        panic!("the account never read as Premium");
+    }
+
     /// `POST /api/auth/signup`.
     pub async fn sign_up(&mut self, email: &str, password: &str, display_name: &str) -> Answer {
         self.post_json(
