@@ -95,15 +95,19 @@ describe("a simulated payment reaches /painel/transacoes and its CSV", () => {
     await keyForm.getByRole("button", { name: "Cadastrar chave" }).click();
     await keyForm.getByRole("status").filter({ hasText: "é a chave padrão desta conta" }).waitFor();
 
-    await owner.goto("/painel/qrcodes");
+    // Codes are made on /painel/criar-qrcode, which starts with the key just registered (the default).
+    await owner.goto("/painel/criar-qrcode");
     const form = owner.getByRole("form", { name: "Criar QR code" });
-    await form.getByLabel("Chave Pix", { exact: true }).fill(KEY);
+    await owner.waitForFunction(
+      (select) => select.selectedOptions[0]?.textContent?.includes("(padrão)"),
+      await form.getByRole("combobox", { name: "Chave Pix", exact: true }).elementHandle(),
+    );
     await form.getByLabel("Nome de quem recebe", { exact: true }).fill("Padaria da Rita");
     await form.getByLabel("Cidade", { exact: true }).fill("Recife");
     await form.getByLabel("Valor (opcional)", { exact: true }).fill("12,50");
     await form.getByLabel("Descrição (opcional)", { exact: true }).fill("Pão na chapa");
     await form.getByRole("button", { name: "Criar QR code" }).click();
-    const made = form.getByRole("status").filter({ hasText: "QR code criado" });
+    const made = owner.getByRole("article", { name: "QR code criado" });
     await made.waitFor();
     payerPage = await made.getByRole("link", { name: "Abrir a página de pagamento" }).getAttribute("href");
     assert.match(payerPage, /^\/pagamento\/[0-9a-f-]{36}$/);
