@@ -39,6 +39,8 @@ fmt:
 bench: services
 	$(CARGO) bench -p domain
 	$(CARGO) bench -p gateway --bench signs
+	$(CARGO) bench -p gateway --bench hot_pages
+	$(CARGO) bench -p gateway --bench creations
 	$(CARGO) bench -p commands --bench append
 	$(CARGO) bench -p projections
 	$(CARGO) bench -p tests --bench read_model_lag

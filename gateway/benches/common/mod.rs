@@ -1,0 +1,305 @@
+//! What the process benchmarks share: a private stack of real `balcao` processes (the binary
+//! cargo built for the bench) over a fresh database and a private `nats-server`, a signed-up
+//! shop, and CPU time read from `/proc`.
+
+#![allow(dead_code)] // each bench uses part of it
+
+use std::net::TcpListener;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use sqlx::{ConnectOptions, Connection, PgConnection};
+use uuid::Uuid;
+
+/// A free port on loopback.
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port()
+}
+
+/// A whole-number setting from the environment.
+pub fn env_u64(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// User plus system CPU time a process has used so far, in seconds (0 when it is gone).
+pub fn cpu_seconds(pid: u32) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    // The command name may hold spaces; the fields after its closing parenthesis are fixed:
+    // utime and stime are fields 14 and 15 of the line, 11 and 12 after the name.
+    let after = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+    let fields: Vec<&str> = after.split_whitespace().collect();
+    let field = |n: usize| {
+        fields
+            .get(n)
+            .and_then(|f| f.parse::<u64>().ok())
+            .unwrap_or(0)
+    };
+    // Linux counts in clock ticks of 1/100 s (USER_HZ).
+    (field(11) + field(12)) as f64 / 100.0
+}
+
+/// Resident memory of a process, in KiB.
+pub fn rss_kib(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .ok()
+        .and_then(|status| {
+            status
+                .lines()
+                .find(|l| l.starts_with("VmRSS:"))
+                .and_then(|l| l.split_whitespace().nth(1))
+                .and_then(|n| n.parse().ok())
+        })
+        .unwrap_or(0)
+}
+
+/// A child process killed (and reaped) when dropped.
+pub struct Process {
+    /// Its role, as the tables name it.
+    pub name: &'static str,
+    child: Child,
+}
+
+impl Process {
+    /// Its process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The processes of one run, their database and their scratch folder, all removed when dropped.
+pub struct Stack {
+    /// `127.0.0.1:port` of the gateway.
+    pub address: String,
+    /// `http://` + address.
+    pub base: String,
+    /// The fresh database's name.
+    pub database: String,
+    /// A connection to it, for the bench's own queries.
+    pub db: PgConnection,
+    /// The private NATS first, then the `balcao` roles in the order started.
+    pub processes: Vec<Process>,
+    admin: sqlx::postgres::PgConnectOptions,
+    scratch: PathBuf,
+}
+
+impl Stack {
+    /// Starts a private `nats-server`, migrates a fresh database, then runs `balcao` once per
+    /// entry of `roles` (`&["all"]`, or `&["serve", "relay", "project"]`), with sandbox payments
+    /// on and the creation rate limit out of the way; returns when `/healthz` answers.
+    pub async fn start(roles: &[&'static str]) -> Stack {
+        let id = Uuid::new_v4().simple().to_string();
+        let scratch = std::env::temp_dir().join(format!("balcao-bench-{id}"));
+        std::fs::create_dir_all(scratch.join("nats")).expect("scratch folder");
+        std::fs::create_dir_all(scratch.join("webapp")).expect("scratch folder");
+        let log = |name: &str| std::fs::File::create(scratch.join(name)).expect("log file");
+        let nats_port = free_port();
+        let nats = Process {
+            name: "nats-server",
+            child: Command::new("nats-server")
+                .args([
+                    "-js",
+                    "-a",
+                    "127.0.0.1",
+                    "-p",
+                    &nats_port.to_string(),
+                    "-sd",
+                ])
+                .arg(scratch.join("nats"))
+                .stdout(Stdio::null())
+                .stderr(log("nats.log"))
+                .spawn()
+                .expect("nats-server is on the PATH"),
+        };
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while std::net::TcpStream::connect(("127.0.0.1", nats_port)).is_err() {
+            assert!(Instant::now() < deadline, "nats-server did not start");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+
+        let admin = std::env::var("DATABASE_URL")
+            .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".to_owned())
+            .parse::<sqlx::postgres::PgConnectOptions>()
+            .expect("DATABASE_URL parses")
+            .database("postgres");
+        let database = format!("balcao_bench_{id}");
+        let mut conn = PgConnection::connect_with(&admin)
+            .await
+            .expect("PostgreSQL");
+        // The name is made here from a UUID: nothing outside reaches it.
+        sqlx::query(sqlx::AssertSqlSafe(format!("create database {database}")))
+            .execute(&mut conn)
+            .await
+            .expect("create database");
+        let port = free_port();
+        let address = format!("127.0.0.1:{port}");
+        let environment = [
+            (
+                "DATABASE_URL",
+                admin.clone().database(&database).to_url_lossy().to_string(),
+            ),
+            ("NATS_URL", format!("nats://127.0.0.1:{nats_port}")),
+            ("BALCAO_LISTEN", address.clone()),
+            (
+                "BALCAO_MAIL_URL",
+                format!("file://{}", scratch.join("mail").display()),
+            ),
+            (
+                "BALCAO_WEBAPP_DIR",
+                scratch.join("webapp").display().to_string(),
+            ),
+            ("BALCAO_CREATE_PER_MINUTE", "10000000".to_owned()),
+            ("BALCAO_SANDBOX_PAYMENTS", "true".to_owned()),
+            ("RUST_LOG", "warn".to_owned()),
+        ];
+        let balcao = |args: &[&str]| {
+            let mut command = Command::new(env!("CARGO_BIN_EXE_balcao"));
+            command
+                .args(args)
+                .envs(environment.iter().map(|(k, v)| (*k, v.as_str())))
+                .stdout(Stdio::null())
+                .stderr(log(&format!("{}.log", args[0])));
+            command
+        };
+        let migrated = balcao(&["migrate"]).status().expect("balcao migrate runs");
+        assert!(migrated.success(), "migrate failed: {}", scratch.display());
+        let mut processes = vec![nats];
+        for role in roles {
+            processes.push(Process {
+                name: role,
+                child: balcao(&[role]).spawn().expect("balcao starts"),
+            });
+        }
+        let base = format!("http://{address}");
+        let client = reqwest::Client::new();
+        while client
+            .get(format!("{base}/healthz"))
+            .send()
+            .await
+            .map_or(true, |r| !r.status().is_success())
+        {
+            assert!(Instant::now() < deadline, "the gateway did not come up");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        let db = PgConnection::connect_with(&admin.clone().database(&database))
+            .await
+            .expect("the bench's database");
+        Stack {
+            address,
+            base,
+            database,
+            db,
+            processes,
+            admin,
+            scratch,
+        }
+    }
+
+    /// The process playing `name` (`"serve"`, `"all"`, `"nats-server"`…).
+    pub fn process(&self, name: &str) -> &Process {
+        self.processes
+            .iter()
+            .find(|p| p.name == name)
+            .unwrap_or_else(|| panic!("no {name} process"))
+    }
+
+    /// Signs a shop up: its account id and access token.
+    pub async fn sign_up(&self, client: &reqwest::Client) -> (String, String) {
+        self.sign_up_as(client, "dona@padaria.test").await
+    }
+
+    /// Signs a shop up with `email`: its account id and access token.
+    pub async fn sign_up_as(&self, client: &reqwest::Client, email: &str) -> (String, String) {
+        let signed_up: Value = client
+            .post(format!("{}/api/auth/signup", self.base))
+            .json(&json!({"email": email, "password": "senha-boa-1", "displayName": "Dona"}))
+            .send()
+            .await
+            .expect("sign-up answered")
+            .json()
+            .await
+            .expect("JSON");
+        (
+            signed_up["user"]["uid"].as_str().expect("uid").to_owned(),
+            signed_up["accessToken"].as_str().expect("token").to_owned(),
+        )
+    }
+
+    /// Upgrades the shop to Premium mensal and pays in the sandbox, then waits until the plan
+    /// reads as Premium: the runs make more codes than Grátis allows in a month.
+    pub async fn go_premium(&self, client: &reqwest::Client, account_id: &str, token: &str) {
+        let subscription = format!("{}/api/accounts/{account_id}/subscription", self.base);
+        let upgraded: Value = client
+            .post(format!("{subscription}/upgrade"))
+            .bearer_auth(token)
+            .json(&json!({"plan": "premium-mensal", "payerName": "Dona da Padaria", "document": "529.982.247-25"}))
+            .send()
+            .await
+            .expect("upgrade answered")
+            .json()
+            .await
+            .expect("JSON");
+        let charge = upgraded["chargeId"].as_str().expect("chargeId");
+        let paid = client
+            .post(format!("{subscription}/charges/{charge}/simulate"))
+            .bearer_auth(token)
+            .json(&json!({}))
+            .send()
+            .await
+            .expect("simulation answered");
+        assert_eq!(paid.status().as_u16(), 200);
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let now: Value = client
+                .get(&subscription)
+                .bearer_auth(token)
+                .send()
+                .await
+                .expect("subscription answered")
+                .json()
+                .await
+                .expect("JSON");
+            if now["plan"]["id"] == "premium-mensal" {
+                return;
+            }
+            assert!(Instant::now() < deadline, "still not Premium: {now}");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    /// Stops every process, then drops the database and the scratch folder.
+    pub async fn stop(self) {
+        let Stack {
+            processes,
+            admin,
+            database,
+            db,
+            scratch,
+            ..
+        } = self;
+        drop(processes);
+        let _ = db.close().await;
+        if let Ok(mut conn) = PgConnection::connect_with(&admin).await {
+            let _ = sqlx::query(sqlx::AssertSqlSafe(format!(
+                "drop database if exists {database} with (force)"
+            )))
+            .execute(&mut conn)
+            .await;
+        }
+        let _ = std::fs::remove_dir_all(&scratch);
+    }
+}

@@ -1,0 +1,300 @@
+//! QR codes made through HTTP at rising steady rates, beside PostgreSQL's raw single-row INSERT
+//! rate of the same run, with the CPU each creation costs in every process (issue 16).
+//!
+//! `cargo bench -p gateway --bench creations` (needs PostgreSQL and `nats-server`, as the e2e
+//! tests). `balcao serve`, `balcao relay` and `balcao project` run as three processes (the binary
+//! cargo built for this bench) over a fresh database and a private `nats-server` (`common`), so
+//! each one's CPU can be read from `/proc`; PostgreSQL's backends are grouped by the
+//! `application_name` each role sets.
+//!
+//! The generator is open-loop: request *n* of a step is due at `n / rate` seconds whatever the
+//! answers before it, and its latency counts from when it was due (a slow server cannot slow
+//! the arrivals down and hide its queue). Each step lasts `BALCAO_BENCH_SECONDS` (default 5);
+//! the rates are `BALCAO_BENCH_RATES` (default `100,200,300,400,600,800,1000`); the run stops
+//! after the first step that fails (an error, or p99 ≥ 1 s). Between steps it waits until the
+//! projector has every code, so no step inherits the last one's backlog.
+//!
+//! Targets: a step sustained (every answer 201, p99 < 100 ms, ≥ 95 % of the offered rate) at
+//! ≥ 1,000 creations/s and ≥ 25 % of the raw INSERT rate; ≤ 2 ms of CPU per creation in all
+//! processes together.
+
+#![allow(
+    clippy::float_arithmetic,
+    clippy::print_stdout,
+    reason = "a benchmark computes its figures and prints them"
+)]
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use common::{Stack, cpu_seconds, env_u64};
+use serde_json::json;
+use sqlx::postgres::PgPoolOptions;
+use tokio::sync::Mutex;
+
+/// A Premium shop makes 2,000 codes a month: the run spreads its codes over enough shops.
+const CODES_PER_SHOP: u64 = 1_900;
+
+/// One step's answers.
+#[derive(Default)]
+struct Answers {
+    /// Latency of every 201, in microseconds, counted from when the request was due.
+    latencies: Vec<u32>,
+    /// Status (0 for no answer) → count, for everything but 201.
+    failures: BTreeMap<u16, usize>,
+}
+
+/// CPU seconds used so far by each process and by PostgreSQL's backends per application name.
+async fn cpu_by_process(stack: &mut Stack) -> BTreeMap<String, f64> {
+    let mut cpu = BTreeMap::new();
+    for process in &stack.processes {
+        cpu.insert(
+            format!("process {}", process.name),
+            cpu_seconds(process.pid()),
+        );
+    }
+    let backends: Vec<(i32, String)> = sqlx::query_as(
+        "select pid, application_name from pg_stat_activity
+          where datname = current_database() and application_name like 'balcao%'",
+    )
+    .fetch_all(&mut stack.db)
+    .await
+    .expect("pg_stat_activity reads");
+    for (pid, name) in backends {
+        let pid = u32::try_from(pid).expect("a pid");
+        // Named by role only: the instance part differs per run.
+        let role = name.split_whitespace().next().unwrap_or(&name).to_owned();
+        *cpu.entry(format!("PostgreSQL {role}")).or_insert(0.0) += cpu_seconds(pid);
+    }
+    cpu
+}
+
+fn percentile_ms(sorted: &[u32], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return f64::NAN;
+    }
+    let index = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    f64::from(sorted[index]) / 1000.0
+}
+
+/// Single-row INSERTs, each its own transaction, from 16 connections for `seconds`: rows/s.
+async fn raw_insert_rate(url: &str, seconds: u64) -> f64 {
+    let pool = PgPoolOptions::new()
+        .max_connections(16)
+        .connect(url)
+        .await
+        .expect("a pool");
+    sqlx::query(
+        "create table bench_raw (id uuid primary key, payload jsonb not null,
+                                 created_at timestamptz not null default now())",
+    )
+    .execute(&pool)
+    .await
+    .expect("bench_raw");
+    let until = Instant::now() + Duration::from_secs(seconds);
+    let started = Instant::now();
+    let workers: Vec<_> = (0..16)
+        .map(|_| {
+            let pool = pool.clone();
+            tokio::spawn(async move {
+                let mut rows = 0_u64;
+                while Instant::now() < until {
+                    sqlx::query("insert into bench_raw (id, payload) values ($1, $2)")
+                        .bind(uuid::Uuid::new_v4())
+                        .bind(json!({"merchantName": "Padaria da Dona", "merchantCity": "Recife", "pixKey": "loja@padaria.test"}))
+                        .execute(&pool)
+                        .await
+                        .expect("insert");
+                    rows += 1;
+                }
+                rows
+            })
+        })
+        .collect();
+    let mut rows = 0;
+    for worker in workers {
+        rows += worker.await.expect("a worker");
+    }
+    let rate = rows as f64 / started.elapsed().as_secs_f64();
+    sqlx::query("drop table bench_raw")
+        .execute(&pool)
+        .await
+        .expect("drop bench_raw");
+    pool.close().await;
+    rate
+}
+
+fn main() {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    runtime.block_on(bench());
+}
+
+async fn bench() {
+    let seconds = env_u64("BALCAO_BENCH_SECONDS", 5);
+    let rates: Vec<u64> = std::env::var("BALCAO_BENCH_RATES")
+        .unwrap_or_else(|_| "100,200,300,400,600,800,1000".to_owned())
+        .split(',')
+        .filter_map(|r| r.trim().parse().ok())
+        .collect();
+    let mut stack = Stack::start(&["serve", "relay", "project"]).await;
+    let client = reqwest::Client::builder()
+        .pool_max_idle_per_host(1024)
+        .build()
+        .expect("a client");
+
+    let codes: u64 = rates.iter().map(|r| r * seconds).sum();
+    let shops_needed = codes.div_ceil(CODES_PER_SHOP);
+    let mut shops = Vec::new();
+    for n in 0..shops_needed {
+        let (account, token) = stack
+            .sign_up_as(&client, &format!("loja{n}@padaria.test"))
+            .await;
+        stack.go_premium(&client, &account, &token).await;
+        shops.push((
+            format!("{}/api/accounts/{account}/qrcodes", stack.base),
+            token,
+        ));
+    }
+    let shops = Arc::new(shops);
+
+    let database_url = std::env::var("DATABASE_URL")
+        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".to_owned());
+    let bench_url = {
+        let mut url = database_url.clone();
+        if let Some(slash) = url.rfind('/') {
+            url.truncate(slash + 1);
+        }
+        url + &stack.database
+    };
+    let raw = raw_insert_rate(&bench_url, seconds).await;
+    eprintln!("raw single-row INSERT: {raw:.0} rows/s");
+
+    let mut made_so_far = 0_u64;
+    let mut counter = 0_u64;
+    let mut rows = Vec::new();
+    for rate in rates {
+        let answers = Arc::new(Mutex::new(Answers::default()));
+        let cpu_before = cpu_by_process(&mut stack).await;
+        let started = Instant::now();
+        let total = rate * seconds;
+        let mut tasks = Vec::with_capacity(usize::try_from(total).unwrap_or(0));
+        for n in 0..total {
+            let due = started + Duration::from_secs_f64(n as f64 / rate as f64);
+            tokio::time::sleep_until(due.into()).await;
+            let shop = usize::try_from(counter / CODES_PER_SHOP).expect("an index");
+            counter += 1;
+            let (url, token) = shops[shop.min(shops.len() - 1)].clone();
+            let client = client.clone();
+            let answers = answers.clone();
+            tasks.push(tokio::spawn(async move {
+                let status = client
+                    .post(&url)
+                    .bearer_auth(&token)
+                    .json(&json!({"pixKey": "loja@padaria.test", "merchantName": format!("Caixa {n}"), "merchantCity": "Recife"}))
+                    .timeout(Duration::from_secs(30))
+                    .send()
+                    .await
+                    .map_or(0, |r| r.status().as_u16());
+                let latency = u32::try_from(due.elapsed().as_micros()).unwrap_or(u32::MAX);
+                let mut answers = answers.lock().await;
+                if status == 201 {
+                    answers.latencies.push(latency);
+                } else {
+                    *answers.failures.entry(status).or_insert(0) += 1;
+                }
+            }));
+        }
+        for task in tasks {
+            task.await.expect("a request task");
+        }
+        let elapsed = started.elapsed().as_secs_f64();
+        let cpu_after = cpu_by_process(&mut stack).await;
+        let mut answers = answers.lock().await;
+        answers.latencies.sort_unstable();
+        let ok = answers.latencies.len() as u64;
+        made_so_far += ok;
+        let failed: usize = answers.failures.values().sum();
+        let p50 = percentile_ms(&answers.latencies, 0.50);
+        let p99 = percentile_ms(&answers.latencies, 0.99);
+        let achieved = ok as f64 / elapsed;
+        let sustained = failed == 0 && p99 < 100.0 && achieved >= 0.95 * rate as f64;
+        let mut cpu: Vec<(String, f64)> = cpu_after
+            .iter()
+            .map(|(name, after)| {
+                let before = cpu_before.get(name).copied().unwrap_or(0.0);
+                (name.clone(), (after - before) * 1000.0 / ok.max(1) as f64)
+            })
+            .collect();
+        cpu.sort_by(|a, b| b.1.total_cmp(&a.1));
+        let cpu_total: f64 = cpu.iter().map(|(_, ms)| ms).sum();
+        eprintln!(
+            "{rate}/s: {achieved:.0}/s made, p50 {p50:.1} ms, p99 {p99:.1} ms, failures {:?}, \
+             CPU {cpu_total:.2} ms per creation",
+            answers.failures
+        );
+        rows.push((
+            rate,
+            achieved,
+            p50,
+            p99,
+            answers.failures.clone(),
+            cpu,
+            cpu_total,
+            sustained,
+        ));
+
+        // Wait for the projector to hold every code made so far (bounded: 60 s).
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let projected: i64 = sqlx::query_scalar("select count(*) from qrcodes")
+                .fetch_one(&mut stack.db)
+                .await
+                .expect("qrcodes counts");
+            if u64::try_from(projected).unwrap_or(0) >= made_so_far || Instant::now() > deadline {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+        if failed > 0 || p99 >= 1000.0 {
+            break;
+        }
+    }
+
+    println!("\nraw single-row INSERT (16 connections, same database): {raw:.0} rows/s\n");
+    println!(
+        "| offered/s | made/s | p50 ms | p99 ms | failures | CPU ms per creation (all) | sustained |"
+    );
+    println!("|---|---|---|---|---|---|---|");
+    for (rate, achieved, p50, p99, failures, _, cpu_total, sustained) in &rows {
+        println!(
+            "| {rate} | {achieved:.0} | {p50:.1} | {p99:.1} | {failures:?} | {cpu_total:.2} | {} |",
+            if *sustained { "yes" } else { "no" }
+        );
+    }
+    println!("\nCPU ms per creation, by process, at each step:\n");
+    for (rate, _, _, _, _, cpu, _, _) in &rows {
+        let parts: Vec<String> = cpu
+            .iter()
+            .filter(|(_, ms)| *ms >= 0.005)
+            .map(|(name, ms)| format!("{name} {ms:.2}"))
+            .collect();
+        println!("- {rate}/s: {}", parts.join(", "));
+    }
+    let best = rows
+        .iter()
+        .filter(|row| row.7)
+        .map(|row| row.1)
+        .fold(0.0_f64, f64::max);
+    println!(
+        "\nhighest sustained: {best:.0} creations/s = {:.0} % of raw (targets ≥ 1,000/s and ≥ 25 %)",
+        best * 100.0 / raw
+    );
+    stack.stop().await;
+}
