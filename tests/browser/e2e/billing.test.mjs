@@ -1,7 +1,8 @@
 // Issue 12 in a real browser against the real server, with the built-in sandbox provider (no
 // Asaas key, BALCAO_SANDBOX_PAYMENTS on, as `make run`): a free account registers its ten Pix
 // keys, the eleventh is refused naming the limit and offering Premium; the owner upgrades on
-// /painel/premium, pays on /pagar_asaas with "Simular pagamento", lands on
+// /painel/premium, pays on /pagar_asaas (the sandbox's payment, made from outside the page: the
+// checkout learns of it over its live stream, without polling or a reload), lands on
 // /painel/assinatura-realizada, and the eleventh key goes through.
 
 import assert from "node:assert/strict";
@@ -104,9 +105,53 @@ describe("plano Grátis, limite e Premium pago no sandbox", () => {
     const code = await owner.getByLabel("Pix Copia e Cola", { exact: true }).inputValue();
     assert.match(code, /^000201/, "a BR Code");
     await owner.getByText("Aguardando o pagamento").waitFor();
+    await owner.getByRole("button", { name: "Simular pagamento" }).waitFor();
     await shoot(owner, "pagar-asaas");
-    await owner.getByRole("button", { name: "Simular pagamento" }).click();
+
+    // The checkout listens (server-sent events) instead of asking again on a timer: over the
+    // next seconds it asks for the charge no more, however long the payer takes.
+    const chargePath = /\/api\/accounts\/[^/]+\/subscription\/charges\/([^/?]+)$/;
+    const asked = [];
+    let authorization = null;
+    owner.on("request", (request) => {
+      const path = new URL(request.url()).pathname;
+      if (request.method() === "GET" && chargePath.test(path)) asked.push(path);
+      if (path.endsWith("/events") && path.includes("/subscription/charges/"))
+        authorization = request.headers().authorization ?? authorization;
+    });
+    await owner.waitForTimeout(7_000);
+    assert.equal(asked.length, 0, `no polling while waiting (${asked.join(", ")})`);
+    // Paid from elsewhere (as a bank's confirmation would arrive): the page is not the one that
+    // pays, so only the stream can tell it. It switches without a reload.
+    await owner.evaluate(() => {
+      window.__sameDocument = true;
+    });
+    const chargeId = new URL(owner.url()).searchParams.get("cobranca");
+    const accountPath = await owner.evaluate(
+      async ({ id }) => {
+        const entry = performance
+          .getEntriesByType("resource")
+          .map((e) => new URL(e.name).pathname)
+          .find((p) => p.endsWith(`/subscription/charges/${id}`));
+        return entry.replace(/\/charges\/[^/]+$/, "");
+      },
+      { id: chargeId },
+    );
+    const paid = await owner.evaluate(
+      async ({ path, token }) => {
+        const response = await fetch(path, {
+          method: "POST",
+          headers: { Authorization: token, "Content-Type": "application/json" },
+          body: "{}",
+        });
+        return response.status;
+      },
+      { path: `${accountPath}/charges/${chargeId}/simulate`, token: authorization },
+    );
+    assert.equal(paid, 200, "the sandbox payment went through");
     await waitForPath(owner, "/painel/assinatura-realizada");
+    assert.equal(await owner.evaluate(() => window.__sameDocument), true, "no reload: the same document");
+    assert.ok(asked.length <= 1, `the charge asked for once, when the stream announced it (${asked.length})`);
     await owner.getByText(/Pagamento confirmado\. Sua conta é/).waitFor();
     await owner.getByText("Até 50 chaves Pix cadastradas").waitFor();
     await shoot(owner, "assinatura-realizada");
