@@ -34,7 +34,7 @@ const HOLD_RETRY: Duration = Duration::from_millis(15);
 /// One account's limited actions, one at a time: held from the count until the command is
 /// written (drop it after). Holds one database connection, in a transaction that writes
 /// nothing; the lock goes with the transaction.
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub struct UsageHold {
     transaction: Option<Transaction<'static, Postgres>>,
 }
@@ -77,6 +77,14 @@ impl UsageHold {
             }
             tokio::time::sleep(HOLD_RETRY).await;
         }
+    }
+}
+
+impl std::fmt::Debug for UsageHold {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("UsageHold")
+            .field("held", &self.transaction.is_some())
+            .finish()
     }
 }
 

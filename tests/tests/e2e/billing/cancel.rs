@@ -44,6 +44,16 @@ async fn premium_with_an_open_renewal(app: &TestApp, billing: &Billing) -> Perso
     )
     .await;
     assert_eq!(status, StatusCode::OK);
+    // The sweep reads the subscriptions read model, a moment behind the webhook's write.
+    tests::eventually("Premium active in the read model", async || {
+        let active: i64 =
+            sqlx::query_scalar("select count(*) from subscriptions where status = 'active'")
+                .fetch_one(&app.db().await)
+                .await
+                .expect("count");
+        (active == 1).then_some(())
+    })
+    .await;
     let swept = sweep_once(&app.db().await, billing, Utc::now() + chrono::Duration::days(25))
         .await
         .expect("pass");
@@ -65,8 +75,9 @@ fn deletions(fake: &FakeAsaas, id: &str) -> usize {
         .count()
 }
 
-async fn renewal_status(owner: &Person) -> Value {
-    owner.get(&subscription(owner, "")).await.json["charges"][0]["status"].clone()
+async fn renewal_status(owner: &mut Person) -> Value {
+    let path = subscription(owner, "");
+    owner.get(&path).await.json["charges"][0]["status"].clone()
 }
 
 #[tokio::test]
@@ -88,7 +99,7 @@ async fn cancelling_deletes_the_open_renewal_charge_at_asaas_so_the_owner_is_nev
     assert_eq!(delete.access_token.as_deref(), Some(KEY));
     assert_eq!(delete.user_agent.as_deref(), Some(AGENT));
     tests::eventually("the renewal charge deleted in the read model", async || {
-        (renewal_status(&owner).await == "deleted").then_some(())
+        (renewal_status(&mut owner).await == "deleted").then_some(())
     })
     .await;
     // Nothing left for the sweep to delete.
@@ -123,7 +134,7 @@ async fn a_renewal_paid_before_the_cancellation_reached_asaas_is_honoured_and_th
     assert!(after > before.as_str(), "{before} → {after}");
     assert!(!fake.deleted(&renewal));
     tests::eventually("the renewal charge paid in the read model", async || {
-        (renewal_status(&owner).await == "paid").then_some(())
+        (renewal_status(&mut owner).await == "paid").then_some(())
     })
     .await;
     // Asaas's PAYMENT_RECEIVED arriving now records nothing more.
@@ -163,7 +174,7 @@ async fn asaas_not_answering_the_deletion_keeps_the_cancellation_and_the_sweep_d
     assert!(!fake.deleted(&renewal));
     // Recorded as called off: payable nowhere in Balcão, and waiting for its deletion.
     tests::eventually("the renewal charge called off in the read model", async || {
-        (renewal_status(&owner).await == "cancelled").then_some(())
+        (renewal_status(&mut owner).await == "cancelled").then_some(())
     })
     .await;
 
@@ -172,7 +183,7 @@ async fn asaas_not_answering_the_deletion_keeps_the_cancellation_and_the_sweep_d
     assert_eq!(swept.renewals, 0, "a cancelled subscription is not renewed");
     assert!(fake.deleted(&renewal));
     tests::eventually("the renewal charge deleted in the read model", async || {
-        (renewal_status(&owner).await == "deleted").then_some(())
+        (renewal_status(&mut owner).await == "deleted").then_some(())
     })
     .await;
     let again = sweep_once(&app.db().await, &billing, Utc::now()).await.expect("pass");
