@@ -99,7 +99,7 @@ pub const PLANS: [Plan; 3] = [
             extra_accounts: 5,
             logo_on_signs: false,
             // A shop's own payments are its data: every plan exports them.
-                    api_pix_endpoints: 1,
+            api_pix_endpoints: 1,
             history_days: Some(90),
         },
     },

@@ -28,7 +28,6 @@ const CHECKPOINTS: &str = "(select projection, tx_id, global_position from proje
                                                 where projection = p))";
 
 /// Pause between tries of a held lock (no connection is kept while waiting).
-
 const HOLD_RETRY: Duration = Duration::from_millis(15);
 
 /// One account's limited actions, one at a time: held from the count until the command is

@@ -54,8 +54,8 @@ use std::time::Duration;
 use commands::FeedPosition;
 use projections::CancellationToken;
 use projections::payment_changes::PaymentChange;
-use projections::subscriptions::ChargeChange;
 use projections::projector::Follower;
+use projections::subscriptions::ChargeChange;
 use sqlx::PgPool;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, broadcast, watch};
 

@@ -87,7 +87,16 @@ describe("plano Grátis, limite e Premium pago no sandbox", () => {
     await shoot(owner, "premium");
   });
 
-  step("the upgrade opens the checkout with the Pix, and Simular pagamento lands on the confirmation", async () => {
+  step("the upgrade opens the checkout with the Pix, and the payment switches it live, without polling or a reload, to the confirmation", async () => {
+    // Every time the page asks for the charge, and the bearer token the page sends.
+    const chargePath = /\/api\/accounts\/[^/]+\/subscription\/charges\/[^/?]+$/;
+    const asked = [];
+    let authorization = null;
+    owner.on("request", (request) => {
+      const path = new URL(request.url()).pathname;
+      if (request.method() === "GET" && chargePath.test(path)) asked.push(path);
+      if (path.startsWith("/api/")) authorization = request.headers().authorization ?? authorization;
+    });
     // On a phone the form opens under the cards: it must come into view.
     await owner.setViewportSize({ width: 390, height: 844 });
     await owner.getByRole("button", { name: "Assinar o Premium mensal" }).click();
@@ -110,15 +119,7 @@ describe("plano Grátis, limite e Premium pago no sandbox", () => {
 
     // The checkout listens (server-sent events) instead of asking again on a timer: over the
     // next seconds it asks for the charge no more, however long the payer takes.
-    const chargePath = /\/api\/accounts\/[^/]+\/subscription\/charges\/([^/?]+)$/;
-    const asked = [];
-    let authorization = null;
-    owner.on("request", (request) => {
-      const path = new URL(request.url()).pathname;
-      if (request.method() === "GET" && chargePath.test(path)) asked.push(path);
-      if (path.endsWith("/events") && path.includes("/subscription/charges/"))
-        authorization = request.headers().authorization ?? authorization;
-    });
+    asked.length = 0;
     await owner.waitForTimeout(7_000);
     assert.equal(asked.length, 0, `no polling while waiting (${asked.join(", ")})`);
     // Paid from elsewhere (as a bank's confirmation would arrive): the page is not the one that

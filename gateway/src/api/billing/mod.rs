@@ -25,7 +25,8 @@ use domain::pix_key::{PixKey, PixKeyKind};
 use domain::subscription::limits::Usage;
 use domain::subscription::plans::{Limits, PLANS, Plan, PlanId};
 use domain::subscription::{
-    CancelSubscription, ChargeStatus, NewCharge, SubscriptionCommand, SubscriptionError, UpgradePlan,
+    CancelSubscription, ChargeStatus, NewCharge, SubscriptionCommand, SubscriptionError,
+    UpgradePlan,
 };
 use domain::team::Right;
 use projections::subscriptions::{self, ChargeView};

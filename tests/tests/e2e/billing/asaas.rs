@@ -60,7 +60,11 @@ pub(super) fn envelope(event_id: &str, event: &str, reference: &str, payment_id:
     })
 }
 
-pub(super) async fn deliver(app: &TestApp, token: Option<&str>, body: &Value) -> (StatusCode, Value) {
+pub(super) async fn deliver(
+    app: &TestApp,
+    token: Option<&str>,
+    body: &Value,
+) -> (StatusCode, Value) {
     let mut request = app.client().post(app.url("/webhooks/asaas")).json(body);
     if let Some(token) = token {
         request = request.header("asaas-access-token", token);

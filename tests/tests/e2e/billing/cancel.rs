@@ -54,9 +54,13 @@ async fn premium_with_an_open_renewal(app: &TestApp, billing: &Billing) -> Perso
         (active == 1).then_some(())
     })
     .await;
-    let swept = sweep_once(&app.db().await, billing, Utc::now() + chrono::Duration::days(25))
-        .await
-        .expect("pass");
+    let swept = sweep_once(
+        &app.db().await,
+        billing,
+        Utc::now() + chrono::Duration::days(25),
+    )
+    .await
+    .expect("pass");
     assert_eq!(swept.renewals, 1);
     tests::eventually("the renewal charge in the read model", async || {
         let now = owner.get(&subscription(&owner, "")).await;
@@ -88,14 +92,22 @@ async fn cancelling_deletes_the_open_renewal_charge_at_asaas_so_the_owner_is_nev
     let mut owner = premium_with_an_open_renewal(&app, &billing).await;
     let renewal = payment_id(1);
 
-    let cancelled = owner.post(&subscription(&owner, "/cancel"), &json!({})).await;
+    let cancelled = owner
+        .post(&subscription(&owner, "/cancel"), &json!({}))
+        .await;
     assert_eq!(cancelled.status, StatusCode::OK, "{}", cancelled.text);
     assert_eq!(cancelled.json["status"], "cancelling");
     assert!(cancelled.json.get("notice").is_none(), "{}", cancelled.text);
     assert_eq!(deletions(&fake, &renewal), 1);
-    assert!(fake.deleted(&renewal), "nobody can pay it at Asaas any more");
+    assert!(
+        fake.deleted(&renewal),
+        "nobody can pay it at Asaas any more"
+    );
     let seen = fake.seen();
-    let delete = seen.iter().find(|s| s.method == "DELETE").expect("the DELETE");
+    let delete = seen
+        .iter()
+        .find(|s| s.method == "DELETE")
+        .expect("the DELETE");
     assert_eq!(delete.access_token.as_deref(), Some(KEY));
     assert_eq!(delete.user_agent.as_deref(), Some(AGENT));
     tests::eventually("the renewal charge deleted in the read model", async || {
@@ -103,7 +115,9 @@ async fn cancelling_deletes_the_open_renewal_charge_at_asaas_so_the_owner_is_nev
     })
     .await;
     // Nothing left for the sweep to delete.
-    let swept = sweep_once(&app.db().await, &billing, Utc::now()).await.expect("pass");
+    let swept = sweep_once(&app.db().await, &billing, Utc::now())
+        .await
+        .expect("pass");
     assert_eq!(swept.withdrawn, 0);
     assert_eq!(deletions(&fake, &renewal), 1);
     app.stop().await;
@@ -124,7 +138,9 @@ async fn a_renewal_paid_before_the_cancellation_reached_asaas_is_honoured_and_th
     // The payer paid at Asaas a moment ago; its webhook has not arrived yet.
     fake.mark_received(&renewal);
 
-    let cancelled = owner.post(&subscription(&owner, "/cancel"), &json!({})).await;
+    let cancelled = owner
+        .post(&subscription(&owner, "/cancel"), &json!({}))
+        .await;
     assert_eq!(cancelled.status, StatusCode::OK, "{}", cancelled.text);
     assert_eq!(cancelled.json["status"], "cancelling");
     let notice = cancelled.json["notice"].as_str().expect("a notice");
@@ -167,18 +183,23 @@ async fn asaas_not_answering_the_deletion_keeps_the_cancellation_and_the_sweep_d
     // Every try of the DELETE times out (the app tries three times, 500 ms each).
     fake.fail_next(&[Fault::Slow(Duration::from_secs(2)); 3]);
 
-    let cancelled = owner.post(&subscription(&owner, "/cancel"), &json!({})).await;
+    let cancelled = owner
+        .post(&subscription(&owner, "/cancel"), &json!({}))
+        .await;
     assert_eq!(cancelled.status, StatusCode::OK, "{}", cancelled.text);
     assert_eq!(cancelled.json["status"], "cancelling");
     assert_eq!(deletions(&fake, &renewal), 3);
     assert!(!fake.deleted(&renewal));
     // Recorded as called off: payable nowhere in Balcão, and waiting for its deletion.
-    tests::eventually("the renewal charge called off in the read model", async || {
-        (renewal_status(&mut owner).await == "cancelled").then_some(())
-    })
+    tests::eventually(
+        "the renewal charge called off in the read model",
+        async || (renewal_status(&mut owner).await == "cancelled").then_some(()),
+    )
     .await;
 
-    let swept = sweep_once(&app.db().await, &billing, Utc::now()).await.expect("pass");
+    let swept = sweep_once(&app.db().await, &billing, Utc::now())
+        .await
+        .expect("pass");
     assert_eq!(swept.withdrawn, 1);
     assert_eq!(swept.renewals, 0, "a cancelled subscription is not renewed");
     assert!(fake.deleted(&renewal));
@@ -186,7 +207,9 @@ async fn asaas_not_answering_the_deletion_keeps_the_cancellation_and_the_sweep_d
         (renewal_status(&mut owner).await == "deleted").then_some(())
     })
     .await;
-    let again = sweep_once(&app.db().await, &billing, Utc::now()).await.expect("pass");
+    let again = sweep_once(&app.db().await, &billing, Utc::now())
+        .await
+        .expect("pass");
     assert_eq!(again.withdrawn, 0);
     assert_eq!(deletions(&fake, &renewal), 4);
     app.stop().await;

@@ -263,7 +263,12 @@ async fn pix_qr_code(
 }
 
 /// `GET /payments/{id}`: the payment as documented, its status as the test set it.
-async fn payment(State(state): Shared, Path(id): Path<String>, uri: Uri, headers: HeaderMap) -> Response {
+async fn payment(
+    State(state): Shared,
+    Path(id): Path<String>,
+    uri: Uri,
+    headers: HeaderMap,
+) -> Response {
     if let Some(fault) = record(&state, "GET", &uri, &headers, &Bytes::new()).await {
         return fault;
     }
@@ -285,7 +290,12 @@ async fn payment(State(state): Shared, Path(id): Path<String>, uri: Uri, headers
 
 /// `DELETE /payments/{id}`: `{deleted: true, id}`; a received payment cannot be deleted (400), an
 /// unknown or already deleted one is not found (404).
-async fn delete_payment(State(state): Shared, Path(id): Path<String>, uri: Uri, headers: HeaderMap) -> Response {
+async fn delete_payment(
+    State(state): Shared,
+    Path(id): Path<String>,
+    uri: Uri,
+    headers: HeaderMap,
+) -> Response {
     if let Some(fault) = record(&state, "DELETE", &uri, &headers, &Bytes::new()).await {
         return fault;
     }

@@ -11,7 +11,8 @@ use crate::workspace::support::{Person, sign_up};
 
 /// Records a payment by hand, paid `days_ago`; answers its reference.
 async fn paid_days_ago(owner: &mut Person, amount: &str, days_ago: i64) -> String {
-    let at = (Utc::now() - Duration::days(days_ago)).to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+    let at =
+        (Utc::now() - Duration::days(days_ago)).to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
     let made = owner
         .post(
             &Person::in_account(&owner.account_id, "/payments"),
@@ -19,7 +20,10 @@ async fn paid_days_ago(owner: &mut Person, amount: &str, days_ago: i64) -> Strin
         )
         .await;
     assert_eq!(made.status, StatusCode::CREATED, "{}", made.text);
-    made.json["reference"].as_str().expect("reference").to_owned()
+    made.json["reference"]
+        .as_str()
+        .expect("reference")
+        .to_owned()
 }
 
 fn references(answer: &Value) -> Vec<String> {
@@ -110,6 +114,10 @@ async fn on_gratis_the_csv_holds_the_last_ninety_days_and_names_its_first_day() 
         csv.headers["x-balcao-historico-desde"].to_str().ok(),
         Some("tudo")
     );
-    assert!(csv.text.contains("12,50") && csv.text.contains("321,00"), "{}", csv.text);
+    assert!(
+        csv.text.contains("12,50") && csv.text.contains("321,00"),
+        "{}",
+        csv.text
+    );
     app.stop().await;
 }

@@ -175,7 +175,10 @@ async fn at_once(
 
 fn passed_and_refused(statuses: &[StatusCode]) -> (usize, usize) {
     (
-        statuses.iter().filter(|s| **s == StatusCode::CREATED).count(),
+        statuses
+            .iter()
+            .filter(|s| **s == StatusCode::CREATED)
+            .count(),
         statuses
             .iter()
             .filter(|s| **s == StatusCode::PAYMENT_REQUIRED)
@@ -210,8 +213,7 @@ async fn registrations_racing_for_the_last_key_of_the_plan_let_exactly_one_throu
     }
     let statuses = at_once(&app, &owner, &keys, (10..=13).map(key).collect()).await;
     assert_eq!(passed_and_refused(&statuses), (1, 3), "{statuses:?}");
-    let registered =
-        "select count(*) from events where stream_type = 'pix_keys' and event_type = 'PixKeyRegistered'";
+    let registered = "select count(*) from events where stream_type = 'pix_keys' and event_type = 'PixKeyRegistered'";
     assert_eq!(count(&app, registered).await, 10);
     app.stop().await;
 }

@@ -33,7 +33,10 @@ async fn the_checkout_stream_announces_the_payment_the_moment_it_is_recorded_wit
     let path = events(&owner, &charge);
     let mut stream = Stream::open(&app, &path, Some(&token(&owner)), None).await;
 
-    let first = stream.next_event("cobranca").await.expect("the charge as it stands");
+    let first = stream
+        .next_event("cobranca")
+        .await
+        .expect("the charge as it stands");
     assert_eq!(first.json(), json!({"status": "open"}));
     let opened = first.id.clone().expect("an id to resume from");
     // Silence is filled with heartbeats (comments), which keep proxies from closing the stream.
@@ -41,7 +44,10 @@ async fn the_checkout_stream_announces_the_payment_the_moment_it_is_recorded_wit
         .next_block(Duration::from_secs(3))
         .await
         .expect("a heartbeat");
-    assert!(heartbeat.event.is_none() && heartbeat.comment.is_some(), "{heartbeat:?}");
+    assert!(
+        heartbeat.event.is_none() && heartbeat.comment.is_some(),
+        "{heartbeat:?}"
+    );
 
     let paid = owner
         .post(
@@ -50,7 +56,10 @@ async fn the_checkout_stream_announces_the_payment_the_moment_it_is_recorded_wit
         )
         .await;
     assert_eq!(paid.status, StatusCode::OK, "{}", paid.text);
-    let announced = stream.next_event("cobranca").await.expect("the payment announced");
+    let announced = stream
+        .next_event("cobranca")
+        .await
+        .expect("the payment announced");
     assert_eq!(announced.json(), json!({"status": "paid"}));
     let paid_id = announced.id.clone().expect("id");
     assert_ne!(paid_id, opened);
@@ -60,7 +69,10 @@ async fn the_checkout_stream_announces_the_payment_the_moment_it_is_recorded_wit
 
     // A checkout that dropped before the payment resumes with its last id and hears of it…
     let mut resumed = Stream::open(&app, &path, Some(&token(&owner)), Some(&opened)).await;
-    let missed = resumed.next_event("cobranca").await.expect("what it missed");
+    let missed = resumed
+        .next_event("cobranca")
+        .await
+        .expect("what it missed");
     assert_eq!(missed.json(), json!({"status": "paid"}));
     assert_eq!(missed.id.as_deref(), Some(paid_id.as_str()));
     // …and one that already heard it gets nothing again (only the opening comment).
@@ -89,7 +101,13 @@ async fn only_the_owner_of_the_charges_account_follows_its_checkout() {
     )
     .await;
     assert_eq!(elsewhere.status(), StatusCode::NOT_FOUND);
-    let inside = Stream::request(&app, &events(&owner, &charge), Some(&token(&stranger)), None).await;
+    let inside = Stream::request(
+        &app,
+        &events(&owner, &charge),
+        Some(&token(&stranger)),
+        None,
+    )
+    .await;
     assert_eq!(inside.status(), StatusCode::NOT_FOUND);
     let made_up = Stream::request(
         &app,

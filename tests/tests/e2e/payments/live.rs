@@ -42,7 +42,12 @@ pub(crate) struct Stream {
 
 impl Stream {
     /// Opens `path`; `token` as a bearer token, `last_id` as `Last-Event-ID`.
-    pub(crate) async fn open(app: &TestApp, path: &str, token: Option<&str>, last_id: Option<&str>) -> Self {
+    pub(crate) async fn open(
+        app: &TestApp,
+        path: &str,
+        token: Option<&str>,
+        last_id: Option<&str>,
+    ) -> Self {
         let response = Self::request(app, path, token, last_id).await;
         assert_eq!(response.status(), StatusCode::OK, "{path}");
         assert_eq!(
