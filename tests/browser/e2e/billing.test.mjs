@@ -87,6 +87,17 @@ describe("plano Grátis, limite e Premium pago no sandbox", () => {
     await shoot(owner, "premium");
   });
 
+  step("on Grátis the transactions screen says it shows the last 90 days and keeps the older ones", async () => {
+    await owner.goto("/painel/transacoes");
+    const note = owner.getByRole("note").filter({ hasText: "últimos 90 dias" });
+    await note.waitFor();
+    assert.match(await note.innerText(), /Os anteriores continuam guardados e voltam a aparecer com o Premium/);
+    await note.getByRole("link", { name: "Conhecer o Premium" }).waitFor();
+    await shoot(owner, "transacoes-gratis");
+    await owner.goto("/painel/premium");
+    await owner.getByRole("heading", { name: "Premium mensal" }).waitFor();
+  });
+
   step("the upgrade opens the checkout with the Pix, and the payment switches it live, without polling or a reload, to the confirmation", async () => {
     // Every time the page asks for the charge, and the bearer token the page sends.
     const chargePath = /\/api\/accounts\/[^/]+\/subscription\/charges\/[^/?]+$/;
@@ -166,5 +177,10 @@ describe("plano Grátis, limite e Premium pago no sandbox", () => {
     await owner.getByText("Premium ativo", { exact: true }).waitFor();
     await owner.getByText(/Pago até/).waitFor();
     await shoot(owner, "assinatura-premium");
+    // Premium shows the whole history: no note.
+    await owner.goto("/painel/transacoes");
+    await owner.getByRole("heading", { level: 1, name: "Transações" }).waitFor();
+    await owner.getByText("Recebido", { exact: true }).first().waitFor();
+    assert.equal(await owner.getByText(/últimos 90 dias/).count(), 0, "no history note on Premium");
   });
 });
