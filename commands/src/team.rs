@@ -61,6 +61,30 @@ pub struct Invited {
     pub position: Option<FeedPosition>,
 }
 
+/// Refuses `email` when it is the address `owner` signs in with: an owner cannot invite herself.
+/// [`invite`] checks it too; a caller that checks something else first (the plan's limit) asks
+/// here before, so the person hears the reason that is hers to fix.
+///
+/// # Errors
+///
+/// [`AccountError::OwnAddressInvited`], or a storage failure.
+pub async fn refuse_own_address(
+    accounts: &CommandService<Account>,
+    owner: &str,
+    email: &str,
+) -> Result<(), CommandError<AccountError>> {
+    let address_digest = digest(&normalise_email(email));
+    if crate::claims::owner_of(accounts.store().pool(), EMAIL_SCOPE, &address_digest)
+        .await
+        .map_err(CommandError::Storage)?
+        .as_deref()
+        == Some(owner)
+    {
+        return Err(CommandError::Rejected(AccountError::OwnAddressInvited));
+    }
+    Ok(())
+}
+
 /// Invites `invitation.email` into `invitation.owner`'s team.
 ///
 /// # Errors
@@ -74,17 +98,10 @@ pub async fn invite(
     invitation: Invitation,
     metadata: CommandMetadata,
 ) -> Result<Invited, CommandError<AccountError>> {
-    let pool = accounts.store().pool();
     let owner = invitation.owner.as_str();
     let email = normalise_email(&invitation.email);
     let address_digest = digest(&email);
-    if crate::claims::owner_of(pool, EMAIL_SCOPE, &address_digest)
-        .await
-        .map_err(CommandError::Storage)?
-        == Some(owner.to_owned())
-    {
-        return Err(CommandError::Rejected(AccountError::OwnAddressInvited));
-    }
+    refuse_own_address(accounts, owner, &invitation.email).await?;
     let invitation_id = uuid::Uuid::now_v7().to_string();
     let key = AccountKey::generate(invitation_key_id(&invitation_id));
     let command = AccountCommand::InviteMember(InviteMember {

@@ -484,7 +484,7 @@ fn read_your_writes_progress(
     )
 }
 
-/// The live updates, following the payments projection through the read-your-writes listener
+/// The live updates, following the payments and subscriptions projections through the read-your-writes listener
 /// (no connection of their own but `pool`'s, for one query per move and per reconnect).
 fn live_updates(
     settings: &Settings,
@@ -495,9 +495,14 @@ fn live_updates(
         .watch()
         .follow(projections::payments::NAME)
         .expect("the watch follows every projection, payments included");
+    let charges_follower = progress
+        .watch()
+        .follow(projections::subscriptions::NAME)
+        .expect("the watch follows every projection, subscriptions included");
     crate::live::Live::start(
         pool.clone(),
         follower,
+        charges_follower,
         crate::live::LiveLimits {
             max_clients: settings.server.live_max_clients,
             heartbeat: Duration::from_millis(settings.server.live_heartbeat_ms.max(1)),

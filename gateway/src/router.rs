@@ -338,6 +338,11 @@ fn api_routes() -> Router<AppState> {
             "/accounts/{accountId}/subscription/charges/{chargeId}/simulate",
             post(billing::simulate),
         )
+        // The checkout's live status (server-sent events, `crate::live`).
+        .route(
+            "/accounts/{accountId}/subscription/charges/{chargeId}/events",
+            get(crate::live::handlers::charge),
+        )
 }
 
 /// Sets `name` on every response that does not already have it (no sniffing, no framing, a strict

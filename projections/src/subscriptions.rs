@@ -1,7 +1,9 @@
 //! Read models `subscriptions` (one row per account that ever started a checkout) and
 //! `subscription_charges` (one row per Pix charge), from the subscription aggregate's events
 //! (stream type `subscription`, schema version 1). Tables: `migrations/0012_subscriptions.sql`
-//! only. The gateway reads them with [`find`], [`charges_of`], [`charge`] and [`due`].
+//! and `0017_subscription_charges_feed_position.sql`. The gateway reads them with [`find`],
+//! [`charges_of`], [`charge`], [`due`], [`charges_to_delete`] and, for the checkout's live
+//! status, [`charges_after`]: every change to a charge moves its row's feed position.
 //!
 //! Events are applied one by one in feed order (a handful per account a month); every update
 //! finds its row by the primary key, which replay keeps.
@@ -82,6 +84,86 @@ pub struct ChargeView {
     pub period_from: Option<DateTime<Utc>>,
     /// Its end.
     pub period_until: Option<DateTime<Utc>>,
+    tx_id: i64,
+    global_position: i64,
+}
+
+impl ChargeView {
+    /// Feed position of the newest event the row shows (every change to a charge moves it).
+    pub fn position(&self) -> FeedPosition {
+        position_from(self.tx_id, self.global_position)
+    }
+}
+
+/// A charge as it stands after a change: what the checkout's live stream tells
+/// (`gateway::live`). Nothing about the payer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChargeChange {
+    /// Our id.
+    pub charge_id: Uuid,
+    /// The account.
+    pub account_id: Uuid,
+    /// `open`, `overdue`, `paid`, `deleted`, `refunded` or `cancelled`.
+    pub status: String,
+    /// Feed position of the newest event the row shows.
+    pub position: FeedPosition,
+}
+
+#[derive(sqlx::FromRow)]
+struct ChangeRow {
+    charge_id: Uuid,
+    account_id: Uuid,
+    status: String,
+    tx_id: i64,
+    global_position: i64,
+}
+
+/// The charges whose newest event lies after `after` (all of them, or only `charge_id`), in feed
+/// order, at most `limit`: what the projection applied after that position, each as it stands.
+/// One query per move of the projection serves every checkout of a process.
+pub async fn charges_after<'e>(
+    executor: impl PgExecutor<'e>,
+    after: FeedPosition,
+    charge_id: Option<Uuid>,
+    limit: i64,
+) -> Result<Vec<ChargeChange>, Error> {
+    let rows: Vec<ChangeRow> = sqlx::query_as(
+        "select charge_id, account_id, status, tx_id::text::bigint as tx_id, global_position
+           from subscription_charges
+          where (tx_id, global_position) > ($1::text::xid8, $2)
+            and ($3::uuid is null or charge_id = $3)
+          order by tx_id, global_position
+          limit $4",
+    )
+    .bind(tx_text(after))
+    .bind(after.global_position)
+    .bind(charge_id)
+    .bind(limit)
+    .fetch_all(executor)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|row| ChargeChange {
+            charge_id: row.charge_id,
+            account_id: row.account_id,
+            status: row.status,
+            position: position_from(row.tx_id, row.global_position),
+        })
+        .collect())
+}
+
+/// Charges called off by a cancellation (`cancelled`) whose deletion at the provider is not yet
+/// recorded (it turns them `deleted`): the sweep deletes them, oldest first, at most `limit`.
+pub async fn charges_to_delete<'e>(
+    executor: impl PgExecutor<'e>,
+    limit: i64,
+) -> Result<Vec<ChargeView>, Error> {
+    Ok(sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "{SELECT_CHARGE} where status = 'cancelled' order by created_at limit $1"
+    )))
+    .bind(limit)
+    .fetch_all(executor)
+    .await?)
 }
 
 const SELECT: &str = "select account_id, plan, status, active_until, updated_at,
@@ -89,7 +171,8 @@ const SELECT: &str = "select account_id, plan, status, active_until, updated_at,
                         from subscriptions";
 const SELECT_CHARGE: &str = "select charge_id, account_id, plan, renewal, amount_centavos,
                                     provider, provider_payment_id, pix_payload, expires_at, status,
-                                    created_at, paid_at, period_from, period_until
+                                    created_at, paid_at, period_from, period_until,
+                                    tx_id::text::bigint as tx_id, global_position
                                from subscription_charges";
 
 /// The account's subscription, if it ever started a checkout.
@@ -311,21 +394,29 @@ impl Projection for Subscriptions {
                 "ChargePaid" => {
                     let paid: PaidV1 = read(upcasters, event)?;
                     sqlx::query(sqlx::AssertSqlSafe(format!(
-                        "update {c} set status = 'paid', paid_at = $2 where charge_id = $1"
+                        "update {c} set status = 'paid', paid_at = $2, tx_id = $3::text::xid8,
+                                        global_position = $4
+                          where charge_id = $1"
                     )))
                     .bind(paid.charge_id)
                     .bind(paid.paid_at)
+                    .bind(&tx)
+                    .bind(gp)
                     .execute(&mut *conn)
                     .await?;
                 }
                 "PremiumActivated" | "PremiumRenewed" => {
                     let period: PeriodV1 = read(upcasters, event)?;
                     sqlx::query(sqlx::AssertSqlSafe(format!(
-                        "update {c} set period_from = $2, period_until = $3 where charge_id = $1"
+                        "update {c} set period_from = $2, period_until = $3, tx_id = $4::text::xid8,
+                                        global_position = $5
+                          where charge_id = $1"
                     )))
                     .bind(period.charge_id)
                     .bind(period.from)
                     .bind(period.until)
+                    .bind(&tx)
+                    .bind(gp)
                     .execute(&mut *conn)
                     .await?;
                     // A renewal keeps a scheduled cancellation ('cancelling'); an activation
@@ -356,10 +447,13 @@ impl Projection for Subscriptions {
                     let news: ChargeNewsV1 = read(upcasters, event)?;
                     let status = news.change.unwrap_or_else(|| "cancelled".to_owned());
                     sqlx::query(sqlx::AssertSqlSafe(format!(
-                        "update {c} set status = $2 where charge_id = $1"
+                        "update {c} set status = $2, tx_id = $3::text::xid8, global_position = $4
+                          where charge_id = $1"
                     )))
                     .bind(news.charge_id)
                     .bind(&status)
+                    .bind(&tx)
+                    .bind(gp)
                     .execute(&mut *conn)
                     .await?;
                 }

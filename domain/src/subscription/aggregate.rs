@@ -30,7 +30,8 @@ pub enum ChargeStatus {
     Deleted,
     /// Paid and then given back.
     Refunded,
-    /// Called off by a cancellation before it was paid.
+    /// Called off by a cancellation before it was paid; deleting it at the provider is still to
+    /// be done (then it is `Deleted`).
     Cancelled,
 }
 
@@ -251,9 +252,11 @@ impl Subscription {
         let at = instant(&change.at)?;
         let relevant = match change.change {
             ChargeChange::Overdue => charge.status == ChargeStatus::Open,
-            ChargeChange::Deleted => {
-                matches!(charge.status, ChargeStatus::Open | ChargeStatus::Overdue)
-            }
+            // A charge called off by a cancellation is deleted at the provider afterwards.
+            ChargeChange::Deleted => matches!(
+                charge.status,
+                ChargeStatus::Open | ChargeStatus::Overdue | ChargeStatus::Cancelled
+            ),
             ChargeChange::Refunded => charge.status != ChargeStatus::Refunded,
         };
         if !relevant {

@@ -22,8 +22,6 @@ pub enum LimitedAction {
     TurnOnApiPixEndpoint,
     /// Printing the shop's logo on a sign.
     LogoOnSign,
-    /// Exporting payments as CSV.
-    ExportCsv,
 }
 
 /// What the account has now, counted by the caller from the read models.
@@ -52,8 +50,6 @@ pub enum Limit {
     ApiPixEndpoints,
     /// [`Limits::logo_on_signs`].
     LogoOnSigns,
-    /// [`Limits::csv_export`].
-    CsvExport,
 }
 
 /// The plan does not allow the action. 402 `plan-limit-reached`.
@@ -94,10 +90,6 @@ impl std::fmt::Display for PlanLimitReached {
             Limit::LogoOnSigns => write!(
                 f,
                 "O logotipo nas placas faz parte do Premium. {offer} para usá-lo."
-            ),
-            Limit::CsvExport => write!(
-                f,
-                "A exportação em CSV faz parte do Premium. {offer} para usá-la."
             ),
         }
     }
@@ -160,7 +152,6 @@ pub fn check(plan: PlanId, action: LimitedAction, usage: Usage) -> Result<(), Pl
             ))
         }
         LimitedAction::LogoOnSign if !limits.logo_on_signs => Err(refuse(Limit::LogoOnSigns, 0, 1)),
-        LimitedAction::ExportCsv if !limits.csv_export => Err(refuse(Limit::CsvExport, 0, 1)),
         _ => Ok(()),
     }
 }
@@ -239,12 +230,9 @@ mod tests {
     }
 
     #[test]
-    fn the_logo_is_a_premium_feature_and_every_plan_exports_its_payments() {
+    fn the_logo_is_a_premium_feature() {
         let logo = LimitedAction::LogoOnSign;
         assert!(check(PlanId::Gratis, logo, Usage::default()).is_err());
         assert!(check(PlanId::PremiumMensal, logo, Usage::default()).is_ok());
-        for plan in [PlanId::Gratis, PlanId::PremiumMensal] {
-            assert!(check(plan, LimitedAction::ExportCsv, Usage::default()).is_ok());
-        }
     }
 }

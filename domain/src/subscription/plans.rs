@@ -12,7 +12,8 @@
 //! | history shown | last 90 days | all | all |
 //!
 //! The README and `/painel/premium` show these same numbers (the page reads them from here
-//! through `GET /api/plans`). A month is counted in São Paulo time from the 1st.
+//! through `GET /api/plans`). A month is counted in São Paulo time from the 1st. CSV export is
+//! not a limit: a shop's payments are its own data, and every plan exports them.
 
 use serde::{Deserialize, Serialize};
 
@@ -54,8 +55,6 @@ pub struct Limits {
     pub extra_accounts: u32,
     /// The shop's logo printed on its signs.
     pub logo_on_signs: bool,
-    /// Payments exported as CSV.
-    pub csv_export: bool,
     /// API Pix webhook endpoints (receivers) turned on at once.
     pub api_pix_endpoints: u32,
     /// Days of payment history shown; `None` for all of it.
@@ -83,7 +82,6 @@ const PREMIUM_LIMITS: Limits = Limits {
     qrcodes_per_month: 2_000,
     extra_accounts: 20,
     logo_on_signs: true,
-    csv_export: true,
     api_pix_endpoints: 10,
     history_days: None,
 };
@@ -101,7 +99,6 @@ pub const PLANS: [Plan; 3] = [
             extra_accounts: 5,
             logo_on_signs: false,
             // A shop's own payments are its data: every plan exports them.
-            csv_export: true,
             api_pix_endpoints: 1,
             history_days: Some(90),
         },
@@ -165,7 +162,7 @@ mod tests {
             assert!(paid.qrcodes_per_month > free.qrcodes_per_month);
             assert!(paid.extra_accounts > free.extra_accounts);
             assert!(paid.api_pix_endpoints > free.api_pix_endpoints);
-            assert!(paid.logo_on_signs && paid.csv_export && paid.history_days.is_none());
+            assert!(paid.logo_on_signs && paid.history_days.is_none());
             assert!(id.plan().price.get() > 0);
         }
     }

@@ -356,6 +356,38 @@ fn a_cancellation_during_a_pending_renewal_calls_the_renewal_charge_off() {
 }
 
 #[test]
+fn a_renewal_charge_called_off_by_a_cancellation_is_recorded_deleted_once_the_provider_deleted_it()
+{
+    let mut history = active();
+    history.extend(run_after(&history, renewal("2026-12-26T10:00:00Z")));
+    history.extend(run_after(&history, cancel("2026-12-27T10:00:00Z")));
+    SubscriptionTest::with(())
+        .given(history.clone())
+        .when(changed(2, ChargeChange::Deleted, "2026-12-27T10:00:05Z"))
+        .then_expect_events(vec![SubscriptionEvent::ChargeChanged(ChargeChanged {
+            account_id: ACCOUNT.to_owned(),
+            charge_id: "charge-2".to_owned(),
+            change: ChargeChange::Deleted,
+            at: "2026-12-27T10:00:05Z".to_owned(),
+        })]);
+    history.extend(run_after(
+        &history,
+        changed(2, ChargeChange::Deleted, "2026-12-27T10:00:05Z"),
+    ));
+    // Deleted twice (the sweep's retry after a lost answer, Asaas's PAYMENT_DELETED): nothing new.
+    SubscriptionTest::with(())
+        .given(history.clone())
+        .when(changed(2, ChargeChange::Deleted, "2026-12-27T10:10:00Z"))
+        .then_expect_events(vec![]);
+    let subscription = fold(&history);
+    assert!(subscription.cancelled);
+    assert_eq!(
+        subscription.active_until.as_deref(),
+        Some("2027-01-01T10:01:00Z")
+    );
+}
+
+#[test]
 fn overdue_and_deleted_reports_move_an_open_charge_and_are_ignored_once_it_is_paid() {
     let opened = run(vec![upgrade(PlanId::PremiumMensal, "2026-12-01T10:00:00Z")]);
     let overdue = run_after(

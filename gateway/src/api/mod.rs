@@ -35,6 +35,7 @@
 //! | `POST /api/accounts/{accountId}/payment-links/{id}/revoke` | [`payment_links::revoke`] | owner, manager |
 //! | `GET /api/accounts/{accountId}/summary` | [`payments::summary::summary`] | owner, manager, operator (own codes) |
 //! | `GET /api/accounts/{accountId}/events` | [`crate::live::handlers::account`] (server-sent events) | owner, manager, operator (own codes) |
+//! | `GET /api/accounts/{accountId}/subscription/charges/{chargeId}/events` | [`crate::live::handlers::charge`] (server-sent events: the checkout's charge) | owner |
 //!
 //! Codes the resource modules add to the API's table (`crate::api::error`):
 //!
@@ -42,7 +43,7 @@
 //! |---|---|---|
 //! | `account-disabled` | 403 | the account named in the path is disabled (only its team learns it) |
 //! | `member-already-invited` | 409 | the address already has a pending or active invitation in this team |
-//! | `cannot-invite-self` | 422 | the owner invites their own address, or accepts their own team's invitation |
+//! | `cannot-invite-self` | 422 | the owner invites their own address (answered before the plan's limit is looked at), or accepts their own team's invitation |
 //! | `already-member` | 409 | accepting an invitation to a team one already works in |
 //! | `unsupported-photo-type` | 415 | a photo that is not JPEG, PNG or WebP, or whose bytes are not what its type says |
 //! | `photo-too-large` | 413 | a photo over 1 MiB |

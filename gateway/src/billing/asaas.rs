@@ -12,6 +12,9 @@
 //! - Each call has a timeout; a timeout, a connection failure, a 5xx or a 429 is tried again
 //!   (at most [`AsaasConfig::attempts`] times, waiting longer each time, or what `Retry-After`
 //!   says when Asaas sends it, up to 5 s); any other answer is final.
+//! - Deleting a charge (`DELETE /payments/{id}`, a cancellation's renewal charge) that Asaas
+//!   refuses, or that times out after the retries, is looked up (`GET /payments/{id}`): already
+//!   deleted counts as deleted, already received as paid ([`Withdrawal`]).
 //! - The Pix payload Asaas returns is checked by the BR Code engine before it is kept
 //!   ([`checked_payload`]): a bad code is never shown to a payer.
 
@@ -23,7 +26,7 @@ use reqwest::{Method, StatusCode};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
-use super::provider::{ChargeRequest, OpenedCharge, ProviderError, checked_payload};
+use super::provider::{ChargeRequest, OpenedCharge, ProviderError, Withdrawal, checked_payload};
 
 /// The production base URL.
 pub const PRODUCTION_URL: &str = "https://api.asaas.com/v3";
@@ -159,6 +162,30 @@ struct Customer {
 struct PaymentCreated {
     id: String,
     value: Box<RawValue>,
+}
+
+/// `DELETE /payments/{id}` answer.
+#[derive(Debug, Deserialize)]
+struct Deleted {
+    #[serde(default)]
+    deleted: bool,
+}
+
+/// `GET /payments/{id}`: what a deletion needs to know.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct PaymentState {
+    #[serde(default)]
+    deleted: bool,
+    #[serde(default)]
+    status: String,
+    value: Box<RawValue>,
+    #[serde(default)]
+    client_payment_date: Option<String>,
+    #[serde(default)]
+    payment_date: Option<String>,
+    #[serde(default)]
+    confirmed_date: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -333,6 +360,50 @@ impl Asaas {
             expires_at,
             customer: Some(customer),
         })
+    }
+}
+
+impl Asaas {
+    /// Deletes the charge `payment_id` so nobody can pay it (`DELETE /payments/{id}`). When Asaas
+    /// refuses (a received payment cannot be deleted), the charge is looked up: already deleted
+    /// is [`Withdrawal::Deleted`], received or confirmed is [`Withdrawal::AlreadyPaid`].
+    ///
+    /// # Errors
+    ///
+    /// [`ProviderError::Unavailable`] when Asaas does not answer after the retries (the caller
+    /// tries again later); [`ProviderError::Refused`] when Asaas refuses and the charge is
+    /// neither deleted nor paid.
+    pub async fn delete(&self, payment_id: &str) -> Result<Withdrawal, ProviderError> {
+        let path = format!("/payments/{payment_id}");
+        let refusal = match self.call::<Deleted>(Method::DELETE, &path, None).await {
+            Ok(answer) if answer.deleted => return Ok(Withdrawal::Deleted),
+            Ok(_) => "DELETE answered deleted: false".to_owned(),
+            Err(ProviderError::Refused(why)) => why,
+            Err(other) => return Err(other),
+        };
+        let state: PaymentState = self.call(Method::GET, &path, None).await?;
+        if state.deleted {
+            return Ok(Withdrawal::Deleted);
+        }
+        if matches!(
+            state.status.as_str(),
+            "RECEIVED" | "CONFIRMED" | "RECEIVED_IN_CASH"
+        ) {
+            let amount = centavos_from_reais(state.value.get()).ok_or_else(|| {
+                ProviderError::Unavailable(format!("valor ilegível: {}", state.value.get()))
+            })?;
+            let paid_at = [
+                state.client_payment_date,
+                state.payment_date,
+                state.confirmed_date,
+            ]
+            .into_iter()
+            .flatten()
+            .find_map(|t| instant(&t))
+            .unwrap_or_else(Utc::now);
+            return Ok(Withdrawal::AlreadyPaid { amount, paid_at });
+        }
+        Err(ProviderError::Refused(refusal))
     }
 }
 

@@ -2,8 +2,8 @@
 //! account, the limits guard every limited handler calls, and settling a provider's news.
 //!
 //! - [`provider`]: the port; [`sandbox`] (default without an Asaas key) and [`asaas`].
-//! - [`usage`]: what an account has, counted from the read models, for
-//!   `domain::subscription::limits::check`.
+//! - [`usage`]: what an account has, counted from the read models and the log's tail, for
+//!   `domain::subscription::limits::check`, and the per-account hold around count and write.
 //! - [`allow`]: the one call a handler adds before a limited command.
 //! - [`settle`]: a payment (or an overdue, refund, deletion) reported by the provider's webhook
 //!   or by the sandbox's "Simular pagamento", as a command on the account's subscription.
@@ -31,7 +31,7 @@ use crate::config::BillingSettings;
 use crate::state::AppState;
 
 use self::asaas::{Asaas, AsaasConfig};
-use self::provider::{ChargeRequest, OpenedCharge, ProviderError};
+use self::provider::{ChargeRequest, OpenedCharge, ProviderError, Withdrawal};
 
 /// Who takes the payments.
 #[derive(Debug, Clone)]
@@ -63,6 +63,21 @@ impl Provider {
         match self {
             Provider::Sandbox => sandbox::open(request),
             Provider::Asaas(asaas) => asaas.open(request).await,
+            Provider::Off => Err(ProviderError::Unavailable(
+                "nenhum provedor de pagamentos configurado".to_owned(),
+            )),
+        }
+    }
+
+    /// Deletes a charge so nobody can pay it (or learns it was paid first).
+    ///
+    /// # Errors
+    ///
+    /// As [`ProviderError`] says; `Off` answers [`ProviderError::Unavailable`].
+    pub async fn delete(&self, provider_payment_id: &str) -> Result<Withdrawal, ProviderError> {
+        match self {
+            Provider::Sandbox => Ok(sandbox::delete(provider_payment_id)),
+            Provider::Asaas(asaas) => asaas.delete(provider_payment_id).await,
             Provider::Off => Err(ProviderError::Unavailable(
                 "nenhum provedor de pagamentos configurado".to_owned(),
             )),
@@ -142,6 +157,11 @@ pub async fn plan_of(state: &AppState, account_id: &str) -> Result<PlanId, ApiEr
 /// `plan-limit-reached` otherwise, with the domain's message naming the limit and offering
 /// Premium. The one call a limited handler adds before its command.
 ///
+/// For an action the plan counts (keys, QR codes, invitations, API Pix endpoints), the answer
+/// holds the account's usage lock ([`usage::UsageHold`]): keep it (`let _usage = allow(…)?;`)
+/// until the command is written, so two requests at the limit cannot both pass. A feature check
+/// (the logo) holds nothing.
+///
 /// # Errors
 ///
 /// 402 as said; 503/500 when PostgreSQL fails.
@@ -149,10 +169,53 @@ pub async fn allow(
     state: &AppState,
     workspace: &Workspace,
     action: LimitedAction,
-) -> Result<(), ApiError> {
+) -> Result<usage::UsageHold, ApiError> {
+    let hold = if matches!(action, LimitedAction::LogoOnSign) {
+        usage::UsageHold::none()
+    } else {
+        usage::UsageHold::take(&state.pool, workspace.account_uuid()).await?
+    };
     let plan = plan_of(state, workspace.account_id()).await?;
     let usage = usage::of(&state.pool, workspace.account_uuid(), action).await?;
-    limits::check(plan, action, usage).map_err(|refused| ApiError::refused(&refused))
+    limits::check(plan, action, usage).map_err(|refused| ApiError::refused(&refused))?;
+    Ok(hold)
+}
+
+/// The first São Paulo day of payment history the account's plan shows (`history_days`):
+/// `Some(today − days)` on Grátis, `None` (everything) on Premium. Older payments are kept, and
+/// appear again with Premium: the limit applies to what is shown, never to what is stored.
+///
+/// # Errors
+///
+/// When PostgreSQL fails.
+pub async fn history_from(
+    state: &AppState,
+    workspace: &Workspace,
+) -> Result<Option<chrono::NaiveDate>, ApiError> {
+    let plan = plan_of(state, workspace.account_id()).await?;
+    Ok(plan
+        .plan()
+        .limits
+        .history_days
+        .map(|days| history_start(Utc::now(), days)))
+}
+
+/// The first São Paulo day of a window of `days` days ending today (São Paulo: UTC−3, no
+/// daylight saving since 2019).
+pub fn history_start(now: chrono::DateTime<Utc>, days: u32) -> chrono::NaiveDate {
+    let today = (now - chrono::Duration::hours(3)).date_naive();
+    today - chrono::Days::new(u64::from(days))
+}
+
+/// Narrows `search` to the days the plan shows: its `de` moves up to `from` when earlier (or
+/// unset).
+pub fn within_history(
+    search: &mut projections::payments::search::Search,
+    from: Option<chrono::NaiveDate>,
+) {
+    if let Some(from) = from {
+        search.from = Some(search.from.map_or(from, |asked| asked.max(from)));
+    }
 }
 
 /// What a provider reported about a charge.
@@ -189,6 +252,20 @@ pub async fn settle(
     provider_payment_id: &str,
     news: News,
 ) -> Result<Settled, CommandError<SubscriptionError>> {
+    settle_with(&state.billing, account_id, provider_payment_id, news).await
+}
+
+/// [`settle`] with the billing parts only (the sweep has no [`AppState`]).
+///
+/// # Errors
+///
+/// As [`settle`].
+pub async fn settle_with(
+    billing: &Billing,
+    account_id: Uuid,
+    provider_payment_id: &str,
+    news: News,
+) -> Result<Settled, CommandError<SubscriptionError>> {
     let command = match news {
         News::Paid {
             amount_centavos,
@@ -204,8 +281,7 @@ pub async fn settle(
             at: crate::auth::accounts::now(),
         }),
     };
-    match state
-        .billing
+    match billing
         .commands
         .execute(
             &account_id.to_string(),
@@ -217,5 +293,57 @@ pub async fn settle(
         Ok(outcome) => Ok(Settled::Recorded(outcome)),
         Err(CommandError::Rejected(SubscriptionError::UnknownCharge)) => Ok(Settled::UnknownCharge),
         Err(other) => Err(other),
+    }
+}
+
+/// What became of a charge called off by a cancellation.
+#[derive(Debug)]
+pub enum Withdrawn {
+    /// Deleted at the provider, and recorded (`ChargeChanged` deleted).
+    Deleted(Settled),
+    /// Paid before the deletion reached the provider: recorded as paid, so the period it paid
+    /// for is honoured and the cancellation applies at that period's end.
+    AlreadyPaid(Settled),
+}
+
+/// Deletes at the provider the charge `provider_payment_id` of `account_id` that a cancellation
+/// called off (status `cancelled`), and records what became of it. The cancellation itself is
+/// recorded before this is called, so a failure here loses nothing: the charge stays `cancelled`
+/// and the renewals sweep ([`renewals::sweep_once`]) calls this again on each pass until it is
+/// `deleted` or `paid`.
+///
+/// # Errors
+///
+/// The provider's failure (not answering in time after its retries, or refusing), or the
+/// command's.
+pub async fn withdraw(
+    billing: &Billing,
+    account_id: Uuid,
+    provider_payment_id: &str,
+) -> anyhow::Result<Withdrawn> {
+    match billing.provider.delete(provider_payment_id).await? {
+        Withdrawal::Deleted => Ok(Withdrawn::Deleted(
+            settle_with(
+                billing,
+                account_id,
+                provider_payment_id,
+                News::Changed(ChargeChange::Deleted),
+            )
+            .await
+            .map_err(|e| anyhow::anyhow!("{e}"))?,
+        )),
+        Withdrawal::AlreadyPaid { amount, paid_at } => Ok(Withdrawn::AlreadyPaid(
+            settle_with(
+                billing,
+                account_id,
+                provider_payment_id,
+                News::Paid {
+                    amount_centavos: amount.get(),
+                    at: paid_at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+                },
+            )
+            .await
+            .map_err(|e| anyhow::anyhow!("{e}"))?,
+        )),
     }
 }

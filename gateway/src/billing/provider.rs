@@ -51,7 +51,21 @@ pub struct OpenedCharge {
     pub customer: Option<String>,
 }
 
-/// Why a provider could not open a charge.
+/// What became of a charge the provider was asked to delete.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Withdrawal {
+    /// Deleted (or already gone): nobody can pay it any more.
+    Deleted,
+    /// Too late: it was paid first. The money is honoured (the period it paid for).
+    AlreadyPaid {
+        /// What was paid.
+        amount: Centavos,
+        /// When.
+        paid_at: DateTime<Utc>,
+    },
+}
+
+/// Why a provider could not open (or delete) a charge.
 #[derive(Debug, thiserror::Error)]
 pub enum ProviderError {
     /// The provider refused what we sent (its own message, for the log and the person).

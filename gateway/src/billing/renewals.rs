@@ -1,7 +1,8 @@
 //! The renewal and expiry sweep: every [`EVERY`], for each Premium period ending within
 //! [`RENEWAL_NOTICE_DAYS`](domain::subscription::RENEWAL_NOTICE_DAYS), open the renewal charge at
 //! the provider and record it (`IssueRenewalCharge`); for each period already over, record
-//! `ExpireSubscription` (back to Grátis). The plan in force is decided by the date whatever this
+//! `ExpireSubscription` (back to Grátis); and delete at the provider every renewal charge a
+//! cancellation called off whose deletion did not go through yet (status `cancelled`). The plan in force is decided by the date whatever this
 //! sweep has done ([`Subscription::plan_at`](domain::subscription::Subscription::plan_at)), so a
 //! late sweep never lets Premium outlive its period.
 
@@ -29,6 +30,8 @@ pub struct Swept {
     pub renewals: usize,
     /// Periods ended.
     pub expired: usize,
+    /// Charges called off by a cancellation now deleted at the provider (or found paid).
+    pub withdrawn: usize,
 }
 
 fn instant(text: &str) -> Option<DateTime<Utc>> {
@@ -48,6 +51,18 @@ pub async fn sweep_once(
     now: DateTime<Utc>,
 ) -> anyhow::Result<Swept> {
     let mut swept = Swept::default();
+    // Renewal charges a cancellation called off whose deletion at the provider failed (or was
+    // never tried): delete them now. The next pass tries again what fails again.
+    for charge in projections::subscriptions::charges_to_delete(pool, 100).await? {
+        match super::withdraw(billing, charge.account_id, &charge.provider_payment_id).await {
+            Ok(_) => swept.withdrawn += 1,
+            Err(error) => tracing::warn!(
+                %error,
+                account = %charge.account_id,
+                "a cancelled charge was not deleted at the provider; the next pass tries again"
+            ),
+        }
+    }
     let horizon = now + chrono::Duration::days(RENEWAL_NOTICE_DAYS);
     for view in projections::subscriptions::due(pool, horizon, 100).await? {
         let account = view.account_id.to_string();

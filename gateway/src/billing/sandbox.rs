@@ -9,7 +9,7 @@ use chrono::{Duration, Utc};
 use domain::brcode::{DynamicCodeRequest, make_dynamic};
 use uuid::Uuid;
 
-use super::provider::{ChargeRequest, OpenedCharge, ProviderError, checked_payload};
+use super::provider::{ChargeRequest, OpenedCharge, ProviderError, Withdrawal, checked_payload};
 
 /// How long a sandbox Pix stays payable (short, so the checkout's expiry can be seen).
 pub const SANDBOX_PIX_MINUTES: i64 = 30;
@@ -41,4 +41,10 @@ pub fn open(_request: &ChargeRequest) -> Result<OpenedCharge, ProviderError> {
         expires_at: Utc::now() + Duration::minutes(SANDBOX_PIX_MINUTES),
         customer: None,
     })
+}
+
+/// Deletes a sandbox charge: nothing to call, and nobody can pay a sandbox code but "Simular
+/// pagamento", which records the payment itself; so it is simply gone.
+pub fn delete(_provider_payment_id: &str) -> Withdrawal {
+    Withdrawal::Deleted
 }

@@ -1,14 +1,104 @@
-//! What an account has, counted from the read models, for the plan's limits.
+//! What an account has, counted for the plan's limits, and the hold that makes "count, then
+//! write" atomic per account.
 //!
-//! Only the count the action needs is read. Counts come from read models, which trail the log
-//! by milliseconds: two creations racing at the very limit can both pass (see
-//! `docs/ARCHITECTURE.md`, "Plans and billing").
+//! Only the count the action needs is read. Each count is the read model **plus the tail of the
+//! log the read model has not applied yet** (events after the projection's checkpoint), read in
+//! one statement, so one snapshot: exact however far the projector trails. Two requests racing
+//! at the limit are kept apart by [`UsageHold`]: a per-account advisory lock taken before the
+//! count and held until the limited command is written, so the second counts the first's write
+//! (in the read model, or else in the tail).
+
+use std::time::Duration;
 
 use domain::subscription::limits::{LimitedAction, Usage};
-use sqlx::PgPool;
+use sqlx::{PgPool, Postgres, Transaction};
 use uuid::Uuid;
 
 use crate::api::error::ApiError;
+
+/// Longest a limited request waits for another of the same account to finish.
+pub const HOLD_PATIENCE: Duration = Duration::from_secs(10);
+/// Every projection's checkpoint, with "nothing applied yet" for one that has none: what the
+/// counts below add the log's tail after.
+const CHECKPOINTS: &str = "(select projection, tx_id, global_position from projection_checkpoints
+                            union all
+                            select p, '0'::xid8, 0
+                              from unnest(array['pix_keys', 'qrcodes', 'accounts']) p
+                             where not exists (select 1 from projection_checkpoints
+                                                where projection = p))";
+
+/// Pause between tries of a held lock (no connection is kept while waiting).
+const HOLD_RETRY: Duration = Duration::from_millis(15);
+
+/// One account's limited actions, one at a time: held from the count until the command is
+/// written (drop it after). Holds one database connection, in a transaction that writes
+/// nothing; the lock goes with the transaction.
+#[derive(Default)]
+pub struct UsageHold {
+    transaction: Option<Transaction<'static, Postgres>>,
+}
+
+impl UsageHold {
+    /// No hold: for actions that count nothing (a feature such as the logo).
+    pub fn none() -> Self {
+        UsageHold { transaction: None }
+    }
+
+    /// Takes the account's lock, waiting (without holding a connection) while another limited
+    /// request of the account has it, at most [`HOLD_PATIENCE`].
+    ///
+    /// # Errors
+    ///
+    /// 503 when PostgreSQL fails or the lock stays taken that long.
+    pub async fn take(pool: &PgPool, account: Uuid) -> Result<Self, ApiError> {
+        let failed = |e: sqlx::Error| ApiError::unavailable(anyhow::anyhow!(e));
+        let deadline = tokio::time::Instant::now() + HOLD_PATIENCE;
+        loop {
+            let mut transaction = pool.begin().await.map_err(failed)?;
+            let taken: bool = sqlx::query_scalar(
+                "select pg_try_advisory_xact_lock(hashtextextended('balcao.plan-usage.' || $1::text, 0))",
+            )
+            .bind(account)
+            .fetch_one(&mut *transaction)
+            .await
+            .map_err(failed)?;
+            if taken {
+                return Ok(UsageHold {
+                    transaction: Some(transaction),
+                });
+            }
+            // Give the connection back while waiting, so waiters never starve the holder.
+            transaction.rollback().await.map_err(failed)?;
+            if tokio::time::Instant::now() >= deadline {
+                return Err(ApiError::unavailable(anyhow::anyhow!(
+                    "the account's plan usage stayed locked for {HOLD_PATIENCE:?}"
+                )));
+            }
+            tokio::time::sleep(HOLD_RETRY).await;
+        }
+    }
+}
+
+impl std::fmt::Debug for UsageHold {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("UsageHold")
+            .field("held", &self.transaction.is_some())
+            .finish()
+    }
+}
+
+impl Drop for UsageHold {
+    fn drop(&mut self) {
+        if let Some(transaction) = self.transaction.take() {
+            // Ending the transaction releases the lock; it wrote nothing.
+            tokio::spawn(async move {
+                if let Err(error) = transaction.rollback().await {
+                    tracing::warn!(%error, "the plan usage lock's transaction did not end cleanly");
+                }
+            });
+        }
+    }
+}
 
 fn count(value: i64) -> u32 {
     u32::try_from(value).unwrap_or(u32::MAX)
@@ -24,9 +114,16 @@ pub async fn of(pool: &PgPool, account: Uuid, action: LimitedAction) -> Result<U
     let failed = |e: sqlx::Error| ApiError::unavailable(anyhow::anyhow!(e));
     match action {
         LimitedAction::RegisterPixKey => {
-            let n: i64 = sqlx::query_scalar(
-                "select count(*) from pix_keys where account_id = $1 and removed_at is null",
-            )
+            let n: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+                "select (select count(*) from pix_keys where account_id = $1 and removed_at is null)
+                      + (select coalesce(sum(case e.event_type when 'PixKeyRegistered' then 1
+                                                              else -1 end), 0)
+                           from events e, {CHECKPOINTS} c
+                          where c.projection = 'pix_keys'
+                            and (e.tx_id, e.global_position) > (c.tx_id, c.global_position)
+                            and e.stream_type = 'pix_keys' and e.stream_id = $1::text
+                            and e.event_type in ('PixKeyRegistered', 'PixKeyRemoved'))"
+            )))
             .bind(account)
             .fetch_one(pool)
             .await
@@ -35,12 +132,20 @@ pub async fn of(pool: &PgPool, account: Uuid, action: LimitedAction) -> Result<U
         }
         LimitedAction::CreateQrCodes(_) => {
             // The calendar month in São Paulo, where the shops are.
-            let n: i64 = sqlx::query_scalar(
-                "select count(*) from qrcodes
-                  where owner_id = $1
-                    and created_at >= date_trunc('month', now() at time zone 'America/Sao_Paulo')
-                                      at time zone 'America/Sao_Paulo'",
-            )
+            let n: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+                "with month as (
+                    select date_trunc('month', now() at time zone 'America/Sao_Paulo')
+                           at time zone 'America/Sao_Paulo' as starts
+                 )
+                 select (select count(*) from qrcodes, month
+                          where owner_id = $1 and created_at >= month.starts)
+                      + (select count(*) from events e, month, {CHECKPOINTS} c
+                          where c.projection = 'qrcodes'
+                            and (e.tx_id, e.global_position) > (c.tx_id, c.global_position)
+                            and e.stream_type = 'qrcode' and e.event_type = 'QrCodeCreated'
+                            and e.payload->>'owner_id' = $1::text
+                            and e.recorded_at >= month.starts)"
+            )))
             .bind(account)
             .fetch_one(pool)
             .await
@@ -48,16 +153,24 @@ pub async fn of(pool: &PgPool, account: Uuid, action: LimitedAction) -> Result<U
             usage.qrcodes_this_month = count(n);
         }
         LimitedAction::InviteMember => {
-            let n: i64 = sqlx::query_scalar(
-                "select count(*) from account_members
-                  where account_id = $1 and status in ('invited', 'active')",
-            )
+            let n: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+                "select (select count(*) from account_members
+                          where account_id = $1 and status in ('invited', 'active'))
+                      + (select coalesce(sum(case e.event_type when 'MemberInvited' then 1
+                                                              else -1 end), 0)
+                           from events e, {CHECKPOINTS} c
+                          where c.projection = 'accounts'
+                            and (e.tx_id, e.global_position) > (c.tx_id, c.global_position)
+                            and e.stream_type = 'account' and e.stream_id = $1::text
+                            and e.event_type in ('MemberInvited', 'MemberRemoved'))"
+            )))
             .bind(account)
             .fetch_one(pool)
             .await
             .map_err(failed)?;
             usage.extra_accounts = count(n);
         }
+        // Side state written by the request itself (not a read model): exact as it is.
         LimitedAction::TurnOnApiPixEndpoint => {
             let n: i64 = sqlx::query_scalar(
                 "select count(*) from api_pix_receivers
@@ -69,7 +182,7 @@ pub async fn of(pool: &PgPool, account: Uuid, action: LimitedAction) -> Result<U
             .map_err(failed)?;
             usage.api_pix_endpoints = count(n);
         }
-        LimitedAction::LogoOnSign | LimitedAction::ExportCsv => {}
+        LimitedAction::LogoOnSign => {}
     }
     Ok(usage)
 }

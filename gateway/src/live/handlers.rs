@@ -4,8 +4,9 @@
 //! |---|---|---|
 //! | `GET /pagamento/{id}/eventos` | anyone with the payer page | `pagamento` `{"pago": bool}` on connect and whenever it changes |
 //! | `GET /api/accounts/{accountId}/events` | bearer token; every role (operators: their own codes) | `pagamento` `{reference, qrcodeId, amountCentavos, status, source, paidAt}` per change; `resync` after a gap too large to replay |
+//! | `GET /api/accounts/{accountId}/subscription/charges/{chargeId}/events` | bearer token; the owner | `cobranca` `{status}`: the charge as it stands on connect, then each change (the checkout, `/pagar_asaas`) |
 //!
-//! Both take the last id seen as `Last-Event-ID` (or `?desde=`), and answer 503 with
+//! All take the last id seen as `Last-Event-ID` (or `?desde=`), and answer 503 with
 //! `Retry-After` when every place is taken; an unknown code is 404, an account the caller has no
 //! role in is 404 (as every account route).
 
@@ -98,6 +99,40 @@ pub async fn account(
                 StatusCode::SERVICE_UNAVAILABLE,
                 "live-updates-full",
                 "Muitas conexões ao vivo abertas agora; o painel tenta de novo em instantes.",
+            )
+            .into_response(),
+        )),
+    }
+}
+
+/// `GET /api/accounts/{accountId}/subscription/charges/{chargeId}/events`: where the checkout's
+/// charge stands, live (`open`, `paid`, `overdue`, `deleted`, `refunded`, `cancelled`).
+///
+/// # Errors
+///
+/// 401, 404, 403 as every account route ([`Workspace`]); 404 for a charge not of this account;
+/// 503 when the read model cannot be read.
+pub async fn charge(
+    State(state): State<AppState>,
+    workspace: Workspace,
+    Path((_, id)): Path<(String, String)>,
+    Query(query): Query<HashMap<String, String>>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    workspace.require(Right::ManageSettings)?;
+    let charge_id = Uuid::parse_str(&id).map_err(|_| ApiError::not_found())?;
+    let view = projections::subscriptions::charge(&state.pool, charge_id)
+        .await
+        .map_err(crate::api::access::projection_error)?
+        .filter(|c| c.account_id == workspace.account_uuid())
+        .ok_or_else(ApiError::not_found)?;
+    match super::charges::open(&state.live, view, resume_after(&headers, &query)).await {
+        Some(response) => Ok(response),
+        None => Ok(busy(
+            ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "live-updates-full",
+                "Muitas conexões ao vivo abertas agora; a página tenta de novo em instantes.",
             )
             .into_response(),
         )),

@@ -34,6 +34,13 @@
 //!   signed-out person or a removed member stops receiving within that time, and on shutdown
 //!   every stream ends so the server can stop.
 //!
+//! - **The checkout.** `GET /api/accounts/{accountId}/subscription/charges/{chargeId}/events`
+//!   (the owner, bearer token) tells `/pagar_asaas` where its Pix charge stands: a second fan-out
+//!   task follows the `subscriptions` projection the same way and reads the charges changed after
+//!   its cursor ([`charges`]), so the checkout switches the moment the payment is recorded, with
+//!   the same heartbeats, bounds and `Last-Event-ID` resume (a reconnect gets the charge as it
+//!   stands when it changed after the id sent back, and nothing otherwise).
+//!
 //! The dashboard's stream is read with `fetch` and a stream reader rather than `EventSource`,
 //! which cannot send the `Authorization` header: the bearer token then travels as on every
 //! other API call, never in a URL (where logs, history and `Referer` would keep it), and no
@@ -48,9 +55,11 @@ use commands::FeedPosition;
 use projections::CancellationToken;
 use projections::payment_changes::PaymentChange;
 use projections::projector::Follower;
+use projections::subscriptions::ChargeChange;
 use sqlx::PgPool;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, broadcast, watch};
 
+mod charges;
 mod fanout;
 pub mod handlers;
 mod stream;
@@ -87,10 +96,13 @@ struct Shared {
     changes: broadcast::Sender<Arc<PaymentChange>>,
     /// How far the fan-out has read the `payments` read model.
     head: watch::Receiver<FeedPosition>,
+    /// Subscription charges as they change (the checkout's stream).
+    charges: broadcast::Sender<Arc<ChargeChange>>,
     clients: Arc<Semaphore>,
     limits: LiveLimits,
     closing: CancellationToken,
     _fan_out: AbortOnDrop,
+    _charges_fan_out: AbortOnDrop,
 }
 
 struct AbortOnDrop(tokio::task::JoinHandle<()>);
@@ -102,9 +114,15 @@ impl Drop for AbortOnDrop {
 }
 
 impl Live {
-    /// Starts the fan-out: `follower` tells when the `payments` projection moves, `pool` answers
-    /// its one query per move and the reconnecting clients' replays.
-    pub fn start(pool: PgPool, follower: Follower, limits: LiveLimits) -> Live {
+    /// Starts the fan-outs: `follower` tells when the `payments` projection moves,
+    /// `charges_follower` when the `subscriptions` one does; `pool` answers their one query per
+    /// move and the reconnecting clients' replays.
+    pub fn start(
+        pool: PgPool,
+        follower: Follower,
+        charges_follower: Follower,
+        limits: LiveLimits,
+    ) -> Live {
         let (changes, _) = broadcast::channel(BROADCAST_CAPACITY);
         let (head_sender, head) = watch::channel(FeedPosition::default());
         let task = tokio::spawn(fanout::run(
@@ -113,15 +131,23 @@ impl Live {
             changes.clone(),
             head_sender,
         ));
+        let (charges, _) = broadcast::channel(BROADCAST_CAPACITY);
+        let charges_task = tokio::spawn(charges::fan_out(
+            pool.clone(),
+            charges_follower,
+            charges.clone(),
+        ));
         Live {
             shared: Arc::new(Shared {
                 pool,
                 changes,
                 head,
+                charges,
                 clients: Arc::new(Semaphore::new(limits.max_clients)),
                 limits,
                 closing: CancellationToken::new(),
                 _fan_out: AbortOnDrop(task),
+                _charges_fan_out: AbortOnDrop(charges_task),
             }),
         }
     }

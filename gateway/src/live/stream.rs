@@ -20,7 +20,7 @@ use uuid::Uuid;
 use super::{LIVE_CLIENTS, Live, REPLAY_LIMIT};
 
 /// How long a browser waits before reconnecting after a stream ends (the SSE `retry:` field).
-const RECONNECT_AFTER: Duration = Duration::from_secs(2);
+pub(super) const RECONNECT_AFTER: Duration = Duration::from_secs(2);
 
 /// Whose changes a stream tells, and how.
 #[derive(Debug, Clone)]
@@ -268,7 +268,7 @@ async fn first_events(client: &mut Client, resume_after: Option<FeedPosition>, h
     }
 }
 
-fn sse<S>(events: S, heartbeat: Duration) -> Response
+pub(super) fn sse<S>(events: S, heartbeat: Duration) -> Response
 where
     S: Stream<Item = Result<Event, Infallible>> + Send + 'static,
 {

@@ -1,7 +1,8 @@
 // Issue 12 in a real browser against the real server, with the built-in sandbox provider (no
 // Asaas key, BALCAO_SANDBOX_PAYMENTS on, as `make run`): a free account registers its ten Pix
 // keys, the eleventh is refused naming the limit and offering Premium; the owner upgrades on
-// /painel/premium, pays on /pagar_asaas with "Simular pagamento", lands on
+// /painel/premium, pays on /pagar_asaas (the sandbox's payment, made from outside the page: the
+// checkout learns of it over its live stream, without polling or a reload), lands on
 // /painel/assinatura-realizada, and the eleventh key goes through.
 
 import assert from "node:assert/strict";
@@ -86,7 +87,27 @@ describe("plano Grátis, limite e Premium pago no sandbox", () => {
     await shoot(owner, "premium");
   });
 
-  step("the upgrade opens the checkout with the Pix, and Simular pagamento lands on the confirmation", async () => {
+  step("on Grátis the transactions screen says it shows the last 90 days and keeps the older ones", async () => {
+    await owner.goto("/painel/transacoes");
+    const note = owner.getByRole("note").filter({ hasText: "últimos 90 dias" });
+    await note.waitFor();
+    assert.match(await note.innerText(), /Os anteriores continuam guardados e voltam a aparecer com o Premium/);
+    await note.getByRole("link", { name: "Conhecer o Premium" }).waitFor();
+    await shoot(owner, "transacoes-gratis");
+    await owner.goto("/painel/premium");
+    await owner.getByRole("heading", { name: "Premium mensal" }).waitFor();
+  });
+
+  step("the upgrade opens the checkout with the Pix, and the payment switches it live, without polling or a reload, to the confirmation", async () => {
+    // Every time the page asks for the charge, and the bearer token the page sends.
+    const chargePath = /\/api\/accounts\/[^/]+\/subscription\/charges\/[^/?]+$/;
+    const asked = [];
+    let authorization = null;
+    owner.on("request", (request) => {
+      const path = new URL(request.url()).pathname;
+      if (request.method() === "GET" && chargePath.test(path)) asked.push(path);
+      if (path.startsWith("/api/")) authorization = request.headers().authorization ?? authorization;
+    });
     // On a phone the form opens under the cards: it must come into view.
     await owner.setViewportSize({ width: 390, height: 844 });
     await owner.getByRole("button", { name: "Assinar o Premium mensal" }).click();
@@ -104,9 +125,45 @@ describe("plano Grátis, limite e Premium pago no sandbox", () => {
     const code = await owner.getByLabel("Pix Copia e Cola", { exact: true }).inputValue();
     assert.match(code, /^000201/, "a BR Code");
     await owner.getByText("Aguardando o pagamento").waitFor();
+    await owner.getByRole("button", { name: "Simular pagamento" }).waitFor();
     await shoot(owner, "pagar-asaas");
-    await owner.getByRole("button", { name: "Simular pagamento" }).click();
+
+    // The checkout listens (server-sent events) instead of asking again on a timer: over the
+    // next seconds it asks for the charge no more, however long the payer takes.
+    asked.length = 0;
+    await owner.waitForTimeout(7_000);
+    assert.equal(asked.length, 0, `no polling while waiting (${asked.join(", ")})`);
+    // Paid from elsewhere (as a bank's confirmation would arrive): the page is not the one that
+    // pays, so only the stream can tell it. It switches without a reload.
+    await owner.evaluate(() => {
+      window.__sameDocument = true;
+    });
+    const chargeId = new URL(owner.url()).searchParams.get("cobranca");
+    const accountPath = await owner.evaluate(
+      async ({ id }) => {
+        const entry = performance
+          .getEntriesByType("resource")
+          .map((e) => new URL(e.name).pathname)
+          .find((p) => p.endsWith(`/subscription/charges/${id}`));
+        return entry.replace(/\/charges\/[^/]+$/, "");
+      },
+      { id: chargeId },
+    );
+    const paid = await owner.evaluate(
+      async ({ path, token }) => {
+        const response = await fetch(path, {
+          method: "POST",
+          headers: { Authorization: token, "Content-Type": "application/json" },
+          body: "{}",
+        });
+        return response.status;
+      },
+      { path: `${accountPath}/charges/${chargeId}/simulate`, token: authorization },
+    );
+    assert.equal(paid, 200, "the sandbox payment went through");
     await waitForPath(owner, "/painel/assinatura-realizada");
+    assert.equal(await owner.evaluate(() => window.__sameDocument), true, "no reload: the same document");
+    assert.ok(asked.length <= 1, `the charge asked for once, when the stream announced it (${asked.length})`);
     await owner.getByText(/Pagamento confirmado\. Sua conta é/).waitFor();
     await owner.getByText("Até 50 chaves Pix cadastradas").waitFor();
     await shoot(owner, "assinatura-realizada");
@@ -120,5 +177,10 @@ describe("plano Grátis, limite e Premium pago no sandbox", () => {
     await owner.getByText("Premium ativo", { exact: true }).waitFor();
     await owner.getByText(/Pago até/).waitFor();
     await shoot(owner, "assinatura-premium");
+    // Premium shows the whole history: no note.
+    await owner.goto("/painel/transacoes");
+    await owner.getByRole("heading", { level: 1, name: "Transações" }).waitFor();
+    await owner.getByText("Recebido", { exact: true }).first().waitFor();
+    assert.equal(await owner.getByText(/últimos 90 dias/).count(), 0, "no history note on Premium");
   });
 });

@@ -8,7 +8,8 @@
 //! | `POST /api/accounts/{accountId}/subscription/upgrade` | owner | 201 `{chargeId, checkoutUrl}` (200 with the open charge when one of that plan is still payable); 422 `invalid-argument` naming `plan`, `payerName` or `document`; 409 `already-premium`; 503 `unavailable` when no provider is configured or it does not answer |
 //! | `GET /api/accounts/{accountId}/subscription/charges/{chargeId}` | owner | 200 the charge: Pix code and its QR (SVG), status, expiry, and the plan in force |
 //! | `POST /api/accounts/{accountId}/subscription/charges/{chargeId}/simulate` | owner, sandbox provider only (404 otherwise) | 200 the charge, paid ("Simular pagamento") |
-//! | `POST /api/accounts/{accountId}/subscription/cancel` | owner | 200 the subscription, ending at the end of the period; 409 `not-premium`, `subscription-already-cancelled` |
+//! | `POST /api/accounts/{accountId}/subscription/cancel` | owner | 200 the subscription, ending at the end of the period (its open renewal charge deleted at the provider, or left to the sweep when the provider does not answer; `notice` when the renewal had been paid first and Premium runs to the end of that period); 409 `not-premium`, `subscription-already-cancelled` |
+//! | `GET /api/accounts/{accountId}/subscription/charges/{chargeId}/events` | owner | server-sent events `cobranca` `{status}` (`crate::live`) |
 //!
 //! Managers and operators get 403 `forbidden`; anyone outside the account 404 `not-found`.
 
@@ -24,7 +25,8 @@ use domain::pix_key::{PixKey, PixKeyKind};
 use domain::subscription::limits::Usage;
 use domain::subscription::plans::{Limits, PLANS, Plan, PlanId};
 use domain::subscription::{
-    CancelSubscription, NewCharge, SubscriptionCommand, SubscriptionError, UpgradePlan,
+    CancelSubscription, ChargeStatus, NewCharge, SubscriptionCommand, SubscriptionError,
+    UpgradePlan,
 };
 use domain::team::Right;
 use projections::subscriptions::{self, ChargeView};
@@ -37,7 +39,9 @@ use crate::api::json::Json;
 use crate::api::qrcodes::json::{qr_svg, rfc3339};
 use crate::auth::accounts::now;
 use crate::billing::provider::{ChargeRequest, Payer, ProviderError};
-use crate::billing::{News, Provider, Settled, settle, subscription_of, usage};
+use crate::billing::{
+    News, Provider, Settled, Withdrawn, settle, subscription_of, usage, withdraw,
+};
 use crate::read_your_writes::wait_for;
 use crate::state::AppState;
 
@@ -141,6 +145,10 @@ pub struct SubscriptionJson {
     sandbox: bool,
     /// Newest first.
     charges: Vec<ChargeJson>,
+    /// Something the owner should know about what was just done (pt-BR), e.g. a cancellation
+    /// whose renewal had already been paid.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    notice: Option<String>,
 }
 
 /// What the account has.
@@ -207,6 +215,7 @@ async fn subscription_json(
         usage: usage_json(usage::all(&state.pool, workspace.account_uuid()).await?),
         sandbox: matches!(state.billing.provider, Provider::Sandbox),
         charges: charges.into_iter().map(charge_json).collect(),
+        notice: None,
     })
 }
 
@@ -478,6 +487,13 @@ pub async fn simulate(
 
 /// `POST /api/accounts/{accountId}/subscription/cancel`.
 ///
+/// The cancellation is recorded first (with the open renewal charge called off); then that
+/// charge is deleted at the provider so nobody can pay it (`DELETE /v3/payments/{id}` at Asaas).
+/// When the provider does not answer, the answer is still 200: the charge stays `cancelled` and
+/// the renewals sweep deletes it on its next pass. When it was paid first, the payment is recorded
+/// (the period it paid for is honoured), the cancellation applies at that period's end, and
+/// `notice` says so.
+///
 /// # Errors
 ///
 /// As the module table says.
@@ -490,7 +506,7 @@ pub async fn cancel(
         by: workspace.caller_id().to_owned(),
         at: now(),
     });
-    let outcome = state
+    let mut outcome = state
         .billing
         .commands
         .execute(
@@ -500,6 +516,50 @@ pub async fn cancel(
         )
         .await
         .map_err(ApiError::from)?;
+    let mut notice = None;
+    let called_off: Vec<String> = subscription_of(&state, workspace.account_id())
+        .await?
+        .charges
+        .into_iter()
+        .filter(|c| c.status == ChargeStatus::Cancelled)
+        .map(|c| c.provider_payment_id)
+        .collect();
+    for payment in called_off {
+        match withdraw(&state.billing, workspace.account_uuid(), &payment).await {
+            Ok(Withdrawn::Deleted(settled)) => {
+                if let Settled::Recorded(recorded) = settled {
+                    outcome = recorded;
+                }
+            }
+            Ok(Withdrawn::AlreadyPaid(settled)) => {
+                if let Settled::Recorded(recorded) = settled {
+                    outcome = recorded;
+                }
+                let until = subscription_of(&state, workspace.account_id())
+                    .await?
+                    .active_until
+                    .as_deref()
+                    .and_then(|t| DateTime::parse_from_rfc3339(t).ok())
+                    // São Paulo's date (UTC−3, no daylight saving since 2019).
+                    .map(|t| {
+                        (t.with_timezone(&Utc) - Duration::hours(3))
+                            .format("%d/%m/%Y")
+                            .to_string()
+                    });
+                notice = Some(format!(
+                    "A renovação já tinha sido paga antes do cancelamento: o Premium continua até {} e termina nessa data, sem nova cobrança.",
+                    until.unwrap_or_else(|| "o fim do período pago".to_owned())
+                ));
+            }
+            Err(error) => tracing::warn!(
+                %error,
+                account = workspace.account_id(),
+                "the renewal charge was not deleted at the provider; the sweep tries again"
+            ),
+        }
+    }
     wait_for(&state, subscriptions::NAME, outcome.position).await;
-    Ok(Json(subscription_json(&state, &workspace).await?))
+    let mut answer = subscription_json(&state, &workspace).await?;
+    answer.notice = notice;
+    Ok(Json(answer))
 }

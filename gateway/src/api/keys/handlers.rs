@@ -160,7 +160,7 @@ pub async fn register(
     .parse()
     .map_err(|refusal| ApiError::refused(&refusal))?;
     // Issue 12: the plan's number of keys.
-    crate::billing::allow(
+    let _usage = crate::billing::allow(
         &state,
         &workspace,
         domain::subscription::limits::LimitedAction::RegisterPixKey,

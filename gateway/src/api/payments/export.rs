@@ -29,6 +29,10 @@ use crate::api::access::{Workspace, projection_error};
 use crate::api::error::ApiError;
 use crate::state::AppState;
 
+/// The first São Paulo day the file holds (`AAAA-MM-DD`), or `tudo`: Grátis exports the days
+/// its plan shows, like the screen.
+pub const HISTORY_HEADER: &str = "x-balcao-historico-desde";
+
 /// Payments read per page.
 pub const PAGE: i64 = 1000;
 
@@ -46,7 +50,10 @@ pub async fn csv(
     workspace: Workspace,
     Query(filters): Query<Filters>,
 ) -> Result<Response, ApiError> {
-    let search = filters.search(&workspace)?;
+    let mut search = filters.search(&workspace)?;
+    // The plan's history window, as on the screen: older payments are kept, not exported.
+    let shown_from = crate::billing::history_from(&state, &workspace).await?;
+    crate::billing::within_history(&mut search, shown_from);
     let with_payer = workspace.can(Right::ViewAllTransactions);
     let account = workspace.account_uuid();
     let first = search::page(&state.pool, account, &search, None, PAGE)
@@ -96,6 +103,10 @@ pub async fn csv(
                 format!("attachment; filename=\"{filename}\""),
             ),
             (header::CACHE_CONTROL, "no-store".to_owned()),
+            (
+                header::HeaderName::from_static(HISTORY_HEADER),
+                shown_from.map_or_else(|| "tudo".to_owned(), |from| from.to_string()),
+            ),
         ],
         // Fused: the compression layer polls a body once more after its end, which an unfused
         // `unfold` answers with a panic.

@@ -120,14 +120,16 @@ pub async fn turn_on(
     let (key_id, pix_key) = key_of(&state, &workspace, &key_id).await?;
     // Issue 12: the plan's API Pix webhook endpoints (a key whose receiver is already on gets
     // the 409 below, not the plan's 402).
-    if !crate::billing::usage::receiver_on(&state.pool, key_id).await? {
+    let _usage = if crate::billing::usage::receiver_on(&state.pool, key_id).await? {
+        crate::billing::usage::UsageHold::none()
+    } else {
         crate::billing::allow(
             &state,
             &workspace,
             domain::subscription::limits::LimitedAction::TurnOnApiPixEndpoint,
         )
-        .await?;
-    }
+        .await?
+    };
     let token = new_token();
     let inserted = sqlx::query(
         "insert into api_pix_receivers (receiver_id, account_id, key_id, token_digest, created_by)

@@ -17,7 +17,8 @@ use crate::state::AppState;
 pub const MAX_SERIES_DAYS: u64 = 366;
 
 /// `GET /api/accounts/{accountId}/payments`: one page of the filtered payments, newest first;
-/// `next` is the cursor of the following page (absent on the last).
+/// `next` is the cursor of the following page (absent on the last). On Grátis only the plan's
+/// `history_days` are shown (`history`: the first day and a pt-BR note; `null` on Premium).
 ///
 /// # Errors
 ///
@@ -27,7 +28,9 @@ pub async fn list(
     workspace: Workspace,
     Query(filters): Query<Filters>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
-    let search = filters.search(&workspace)?;
+    let mut search = filters.search(&workspace)?;
+    let shown_from = crate::billing::history_from(&state, &workspace).await?;
+    crate::billing::within_history(&mut search, shown_from);
     let after = filters.after()?;
     let limit = filters.limit()?;
     // One more than the page, to know whether a next page exists.
@@ -57,7 +60,36 @@ pub async fn list(
             json
         })
         .collect();
-    Ok(Json(json!({ "payments": payments, "next": next })))
+    Ok(Json(json!({
+        "payments": payments,
+        "next": next,
+        "history": history_json(shown_from),
+    })))
+}
+
+/// What the plan shows of the history: `null` for everything, else the first day shown and a
+/// pt-BR note saying the older payments are kept.
+pub fn history_json(from: Option<NaiveDate>) -> serde_json::Value {
+    match from {
+        None => serde_json::Value::Null,
+        Some(from) => json!({
+            "from": from.to_string(),
+            "note": history_note(from),
+        }),
+    }
+}
+
+/// The pt-BR note of a history cut at `from`.
+pub fn history_note(from: NaiveDate) -> String {
+    let days = domain::subscription::plans::PlanId::Gratis
+        .plan()
+        .limits
+        .history_days
+        .unwrap_or_default();
+    format!(
+        "No plano Grátis, a lista, os totais e o CSV mostram os pagamentos dos últimos {days} dias (desde {}). Os anteriores continuam guardados e voltam a aparecer com o Premium.",
+        from.format("%d/%m/%Y")
+    )
 }
 
 /// `GET /api/accounts/{accountId}/payments/summary`: the totals of the filtered payments and
@@ -73,7 +105,9 @@ pub async fn summary(
     workspace: Workspace,
     Query(filters): Query<Filters>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
-    let search = filters.search(&workspace)?;
+    let mut search = filters.search(&workspace)?;
+    let shown_from = crate::billing::history_from(&state, &workspace).await?;
+    crate::billing::within_history(&mut search, shown_from);
     let days = search::summary(&state.pool, workspace.account_uuid(), &search)
         .await
         .map_err(projection_error)?;
@@ -99,6 +133,7 @@ pub async fn summary(
             "netCentavos": total.received_centavos - total.refunded_centavos,
             "voided": total.voided,
         },
+        "history": history_json(shown_from),
         "days": days.iter().map(|d| json!({
             "day": d.day.to_string(),
             "payments": d.payments,

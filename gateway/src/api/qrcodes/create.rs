@@ -149,7 +149,7 @@ pub async fn create(
         return Ok(invalid(&problems));
     };
     // Issue 12: the plan's QR codes per month.
-    crate::billing::allow(&state, &workspace, LimitedAction::CreateQrCodes(1)).await?;
+    let _usage = crate::billing::allow(&state, &workspace, LimitedAction::CreateQrCodes(1)).await?;
     let key = idempotency_key(&workspace, &headers)?;
     let qrcode_id = key.as_ref().map_or_else(Uuid::now_v7, |key| {
         Uuid::new_v5(&QRCODE_ID_NAMESPACE, key.as_str().as_bytes())
@@ -364,7 +364,8 @@ pub async fn batch(
     }
     // Issue 12: the plan's QR codes per month, for the whole batch (all or nothing).
     let count = u32::try_from(codes.len()).unwrap_or(u32::MAX);
-    crate::billing::allow(&state, &workspace, LimitedAction::CreateQrCodes(count)).await?;
+    let _usage =
+        crate::billing::allow(&state, &workspace, LimitedAction::CreateQrCodes(count)).await?;
     let outcome = qrcodes::create_batch(
         &state.qrcodes,
         codes,
@@ -477,7 +478,7 @@ pub async fn duplicate(
         return Ok(invalid(&problems));
     };
     // Issue 12: the plan's QR codes per month.
-    crate::billing::allow(&state, &workspace, LimitedAction::CreateQrCodes(1)).await?;
+    let _usage = crate::billing::allow(&state, &workspace, LimitedAction::CreateQrCodes(1)).await?;
     let qrcode_id = Uuid::now_v7();
     let requested_at = crate::auth::accounts::now();
     let code = NewCode {

@@ -230,8 +230,10 @@ pub async fn invite(
             "Escolha o papel: gerente (manager) ou operador (operator).",
         )
     })?;
+    // "You can't invite yourself" is the owner's to fix whatever her plan; ask it first.
+    team::refuse_own_address(&state.accounts, workspace.account_id(), &email).await?;
     // Issue 12: the plan's extra accounts (members and open invitations).
-    crate::billing::allow(
+    let _usage = crate::billing::allow(
         &state,
         &workspace,
         domain::subscription::limits::LimitedAction::InviteMember,

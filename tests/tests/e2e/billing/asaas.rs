@@ -13,11 +13,11 @@ use super::fake_asaas::{FakeAsaas, Fault, documented_payload};
 use super::support::{CPF, subscription, upgrade};
 use crate::workspace::support::sign_up;
 
-const KEY: &str = "$aact_YTU5YTE0M2M2N2I4MTliNzk0YTI5N2U5MzdjNWZmNDQ6OjAwMDAwMDAwMDAwMDAwNzE2NTk6OiRhYWNoXzEyMzQ=";
-const TOKEN: &str = "webhook-token-de-teste-com-mais-de-32-caracteres";
-const AGENT: &str = "Balcao-Testes/1.0";
+pub(super) const KEY: &str = "$aact_YTU5YTE0M2M2N2I4MTliNzk0YTI5N2U5MzdjNWZmNDQ6OjAwMDAwMDAwMDAwMDAwNzE2NTk6OiRhYWNoXzEyMzQ=";
+pub(super) const TOKEN: &str = "webhook-token-de-teste-com-mais-de-32-caracteres";
+pub(super) const AGENT: &str = "Balcao-Testes/1.0";
 
-async fn asaas_app(fake: &FakeAsaas) -> TestApp {
+pub(super) async fn asaas_app(fake: &FakeAsaas) -> TestApp {
     asaas_app_trying(fake, 3).await
 }
 
@@ -43,7 +43,7 @@ async fn subscription_events(app: &TestApp) -> i64 {
 
 /// An Asaas webhook envelope as documented (`id`, `event`, `dateCreated` in São Paulo time,
 /// the payment object).
-fn envelope(event_id: &str, event: &str, reference: &str, payment_id: &str) -> Value {
+pub(super) fn envelope(event_id: &str, event: &str, reference: &str, payment_id: &str) -> Value {
     json!({
         "id": event_id,
         "event": event,
@@ -60,7 +60,11 @@ fn envelope(event_id: &str, event: &str, reference: &str, payment_id: &str) -> V
     })
 }
 
-async fn deliver(app: &TestApp, token: Option<&str>, body: &Value) -> (StatusCode, Value) {
+pub(super) async fn deliver(
+    app: &TestApp,
+    token: Option<&str>,
+    body: &Value,
+) -> (StatusCode, Value) {
     let mut request = app.client().post(app.url("/webhooks/asaas")).json(body);
     if let Some(token) = token {
         request = request.header("asaas-access-token", token);

@@ -1,8 +1,8 @@
 //! A local fake Asaas API v3 (axum on loopback) replaying the documented payloads
-//! (docs.asaas.com: customers, payments, `pixQrCode`), recording every request it gets, and
+//! (docs.asaas.com: customers, payments, `pixQrCode`, reading and deleting a payment), recording every request it gets, and
 //! failing on demand (5xx, 429, a slow answer) so retries and timeouts can be seen.
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -12,6 +12,14 @@ use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
+
+/// The id of the first payment the fake opens; the next ones count up from it.
+pub const FIRST_PAYMENT: u64 = 80_225_913_252;
+
+/// The id of the `n`-th payment the fake opened (0 = the first).
+pub fn payment_id(n: u64) -> String {
+    format!("pay_{:012}", FIRST_PAYMENT + n)
+}
 use serde_json::{Value, json};
 
 /// One request as the fake got it.
@@ -37,6 +45,15 @@ struct Inner {
     faults: VecDeque<Fault>,
     payload: String,
     refuse_payments: bool,
+    /// Payments opened so far, by id: `PENDING`, `RECEIVED` or deleted.
+    payments: HashMap<String, PaymentState>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum PaymentState {
+    Pending,
+    Received,
+    Deleted,
 }
 
 /// The running fake.
@@ -69,6 +86,7 @@ impl FakeAsaas {
         let router = Router::new()
             .route("/v3/customers", get(customers).post(new_customer))
             .route("/v3/payments", post(new_payment))
+            .route("/v3/payments/{id}", get(payment).delete(delete_payment))
             .route("/v3/payments/{id}/pixQrCode", get(pix_qr_code))
             .with_state(inner.clone());
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
@@ -99,6 +117,20 @@ impl FakeAsaas {
     /// `pixQrCode` answers this payload from now on.
     pub fn set_payload(&self, payload: &str) {
         self.inner.lock().expect("lock").payload = payload.to_owned();
+    }
+
+    /// The payer paid `id` at Asaas (no webhook sent: Balcão has not heard of it).
+    pub fn mark_received(&self, id: &str) {
+        self.inner
+            .lock()
+            .expect("lock")
+            .payments
+            .insert(id.to_owned(), PaymentState::Received);
+    }
+
+    /// Whether `id` was deleted at the fake.
+    pub fn deleted(&self, id: &str) -> bool {
+        self.inner.lock().expect("lock").payments.get(id) == Some(&PaymentState::Deleted)
     }
 
     /// `POST /payments` answers 400 with Asaas's error shape.
@@ -187,8 +219,14 @@ async fn new_payment(State(state): Shared, uri: Uri, headers: HeaderMap, body: B
     // The value is echoed as the documented examples show it: a JSON number without trailing
     // zeros (19.9), which the adapter must read as 1990 centavos.
     let sent: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+    let id = {
+        let mut inner = state.lock().expect("lock");
+        let id = payment_id(inner.payments.len() as u64);
+        inner.payments.insert(id.clone(), PaymentState::Pending);
+        id
+    };
     let text = format!(
-        r#"{{"object":"payment","id":"pay_080225913252","dateCreated":"2024-06-12","customer":"cus_000005219613",
+        r#"{{"object":"payment","id":"{id}","dateCreated":"2024-06-12","customer":"cus_000005219613",
             "subscription":null,"installment":null,"paymentLink":null,"dueDate":{due},"originalDueDate":{due},
             "value":{value},"netValue":18.91,"originalValue":null,"interestValue":null,"description":{description},
             "externalReference":{reference},"billingType":"PIX","status":"PENDING","pixTransaction":null,
@@ -222,4 +260,60 @@ async fn pix_qr_code(
         "description": null
     }))
     .into_response()
+}
+
+/// `GET /payments/{id}`: the payment as documented, its status as the test set it.
+async fn payment(
+    State(state): Shared,
+    Path(id): Path<String>,
+    uri: Uri,
+    headers: HeaderMap,
+) -> Response {
+    if let Some(fault) = record(&state, "GET", &uri, &headers, &Bytes::new()).await {
+        return fault;
+    }
+    let Some(known) = state.lock().expect("lock").payments.get(&id).copied() else {
+        return (StatusCode::NOT_FOUND, axum::Json(json!({"errors": [{"code": "not_found", "description": "Cobrança não encontrada."}]}))).into_response();
+    };
+    let (status, paid) = match known {
+        PaymentState::Received => ("RECEIVED", json!("2026-11-26")),
+        PaymentState::Pending | PaymentState::Deleted => ("PENDING", Value::Null),
+    };
+    axum::Json(json!({
+        "object": "payment", "id": id, "dateCreated": "2026-11-26", "customer": "cus_000005219613",
+        "value": 19.9, "netValue": 18.91, "billingType": "PIX", "status": status,
+        "dueDate": "2026-12-26", "paymentDate": paid, "clientPaymentDate": paid, "confirmedDate": paid,
+        "deleted": known == PaymentState::Deleted, "anticipated": false
+    }))
+    .into_response()
+}
+
+/// `DELETE /payments/{id}`: `{deleted: true, id}`; a received payment cannot be deleted (400), an
+/// unknown or already deleted one is not found (404).
+async fn delete_payment(
+    State(state): Shared,
+    Path(id): Path<String>,
+    uri: Uri,
+    headers: HeaderMap,
+) -> Response {
+    if let Some(fault) = record(&state, "DELETE", &uri, &headers, &Bytes::new()).await {
+        return fault;
+    }
+    let mut inner = state.lock().expect("lock");
+    match inner.payments.get(&id).copied() {
+        Some(PaymentState::Pending) => {
+            inner.payments.insert(id.clone(), PaymentState::Deleted);
+            axum::Json(json!({"deleted": true, "id": id})).into_response()
+        }
+        Some(PaymentState::Received) => (
+            StatusCode::BAD_REQUEST,
+            axum::Json(json!({"errors": [{"code": "invalid_action", "description": "Não é possível remover uma cobrança já recebida."}]})),
+        )
+            .into_response(),
+        Some(PaymentState::Deleted) | None => (
+            StatusCode::NOT_FOUND,
+            axum::Json(json!({"errors": [{"code": "not_found", "description": "Cobrança não encontrada."}]})),
+        )
+            .into_response(),
+    }
 }

@@ -1,6 +1,7 @@
 //! Each limited action at the API: a free account is refused with 402 `plan-limit-reached` one
 //! past its plan's number, nothing is made, and after paying Premium the same request passes.
 
+use futures::future::join_all;
 use reqwest::StatusCode;
 use serde_json::json;
 use tests::TestApp;
@@ -97,6 +98,29 @@ async fn a_free_account_invites_five_people_and_the_sixth_invitation_answers_402
 }
 
 #[tokio::test]
+async fn an_owner_whose_team_is_full_inviting_herself_hears_she_cannot_invite_herself_not_the_plan()
+{
+    let app = sandbox_app().await;
+    let mut owner = sign_up(&app, "dona@padaria.test", "Dona").await;
+    for n in 1..=5 {
+        let invited = invite(&mut owner, &format!("caixa{n}@padaria.test"), "operator").await;
+        assert_eq!(invited.status, StatusCode::CREATED, "{}", invited.text);
+    }
+    let herself = invite(&mut owner, "Dona@Padaria.test", "manager").await;
+    assert_eq!(
+        herself.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        herself.text
+    );
+    assert_eq!(herself.code(), "cannot-invite-self", "{}", herself.text);
+    // Anyone else is still told about the plan.
+    let other = invite(&mut owner, "caixa6@padaria.test", "operator").await;
+    assert_plan_limit(&other, "até 5 pessoas na equipe");
+    app.stop().await;
+}
+
+#[tokio::test]
 async fn a_free_account_turns_on_one_api_pix_webhook_and_a_second_answers_402() {
     let app = sandbox_app().await;
     let mut owner = sign_up(&app, "dona@padaria.test", "Dona").await;
@@ -121,5 +145,75 @@ async fn a_free_account_turns_on_one_api_pix_webhook_and_a_second_answers_402() 
     go_premium(&mut owner).await;
     let on = owner.post(&second, &json!({})).await;
     assert_eq!(on.status, StatusCode::CREATED, "{}", on.text);
+    app.stop().await;
+}
+
+/// `count` requests `POST path` with `bodies` sent at the same instant, with `owner`'s token;
+/// answers their statuses.
+async fn at_once(
+    app: &TestApp,
+    owner: &Person,
+    path: &str,
+    bodies: Vec<serde_json::Value>,
+) -> Vec<StatusCode> {
+    let token = owner.browser.access_token.clone().expect("signed in");
+    let start = std::sync::Arc::new(tokio::sync::Barrier::new(bodies.len()));
+    let requests = bodies.into_iter().map(|body| {
+        let request = app
+            .client()
+            .post(app.url(path))
+            .bearer_auth(&token)
+            .json(&body);
+        let start = start.clone();
+        async move {
+            start.wait().await;
+            request.send().await.expect("the gateway answers").status()
+        }
+    });
+    join_all(requests).await
+}
+
+fn passed_and_refused(statuses: &[StatusCode]) -> (usize, usize) {
+    (
+        statuses
+            .iter()
+            .filter(|s| **s == StatusCode::CREATED)
+            .count(),
+        statuses
+            .iter()
+            .filter(|s| **s == StatusCode::PAYMENT_REQUIRED)
+            .count(),
+    )
+}
+
+#[tokio::test]
+async fn requests_racing_for_the_hundredth_qr_code_of_the_month_let_exactly_one_through() {
+    let app = sandbox_app().await;
+    let mut owner = sign_up(&app, "dona@padaria.test", "Dona").await;
+    let codes = Person::in_account(&owner.account_id, "/qrcodes");
+    let batch = json!({"pixKey": "loja@padaria.test", "merchantName": "Padaria", "merchantCity": "Recife", "prefix": "MESA", "count": 99});
+    let made = owner.post(&format!("{codes}/lote"), &batch).await;
+    assert_eq!(made.status, StatusCode::CREATED, "{}", made.text);
+
+    let statuses = at_once(&app, &owner, &codes, vec![qrcode_body("Padaria"); 4]).await;
+    assert_eq!(passed_and_refused(&statuses), (1, 3), "{statuses:?}");
+    let streams = "select count(distinct stream_id) from events where stream_type = 'qrcode'";
+    assert_eq!(count(&app, streams).await, 100);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn registrations_racing_for_the_last_key_of_the_plan_let_exactly_one_through() {
+    let app = sandbox_app().await;
+    let mut owner = sign_up(&app, "dona@padaria.test", "Dona").await;
+    let keys = Person::in_account(&owner.account_id, "/keys");
+    for n in 1..=9 {
+        let made = owner.post(&keys, &key(n)).await;
+        assert_eq!(made.status, StatusCode::CREATED, "{}", made.text);
+    }
+    let statuses = at_once(&app, &owner, &keys, (10..=13).map(key).collect()).await;
+    assert_eq!(passed_and_refused(&statuses), (1, 3), "{statuses:?}");
+    let registered = "select count(*) from events where stream_type = 'pix_keys' and event_type = 'PixKeyRegistered'";
+    assert_eq!(count(&app, registered).await, 10);
     app.stop().await;
 }

@@ -3,8 +3,11 @@
 //! adapter and webhook against a local fake Asaas replaying the documented payloads.
 
 mod asaas;
+mod cancel;
 mod fake_asaas;
+mod history;
 mod limits;
+mod live;
 mod renewals;
 mod sandbox;
 pub(crate) mod support;

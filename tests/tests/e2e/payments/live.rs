@@ -15,34 +15,39 @@ use super::support::{
 use crate::workspace::support::{Person, sign_up, team};
 
 /// Longest a test waits for one event.
-const PATIENCE: Duration = Duration::from_secs(15);
+pub(crate) const PATIENCE: Duration = Duration::from_secs(15);
 
 /// One block of a stream: an event, or a comment line (a heartbeat).
 #[derive(Debug, Default, Clone)]
-struct Block {
-    event: Option<String>,
-    id: Option<String>,
-    data: String,
-    comment: Option<String>,
+pub(crate) struct Block {
+    pub(crate) event: Option<String>,
+    pub(crate) id: Option<String>,
+    pub(crate) data: String,
+    pub(crate) comment: Option<String>,
 }
 
 impl Block {
-    fn json(&self) -> Value {
+    pub(crate) fn json(&self) -> Value {
         serde_json::from_str(&self.data).unwrap_or(Value::Null)
     }
 }
 
 /// A server-sent-events reader over a plain HTTP response.
-struct Stream {
+pub(crate) struct Stream {
     response: reqwest::Response,
     buffer: String,
     /// Everything read, as sent (to look for what must never be there).
-    raw: String,
+    pub(crate) raw: String,
 }
 
 impl Stream {
     /// Opens `path`; `token` as a bearer token, `last_id` as `Last-Event-ID`.
-    async fn open(app: &TestApp, path: &str, token: Option<&str>, last_id: Option<&str>) -> Self {
+    pub(crate) async fn open(
+        app: &TestApp,
+        path: &str,
+        token: Option<&str>,
+        last_id: Option<&str>,
+    ) -> Self {
         let response = Self::request(app, path, token, last_id).await;
         assert_eq!(response.status(), StatusCode::OK, "{path}");
         assert_eq!(
@@ -57,7 +62,7 @@ impl Stream {
         }
     }
 
-    async fn request(
+    pub(crate) async fn request(
         app: &TestApp,
         path: &str,
         token: Option<&str>,
@@ -74,7 +79,7 @@ impl Stream {
     }
 
     /// The next block (event or comment), or `None` if nothing came within `within`.
-    async fn next_block(&mut self, within: Duration) -> Option<Block> {
+    pub(crate) async fn next_block(&mut self, within: Duration) -> Option<Block> {
         let deadline = tokio::time::Instant::now() + within;
         loop {
             if let Some(end) = self.buffer.find("\n\n") {
@@ -108,7 +113,7 @@ impl Stream {
     }
 
     /// The next event named `name` (skipping comments and the opening block).
-    async fn next_event(&mut self, name: &str) -> Option<Block> {
+    pub(crate) async fn next_event(&mut self, name: &str) -> Option<Block> {
         let deadline = tokio::time::Instant::now() + PATIENCE;
         loop {
             let left = deadline.saturating_duration_since(tokio::time::Instant::now());

@@ -6,7 +6,6 @@ export interface PlanLimits {
   qrcodesPerMonth: number;
   extraAccounts: number;
   logoOnSigns: boolean;
-  csvExport: boolean;
   apiPixEndpoints: number;
   /** Days of history shown; null for all of it. */
   historyDays: number | null;
@@ -59,6 +58,8 @@ export interface Subscription {
   usage: Usage;
   sandbox: boolean;
   charges: Charge[];
+  /** Said after a cancellation whose renewal had been paid first (Premium runs to that period's end). */
+  notice?: string;
 }
 
 export interface ChargeAnswer {
@@ -94,7 +95,7 @@ export const billingApi = api.injectEndpoints({
       extraOptions: { authenticated: true },
       invalidatesTags: (_result, _error, { accountId }) => [{ type: 'Subscription', id: accountId }],
     }),
-    /** `GET …/subscription/charges/{chargeId}`: asked again while the checkout waits. */
+    /** `GET …/subscription/charges/{chargeId}`: asked again when its live stream announces a change. */
     getCharge: build.query<ChargeAnswer, { accountId: string; chargeId: string }>({
       query: ({ accountId, chargeId }) => `${subscriptionUrl(accountId)}/charges/${encodeURIComponent(chargeId)}`,
       extraOptions: { authenticated: true },

@@ -5,36 +5,67 @@ import { FormAlert } from '@/components/form-alert';
 import { PageStatus } from '@/components/page-status';
 import { PageTitle } from '@/components/page-title';
 import { paths } from '@/config/paths';
+import { useEventStream } from '@/hooks/use-event-stream';
 import { asApiError } from '@/lib/api-error';
 import { errorMessage, isNotFound } from '@/lib/error-messages';
 import type { CurrentWorkspace } from '@/types/workspace';
 import { formatDateTime } from '@/utils/dates';
 import { formatCentavos } from '@/utils/money';
 
-import { useGetChargeQuery, useSimulatePaymentMutation } from '../api/billing';
+import { type Charge, useGetChargeQuery, useSimulatePaymentMutation } from '../api/billing';
 
-/** How often the page asks whether the Pix was paid. */
-export const POLL_MS = 3_000;
-/** How long it keeps asking on its own; after that a button asks again (bounded, so a forgotten tab stops). */
-export const POLL_FOR_MS = 15 * 60_000;
+/** The charge's live stream: `cobranca` `{status}` on connect and whenever the charge changes. */
+export function chargeEventsPath(accountId: string, chargeId: string): string {
+  return `/api/accounts/${encodeURIComponent(accountId)}/subscription/charges/${encodeURIComponent(chargeId)}/events`;
+}
 
-/** /pagar_asaas?cobranca=…: the Pix of a subscription charge, its live status, and the sandbox's "Simular pagamento". */
+/** The status a `cobranca` event carries, or null when it carries none. */
+export function announcedStatus(data: string): Charge['status'] | null {
+  try {
+    const parsed: unknown = JSON.parse(data);
+    if (typeof parsed === 'object' && parsed !== null && 'status' in parsed && typeof parsed.status === 'string')
+      return parsed.status as Charge['status'];
+  } catch {
+    // Not JSON: nothing announced.
+  }
+  return null;
+}
+
+/**
+ * /pagar_asaas?cobranca=…: the Pix of a subscription charge, its live status (server-sent events:
+ * the page asks for the charge again only when the server announces a change, never on a timer),
+ * its expiry (a local timer at `expiresAt`), and the sandbox's "Simular pagamento".
+ */
 export function CheckoutScreen({ workspace, chargeId }: { workspace: CurrentWorkspace; chargeId: string | null }) {
   const navigate = useNavigate();
-  const [startedAt, setStartedAt] = useState(() => Date.now());
-  const [now, setNow] = useState(() => Date.now());
-  const watching = now - startedAt < POLL_FOR_MS;
   const { data, error, refetch } = useGetChargeQuery(
     { accountId: workspace.accountId, chargeId: chargeId ?? '' },
-    { skip: chargeId === null, pollingInterval: watching ? POLL_MS : 0, skipPollingIfUnfocused: false },
+    { skip: chargeId === null },
   );
   const [simulate, simulating] = useSimulatePaymentMutation();
   const [copied, setCopied] = useState(false);
+  const known = data?.charge.status;
+  const live = useEventStream(
+    chargeId === null || data === undefined ? undefined : chargeEventsPath(workspace.accountId, chargeId),
+    {
+      onEvent: (event) => {
+        if (event.event !== 'cobranca') return;
+        const status = announcedStatus(event.data);
+        if (status !== null && status !== known) void refetch();
+      },
+    },
+  );
 
+  // The Pix stops being payable at `expiresAt`: switch then, without asking the server.
+  const expiresAt = data === undefined ? null : Date.parse(data.charge.expiresAt);
+  const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
-    const timer = window.setInterval(() => setNow(Date.now()), POLL_MS);
-    return () => window.clearInterval(timer);
-  }, []);
+    if (expiresAt === null || Number.isNaN(expiresAt)) return;
+    const timer = window.setTimeout(() => setNow(Date.now()), Math.max(0, expiresAt - Date.now() + 50));
+    return () => window.clearTimeout(timer);
+  }, [expiresAt]);
+  const lapsed = expiresAt !== null && now >= expiresAt;
+
   const paid = data?.charge.status === 'paid';
   useEffect(() => {
     if (paid && chargeId !== null)
@@ -80,12 +111,12 @@ export function CheckoutScreen({ workspace, chargeId }: { workspace: CurrentWork
       </p>
       {paid ? (
         <p role="status">Pagamento confirmado. Abrindo a sua assinatura…</p>
-      ) : charge.expired ? (
+      ) : charge.expired || lapsed ? (
         <>
           <p className="notice" role="status">
             Este Pix não pode mais ser pago (
-            {charge.status === 'open' ? 'o prazo terminou' : 'a cobrança foi encerrada'}). Gere uma nova cobrança para
-            assinar.
+            {charge.status === 'open' || charge.status === 'overdue' ? 'o prazo terminou' : 'a cobrança foi encerrada'}
+            ). Gere uma nova cobrança para assinar.
           </p>
           <p className="actions">
             <Link className="button" to={`${paths.panel.premium}?plano=${charge.plan}`}>
@@ -113,19 +144,14 @@ export function CheckoutScreen({ workspace, chargeId }: { workspace: CurrentWork
           </p>
           <p className="hint">Válido até {formatDateTime(charge.expiresAt)}.</p>
           <p role="status" aria-live="polite">
-            {watching
+            {live === 'live'
               ? 'Aguardando o pagamento… esta página muda sozinha quando ele for confirmado.'
-              : 'Paramos de conferir sozinhos.'}
+              : live === 'off'
+                ? 'Não foi possível acompanhar o pagamento ao vivo.'
+                : 'Conectando para acompanhar o pagamento…'}
           </p>
-          {!watching ? (
-            <button
-              type="button"
-              className="button secondary"
-              onClick={() => {
-                setStartedAt(Date.now());
-                void refetch();
-              }}
-            >
+          {live === 'off' || live === 'retrying' ? (
+            <button type="button" className="button secondary" onClick={() => void refetch()}>
               Conferir o pagamento
             </button>
           ) : null}

@@ -8,7 +8,6 @@ const limits = {
   qrcodesPerMonth: 100,
   extraAccounts: 5,
   logoOnSigns: false,
-  csvExport: false,
   apiPixEndpoints: 1,
   historyDays: 90,
 };
@@ -33,16 +32,15 @@ describe('the plans as people read them', () => {
       'Até 100 QR codes criados por mês',
       'Até 5 pessoas na equipe além de você',
       'Placas sem logotipo (em construção)',
-      'Sem exportação em CSV',
+      'Exportação dos pagamentos em CSV',
       '1 endereço de webhook API Pix',
-      'Histórico dos últimos 90 dias (em construção)',
+      'Pagamentos dos últimos 90 dias na tela e no CSV (os anteriores ficam guardados)',
     ]);
     expect(
       limitLines({
         ...limits,
         qrcodesPerMonth: 2000,
         logoOnSigns: true,
-        csvExport: true,
         apiPixEndpoints: 10,
         historyDays: null,
       }),

@@ -10,7 +10,7 @@ export function priceText(plan: Plan): string {
   return `${formatCentavos(plan.priceCentavos)} por ${plan.period === 'month' ? 'mês' : 'ano'}`;
 }
 
-/** Said of features the plans include that Balcão does not have yet (logo upload, history cut-off). */
+/** Said of features the plans include that Balcão does not have yet (logo upload). */
 export const NOT_YET = ' (em construção)';
 
 /** Each limit of a plan, one sentence each, in the order the README lists them. */
@@ -20,9 +20,12 @@ export function limitLines(limits: PlanLimits): string[] {
     `Até ${limits.qrcodesPerMonth.toLocaleString('pt-BR')} QR codes criados por mês`,
     `Até ${limits.extraAccounts} pessoas na equipe além de você`,
     (limits.logoOnSigns ? 'Logotipo da loja nas placas' : 'Placas sem logotipo') + NOT_YET,
-    limits.csvExport ? 'Exportação dos pagamentos em CSV' : 'Sem exportação em CSV',
+    // Not a limit: every plan exports its own payments.
+    'Exportação dos pagamentos em CSV',
     `${limits.apiPixEndpoints} ${limits.apiPixEndpoints === 1 ? 'endereço' : 'endereços'} de webhook API Pix`,
-    (limits.historyDays === null ? 'Histórico completo' : `Histórico dos últimos ${limits.historyDays} dias`) + NOT_YET,
+    limits.historyDays === null
+      ? 'Histórico completo de pagamentos'
+      : `Pagamentos dos últimos ${limits.historyDays} dias na tela e no CSV (os anteriores ficam guardados)`,
   ];
 }
 

@@ -64,12 +64,14 @@ function UsageTable({ subscription }: { subscription: Subscription }) {
         </tr>
         <tr>
           <th scope="row">Exportação em CSV</th>
-          <td colSpan={2}>{plan.limits.csvExport ? 'Incluída' : 'Só no Premium'}</td>
+          <td colSpan={2}>Incluída em todos os planos</td>
         </tr>
         <tr>
           <th scope="row">Histórico</th>
           <td colSpan={2}>
-            {(plan.limits.historyDays === null ? 'Completo' : `Últimos ${plan.limits.historyDays} dias`) + NOT_YET}
+            {plan.limits.historyDays === null
+              ? 'Completo'
+              : `Últimos ${plan.limits.historyDays} dias (os anteriores ficam guardados e voltam com o Premium)`}
           </td>
         </tr>
       </tbody>
@@ -141,6 +143,11 @@ export function SubscriptionScreen({ workspace }: { workspace: CurrentWorkspace 
             <strong>{data.plan.name}</strong> · {priceText(data.plan)}
           </p>
           <p>{STATUS[data.status]}</p>
+          {cancelling.data?.notice ? (
+            <p className="notice" role="status">
+              {cancelling.data.notice}
+            </p>
+          ) : null}
           {data.activeUntil ? (
             <p>
               {data.status === 'cancelling' ? 'Termina em ' : 'Pago até '}

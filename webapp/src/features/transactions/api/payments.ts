@@ -70,9 +70,13 @@ export const NO_FILTERS: PaymentFilters = {
   text: '',
 };
 
+/** What the plan shows of the history: null for all of it; on Grátis the first day shown and a pt-BR note. */
+export type HistoryWindow = { from: string; note: string } | null;
+
 export interface PaymentPage {
   payments: Payment[];
   next: string | null;
+  history?: HistoryWindow;
 }
 
 export interface DayTotals {
@@ -86,6 +90,7 @@ export interface DayTotals {
 export interface PaymentSummary {
   total: Omit<DayTotals, 'day'> & { netCentavos: number };
   days: DayTotals[];
+  history?: HistoryWindow;
 }
 
 /** One event of a payment's audit trail, as the event log holds it. */

@@ -1,8 +1,10 @@
 import { useState } from 'react';
+import { Link } from 'react-router';
 
 import { FormAlert } from '@/components/form-alert';
 import { PageTitle } from '@/components/page-title';
 import { WorkspaceLine } from '@/components/workspace-line';
+import { paths } from '@/config/paths';
 import { useDebouncedValue } from '@/hooks/use-debounced-value';
 import { asApiError } from '@/lib/api-error';
 import { WORKSPACE_NOT_FOUND, errorMessage, isForbidden, isNotFound } from '@/lib/error-messages';
@@ -106,6 +108,11 @@ export function TransactionsScreen({ workspace, codes, keys }: TransactionsScree
         )
       ) : (
         <>
+          {summary.data.history ? (
+            <p className="notice" role="note">
+              {summary.data.history.note} <Link to={paths.panel.premium}>Conhecer o Premium</Link>
+            </p>
+          ) : null}
           <PaymentTotals total={summary.data.total} />
           {summary.data.days.length > 0 ? <DailyChart days={summary.data.days} /> : null}
         </>
