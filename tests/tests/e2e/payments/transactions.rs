@@ -11,6 +11,7 @@ use super::support::{
     PIX_KEY, code_with_txid, delivery, post_delivery, register_key, spec_example, turn_on,
     wait_for_payments,
 };
+use crate::billing::support::{go_premium, sandbox_app};
 use crate::workspace::support::{Person, sign_up, team};
 
 /// The references of a list answer, in order.
@@ -158,9 +159,12 @@ async fn five_payments(
 
 #[tokio::test]
 async fn every_filter_narrows_the_list_and_its_totals_alike_and_operators_see_only_their_codes() {
-    let app = TestApp::spawn().await;
+    let app = sandbox_app().await;
     let db = app.db().await;
     let mut people = team(&app).await;
+    // Premium shows the whole history: the fixture's dates are fixed (November 2026), and
+    // Grátis would hide them once they are more than 90 days old.
+    go_premium(&mut people.owner).await;
     let account = people.owner.account_id.clone();
     let f = five_payments(&app, &db, &mut people).await;
     let list = |query: &str| Person::in_account(&account, &format!("/payments?{query}"));
@@ -364,9 +368,12 @@ async fn many_payments(db: &PgPool, account: &str, n: i64) {
 
 #[tokio::test]
 async fn keyset_pages_and_the_streamed_csv_hold_every_payment_exactly_once_in_order() {
-    let app = TestApp::spawn().await;
+    let app = sandbox_app().await;
     let db = app.db().await;
     let mut owner = sign_up(&app, "dona@padaria.test", "Dona da Padaria").await;
+    // Premium shows the whole history: the fixture's dates are fixed (November 2026), and
+    // Grátis would hide them once they are more than 90 days old.
+    go_premium(&mut owner).await;
     let account = owner.account_id.clone();
     // More than two of the CSV's pages (1,000 rows each).
     let n = 2_345;
@@ -415,9 +422,12 @@ async fn keyset_pages_and_the_streamed_csv_hold_every_payment_exactly_once_in_or
 
 #[tokio::test]
 async fn the_csv_is_utf8_with_a_bom_semicolons_and_brazilian_dates_and_amounts() {
-    let app = TestApp::spawn().await;
+    let app = sandbox_app().await;
     let db = app.db().await;
     let mut people = team(&app).await;
+    // Premium shows the whole history: the fixture's dates are fixed (November 2026), and
+    // Grátis would hide them once they are more than 90 days old.
+    go_premium(&mut people.owner).await;
     let account = people.owner.account_id.clone();
     let f = five_payments(&app, &db, &mut people).await;
     let path = Person::in_account(&account, "/payments/csv?de=2026-11-01&ate=2026-11-03");
