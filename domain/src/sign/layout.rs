@@ -148,24 +148,28 @@ impl Block {
     }
 }
 
-/// Which optional lines a layout attempt keeps, and how much it scales the text.
+/// Which optional lines a layout attempt keeps, and how much it scales the text. The code
+/// comes first: on a panel too small for both, the logo goes (after the how-to-pay line, the
+/// key and the description) before the text shrinks further.
 struct Attempt {
     scale: f64,
     instruction: bool,
     key: bool,
     description: bool,
     footer: bool,
+    logo: bool,
 }
 
-const ATTEMPTS: [Attempt; 8] = [
-    Attempt::new(1.0, true, true, true, true),
-    Attempt::new(0.9, true, true, true, true),
-    Attempt::new(0.9, false, true, true, true),
-    Attempt::new(0.9, false, false, true, true),
-    Attempt::new(0.9, false, false, false, true),
-    Attempt::new(0.9, false, false, false, false),
-    Attempt::new(0.8, false, false, false, false),
-    Attempt::new(0.7, false, false, false, false),
+const ATTEMPTS: [Attempt; 9] = [
+    Attempt::new(1.0, true, true, true, true, true),
+    Attempt::new(0.9, true, true, true, true, true),
+    Attempt::new(0.9, false, true, true, true, true),
+    Attempt::new(0.9, false, false, true, true, true),
+    Attempt::new(0.9, false, false, false, true, true),
+    Attempt::new(0.9, false, false, false, true, false),
+    Attempt::new(0.9, false, false, false, false, false),
+    Attempt::new(0.8, false, false, false, false, false),
+    Attempt::new(0.7, false, false, false, false, false),
 ];
 
 impl Attempt {
@@ -175,6 +179,7 @@ impl Attempt {
         key: bool,
         description: bool,
         footer: bool,
+        logo: bool,
     ) -> Self {
         Self {
             scale,
@@ -182,6 +187,7 @@ impl Attempt {
             key,
             description,
             footer,
+            logo,
         }
     }
 }
@@ -585,7 +591,7 @@ impl Stack {
             2,
             Give::Shrink,
         )];
-        let logo = content.logo.as_ref().map(|logo| {
+        let logo = content.logo.as_ref().filter(|_| attempt.logo).map(|logo| {
             let aspect = logo.drawn_aspect();
             let w = (base * LOGO_HEIGHT * aspect).min(inner_w * LOGO_MAX_WIDTH);
             (w, w / aspect)
