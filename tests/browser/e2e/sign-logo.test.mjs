@@ -115,7 +115,8 @@ describe("logotipo nas placas: Premium, envio com progresso", () => {
     assert.ok(progress.length > 0, "the progress bar showed while the logo was sent");
     const preview = section.getByRole("img", { name: "Logotipo atual das placas" });
     await preview.waitFor();
-    assert.ok(await preview.evaluate((img) => img.complete && img.naturalWidth === 600), "the stored logo shows");
+    // The stored logo, read back from the server, is the 600-pixel-wide file.
+    await owner.waitForFunction((img) => img.complete && img.naturalWidth === 600, await preview.elementHandle());
     await section.getByRole("button", { name: "Remover logotipo" }).waitFor();
     await shoot(owner, "logotipo-premium");
   });

@@ -71,12 +71,21 @@ export function uploadSignLogo(
   });
 }
 
-/** The stored logo as an object URL, or null when the account has none. */
+/**
+ * The stored logo as a `data:` URL (the dashboard's CSP allows images from itself and `data:`
+ * only), or null when the account has none.
+ */
 export async function fetchSignLogo(accountId: string, token: string): Promise<string | null> {
   const response = await fetch(url(accountId), { headers: { Authorization: `Bearer ${token}` } });
   if (response.status === 404) return null;
   if (!response.ok) throw await failure(response);
-  return URL.createObjectURL(await response.blob());
+  const blob = await response.blob();
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(typeof reader.result === 'string' ? reader.result : null);
+    reader.onerror = () => reject(new SignLogoFailure(noResponse));
+    reader.readAsDataURL(blob);
+  });
 }
 
 /** Removes the logo (also when there is none). */

@@ -41,11 +41,7 @@ export function SignLogoSection({ accountId }: { accountId: string }) {
     let live = true;
     fetchSignLogo(accountId, token).then(
       (next) => {
-        if (!live) return;
-        setLogoUrl((previous) => {
-          if (previous !== null) URL.revokeObjectURL(previous);
-          return next;
-        });
+        if (live) setLogoUrl(next);
       },
       (caught: unknown) => {
         if (live) setProblem({ message: messageOf(apiErrorOf(caught)), upgrade: false });
