@@ -342,7 +342,7 @@ impl Storage {
                 }
             })
             .await?;
-        found.sort_by(|a, b| b.last_modified.cmp(&a.last_modified));
+        found.sort_by_key(|meta| std::cmp::Reverse(meta.last_modified));
         Ok(found
             .into_iter()
             .map(|meta| meta.location.to_string())
