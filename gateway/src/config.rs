@@ -31,6 +31,7 @@
 //! | `BALCAO_STATEMENT_TIMEOUT_MS` | `10000` | `statement_timeout` on the application's connections |
 //! | `BALCAO_IDLE_IN_TRANSACTION_TIMEOUT_MS` | `15000` | `idle_in_transaction_session_timeout`, so a forgotten transaction cannot stall the feed |
 //! | `BALCAO_WEBAPP_DIR` | `webapp/dist` | the built dashboard (relative to the working directory); when missing, its pages answer 503 |
+//! | `BALCAO_STORAGE_URL` | `file://.data/objects` | where uploaded sign logos are stored: `file://FOLDER` or `s3://BUCKET[/PREFIX]` with the standard `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`, `AWS_REGION`, `AWS_ENDPOINT`, `AWS_ALLOW_HTTP` (see [`crate::storage`]) |
 //! | `BALCAO_MAIL_URL` | `file://.data/outbox` | where e-mail goes: `smtp://host:port`, `smtps://user:pass@host:port`, `smtp+starttls://user:pass@host:port`, or `file://folder` (one `.eml` per message, link logged) |
 //! | `BALCAO_MAIL_FROM` | `Balcão <nao-responda@balcao.app>` | the sender of every e-mail |
 //! | `BALCAO_TOKEN_SECRET` | unset | access-token signing key (at least 32 bytes); unset: a random key generated once and kept in the database (`server_secrets`), shared by every gateway |
@@ -254,6 +255,9 @@ pub struct Settings {
     /// E-mail settings.
     #[command(flatten)]
     pub mail: MailSettings,
+    /// Where uploaded files (sign logos) are stored.
+    #[command(flatten)]
+    pub storage: StorageSettings,
     /// Sign-in settings.
     #[command(flatten)]
     pub auth: AuthSettings,
@@ -400,6 +404,23 @@ impl Default for MailSettings {
         MailSettings {
             mail_url: DEFAULT_MAIL_URL.to_owned(),
             mail_from: DEFAULT_MAIL_FROM.to_owned(),
+        }
+    }
+}
+
+/// Where uploaded files (the sign logos) are stored: see [`crate::storage`].
+#[derive(Debug, Clone, Args)]
+pub struct StorageSettings {
+    /// `file://FOLDER` (default `file://.data/objects`) or `s3://BUCKET[/PREFIX]` (credentials
+    /// and endpoint from `AWS_*`).
+    #[arg(long, env = "BALCAO_STORAGE_URL", default_value = crate::storage::DEFAULT_STORAGE_URL, global = true)]
+    pub storage_url: String,
+}
+
+impl Default for StorageSettings {
+    fn default() -> Self {
+        StorageSettings {
+            storage_url: crate::storage::DEFAULT_STORAGE_URL.to_owned(),
         }
     }
 }

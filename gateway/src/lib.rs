@@ -28,6 +28,7 @@ pub mod server;
 pub mod signs;
 pub mod spa;
 pub mod state;
+pub mod storage;
 pub mod telemetry;
 
 pub use router::build_router;

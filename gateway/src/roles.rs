@@ -460,6 +460,7 @@ pub async fn app_state(
             settings.payments.sandbox_payments,
             &pool_for_payments,
         )?,
+        storage: crate::storage::Storage::from_url(&settings.storage.storage_url)?,
         payer_pages: crate::pages::payer_cache::PayerPages::new(settings.payer_page_cache_bytes),
     }))
 }

@@ -261,6 +261,14 @@ fn api_routes() -> Router<AppState> {
             "/accounts/{accountId}/payments/summary",
             get(payments::search::summary),
         )
+        // Issue 11 item 5: the logo printed on the account's signs (Premium).
+        .route(
+            "/accounts/{accountId}/sign-logo",
+            put(api::sign_logo::upload)
+                .layer(DefaultBodyLimit::max(api::sign_logo::BODY_LIMIT))
+                .get(api::sign_logo::read)
+                .delete(api::sign_logo::remove),
+        )
         .route(
             "/accounts/{accountId}/payments/csv",
             get(payments::export::csv),

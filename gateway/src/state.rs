@@ -51,6 +51,8 @@ pub struct Inner {
     pub live: crate::live::Live,
     /// Plans and billing: the subscription commands and the billing provider.
     pub billing: crate::billing::Billing,
+    /// Uploaded files (sign logos), with the storage retry policy and error catalogue.
+    pub storage: crate::storage::Storage,
     /// Payer pages kept rendered and compressed (`pages::payer_cache`).
     pub payer_pages: crate::pages::payer_cache::PayerPages,
 }

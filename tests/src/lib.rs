@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use gateway::config::{
     AuthSettings, BillingSettings, LogFormat, MailSettings, PaymentSettings, ServerSettings,
-    Settings,
+    Settings, StorageSettings,
 };
 use gateway::roles::{self, Roles, Running};
 use smtp_sink::SmtpSink;
@@ -157,6 +157,14 @@ impl TestApp {
             mail: MailSettings {
                 mail_url: mail.url(),
                 ..MailSettings::default()
+            },
+            storage: StorageSettings {
+                storage_url: format!(
+                    "file://{}",
+                    std::env::temp_dir()
+                        .join(format!("balcao-objects-{id}"))
+                        .display()
+                ),
             },
             auth: AuthSettings {
                 auth_per_minute_per_address: 1_000,

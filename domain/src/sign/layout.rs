@@ -54,6 +54,8 @@ pub fn layout(content: &SignContent, options: &SignOptions) -> Result<SignDocume
         panels: Vec::new(),
         codes: Vec::new(),
         texts: Vec::new(),
+        logos: Vec::new(),
+        logo_href: content.logo.as_ref().map(|logo| logo.data_uri()),
     };
     let _ = write!(
         page.svg,
@@ -116,6 +118,7 @@ pub fn layout(content: &SignContent, options: &SignOptions) -> Result<SignDocume
         panels: page.panels,
         codes: page.codes,
         texts: page.texts,
+        logos: page.logos,
     })
 }
 
@@ -124,6 +127,9 @@ struct Page {
     panels: Vec<Rect>,
     codes: Vec<PlacedCode>,
     texts: Vec<PlacedText>,
+    logos: Vec<Rect>,
+    /// The logo as a data URI, encoded once for every panel.
+    logo_href: Option<String>,
 }
 
 /// A block of text in the stack.
@@ -142,24 +148,28 @@ impl Block {
     }
 }
 
-/// Which optional lines a layout attempt keeps, and how much it scales the text.
+/// Which optional lines a layout attempt keeps, and how much it scales the text. The code
+/// comes first: on a panel too small for both, the logo goes (after the how-to-pay line, the
+/// key and the description) before the text shrinks further.
 struct Attempt {
     scale: f64,
     instruction: bool,
     key: bool,
     description: bool,
     footer: bool,
+    logo: bool,
 }
 
-const ATTEMPTS: [Attempt; 8] = [
-    Attempt::new(1.0, true, true, true, true),
-    Attempt::new(0.9, true, true, true, true),
-    Attempt::new(0.9, false, true, true, true),
-    Attempt::new(0.9, false, false, true, true),
-    Attempt::new(0.9, false, false, false, true),
-    Attempt::new(0.9, false, false, false, false),
-    Attempt::new(0.8, false, false, false, false),
-    Attempt::new(0.7, false, false, false, false),
+const ATTEMPTS: [Attempt; 9] = [
+    Attempt::new(1.0, true, true, true, true, true),
+    Attempt::new(0.9, true, true, true, true, true),
+    Attempt::new(0.9, false, true, true, true, true),
+    Attempt::new(0.9, false, false, true, true, true),
+    Attempt::new(0.9, false, false, false, true, true),
+    Attempt::new(0.9, false, false, false, true, false),
+    Attempt::new(0.9, false, false, false, false, false),
+    Attempt::new(0.8, false, false, false, false, false),
+    Attempt::new(0.7, false, false, false, false, false),
 ];
 
 impl Attempt {
@@ -169,6 +179,7 @@ impl Attempt {
         key: bool,
         description: bool,
         footer: bool,
+        logo: bool,
     ) -> Self {
         Self {
             scale,
@@ -176,6 +187,7 @@ impl Attempt {
             key,
             description,
             footer,
+            logo,
         }
     }
 }
@@ -193,6 +205,7 @@ impl Page {
         self.panels.push(area);
         let mut svg = String::with_capacity(16 * 1024);
         let mut texts = Vec::new();
+        let mut logos = Vec::new();
         let code = if options.template == Template::CodeOnly {
             // The quiet zone is the margin: the white square fills the panel's short side.
             let side = area.w.min(area.h);
@@ -204,7 +217,9 @@ impl Page {
             };
             draw_code(&mut svg, matrix, rect, index)
         } else {
-            self.sign_panel(&mut svg, &mut texts, content, matrix, options, area, index)?
+            self.sign_panel(
+                &mut svg, &mut texts, &mut logos, content, matrix, options, area, index,
+            )?
         };
         if upside_down {
             let (cx, cy) = (area.x + area.w / 2.0, area.y + area.h / 2.0);
@@ -225,10 +240,12 @@ impl Page {
                 rect: flip(t.rect),
                 ..t
             }));
+            self.logos.extend(logos.into_iter().map(flip));
         } else {
             self.svg.push_str(&svg);
             self.codes.push(code);
             self.texts.extend(texts);
+            self.logos.extend(logos);
         }
         Ok(())
     }
@@ -238,6 +255,7 @@ impl Page {
         &self,
         svg: &mut String,
         texts: &mut Vec<PlacedText>,
+        logos: &mut Vec<Rect>,
         content: &SignContent,
         matrix: &QrMatrix,
         options: &SignOptions,
@@ -264,7 +282,10 @@ impl Page {
         let share = if short < 100.0 { 0.45 } else { 0.35 };
         let target_symbol = MIN_SYMBOL_MM.max(share * short);
         if area.w > area.h * 1.2 {
-            return landscape_panel(svg, texts, content, matrix, options, area, index, base);
+            let logo = self.logo_href.as_deref();
+            return landscape_panel(
+                svg, texts, logos, logo, content, matrix, options, area, index, base,
+            );
         }
 
         let mut chosen = None;
@@ -321,6 +342,18 @@ impl Page {
         let above_gap = extra * 0.3;
         if template != Template::Band {
             y += extra * 0.15;
+        }
+        if let (Some(href), Some(size)) = (self.logo_href.as_deref(), stack.logo) {
+            y = draw_logo(
+                svg,
+                logos,
+                href,
+                size,
+                cx,
+                y,
+                scaled,
+                template == Template::Band,
+            );
         }
         for block in &stack.above {
             y = draw_block(svg, texts, block, cx, y, inner_w, 0.0, theme.tint(), index);
@@ -388,6 +421,8 @@ impl Page {
 fn landscape_panel(
     svg: &mut String,
     texts: &mut Vec<PlacedText>,
+    logos: &mut Vec<Rect>,
+    logo_href: Option<&str>,
     content: &SignContent,
     matrix: &QrMatrix,
     options: &SignOptions,
@@ -452,6 +487,18 @@ fn landscape_panel(
         }
         _ => {}
     }
+    if let (Some(href), Some(size)) = (logo_href, stack.logo) {
+        y = draw_logo(
+            svg,
+            logos,
+            href,
+            size,
+            cx,
+            y,
+            scaled,
+            template == Template::Band,
+        );
+    }
     for block in &stack.above {
         y = draw_block(svg, texts, block, cx, y, column_w, 0.0, theme.tint(), index);
     }
@@ -494,9 +541,19 @@ fn landscape_panel(
 
 /// The text of a panel, above and below the code.
 struct Stack {
+    /// The logo's drawn width and height, when there is one.
+    logo: Option<(f64, f64)>,
+    /// The space under the logo.
+    logo_gap: f64,
     above: Vec<Block>,
     below: Vec<Block>,
 }
+
+/// The logo's tallest drawn height and widest share of the text column, and the space under it,
+/// as shares of the panel's base size.
+const LOGO_HEIGHT: f64 = 0.12;
+const LOGO_MAX_WIDTH: f64 = 0.6;
+const LOGO_GAP: f64 = 0.02;
 
 impl Stack {
     fn build(
@@ -534,6 +591,11 @@ impl Stack {
             2,
             Give::Shrink,
         )];
+        let logo = content.logo.as_ref().filter(|_| attempt.logo).map(|logo| {
+            let aspect = logo.drawn_aspect();
+            let w = (base * LOGO_HEIGHT * aspect).min(inner_w * LOGO_MAX_WIDTH);
+            (w, w / aspect)
+        });
         let mut below = vec![
             block(
                 Role::Name,
@@ -632,11 +694,18 @@ impl Stack {
                 Give::Wrap,
             ));
         }
-        Self { above, below }
+        Self {
+            logo,
+            logo_gap: base * LOGO_GAP,
+            above,
+            below,
+        }
     }
 
+    /// The logo (with the space under it) and the headline.
     fn above_height(&self) -> f64 {
-        self.above.iter().map(Block::height).sum()
+        let logo = self.logo.map_or(0.0, |(_, h)| h + self.logo_gap);
+        logo + self.above.iter().map(Block::height).sum::<f64>()
     }
 
     /// Everything but the code: the text, the gaps between blocks and around the code.
@@ -705,6 +774,46 @@ fn draw_block(
         y += line_h;
     }
     top + block.height() + gap
+}
+
+/// Draws the logo centred on `cx` from `top` at `size` (width, height), letterboxed within
+/// it; on a coloured band, on a white rounded card. Returns the y below it and its gap.
+#[allow(clippy::too_many_arguments)]
+fn draw_logo(
+    svg: &mut String,
+    logos: &mut Vec<Rect>,
+    href: &str,
+    (w, h): (f64, f64),
+    cx: f64,
+    top: f64,
+    base: f64,
+    on_band: bool,
+) -> f64 {
+    let rect = Rect {
+        x: cx - w / 2.0,
+        y: top,
+        w,
+        h,
+    };
+    if on_band {
+        let pad = h * 0.08;
+        let _ = write!(
+            svg,
+            r##"<rect x="{:.3}" y="{:.3}" width="{:.3}" height="{:.3}" rx="{:.3}" fill="#fff"/>"##,
+            rect.x - pad,
+            rect.y - pad,
+            rect.w + 2.0 * pad,
+            rect.h + 2.0 * pad,
+            pad,
+        );
+    }
+    let _ = write!(
+        svg,
+        r#"<image x="{:.3}" y="{:.3}" width="{:.3}" height="{:.3}" preserveAspectRatio="xMidYMid meet" href="{href}"/>"#,
+        rect.x, rect.y, rect.w, rect.h,
+    );
+    logos.push(rect);
+    top + h + base * LOGO_GAP
 }
 
 /// Draws the code in `rect` (the white square, quiet zone included): one path of dark runs.

@@ -6,7 +6,8 @@
 //! |---|---|
 //! | [`SignContent`] | what the sign says: the BR Code, name, city, amount, description, key line, headline, footer |
 //! | [`SignOptions`] | [`Template`] × [`PaperSize`] × [`Theme`] |
-//! | [`layout`] | the layout itself → [`SignDocument`] (the SVG plus where every text and code landed) |
+//! | [`layout`] | the layout itself → [`SignDocument`] (the SVG plus where every text, code and logo landed) |
+//! | [`logo`] | the shop's logo: PNG, JPEG or sanitised SVG, checked by content |
 //!
 //! Guarantees, checked by the tests of every template × size:
 //! * the code is the engine's QR at error correction Q, black on white, with its 4-module
@@ -14,7 +15,9 @@
 //! * the code's symbol is never smaller than [`MIN_SYMBOL_MM`] (3 cm) on a printed page;
 //! * text is measured with the font's advances and shrunk or wrapped into its box, so a
 //!   25-character name or a 15-character city never leaves the sign;
-//! * every sign prints "Confira o nome do recebedor antes de confirmar: NOME".
+//! * every sign prints "Confira o nome do recebedor antes de confirmar: NOME";
+//! * a logo is part of the stack above the code, so it never covers the code or its quiet
+//!   zone, and never leaves its panel.
 //!
 //! **The Pix mark.** Balcão is not a Pix participant and does not ship the BCB's artwork, so no
 //! template draws the Pix symbol or logotype (never the logotype alone, never a redrawn or
@@ -27,6 +30,7 @@
 mod fit;
 pub mod font;
 mod layout;
+pub mod logo;
 mod options;
 
 pub use fit::{Fitted, Give, fit, wrap};
@@ -78,6 +82,8 @@ pub struct SignContent {
     pub headline: String,
     /// A line at the bottom (opening hours, a social handle…).
     pub footer: Option<String>,
+    /// The shop's logo, drawn above the headline (not on the bare code).
+    pub logo: Option<logo::Logo>,
 }
 
 impl SignContent {
@@ -96,6 +102,7 @@ impl SignContent {
             key_line: None,
             headline: DEFAULT_HEADLINE.to_owned(),
             footer: None,
+            logo: None,
         }
     }
 }
@@ -228,6 +235,8 @@ pub struct SignDocument {
     pub codes: Vec<PlacedCode>,
     /// Every line of text on the page.
     pub texts: Vec<PlacedText>,
+    /// Where each logo was drawn (one per panel that has one), in page coordinates.
+    pub logos: Vec<Rect>,
 }
 
 /// Escapes text for SVG character data and attribute values.

@@ -30,6 +30,7 @@ fn longest() -> SignContent {
             "Aberto de segunda a sábado, das 8h às 20h · siga @mercadinhosaojoao no Instagram"
                 .to_owned(),
         ),
+        logo: None,
     }
 }
 
@@ -147,6 +148,73 @@ fn check(doc: &SignDocument, content: &SignContent, options: &SignOptions) {
     } else {
         assert!(doc.texts.is_empty(), "the bare code has no text");
     }
+    for logo in &doc.logos {
+        assert!(
+            doc.panels.iter().any(|panel| panel.contains(logo)),
+            "{options:?}: the logo {logo:?} leaves its panel"
+        );
+        for code in &doc.codes {
+            assert!(
+                !logo.intersects(&code.rect),
+                "{options:?}: the logo overlaps the code or its quiet zone"
+            );
+        }
+        for text in &doc.texts {
+            assert!(
+                !logo.intersects(&text.rect),
+                "{options:?}: the logo overlaps {:?} {:?}",
+                text.role,
+                text.text
+            );
+        }
+    }
+}
+
+/// A PNG header of `w` × `h` pixels (enough for [`logo::Logo::check`]; the layout only reads
+/// its proportions).
+fn png_logo(w: u32, h: u32) -> logo::Logo {
+    let mut bytes = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec();
+    bytes.extend_from_slice(&w.to_be_bytes());
+    bytes.extend_from_slice(&h.to_be_bytes());
+    bytes.extend_from_slice(&[8, 6, 0, 0, 0]);
+    logo::Logo::check(&bytes).expect("logo")
+}
+
+#[test]
+fn a_logo_of_any_proportions_sits_above_the_headline_on_every_template_and_size_and_never_touches_the_code()
+ {
+    for (w, h) in [(1000, 200), (300, 300), (100, 700)] {
+        for (longest_text, base) in [(true, longest()), (false, typical())] {
+            let content = SignContent {
+                logo: Some(png_logo(w, h)),
+                ..base
+            };
+            for options in every_option() {
+                let doc = layout(&content, &options).expect("lays out");
+                check(&doc, &content, &options);
+                // A typical sign on a sheet keeps its logo; the longest text on a small panel
+                // may drop it (before the code would shrink).
+                let sign_page = !longest_text
+                    && matches!(options.size, PaperSize::A4 | PaperSize::A5)
+                    && options.template != Template::CodeOnly;
+                if sign_page {
+                    assert_eq!(doc.logos.len(), 1, "{options:?}: the logo is printed");
+                    assert!(doc.svg.contains(r#"href="data:image/png;base64,"#));
+                }
+                if options.template == Template::CodeOnly {
+                    assert!(doc.logos.is_empty(), "the bare code has no logo");
+                }
+                assert!(doc.logos.len() <= doc.panels.len());
+            }
+        }
+    }
+}
+
+#[test]
+fn without_a_logo_nothing_is_drawn_for_it() {
+    let doc = layout(&typical(), &SignOptions::default()).expect("lays out");
+    assert!(doc.logos.is_empty());
+    assert!(!doc.svg.contains("<image"));
 }
 
 #[test]

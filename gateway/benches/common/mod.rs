@@ -163,6 +163,10 @@ impl Stack {
                 scratch.join("webapp").display().to_string(),
             ),
             ("BALCAO_CREATE_PER_MINUTE", "10000000".to_owned()),
+            // A run signs several shops up from one address.
+            ("BALCAO_AUTH_PER_MINUTE_PER_ADDRESS", "1000".to_owned()),
+            ("BALCAO_AUTH_PER_MINUTE_PER_EMAIL", "1000".to_owned()),
+            ("BALCAO_SIGN_UP_PER_MINUTE_PER_ADDRESS", "1000".to_owned()),
             ("BALCAO_SANDBOX_PAYMENTS", "true".to_owned()),
             ("RUST_LOG", "warn".to_owned()),
         ];
@@ -234,7 +238,10 @@ impl Stack {
             .await
             .expect("JSON");
         (
-            signed_up["user"]["uid"].as_str().expect("uid").to_owned(),
+            signed_up["user"]["uid"]
+                .as_str()
+                .unwrap_or_else(|| panic!("no uid: {signed_up}"))
+                .to_owned(),
             signed_up["accessToken"].as_str().expect("token").to_owned(),
         )
     }

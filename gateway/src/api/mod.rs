@@ -25,6 +25,7 @@
 //! | `POST /api/account/email` | [`account::credentials::change_email`] | signed in (own account) |
 //! | `POST /api/account/delete` | [`account::deletion::delete_account`] | signed in (own account) |
 //! | `GET /api/workspaces` | [`team::workspaces`] | signed in |
+//! | `PUT, GET, DELETE /api/accounts/{accountId}/sign-logo` | [`sign_logo`] (its own table) | owner, manager (reading: any member) |
 //! | `GET, POST /api/accounts/{accountId}/members` | [`team::members`], [`team::invite`] | owner |
 //! | `DELETE /api/accounts/{accountId}/members/{invitationId}` | [`team::remove`] | owner |
 //! | `POST /api/invitations/check` | [`team::check`] | anyone with the link's code |
@@ -67,6 +68,7 @@ pub mod keys;
 pub mod payment_links;
 pub mod payments;
 pub mod qrcodes;
+pub mod sign_logo;
 pub(crate) mod support;
 pub mod team;
 

@@ -162,6 +162,7 @@ impl SignForm {
             dpi: signs::render::DEFAULT_DPI,
             headline,
             footer,
+            with_logo: true,
         };
         (request, errors)
     }

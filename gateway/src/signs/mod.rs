@@ -9,7 +9,12 @@
 //! Query: `modelo` (`classico` default, `faixa`, `moldura`, `minimalista`, `codigo` for the
 //! bare code), `tamanho` (`a4` default — `quadrado` for `codigo` —, `a5`, `a6`, `10x15`,
 //! `display-de-mesa`, `adesivos`, `quadrado`), `tema` (`verde`, `azul`, `grafite`, `vinho`),
-//! `titulo` (≤ 40 characters), `rodape` (≤ 80), `dpi` (PNG only).
+//! `titulo` (≤ 40 characters), `rodape` (≤ 80), `dpi` (PNG only), `logo=nao` to leave the
+//! account's logo out.
+//!
+//! The sign of an account's code carries the account's logo ([`crate::api::sign_logo`]) when
+//! it has one and its plan allows it (Premium: `logo_on_signs`); a code made without an
+//! account never has one.
 //!
 //! | status | when |
 //! |---|---|
@@ -17,6 +22,7 @@
 //! | 304 | `If-None-Match` matches the `ETag` (the code's payload and every option) |
 //! | 400 | an unknown `modelo`, `tamanho` or `tema`, a `dpi` out of range, a title or footer too long: a pt-BR page saying which |
 //! | 404 | no such code, or an extension other than the three |
+//! | 4xx/5xx of the storage catalogue | the logo could not be read ([`crate::storage::StorageError`]): a pt-BR page with its message |
 //! | 503 | every render permit stayed busy for 10 s (see [`limit`]) |
 
 pub mod limit;
@@ -45,7 +51,7 @@ use crate::state::AppState;
 
 /// Bumped whenever the layout or the renderers change what a file looks like, so cached
 /// copies are not served for a new design.
-const RENDER_VERSION: &str = "placa-v1";
+const RENDER_VERSION: &str = "placa-v2";
 
 /// The three file formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -96,6 +102,8 @@ pub struct SignRequest {
     pub headline: Option<String>,
     /// The footer.
     pub footer: Option<String>,
+    /// Whether the account's logo may be drawn (`logo=nao` says no).
+    pub with_logo: bool,
 }
 
 impl SignRequest {
@@ -144,6 +152,7 @@ impl SignRequest {
         {
             return Err(SignError::FooterTooLong.to_string());
         }
+        let with_logo = !matches!(get("logo"), Some("nao" | "não" | "0" | "false"));
         Ok(Self {
             options: SignOptions {
                 template,
@@ -153,6 +162,7 @@ impl SignRequest {
             dpi,
             headline,
             footer,
+            with_logo,
         })
     }
 }
@@ -177,6 +187,9 @@ impl SignRequest {
         }
         if let Some(footer) = &self.footer {
             query.append_pair("rodape", footer);
+        }
+        if !self.with_logo {
+            query.append_pair("logo", "nao");
         }
         let query = query.finish();
         if query.is_empty() {
@@ -274,6 +287,9 @@ pub fn etag(content: &SignContent, request: &SignRequest, format: Format) -> Str
         hash.update(part.as_bytes());
         hash.update([0]);
     }
+    if let Some(logo) = &content.logo {
+        hash.update(logo.bytes());
+    }
     let digest = hash.finalize();
     let hex: String = digest[..16].iter().map(|b| format!("{b:02x}")).collect();
     format!("\"{hex}\"")
@@ -325,6 +341,36 @@ pub fn render_file(
     bytes.map_err(|e| AppError::Internal(anyhow::anyhow!("sign render: {e}")))
 }
 
+/// The logo of `owner` when its plan prints logos and it has one.
+///
+/// # Errors
+///
+/// The storage catalogue's status and pt-BR message; 503 when PostgreSQL fails.
+pub async fn account_logo(
+    state: &AppState,
+    owner: Uuid,
+) -> Result<Option<domain::sign::logo::Logo>, AppError> {
+    let plan = crate::billing::plan_of(state, &owner.hyphenated().to_string())
+        .await
+        .map_err(|e| AppError::Unavailable(anyhow::anyhow!("{e:?}")))?;
+    let allowed = domain::subscription::limits::check(
+        plan,
+        domain::subscription::limits::LimitedAction::LogoOnSign,
+        domain::subscription::limits::Usage::default(),
+    )
+    .is_ok();
+    if !allowed {
+        return Ok(None);
+    }
+    match crate::api::sign_logo::current(&state.storage, owner).await {
+        Ok(found) => Ok(found.map(|stored| stored.logo)),
+        Err(error) => Err(AppError::Refused {
+            status: error.status(),
+            message: error.to_string(),
+        }),
+    }
+}
+
 /// `GET /placas/{qrcode_id}.{pdf,png,svg}`.
 pub async fn download(
     State(state): State<AppState>,
@@ -342,7 +388,13 @@ pub async fn download(
         Ok(request) => request,
         Err(message) => return Ok(bad_options(message)),
     };
-    let content = content_for(&view, &request);
+    let mut content = content_for(&view, &request);
+    if request.with_logo
+        && request.options.template != SignTemplate::CodeOnly
+        && let Some(owner) = view.owner_id
+    {
+        content.logo = account_logo(&state, owner).await?;
+    }
     let etag = etag(&content, &request, format);
     let name = file_name(&view.merchant_name, &request.options, format);
     let mut response = if matches_etag(&headers, &etag) {

@@ -282,3 +282,106 @@ fn the_svg_file_draws_text_as_paths_and_keeps_the_paper_size() {
         "no text elements: the file needs no font"
     );
 }
+
+/// A solid red PNG of `w` × `h` pixels, as an uploaded logo.
+fn red_png(w: u32, h: u32) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    {
+        let mut encoder = png::Encoder::new(&mut bytes, w, h);
+        encoder.set_color(png::ColorType::Rgb);
+        encoder.set_depth(png::BitDepth::Eight);
+        let mut writer = encoder.write_header().expect("header");
+        let pixels: Vec<u8> = (0..w * h).flat_map(|_| [220_u8, 20, 20]).collect();
+        writer.write_image_data(&pixels).expect("pixels");
+    }
+    bytes
+}
+
+/// The share of the logo's box (shrunk by a tenth on each side) whose grey is the red's
+/// (BT.601 luma of #dc1414 ≈ 79), in a greyscale raster of the page.
+#[allow(
+    clippy::float_arithmetic,
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_precision_loss
+)]
+fn red_share(
+    doc: &SignDocument,
+    rect: &sign::Rect,
+    width: usize,
+    height: usize,
+    luma: &[u8],
+) -> f64 {
+    let px = |mm: f64, total: usize, page: f64| ((mm / page) * total as f64).round() as usize;
+    let (inset_w, inset_h) = (rect.w * 0.1, rect.h * 0.1);
+    let x0 = px(rect.x + inset_w, width, doc.width_mm);
+    let x1 = px(rect.x + rect.w - inset_w, width, doc.width_mm);
+    let y0 = px(rect.y + inset_h, height, doc.height_mm);
+    let y1 = px(rect.y + rect.h - inset_h, height, doc.height_mm);
+    let mut red = 0_usize;
+    let mut all = 0_usize;
+    for y in y0..y1 {
+        for x in x0..x1 {
+            all += 1;
+            if (55..=105).contains(&luma[y * width + x]) {
+                red += 1;
+            }
+        }
+    }
+    red as f64 / all.max(1) as f64
+}
+
+#[test]
+fn a_logo_is_drawn_in_the_png_the_pdf_and_the_svg_and_every_code_still_scans() {
+    let svg_logo = br##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 30 10"><rect width="30" height="10" fill="#dc1414"/><script>alert(1)</script></svg>"##;
+    for (what, bytes) in [("png", red_png(60, 20)), ("svg", svg_logo.to_vec())] {
+        let mut content = content();
+        content.logo = Some(sign::logo::Logo::check(&bytes).expect("logo"));
+        for size in [PaperSize::A5, PaperSize::TableTent, PaperSize::Stickers] {
+            let options = SignOptions {
+                template: Template::Band,
+                size,
+                theme: Theme::Blue,
+            };
+            let name = format!("logo-{what}-{}", size.slug());
+            let doc = sign::layout(&content, &options).expect("layout");
+            let expected = expected_codes(size);
+            // A4/A5 always print it; small panels drop it before the code would shrink.
+            if size == PaperSize::A5 {
+                assert_eq!(doc.logos.len(), 1, "{name}: the logo is printed");
+            }
+
+            let png = render::png(&doc, 150).expect("png");
+            let (w, h, luma) = png_luma(&png);
+            assert_scans(&decode_panels(&doc, w, h, &luma), &content, expected, &name);
+            for logo in &doc.logos {
+                let share = red_share(&doc, logo, w, h, &luma);
+                assert!(
+                    share > 0.9,
+                    "{name}.png: the logo is drawn ({share:.2} red)"
+                );
+            }
+
+            let pdf = render::pdf(std::slice::from_ref(&doc)).expect("pdf");
+            let (decoded, raster) = decode_pdf(&doc, &pdf, &name);
+            assert_scans(&decoded, &content, expected, &format!("{name}.pdf"));
+            let (w, h, luma) = png_luma(&raster);
+            for logo in &doc.logos {
+                let share = red_share(&doc, logo, w, h, &luma);
+                assert!(
+                    share > 0.9,
+                    "{name}.pdf: the logo is drawn ({share:.2} red)"
+                );
+            }
+
+            let svg = render::svg(&doc).expect("svg");
+            assert!(!svg.contains("script"), "{name}.svg");
+            if what == "png" && !doc.logos.is_empty() {
+                assert!(
+                    svg.contains("data:image/png;base64,"),
+                    "{name}.svg keeps the image"
+                );
+            }
+        }
+    }
+}

@@ -43,8 +43,9 @@ pub enum RenderError {
     Png(#[from] png::EncodingError),
 }
 
-/// The parse options every sign shares: the bundled font only, and no `<image>` resolution
-/// (the layout never draws one; nothing is ever read from disk or network).
+/// The parse options every sign shares: the bundled font only, and `<image>` only from a data
+/// URI of a PNG, a JPEG or an SVG (the logo the layout embeds; an embedded SVG may not load
+/// images of its own). Nothing is ever read from disk or network.
 fn options() -> &'static Options<'static> {
     static OPTIONS: OnceLock<Options<'static>> = OnceLock::new();
     OPTIONS.get_or_init(|| {
@@ -56,7 +57,15 @@ fn options() -> &'static Options<'static> {
             font_family: font::FAMILY.to_owned(),
             fontdb: Arc::new(db),
             image_href_resolver: ImageHrefResolver {
-                resolve_data: Box::new(|_, _, _| None),
+                resolve_data: {
+                    let default = ImageHrefResolver::default_data_resolver();
+                    Box::new(move |mime, data, options| match mime {
+                        "image/png" | "image/jpeg" | "image/svg+xml" => {
+                            default(mime, data, options)
+                        }
+                        _ => None,
+                    })
+                },
                 resolve_string: Box::new(|_, _| None),
             },
             ..Options::default()

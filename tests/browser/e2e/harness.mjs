@@ -453,6 +453,8 @@ export async function startBalcao({ mailUrl }) {
     BALCAO_OPS_LISTEN: "127.0.0.1:0",
     BALCAO_SITE_URL: baseUrl,
     BALCAO_MAIL_URL: mailUrl,
+    // Uploaded logos: a folder of this run's own, beside the results (ignored by git).
+    BALCAO_STORAGE_URL: `file://${join(resultsDir, `objects-${id}`)}`,
     BALCAO_WEBAPP_DIR: webappDir,
     BALCAO_NATS_STREAM: stream,
     BALCAO_NATS_SUBJECT_PREFIX: `e2e.${id}`,

@@ -15,6 +15,7 @@ mod payment_links;
 mod payments;
 mod public;
 mod security;
+mod sign_logo;
 mod signs;
 mod test_app;
 mod workspace;

@@ -2,6 +2,7 @@ import { useListPixKeysQuery } from '@/features/keys/api/keys';
 import { CreateQrCodeScreen } from '@/features/qrcodes/components/create-qrcode-screen';
 import { useGetSettingsQuery } from '@/features/settings/api/get-settings';
 import { MerchantPreview } from '@/features/settings/components/merchant-preview';
+import { SignLogoSection } from '@/features/sign-logo/components/sign-logo-section';
 import { WithWorkspace } from '@/features/workspaces/components/with-workspace';
 import type { CurrentWorkspace } from '@/types/workspace';
 
@@ -20,7 +21,17 @@ function CreateIn({ workspace }: { workspace: CurrentWorkspace }) {
       ? undefined
       : { merchantName: settings.defaultMerchantName, merchantCity: settings.defaultMerchantCity }
     : { merchantName: workspace.defaultMerchantName ?? null, merchantCity: workspace.defaultMerchantCity ?? null };
-  return <CreateQrCodeScreen workspace={workspace} defaults={defaults} renderPreview={preview} keys={keys} />;
+  // The logo is the account's setting: owners and managers change it.
+  const signSection = workspace.role === 'operator' ? undefined : <SignLogoSection accountId={workspace.accountId} />;
+  return (
+    <CreateQrCodeScreen
+      workspace={workspace}
+      defaults={defaults}
+      renderPreview={preview}
+      keys={keys}
+      signSection={signSection}
+    />
+  );
 }
 
 /** /painel/criar-qrcode, in the account in use. */

@@ -31,7 +31,7 @@ describe('the plans as people read them', () => {
       'Até 5 chaves Pix cadastradas',
       'Até 100 QR codes criados por mês',
       'Até 5 pessoas na equipe além de você',
-      'Placas sem logotipo (em construção)',
+      'Placas sem logotipo',
       'Exportação dos pagamentos em CSV',
       '1 endereço de webhook API Pix',
       'Pagamentos dos últimos 90 dias na tela e no CSV (os anteriores ficam guardados)',

@@ -10,16 +10,13 @@ export function priceText(plan: Plan): string {
   return `${formatCentavos(plan.priceCentavos)} por ${plan.period === 'month' ? 'mês' : 'ano'}`;
 }
 
-/** Said of features the plans include that Balcão does not have yet (logo upload). */
-export const NOT_YET = ' (em construção)';
-
 /** Each limit of a plan, one sentence each, in the order the README lists them. */
 export function limitLines(limits: PlanLimits): string[] {
   return [
     `Até ${limits.pixKeys} chaves Pix cadastradas`,
     `Até ${limits.qrcodesPerMonth.toLocaleString('pt-BR')} QR codes criados por mês`,
     `Até ${limits.extraAccounts} pessoas na equipe além de você`,
-    (limits.logoOnSigns ? 'Logotipo da loja nas placas' : 'Placas sem logotipo') + NOT_YET,
+    limits.logoOnSigns ? 'Logotipo da loja nas placas' : 'Placas sem logotipo',
     // Not a limit: every plan exports its own payments.
     'Exportação dos pagamentos em CSV',
     `${limits.apiPixEndpoints} ${limits.apiPixEndpoints === 1 ? 'endereço' : 'endereços'} de webhook API Pix`,

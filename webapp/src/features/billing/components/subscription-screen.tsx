@@ -13,7 +13,7 @@ import { formatDate, formatDateTime } from '@/utils/dates';
 import { formatCentavos } from '@/utils/money';
 
 import { type Charge, type Subscription, useCancelSubscriptionMutation, useGetSubscriptionQuery } from '../api/billing';
-import { NOT_YET, priceText } from './plan-cards';
+import { priceText } from './plan-cards';
 
 const STATUS: Record<Subscription['status'], string> = {
   gratis: 'Plano Grátis',
@@ -60,7 +60,7 @@ function UsageTable({ subscription }: { subscription: Subscription }) {
         ))}
         <tr>
           <th scope="row">Logotipo nas placas</th>
-          <td colSpan={2}>{(plan.limits.logoOnSigns ? 'Incluído' : 'Só no Premium') + NOT_YET}</td>
+          <td colSpan={2}>{plan.limits.logoOnSigns ? 'Incluído' : 'Só no Premium'}</td>
         </tr>
         <tr>
           <th scope="row">Exportação em CSV</th>

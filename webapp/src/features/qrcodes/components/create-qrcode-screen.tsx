@@ -16,10 +16,12 @@ export interface CreateQrCodeScreenProps {
   renderPreview?: (name: string, city: string) => ReactNode;
   /** The account's registered keys (the keys feature's list, composed by the app). */
   keys?: readonly KeyChoice[];
+  /** What the signs of these codes look like (the sign-logo feature's section, composed by the app). */
+  signSection?: ReactNode;
 }
 
 /** /painel/criar-qrcode: one code, or a batch, in the account in use. */
-export function CreateQrCodeScreen({ workspace, defaults, renderPreview, keys }: CreateQrCodeScreenProps) {
+export function CreateQrCodeScreen({ workspace, defaults, renderPreview, keys, signSection }: CreateQrCodeScreenProps) {
   const [mode, setMode] = useState<'one' | 'batch'>('one');
   return (
     <section aria-labelledby="titulo-tela">
@@ -53,6 +55,7 @@ export function CreateQrCodeScreen({ workspace, defaults, renderPreview, keys }:
           keys={keys}
         />
       )}
+      {signSection}
       <p>
         <a href={paths.panel.qrCodes}>Ver os QR codes desta conta</a>
       </p>
