@@ -35,7 +35,8 @@ use serde_json::json;
 use sqlx::postgres::PgPoolOptions;
 use tokio::sync::Mutex;
 
-/// A Premium shop makes 2,000 codes a month: the run spreads its codes over enough shops.
+/// A Premium shop makes 2,000 codes a month: the run spreads its codes over enough shops, in
+/// turn.
 const CODES_PER_SHOP: u64 = 1_900;
 
 /// One step's answers.
@@ -188,9 +189,10 @@ async fn bench() {
         for n in 0..total {
             let due = started + Duration::from_secs_f64(n as f64 / rate as f64);
             tokio::time::sleep_until(due.into()).await;
-            let shop = usize::try_from(counter / CODES_PER_SHOP).expect("an index");
+            // Round robin: many shops at once, as the service sees them, none past its plan.
+            let shop = usize::try_from(counter % shops.len() as u64).expect("an index");
             counter += 1;
-            let (url, token) = shops[shop.min(shops.len() - 1)].clone();
+            let (url, token) = shops[shop].clone();
             let client = client.clone();
             let answers = answers.clone();
             tasks.push(tokio::spawn(async move {

@@ -6,8 +6,11 @@
 //! one statement, so one snapshot: exact however far the projector trails. Two requests racing
 //! at the limit are kept apart by [`UsageHold`]: a per-account advisory lock taken before the
 //! count and held until the limited command is written, so the second counts the first's write
-//! (in the read model, or else in the tail).
+//! (in the read model, or else in the tail). Within one gateway process the requests of an
+//! account queue for that lock in memory first (a striped `tokio` mutex), so waiters neither poll
+//! PostgreSQL nor hold a connection; the advisory lock keeps separate processes apart.
 
+use std::sync::{Arc, LazyLock};
 use std::time::Duration;
 
 use domain::subscription::limits::{LimitedAction, Usage};
@@ -27,8 +30,24 @@ const CHECKPOINTS: &str = "(select projection, tx_id, global_position from proje
                              where not exists (select 1 from projection_checkpoints
                                                 where projection = p))";
 
-/// Pause between tries of a held lock (no connection is kept while waiting).
+/// Pause between tries of a lock another process holds (no connection is kept while waiting).
 const HOLD_RETRY: Duration = Duration::from_millis(15);
+
+/// How many in-process queues the accounts are spread over.
+const STRIPES: usize = 256;
+
+/// The in-process queue of `account`'s limited requests. Two accounts may share one (a
+/// collision only orders them one after the other in this process); none is ever removed.
+fn stripe(account: Uuid) -> Arc<tokio::sync::Mutex<()>> {
+    static QUEUES: LazyLock<Vec<Arc<tokio::sync::Mutex<()>>>> = LazyLock::new(|| {
+        (0..STRIPES)
+            .map(|_| Arc::new(tokio::sync::Mutex::new(())))
+            .collect()
+    });
+    // The low bits of a v4 or v7 id are random.
+    let index = usize::try_from(account.as_u128() % STRIPES as u128).unwrap_or(0);
+    QUEUES[index].clone()
+}
 
 /// One account's limited actions, one at a time: held from the count until the command is
 /// written (drop it after). Holds one database connection, in a transaction that writes
@@ -36,12 +55,15 @@ const HOLD_RETRY: Duration = Duration::from_millis(15);
 #[derive(Default)]
 pub struct UsageHold {
     transaction: Option<Transaction<'static, Postgres>>,
+    /// This process's queue for the account, released only after the transaction ended, so
+    /// the next in line finds PostgreSQL's lock free.
+    queue: Option<tokio::sync::OwnedMutexGuard<()>>,
 }
 
 impl UsageHold {
     /// No hold: for actions that count nothing (a feature such as the logo).
     pub fn none() -> Self {
-        UsageHold { transaction: None }
+        UsageHold::default()
     }
 
     /// Takes the account's lock, waiting (without holding a connection) while another limited
@@ -53,6 +75,13 @@ impl UsageHold {
     pub async fn take(pool: &PgPool, account: Uuid) -> Result<Self, ApiError> {
         let failed = |e: sqlx::Error| ApiError::unavailable(anyhow::anyhow!(e));
         let deadline = tokio::time::Instant::now() + HOLD_PATIENCE;
+        let queue = tokio::time::timeout_at(deadline, stripe(account).lock_owned())
+            .await
+            .map_err(|_| {
+                ApiError::unavailable(anyhow::anyhow!(
+                    "the account's plan usage stayed locked for {HOLD_PATIENCE:?}"
+                ))
+            })?;
         loop {
             let mut transaction = pool.begin().await.map_err(failed)?;
             let taken: bool = sqlx::query_scalar(
@@ -65,6 +94,7 @@ impl UsageHold {
             if taken {
                 return Ok(UsageHold {
                     transaction: Some(transaction),
+                    queue: Some(queue),
                 });
             }
             // Give the connection back while waiting, so waiters never starve the holder.
@@ -89,12 +119,15 @@ impl std::fmt::Debug for UsageHold {
 
 impl Drop for UsageHold {
     fn drop(&mut self) {
+        let queue = self.queue.take();
         if let Some(transaction) = self.transaction.take() {
-            // Ending the transaction releases the lock; it wrote nothing.
+            // Ending the transaction releases the lock; it wrote nothing. The queue's turn
+            // passes on only then.
             tokio::spawn(async move {
                 if let Err(error) = transaction.rollback().await {
                     tracing::warn!(%error, "the plan usage lock's transaction did not end cleanly");
                 }
+                drop(queue);
             });
         }
     }

@@ -160,7 +160,7 @@ pub async fn register(
     .parse()
     .map_err(|refusal| ApiError::refused(&refusal))?;
     // Issue 12: the plan's number of keys.
-    let _usage = crate::billing::allow(
+    let usage = crate::billing::allow(
         &state,
         &workspace,
         domain::subscription::limits::LimitedAction::RegisterPixKey,
@@ -191,6 +191,9 @@ pub async fn register(
         .register(registration, metadata)
         .await
         .map_err(ApiError::from)?;
+    // Written: the next limited request of the account may count it now (the hold is not kept
+    // while the read model catches up).
+    drop(usage);
     // The key is registered: from here on nothing may answer a failure.
     let json = match settled(&state, &workspace, &key_id.to_string(), &outcome).await {
         Some(view) => view.into(),

@@ -149,7 +149,7 @@ pub async fn create(
         return Ok(invalid(&problems));
     };
     // Issue 12: the plan's QR codes per month.
-    let _usage = crate::billing::allow(&state, &workspace, LimitedAction::CreateQrCodes(1)).await?;
+    let usage = crate::billing::allow(&state, &workspace, LimitedAction::CreateQrCodes(1)).await?;
     let key = idempotency_key(&workspace, &headers)?;
     let qrcode_id = key.as_ref().map_or_else(Uuid::now_v7, |key| {
         Uuid::new_v5(&QRCODE_ID_NAMESPACE, key.as_str().as_bytes())
@@ -178,6 +178,9 @@ pub async fn create(
         }
     };
     let created = qrcodes::create(&state.qrcodes, code, metadata).await?;
+    // Written: the next limited request of the account may count it now (the hold is not kept
+    // while the read model catches up).
+    drop(usage);
     let request = created.request;
     let mut json = answer(
         &state,
@@ -364,7 +367,7 @@ pub async fn batch(
     }
     // Issue 12: the plan's QR codes per month, for the whole batch (all or nothing).
     let count = u32::try_from(codes.len()).unwrap_or(u32::MAX);
-    let _usage =
+    let usage =
         crate::billing::allow(&state, &workspace, LimitedAction::CreateQrCodes(count)).await?;
     let outcome = qrcodes::create_batch(
         &state.qrcodes,
@@ -372,6 +375,9 @@ pub async fn batch(
         CommandMetadata::start().by(workspace.caller_id().to_owned()),
     )
     .await?;
+    // Written: the next limited request of the account may count it now (the hold is not kept
+    // while the read model catches up).
+    drop(usage);
     let mut made = Vec::new();
     if wait_for(&state, projections::qrcodes::NAME, outcome.position).await {
         let query = projections::qrcodes::Search {
@@ -478,7 +484,7 @@ pub async fn duplicate(
         return Ok(invalid(&problems));
     };
     // Issue 12: the plan's QR codes per month.
-    let _usage = crate::billing::allow(&state, &workspace, LimitedAction::CreateQrCodes(1)).await?;
+    let usage = crate::billing::allow(&state, &workspace, LimitedAction::CreateQrCodes(1)).await?;
     let qrcode_id = Uuid::now_v7();
     let requested_at = crate::auth::accounts::now();
     let code = NewCode {
@@ -498,6 +504,9 @@ pub async fn duplicate(
         CommandMetadata::start().by(workspace.caller_id().to_owned())
     })
     .await?;
+    // Written: the next limited request of the account may count it now (the hold is not kept
+    // while the read model catches up).
+    drop(usage);
     let mut json = answer(
         &state,
         &workspace,

@@ -233,7 +233,7 @@ pub async fn invite(
     // "You can't invite yourself" is the owner's to fix whatever her plan; ask it first.
     team::refuse_own_address(&state.accounts, workspace.account_id(), &email).await?;
     // Issue 12: the plan's extra accounts (members and open invitations).
-    let _usage = crate::billing::allow(
+    let usage = crate::billing::allow(
         &state,
         &workspace,
         domain::subscription::limits::LimitedAction::InviteMember,
@@ -247,6 +247,9 @@ pub async fn invite(
     };
     let invited =
         team::invite(&state.accounts, invitation, metadata(workspace.caller_id())).await?;
+    // Written: the next limited request of the account may count it now (the hold is not kept
+    // while the read model catches up).
+    drop(usage);
     let link = format!(
         "{}{INVITATION_PATH}?codigo={}",
         state.site.url.trim_end_matches('/'),
