@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use reqwest::StatusCode;
 use serde_json::{Value, json};
-use tests::TestApp;
+use tests::{TestApp, eventually};
 
 use super::fake_asaas::{FakeAsaas, Fault, documented_payload};
 use super::support::{CPF, subscription, upgrade};
@@ -230,7 +230,13 @@ async fn the_webhook_activates_on_payment_received_once_and_ignores_repeats_late
     assert_eq!(subscription_events(&app).await, after_payment);
     let still = owner.get(&subscription(&owner, "")).await;
     assert_eq!(still.json["plan"]["id"], "premium-mensal");
-    assert_eq!(still.json["charges"][0]["status"], "paid");
+    // The charges list is a read model: the projector may still be applying the payment.
+    let charges = eventually("the charge read as paid", async || {
+        let now = owner.get(&subscription(&owner, "")).await;
+        (now.json["charges"][0]["status"] == "paid").then_some(now)
+    })
+    .await;
+    assert_eq!(charges.json["charges"][0]["status"], "paid");
     app.stop().await;
 }
 
