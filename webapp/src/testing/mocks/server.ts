@@ -8,6 +8,7 @@ import { keyHandlers } from './handlers/keys';
 import { liveHandlers } from './handlers/live';
 import { paymentHandlers } from './handlers/payments';
 import { qrcodeHandlers } from './handlers/qrcodes';
+import { signLogoHandlers } from './handlers/sign-logo';
 import { teamHandlers } from './handlers/team';
 
 export const server = setupServer(
@@ -20,6 +21,7 @@ export const server = setupServer(
   ...buildHandlers,
   ...faqHandlers,
   ...liveHandlers,
+  ...signLogoHandlers,
 );
 
 /** Every request the app made in the current test, as `METHOD /path` plus when (Date.now()). */
