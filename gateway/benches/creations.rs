@@ -129,12 +129,7 @@ async fn raw_insert_rate(url: &str, seconds: u64) -> f64 {
 }
 
 fn main() {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("a runtime");
-    runtime.block_on(bench());
+    common::block_on(bench());
 }
 
 async fn bench() {

@@ -124,12 +124,7 @@ fn percentile(sorted: &[u32], p: f64) -> f64 {
 }
 
 fn main() {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("a runtime");
-    runtime.block_on(bench());
+    common::block_on(bench());
 }
 
 async fn bench() {

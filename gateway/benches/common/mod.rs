@@ -46,18 +46,14 @@ pub fn cpu_seconds(pid: u32) -> f64 {
     (field(11) + field(12)) as f64 / 100.0
 }
 
-/// Resident memory of a process, in KiB.
-pub fn rss_kib(pid: u32) -> u64 {
-    std::fs::read_to_string(format!("/proc/{pid}/status"))
-        .ok()
-        .and_then(|status| {
-            status
-                .lines()
-                .find(|l| l.starts_with("VmRSS:"))
-                .and_then(|l| l.split_whitespace().nth(1))
-                .and_then(|n| n.parse().ok())
-        })
-        .unwrap_or(0)
+/// Runs a benchmark's body on a two-worker runtime (the generator's share of the 2 cores).
+pub fn block_on(body: impl std::future::Future<Output = ()>) {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("a runtime")
+        .block_on(body);
 }
 
 /// A child process killed (and reaped) when dropped.
