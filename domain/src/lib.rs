@@ -12,6 +12,7 @@
 //! | [`payment`] | the Payment aggregate (keyed by the Pix end-to-end id) and the API Pix webhook body |
 //! | [`qr`] | QR rendering: SVG and PNG |
 //! | [`qrcode`] | the QR-code aggregate: commands, events, decisions |
+//! | [`saved_sign`] | the saved-sign aggregate: a sign an account keeps (its code, template, size, theme, text, logo on or off) |
 //! | [`sign`] | the printable sign (placa Pix) layout: one SVG document per sign, templates, paper sizes, themes |
 //! | [`refusal`] | [`refusal::Refusal`]: what every aggregate's error tells the edges (code, kind, field) |
 //! | [`subscription`] | plans (Grátis, Premium) as configuration, their limits, and the Subscription aggregate |
@@ -28,6 +29,7 @@ pub mod pix_key;
 pub mod qr;
 pub mod qrcode;
 pub mod refusal;
+pub mod saved_sign;
 pub mod sealed;
 pub mod sign;
 pub mod subscription;

@@ -312,6 +312,21 @@ fn api_routes() -> Router<AppState> {
             "/accounts/{accountId}/payment-links/{id}/revoke",
             post(payment_links::revoke),
         )
+        // Issue 11 item 5: the signs an account keeps (`api::signs`).
+        .route(
+            "/accounts/{accountId}/placas",
+            get(api::signs::list).post(api::signs::create),
+        )
+        .route(
+            "/accounts/{accountId}/placas/{id}",
+            get(api::signs::show)
+                .patch(api::signs::update)
+                .delete(api::signs::delete),
+        )
+        .route(
+            "/accounts/{accountId}/placas/{id}/duplicar",
+            post(api::signs::duplicate),
+        )
         // Issue 10: an account's Pix keys (`api::keys`).
         .route(
             "/accounts/{accountId}/keys",

@@ -9,7 +9,7 @@
 //! - [`replay`] rebuilds read models straight from PostgreSQL into fresh tables and swaps them in
 //!   without downtime.
 //! - [`qrcodes`], [`accounts`] (with `account_members`), [`pix_keys`], [`payments`] (with
-//!   `daily_totals`), [`payment_links`], [`subscriptions`] (with `subscription_charges`) and [`event_counts`] are the read models.
+//!   `daily_totals`), [`payment_links`], [`signs`], [`subscriptions`] (with `subscription_charges`) and [`event_counts`] are the read models.
 //!
 //! Every long-running entry point stops when its [`CancellationToken`] is cancelled.
 
@@ -32,6 +32,7 @@ pub mod projector;
 pub mod qrcodes;
 pub mod relay;
 pub mod replay;
+pub mod signs;
 mod sql;
 pub mod status;
 pub mod subscriptions;
@@ -59,6 +60,8 @@ pub fn all() -> Vec<Arc<dyn Projection>> {
         Arc::new(pix_keys::PixKeys),
         // Issue 12: plans and billing.
         Arc::new(subscriptions::Subscriptions),
+        // Issue 11: the signs an account keeps in its dashboard.
+        Arc::new(signs::Signs),
     ]
 }
 

@@ -431,6 +431,7 @@ fn selecting_all_or_nothing_means_every_projection_and_unknown_names_are_refused
         "payment_links",
         "pix_keys",
         "subscriptions",
+        "signs",
     ];
     assert_eq!(names(vec![]), every);
     assert_eq!(names(vec!["all".to_owned()]), every);

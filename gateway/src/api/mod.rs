@@ -34,6 +34,7 @@
 //! | `POST /api/accounts/{accountId}/qrcodes/{id}/claim` | [`claims::claim`] | owner, manager, operator (with the sign's management token) |
 //! | `GET, POST /api/accounts/{accountId}/payment-links` | [`payment_links::list`], [`payment_links::create`] | owner, manager |
 //! | `POST /api/accounts/{accountId}/payment-links/{id}/revoke` | [`payment_links::revoke`] | owner, manager |
+//! | `/api/accounts/{accountId}/placas…` | [`signs`] (its own table: list, create, show, update, duplicate, delete) | owner, manager, operator (own signs) |
 //! | `GET /api/accounts/{accountId}/summary` | [`payments::summary::summary`] | owner, manager, operator (own codes) |
 //! | `GET /api/accounts/{accountId}/events` | [`crate::live::handlers::account`] (server-sent events) | owner, manager, operator (own codes) |
 //! | `GET /api/accounts/{accountId}/subscription/charges/{chargeId}/events` | [`crate::live::handlers::charge`] (server-sent events: the checkout's charge) | owner |
@@ -52,6 +53,7 @@
 //! | `idempotency-key-reused` | 409 | an `Idempotency-Key` already used with other values |
 //! | `invitation-for-another-email` | 403 | accepting an invitation signed in with another address than the invited one |
 //! | `qrcode-already-claimed` | 409 | claiming a visitor's sign that an account already has |
+//! | `sign-already-saved` | 409 | saving a sign under an id already used (never from the dashboard, which lets the server choose ids) |
 //! | `payment-link-already-revoked` | 409 | revoking a payment link twice |
 //! | `expiry-in-the-past` | 422 | a payment link's `expiresOn` is not in the future (`field`: `expiresAt`) |
 
@@ -69,6 +71,7 @@ pub mod payment_links;
 pub mod payments;
 pub mod qrcodes;
 pub mod sign_logo;
+pub mod signs;
 pub(crate) mod support;
 pub mod team;
 

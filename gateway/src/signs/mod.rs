@@ -176,7 +176,13 @@ impl SignRequest {
         if self.options.template != defaults.template {
             query.append_pair("modelo", self.options.template.slug());
         }
-        if self.options.size != defaults.size {
+        // The size a query without `tamanho` gets depends on the template (`from_query`).
+        let default_size = if self.options.template == SignTemplate::CodeOnly {
+            PaperSize::Square
+        } else {
+            defaults.size
+        };
+        if self.options.size != default_size {
             query.append_pair("tamanho", self.options.size.slug());
         }
         if self.options.theme != defaults.theme {
@@ -505,6 +511,12 @@ mod tests {
             map.insert(k.to_owned(), v);
         }
         assert_eq!(SignRequest::from_query(&map).expect("ok"), chosen);
+        // The bare code's default paper is the square: an A4 bare code must say so.
+        let bare_a4 = SignRequest::from_query(&query(&[("modelo", "codigo"), ("tamanho", "a4")]))
+            .expect("ok");
+        assert_eq!(bare_a4.query(), "?modelo=codigo&tamanho=a4");
+        let bare = SignRequest::from_query(&query(&[("modelo", "codigo")])).expect("ok");
+        assert_eq!(bare.query(), "?modelo=codigo");
     }
 
     #[test]

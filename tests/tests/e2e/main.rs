@@ -14,6 +14,7 @@ mod ops;
 mod payment_links;
 mod payments;
 mod public;
+mod saved_signs;
 mod security;
 mod sign_logo;
 mod signs;

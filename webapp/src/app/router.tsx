@@ -49,6 +49,8 @@ export function createAppRoutes(): RouteObject[] {
             // Issue 10: payment links and "Salvar na minha conta" for a visitor's sign.
             { path: 'links-de-pagamento', lazy: () => import('./routes/panel/payment-links') },
             { path: 'salvar-placa', lazy: () => import('./routes/panel/claim-sign') },
+            // Issue 11: the signs the account keeps.
+            { path: 'placas', lazy: () => import('./routes/panel/signs') },
             { path: '*', lazy: () => import('./routes/panel/panel-not-found') },
           ],
         },

@@ -57,6 +57,8 @@ export const paths = {
     faq: '/painel/duvidas',
     /** The account's payment links (`/pagar`). */
     paymentLinks: '/painel/links-de-pagamento',
+    /** The signs the account keeps; `?qrcode=<id>` starts the creator with that code. */
+    signs: '/painel/placas',
     /** "Salvar na minha conta" from `/placa-pix-criada/{id}`, with `?placa=<id>&chave=<token>`. */
     claimSign: '/painel/salvar-placa',
     /** Where account deletion ends (outside the signed-in frame: the session is over by then). */

@@ -66,6 +66,24 @@ export interface FakeQrCode {
   createdBy: string;
 }
 
+/** A sign the account keeps (`/api/accounts/{id}/placas`). */
+export interface FakeSign {
+  id: string;
+  accountId: string;
+  qrcodeId: string;
+  name: string;
+  template: string;
+  size: string;
+  theme: string;
+  headline: string | null;
+  footer: string | null;
+  withLogo: boolean;
+  duplicateOf: string | null;
+  createdBy: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
 export interface FakePixKey {
   id: string;
   accountId: string;
@@ -105,6 +123,7 @@ function emptyDb() {
     members: new Map<string, FakeMember>(),
     qrcodes: [] as FakeQrCode[],
     pixKeys: [] as FakePixKey[],
+    signs: [] as FakeSign[],
     passwordPolicy: DEFAULT_POLICY,
     tokenLifetimeSeconds: 3600,
     latestBuildId: 'build-em-teste',
@@ -279,4 +298,26 @@ export function seedPixKey(owner: FakeUser, fields: Partial<FakePixKey> = {}): F
   };
   db.pixKeys.push(key);
   return key;
+}
+
+export function seedSign(owner: FakeUser, qrcode: FakeQrCode, fields: Partial<FakeSign> = {}): FakeSign {
+  const sign: FakeSign = {
+    id: `placa-${db.nextId++}`,
+    accountId: owner.uid,
+    qrcodeId: qrcode.id,
+    name: 'Balcão da frente',
+    template: 'classico',
+    size: 'a4',
+    theme: 'verde',
+    headline: null,
+    footer: null,
+    withLogo: true,
+    duplicateOf: null,
+    createdBy: owner.uid,
+    createdAt: SEED_TIME,
+    updatedAt: SEED_TIME,
+    ...fields,
+  };
+  db.signs.push(sign);
+  return sign;
 }

@@ -9,6 +9,7 @@ import { liveHandlers } from './handlers/live';
 import { paymentHandlers } from './handlers/payments';
 import { qrcodeHandlers } from './handlers/qrcodes';
 import { signLogoHandlers } from './handlers/sign-logo';
+import { signHandlers } from './handlers/signs';
 import { teamHandlers } from './handlers/team';
 
 export const server = setupServer(
@@ -22,6 +23,7 @@ export const server = setupServer(
   ...faqHandlers,
   ...liveHandlers,
   ...signLogoHandlers,
+  ...signHandlers,
 );
 
 /** Every request the app made in the current test, as `METHOD /path` plus when (Date.now()). */

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { Link } from 'react-router';
 
 import { FormAlert } from '@/components/form-alert';
 import { keyChoiceName } from '@/components/key-picker';
@@ -60,6 +61,11 @@ function QrCodeItem({ accountId, qrcode }: { accountId: string; qrcode: QrCode }
         <a href={paths.server.paymentSign(qrcode.id)}>
           Placa para imprimir<span className="visually-hidden"> de {summary}</span>
         </a>
+        {archived ? null : (
+          <Link to={`${paths.panel.signs}?qrcode=${encodeURIComponent(qrcode.id)}`}>
+            Criar placa<span className="visually-hidden"> de {summary}</span>
+          </Link>
+        )}
       </p>
       {qrcode.archivedAt === undefined ? null : (
         <p className="actions">

@@ -6,6 +6,7 @@ const SCREENS = [
   { to: paths.panel.home, label: 'Início', end: true },
   { to: paths.panel.keys, label: 'Chaves Pix' },
   { to: paths.panel.qrCodes, label: 'QR codes' },
+  { to: paths.panel.signs, label: 'Placas' },
   { to: paths.panel.paymentLinks, label: 'Links de pagamento' },
   { to: paths.panel.transactions, label: 'Transações' },
   { to: paths.panel.extraAccounts, label: 'Contas extras' },
