@@ -362,3 +362,84 @@ async fn replaying_signs_gives_the_live_rows() {
     assert_eq!(rows().await, live, "replay equals live");
     app.stop().await;
 }
+
+#[tokio::test]
+async fn with_the_projector_stopped_a_saved_sign_is_answered_from_the_command_as_the_list_later_shows_it()
+ {
+    use gateway::roles::Roles;
+    use std::time::Duration;
+    let app = TestApp::spawn_roles(
+        Roles {
+            serve: true,
+            relay: true,
+            ..Roles::default()
+        },
+        |settings| {
+            settings.read_your_writes_ms = 3_000;
+            settings.read_your_writes_stall_ms = 250;
+        },
+    )
+    .await;
+    let project = Roles {
+        project: true,
+        ..Roles::default()
+    };
+    let projector = app.start_roles(project.clone()).await;
+    let mut owner = sign_up(&app, "dona@padaria.test", "Dona").await;
+    let account = owner.account_id.clone();
+    // The account and the code need their read models (the sign is made from a code the
+    // gateway finds), then the projector goes away.
+    let code = tests::eventually_within(
+        Duration::from_secs(30),
+        "the account's read model",
+        async || {
+            let made = owner
+                .post(
+                    &Person::in_account(&account, "/qrcodes"),
+                    &qrcode_body("Padaria"),
+                )
+                .await;
+            (made.status == StatusCode::CREATED)
+                .then(|| made.json["id"].as_str().expect("id").to_owned())
+        },
+    )
+    .await;
+    tests::eventually_within(
+        Duration::from_secs(30),
+        "the code's read model",
+        async || {
+            let shown = owner
+                .get(&Person::in_account(&account, &format!("/qrcodes/{code}")))
+                .await;
+            (shown.status == StatusCode::OK).then_some(())
+        },
+    )
+    .await;
+    projector.stop().await.expect("the projector stops cleanly");
+
+    let answered = save(&mut owner, &account, &sign_body(&code)).await;
+    assert_eq!(
+        answered["code"]["merchantName"], "PADARIA",
+        "the code's facts, from the handler"
+    );
+    assert!(
+        ids(&owner.get(&signs(&account)).await.json).is_empty(),
+        "not projected yet"
+    );
+
+    let projector = app.start_roles(project).await;
+    let listed =
+        tests::eventually_within(Duration::from_secs(60), "the sign projected", async || {
+            let listed = owner.get(&signs(&account)).await;
+            listed.json["signs"]
+                .as_array()
+                .and_then(|s| s.first().cloned())
+        })
+        .await;
+    assert_eq!(
+        listed, answered,
+        "the answer was exactly what the read model shows"
+    );
+    projector.stop().await.expect("the projector stops cleanly");
+    app.stop().await;
+}

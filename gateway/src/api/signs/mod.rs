@@ -150,18 +150,23 @@ fn files(qrcode_id: Uuid, settings: &SignSettings) -> SignFiles {
     }
 }
 
-fn to_json(view: SignView) -> Result<SignJson, ApiError> {
-    let settings = settings_of(&view)?;
-    let code = match (view.code_merchant_name, view.code_txid) {
+/// The facts of a row's code, when the code's row was there.
+fn code_of_view(view: &SignView) -> Option<SignCodeJson> {
+    match (&view.code_merchant_name, &view.code_txid) {
         (Some(merchant_name), Some(txid)) => Some(SignCodeJson {
-            merchant_name,
+            merchant_name: merchant_name.clone(),
             amount_centavos: view.code_amount_centavos,
-            txid,
-            description: view.code_description,
+            txid: txid.clone(),
+            description: view.code_description.clone(),
             archived: view.code_archived,
         }),
         _ => None,
-    };
+    }
+}
+
+fn to_json(view: SignView) -> Result<SignJson, ApiError> {
+    let settings = settings_of(&view)?;
+    let code = code_of_view(&view);
     Ok(SignJson {
         id: view.sign_id.to_string(),
         name: view.name,
@@ -258,10 +263,11 @@ async fn answer(
     fallback
 }
 
-/// What a sign will look like once the read model has it, from a command's values.
+/// What a sign will look like once the read model has it, from a command's values and the
+/// code's facts the handler already read.
 fn late_json(
     sign_id: Uuid,
-    qrcode_id: Uuid,
+    (qrcode_id, code): (Uuid, Option<SignCodeJson>),
     settings: &SignSettings,
     created_by: &str,
     duplicate_of: Option<Uuid>,
@@ -273,6 +279,10 @@ fn late_json(
             .filter(|t| !t.is_empty())
             .map(str::to_owned)
     };
+    // The read model shows instants to the millisecond; so does the answer that stands for it.
+    let at = DateTime::parse_from_rfc3339(at)
+        .map(|t| rfc3339(t.with_timezone(&Utc)))
+        .unwrap_or_else(|_| at.to_owned());
     let mut trimmed = settings.clone();
     trimmed.headline = blank(&settings.headline);
     trimmed.footer = blank(&settings.footer);
@@ -288,9 +298,9 @@ fn late_json(
         with_logo: settings.with_logo,
         duplicate_of: duplicate_of.map(|d| d.to_string()),
         created_by: created_by.to_owned(),
-        created_at: at.to_owned(),
-        updated_at: at.to_owned(),
-        code: None,
+        created_at: at.clone(),
+        updated_at: at,
+        code,
         files: files(qrcode_id, &trimmed),
     }
 }
@@ -299,7 +309,7 @@ fn late_json(
 async fn save(
     state: &AppState,
     workspace: &Workspace,
-    qrcode_id: Uuid,
+    (qrcode_id, code): (Uuid, Option<SignCodeJson>),
     duplicate_of: Option<Uuid>,
     settings: SignSettings,
 ) -> Result<Response, ApiError> {
@@ -325,7 +335,7 @@ async fn save(
         .map_err(ApiError::from)?;
     let fallback = late_json(
         sign_id,
-        qrcode_id,
+        (qrcode_id, code),
         &settings,
         workspace.caller_id(),
         duplicate_of,
@@ -366,7 +376,21 @@ pub async fn create(
             _ => error,
         })?;
     let settings = body.new_settings()?;
-    save(&state, &workspace, code.qrcode_id, None, settings).await
+    let facts = SignCodeJson {
+        merchant_name: code.merchant_name,
+        amount_centavos: code.amount_centavos,
+        txid: code.txid,
+        description: code.description,
+        archived: code.archived_at.is_some(),
+    };
+    save(
+        &state,
+        &workspace,
+        (code.qrcode_id, Some(facts)),
+        None,
+        settings,
+    )
+    .await
 }
 
 /// `PATCH /api/accounts/{accountId}/placas/{id}`.
@@ -400,7 +424,7 @@ pub async fn update(
         .map_err(ApiError::from)?;
     let mut fallback = late_json(
         view.sign_id,
-        view.qrcode_id,
+        (view.qrcode_id, code_of_view(&view)),
         &settings,
         &view.created_by,
         view.duplicate_of,
@@ -437,7 +461,7 @@ pub async fn duplicate(
     save(
         &state,
         &workspace,
-        original.qrcode_id,
+        (original.qrcode_id, code_of_view(&original)),
         Some(original.sign_id),
         settings,
     )

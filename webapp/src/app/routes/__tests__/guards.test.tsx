@@ -137,6 +137,7 @@ describe('dashboard routes', () => {
       '/painel',
       '/painel/chaves',
       '/painel/qrcodes',
+      '/painel/placas',
       '/painel/links-de-pagamento',
       '/painel/transacoes',
       '/painel/contas-extras',

@@ -12,7 +12,15 @@ import { optionalText, requiredText } from '@/utils/field-rules';
 import { formatCentavos } from '@/utils/money';
 
 import { type SavedSign, type SignChoices, useCreateSignMutation, useUpdateSignMutation } from '../api/signs';
-import { DEFAULT_CHOICES, MAX_FOOTER, MAX_HEADLINE, MAX_SIGN_NAME, SIZES, TEMPLATES, THEMES } from '../utils/sign-options';
+import {
+  DEFAULT_CHOICES,
+  MAX_FOOTER,
+  MAX_HEADLINE,
+  MAX_SIGN_NAME,
+  SIZES,
+  TEMPLATES,
+  THEMES,
+} from '../utils/sign-options';
 import { SignPreview } from './sign-preview';
 
 export const CHOOSE_CODE = 'Escolha um QR code.';
@@ -72,8 +80,7 @@ export function SignForm({ accountId, codes, sign, initialQrcodeId, onSaved, onC
   const editing = sign !== undefined;
   const start: SignChoices = sign ?? DEFAULT_CHOICES;
   const firstCode = sign?.qrcodeId ?? (codes.some((c) => c.id === initialQrcodeId) ? initialQrcodeId : null) ?? '';
-  const firstName =
-    sign?.name ?? (firstCode === '' ? '' : (codes.find((c) => c.id === firstCode)?.merchantName ?? ''));
+  const firstName = sign?.name ?? (firstCode === '' ? '' : (codes.find((c) => c.id === firstCode)?.merchantName ?? ''));
   const form = useApiForm({
     schema: signSchema,
     defaultValues: {
@@ -126,9 +133,7 @@ export function SignForm({ accountId, codes, sign, initialQrcodeId, onSaved, onC
       {form.failure ? <FormAlert takeFocus>{failureMessage(form.failure)}</FormAlert> : null}
       {saved && !editing ? (
         <FormOutcome key={saved.id}>
-          <p>
-            Placa “{saved.name}” salva. Ela está em “Placas salvas”, com os arquivos para baixar e imprimir.
-          </p>
+          <p>Placa “{saved.name}” salva. Ela está em “Placas salvas”, com os arquivos para baixar e imprimir.</p>
         </FormOutcome>
       ) : null}
       <div className="sign-form-grid">

@@ -9,7 +9,8 @@ import { MAX_FOOTER, MAX_HEADLINE, signFile } from '../utils/sign-options';
 export const PREVIEW_DELAY_MS = 400;
 
 /** Text over the sign's limit is left out of the preview (the form refuses it on submit). */
-const within = (text: string | null, max: number) => (text !== null && Array.from(text.trim()).length > max ? null : text);
+const within = (text: string | null, max: number) =>
+  text !== null && Array.from(text.trim()).length > max ? null : text;
 
 /**
  * The sign as it prints: the real SVG of the sign routes (`/placas/{id}.svg?…`), logo included, in an

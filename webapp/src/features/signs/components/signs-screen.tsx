@@ -29,8 +29,8 @@ export function SignsScreen({ workspace, codes, initialQrcodeId, logoSection }: 
       </h1>
       <WorkspaceLine workspace={workspace} />
       <p className="hint">
-        Escolha um QR code da conta e como a placa fica. A prévia é o próprio arquivo que será impresso. Salve as
-        placas que você usa para baixar de novo em PDF, PNG ou SVG quando precisar.
+        Escolha um QR code da conta e como a placa fica. A prévia é o próprio arquivo que será impresso. Salve as placas
+        que você usa para baixar de novo em PDF, PNG ou SVG quando precisar.
       </p>
       <section aria-labelledby="titulo-criar">
         <h2 id="titulo-criar">Criar placa</h2>

@@ -15,7 +15,8 @@ const TEMPLATES = ['classico', 'faixa', 'moldura', 'minimalista', 'codigo'];
 const SIZES = ['a4', 'a5', 'a6', '10x15', 'display-de-mesa', 'adesivos', 'quadrado'];
 const THEMES = ['verde', 'azul', 'grafite', 'vinho'];
 
-const FORBIDDEN = () => apiError(403, 'forbidden', 'Como operador, você não pode ver os QR codes criados por outras pessoas nesta conta.');
+const FORBIDDEN = () =>
+  apiError(403, 'forbidden', 'Como operador, você não pode ver os QR codes criados por outras pessoas nesta conta.');
 
 function signJson(sign: FakeSign) {
   const code = db.qrcodes.find((qrcode) => qrcode.id === sign.qrcodeId);
@@ -54,11 +55,15 @@ interface Body {
 const blank = (text: string | null | undefined) => (text == null || text.trim() === '' ? null : text.trim());
 
 /** The choices of `body` over `base`, or the 422 the gateway answers. */
-function choices(body: Body, base: Omit<FakeSign, 'id' | 'accountId' | 'qrcodeId' | 'createdBy' | 'createdAt' | 'updatedAt' | 'duplicateOf'>) {
+function choices(
+  body: Body,
+  base: Omit<FakeSign, 'id' | 'accountId' | 'qrcodeId' | 'createdBy' | 'createdAt' | 'updatedAt' | 'duplicateOf'>,
+) {
   const name = (body.name ?? base.name).trim();
   if (name === '') return fieldError('invalid-argument', 'Dê um nome à placa, como "Balcão da frente".', 'name');
   const template = body.template ?? base.template;
-  if (!TEMPLATES.includes(template)) return fieldError('invalid-argument', `O modelo "${template}" não existe.`, 'template');
+  if (!TEMPLATES.includes(template))
+    return fieldError('invalid-argument', `O modelo "${template}" não existe.`, 'template');
   const size = body.size ?? base.size;
   if (!SIZES.includes(size)) return fieldError('invalid-argument', `O tamanho "${size}" não existe.`, 'size');
   const theme = body.theme ?? base.theme;
@@ -113,7 +118,15 @@ export const signHandlers = [
     if (code === undefined)
       return fieldError('invalid-argument', 'Escolha um dos QR codes desta conta para a placa.', 'qrcodeId');
     if (found.role === 'operator' && code.createdBy !== found.user.uid) return FORBIDDEN();
-    const chosen = choices(body, { name: '', template: 'classico', size: 'a4', theme: 'verde', headline: null, footer: null, withLogo: true });
+    const chosen = choices(body, {
+      name: '',
+      template: 'classico',
+      size: 'a4',
+      theme: 'verde',
+      headline: null,
+      footer: null,
+      withLogo: true,
+    });
     if (chosen instanceof Response) return chosen;
     const sign: FakeSign = {
       id: `placa-${db.nextId++}`,

@@ -67,7 +67,10 @@ describe('/painel/placas: making a sign from a code', () => {
     const ana = seedUser({ email: 'ana@exemplo.com', displayName: 'Ana Souza' });
     giveBrowserSessionTo(ana);
     renderApp('/painel/placas');
-    expect(await screen.findByRole('link', { name: 'Crie um QR code' })).toHaveAttribute('href', '/painel/criar-qrcode');
+    expect(await screen.findByRole('link', { name: 'Crie um QR code' })).toHaveAttribute(
+      'href',
+      '/painel/criar-qrcode',
+    );
     expect(await screen.findByText(/Nenhuma placa salva ainda/)).toBeInTheDocument();
   });
 });
