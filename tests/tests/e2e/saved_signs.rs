@@ -6,7 +6,7 @@ use reqwest::StatusCode;
 use serde_json::{Value, json};
 use tests::{TestApp, eventually};
 
-use crate::workspace::support::{Person, qrcode_body, sign_up, team};
+use crate::workspace::support::{PASSWORD, Person, qrcode_body, sign_up, team};
 
 /// Makes a code in `person`'s account (`account`) and returns its id.
 async fn make_code(person: &mut Person, account: &str, name: &str) -> String {
@@ -441,5 +441,39 @@ async fn with_the_projector_stopped_a_saved_sign_is_answered_from_the_command_as
         "the answer was exactly what the read model shows"
     );
     projector.stop().await.expect("the projector stops cleanly");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_deleted_account_keeps_no_signs_live_or_after_a_replay() {
+    let app = TestApp::spawn().await;
+    let mut owner = sign_up(&app, "dona@padaria.test", "Dona").await;
+    let mut other = sign_up(&app, "vizinho@outra.test", "Vizinho").await;
+    let account = owner.account_id.clone();
+    let code = make_code(&mut owner, &account, "Padaria").await;
+    save(&mut owner, &account, &sign_body(&code)).await;
+    let other_account = other.account_id.clone();
+    let theirs = make_code(&mut other, &other_account, "Vizinho").await;
+    save(&mut other, &other_account, &sign_body(&theirs)).await;
+
+    let deleted = owner
+        .post("/api/account/delete", &json!({"password": PASSWORD}))
+        .await;
+    assert_eq!(deleted.status, StatusCode::NO_CONTENT, "{}", deleted.text);
+    let db = app.db().await;
+    let owners = || async {
+        sqlx::query_scalar::<_, String>("select owner_id::text from signs order by owner_id")
+            .fetch_all(&db)
+            .await
+            .expect("signs")
+    };
+    eventually("the deleted account's signs are gone", async || {
+        (owners().await == vec![other_account.clone()]).then_some(())
+    })
+    .await;
+    gateway::roles::replay(&app.settings, &["signs".to_owned()], false)
+        .await
+        .expect("replay");
+    assert_eq!(owners().await, vec![other_account], "replay agrees");
     app.stop().await;
 }
