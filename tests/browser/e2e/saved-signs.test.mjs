@@ -96,6 +96,8 @@ describe("an owner keeps her signs in the dashboard: make, list, duplicate, edit
   step("“Criar placa” on the code opens the creator with it; the preview follows the choices", async () => {
     await owner.goto("/painel/qrcodes");
     const item = owner.getByRole("listitem").filter({ hasText: code.txid });
+    await item.getByRole("link", { name: /^Criar placa/ }).waitFor();
+    await shots(owner, "qrcodes-criar-placa");
     await item.getByRole("link", { name: /^Criar placa/ }).click();
     await waitForPath(owner, "/painel/placas");
     const form = owner.getByRole("form", { name: "Criar placa" });

@@ -235,7 +235,8 @@ async fn sign_of(state: &AppState, workspace: &Workspace, id: &str) -> Result<Si
 ///
 /// # Errors
 ///
-/// As [`sign_of`].
+/// 404 `not-found` for a sign that is not the account's (or was deleted); 403 `forbidden` for
+/// another member's sign when the caller may see only their own.
 pub async fn show(
     State(state): State<AppState>,
     workspace: Workspace,
