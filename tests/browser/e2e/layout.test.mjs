@@ -165,6 +165,7 @@ describe("every page fits a phone and a laptop", () => {
       "/painel/configuracoes",
       "/painel/duvidas",
       "/painel/links-de-pagamento",
+      "/painel/placas",
       // Issue 12: plans and billing (the checkout without a charge says it is not found).
       "/painel/premium",
       "/painel/assinatura",

@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { after, before, describe } from "node:test";
 
 import { startStack, stepsOf, uniqueEmail, waitForPath } from "./harness.mjs";
+import { expectFitsEveryScreen } from "./layout.mjs";
 
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1366, height: 900 };
@@ -128,6 +129,13 @@ describe("an owner keeps her signs in the dashboard: make, list, duplicate, edit
       `/placas/${code.id}.pdf?modelo=faixa&tamanho=a5&titulo=Doces+com+Pix`,
     );
     await shots(owner, "placas-lista");
+  });
+
+  step("the screen, with its creator, preview and list, fits a small phone, a phone and a laptop", async () => {
+    await expectFitsEveryScreen(owner, `/painel/placas?qrcode=${code.id}`, async (page) => {
+      await page.getByRole("listitem", { name: "Vitrine" }).waitFor();
+      await drawnPreview(page, `/placas/${code.id}.svg`);
+    });
   });
 
   step("duplicated, the copy is listed and the page says so", async () => {
