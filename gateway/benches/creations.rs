@@ -14,6 +14,10 @@
 //! after the first step that fails (an error, or p99 ≥ 1 s). Between steps it waits until the
 //! projector has every code, so no step inherits the last one's backlog.
 //!
+//! Memory (issue 16, item 5): each `balcao` process's resident memory is read when the stack is
+//! idle before the first step, at the end of every step, and again `BALCAO_BENCH_SETTLE`
+//! seconds (default 30) after the last one, with no load. Target: settled within 2× idle.
+//!
 //! Targets: a step sustained (every answer 201, p99 < 100 ms, ≥ 95 % of the offered rate) at
 //! ≥ 1,000 creations/s and ≥ 25 % of the raw INSERT rate; ≤ 2 ms of CPU per creation in all
 //! processes together.
@@ -30,7 +34,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use common::{Stack, cpu_seconds, env_u64};
+use common::{Stack, cpu_seconds, env_u64, rss_kib};
 use serde_json::json;
 use sqlx::postgres::PgPoolOptions;
 use tokio::sync::Mutex;
@@ -171,8 +175,10 @@ async fn bench() {
     };
     let raw = raw_insert_rate(&bench_url, seconds).await;
     eprintln!("raw single-row INSERT: {raw:.0} rows/s");
+    let idle_rss = rss_by_process(&stack);
 
     let mut made_so_far = 0_u64;
+    let mut peak_rss = 0_u64;
     let mut counter = 0_u64;
     let mut rows = Vec::new();
     for rate in rates {
@@ -213,6 +219,7 @@ async fn bench() {
         }
         let elapsed = started.elapsed().as_secs_f64();
         let cpu_after = cpu_by_process(&mut stack).await;
+        peak_rss = peak_rss.max(rss_by_process(&stack).iter().map(|(_, kib)| kib).sum());
         let mut answers = answers.lock().await;
         answers.latencies.sort_unstable();
         let ok = answers.latencies.len() as u64;
@@ -293,5 +300,39 @@ async fn bench() {
         "\nhighest sustained: {best:.0} creations/s = {:.0} % of raw (targets ≥ 1,000/s and ≥ 25 %)",
         best * 100.0 / raw
     );
+
+    let settle = env_u64("BALCAO_BENCH_SETTLE", 30);
+    tokio::time::sleep(Duration::from_secs(settle)).await;
+    let settled_rss = rss_by_process(&stack);
+    let idle_total: u64 = idle_rss.iter().map(|(_, kib)| kib).sum();
+    let settled_total: u64 = settled_rss.iter().map(|(_, kib)| kib).sum();
+    println!(
+        "\nresident memory of the balcao processes (MiB): idle, end of the busiest step, {settle} s after\n"
+    );
+    for ((name, idle), (_, settled)) in idle_rss.iter().zip(&settled_rss) {
+        println!(
+            "- {name}: {:.1} idle, {:.1} settled ({:.2}× idle)",
+            *idle as f64 / 1024.0,
+            *settled as f64 / 1024.0,
+            *settled as f64 / (*idle).max(1) as f64
+        );
+    }
+    println!(
+        "- all: {:.1} idle, {:.1} at the peak step's end, {:.1} settled = {:.2}× idle (target ≤ 2×)",
+        idle_total as f64 / 1024.0,
+        peak_rss as f64 / 1024.0,
+        settled_total as f64 / 1024.0,
+        settled_total as f64 / idle_total.max(1) as f64
+    );
     stack.stop().await;
+}
+
+/// Resident memory of each `balcao` process (not the private NATS), in KiB.
+fn rss_by_process(stack: &Stack) -> Vec<(String, u64)> {
+    stack
+        .processes
+        .iter()
+        .filter(|process| process.name != "nats-server")
+        .map(|process| (process.name.to_string(), rss_kib(process.pid())))
+        .collect()
 }

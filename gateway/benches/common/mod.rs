@@ -46,6 +46,21 @@ pub fn cpu_seconds(pid: u32) -> f64 {
     (field(11) + field(12)) as f64 / 100.0
 }
 
+/// Resident memory of a process, in KiB (`VmRSS`; 0 when it is gone).
+#[allow(
+    dead_code,
+    reason = "each bench compiles this module; only `creations` reads memory"
+)]
+pub fn rss_kib(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .unwrap_or_default()
+        .lines()
+        .find_map(|line| line.strip_prefix("VmRSS:"))
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|kib| kib.parse().ok())
+        .unwrap_or(0)
+}
+
 /// Runs a benchmark's body on a two-worker runtime (the generator's share of the 2 cores).
 pub fn block_on(body: impl std::future::Future<Output = ()>) {
     tokio::runtime::Builder::new_multi_thread()
