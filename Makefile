@@ -41,6 +41,7 @@ bench: services
 	$(CARGO) bench -p gateway --bench signs
 	$(CARGO) bench -p gateway --bench hot_pages
 	$(CARGO) bench -p gateway --bench creations
+	$(CARGO) bench -p gateway --bench relay_cpu
 	$(CARGO) bench -p commands --bench append
 	$(CARGO) bench -p projections
 	$(CARGO) bench -p tests --bench read_model_lag

@@ -14,6 +14,10 @@
 //! after the first step that fails (an error, or p99 ≥ 1 s). Between steps it waits until the
 //! projector has every code, so no step inherits the last one's backlog.
 //!
+//! Memory (issue 16, item 5): each `balcao` process's resident memory is read when the stack is
+//! idle before the first step, at the end of every step, and again `BALCAO_BENCH_SETTLE`
+//! seconds (default 30) after the last one, with no load. Target: settled within 2× idle.
+//!
 //! Targets: a step sustained (every answer 201, p99 < 100 ms, ≥ 95 % of the offered rate) at
 //! ≥ 1,000 creations/s and ≥ 25 % of the raw INSERT rate; ≤ 2 ms of CPU per creation in all
 //! processes together.
@@ -26,60 +30,12 @@
 
 mod common;
 
-use std::collections::BTreeMap;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use common::{Stack, cpu_seconds, env_u64};
+use common::load::{cpu_by_process, creations_at, premium_shops, wait_until_projected};
+use common::{Stack, env_u64, rss_kib};
 use serde_json::json;
 use sqlx::postgres::PgPoolOptions;
-use tokio::sync::Mutex;
-
-/// A Premium shop makes 2,000 codes a month: the run spreads its codes over enough shops, in
-/// turn.
-const CODES_PER_SHOP: u64 = 1_900;
-
-/// One step's answers.
-#[derive(Default)]
-struct Answers {
-    /// Latency of every 201, in microseconds, counted from when the request was due.
-    latencies: Vec<u32>,
-    /// Status (0 for no answer) → count, for everything but 201.
-    failures: BTreeMap<u16, usize>,
-}
-
-/// CPU seconds used so far by each process and by PostgreSQL's backends per application name.
-async fn cpu_by_process(stack: &mut Stack) -> BTreeMap<String, f64> {
-    let mut cpu = BTreeMap::new();
-    for process in &stack.processes {
-        cpu.insert(
-            format!("process {}", process.name),
-            cpu_seconds(process.pid()),
-        );
-    }
-    let backends: Vec<(i32, String)> = sqlx::query_as(
-        "select pid, application_name from pg_stat_activity
-          where datname = current_database() and application_name like 'balcao%'",
-    )
-    .fetch_all(&mut stack.db)
-    .await
-    .expect("pg_stat_activity reads");
-    for (pid, name) in backends {
-        let pid = u32::try_from(pid).expect("a pid");
-        // Named by role only: the instance part differs per run.
-        let role = name.split_whitespace().next().unwrap_or(&name).to_owned();
-        *cpu.entry(format!("PostgreSQL {role}")).or_insert(0.0) += cpu_seconds(pid);
-    }
-    cpu
-}
-
-fn percentile_ms(sorted: &[u32], p: f64) -> f64 {
-    if sorted.is_empty() {
-        return f64::NAN;
-    }
-    let index = ((sorted.len() as f64 - 1.0) * p).round() as usize;
-    f64::from(sorted[index]) / 1000.0
-}
 
 /// Single-row INSERTs, each its own transaction, from 16 connections for `seconds`: rows/s.
 async fn raw_insert_rate(url: &str, seconds: u64) -> f64 {
@@ -146,19 +102,7 @@ async fn bench() {
         .expect("a client");
 
     let codes: u64 = rates.iter().map(|r| r * seconds).sum();
-    let shops_needed = codes.div_ceil(CODES_PER_SHOP);
-    let mut shops = Vec::new();
-    for n in 0..shops_needed {
-        let (account, token) = stack
-            .sign_up_as(&client, &format!("loja{n}@padaria.test"))
-            .await;
-        stack.go_premium(&client, &account, &token).await;
-        shops.push((
-            format!("{}/api/accounts/{account}/qrcodes", stack.base),
-            token,
-        ));
-    }
-    let shops = Arc::new(shops);
+    let shops = premium_shops(&stack, &client, codes).await;
 
     let database_url = std::env::var("DATABASE_URL")
         .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".to_owned());
@@ -171,95 +115,49 @@ async fn bench() {
     };
     let raw = raw_insert_rate(&bench_url, seconds).await;
     eprintln!("raw single-row INSERT: {raw:.0} rows/s");
+    let idle_rss = rss_by_process(&stack);
 
     let mut made_so_far = 0_u64;
+    let mut peak_rss = 0_u64;
     let mut counter = 0_u64;
     let mut rows = Vec::new();
     for rate in rates {
-        let answers = Arc::new(Mutex::new(Answers::default()));
         let cpu_before = cpu_by_process(&mut stack).await;
-        let started = Instant::now();
-        let total = rate * seconds;
-        let mut tasks = Vec::with_capacity(usize::try_from(total).unwrap_or(0));
-        for n in 0..total {
-            let due = started + Duration::from_secs_f64(n as f64 / rate as f64);
-            tokio::time::sleep_until(due.into()).await;
-            // Round robin: many shops at once, as the service sees them, none past its plan.
-            let shop = usize::try_from(counter % shops.len() as u64).expect("an index");
-            counter += 1;
-            let (url, token) = shops[shop].clone();
-            let client = client.clone();
-            let answers = answers.clone();
-            tasks.push(tokio::spawn(async move {
-                let status = client
-                    .post(&url)
-                    .bearer_auth(&token)
-                    .json(&json!({"pixKey": "loja@padaria.test", "merchantName": format!("Caixa {n}"), "merchantCity": "Recife"}))
-                    .timeout(Duration::from_secs(30))
-                    .send()
-                    .await
-                    .map_or(0, |r| r.status().as_u16());
-                let latency = u32::try_from(due.elapsed().as_micros()).unwrap_or(u32::MAX);
-                let mut answers = answers.lock().await;
-                if status == 201 {
-                    answers.latencies.push(latency);
-                } else {
-                    *answers.failures.entry(status).or_insert(0) += 1;
-                }
-            }));
-        }
-        for task in tasks {
-            task.await.expect("a request task");
-        }
-        let elapsed = started.elapsed().as_secs_f64();
+        let step = creations_at(&client, &shops, rate, seconds, &mut counter).await;
         let cpu_after = cpu_by_process(&mut stack).await;
-        let mut answers = answers.lock().await;
-        answers.latencies.sort_unstable();
-        let ok = answers.latencies.len() as u64;
-        made_so_far += ok;
-        let failed: usize = answers.failures.values().sum();
-        let p50 = percentile_ms(&answers.latencies, 0.50);
-        let p99 = percentile_ms(&answers.latencies, 0.99);
-        let achieved = ok as f64 / elapsed;
-        let sustained = failed == 0 && p99 < 100.0 && achieved >= 0.95 * rate as f64;
+        peak_rss = peak_rss.max(rss_by_process(&stack).iter().map(|(_, kib)| kib).sum());
+        made_so_far += step.made;
         let mut cpu: Vec<(String, f64)> = cpu_after
             .iter()
             .map(|(name, after)| {
                 let before = cpu_before.get(name).copied().unwrap_or(0.0);
-                (name.clone(), (after - before) * 1000.0 / ok.max(1) as f64)
+                (
+                    name.clone(),
+                    (after - before) * 1000.0 / step.made.max(1) as f64,
+                )
             })
             .collect();
         cpu.sort_by(|a, b| b.1.total_cmp(&a.1));
         let cpu_total: f64 = cpu.iter().map(|(_, ms)| ms).sum();
         eprintln!(
-            "{rate}/s: {achieved:.0}/s made, p50 {p50:.1} ms, p99 {p99:.1} ms, failures {:?}, \
+            "{rate}/s: {:.0}/s made, p50 {:.1} ms, p99 {:.1} ms, failures {:?}, \
              CPU {cpu_total:.2} ms per creation",
-            answers.failures
+            step.achieved, step.p50, step.p99, step.failures
         );
+        let sustained = step.sustained(rate);
+        let failed = !step.failures.is_empty() || step.p99 >= 1000.0;
         rows.push((
             rate,
-            achieved,
-            p50,
-            p99,
-            answers.failures.clone(),
+            step.achieved,
+            step.p50,
+            step.p99,
+            step.failures,
             cpu,
             cpu_total,
             sustained,
         ));
-
-        // Wait for the projector to hold every code made so far (bounded: 60 s).
-        let deadline = Instant::now() + Duration::from_secs(60);
-        loop {
-            let projected: i64 = sqlx::query_scalar("select count(*) from qrcodes")
-                .fetch_one(&mut stack.db)
-                .await
-                .expect("qrcodes counts");
-            if u64::try_from(projected).unwrap_or(0) >= made_so_far || Instant::now() > deadline {
-                break;
-            }
-            tokio::time::sleep(Duration::from_millis(200)).await;
-        }
-        if failed > 0 || p99 >= 1000.0 {
+        wait_until_projected(&mut stack, made_so_far).await;
+        if failed {
             break;
         }
     }
@@ -293,5 +191,39 @@ async fn bench() {
         "\nhighest sustained: {best:.0} creations/s = {:.0} % of raw (targets ≥ 1,000/s and ≥ 25 %)",
         best * 100.0 / raw
     );
+
+    let settle = env_u64("BALCAO_BENCH_SETTLE", 30);
+    tokio::time::sleep(Duration::from_secs(settle)).await;
+    let settled_rss = rss_by_process(&stack);
+    let idle_total: u64 = idle_rss.iter().map(|(_, kib)| kib).sum();
+    let settled_total: u64 = settled_rss.iter().map(|(_, kib)| kib).sum();
+    println!(
+        "\nresident memory of the balcao processes (MiB): idle, end of the busiest step, {settle} s after\n"
+    );
+    for ((name, idle), (_, settled)) in idle_rss.iter().zip(&settled_rss) {
+        println!(
+            "- {name}: {:.1} idle, {:.1} settled ({:.2}× idle)",
+            *idle as f64 / 1024.0,
+            *settled as f64 / 1024.0,
+            *settled as f64 / (*idle).max(1) as f64
+        );
+    }
+    println!(
+        "- all: {:.1} idle, {:.1} at the peak step's end, {:.1} settled = {:.2}× idle (target ≤ 2×)",
+        idle_total as f64 / 1024.0,
+        peak_rss as f64 / 1024.0,
+        settled_total as f64 / 1024.0,
+        settled_total as f64 / idle_total.max(1) as f64
+    );
     stack.stop().await;
+}
+
+/// Resident memory of each `balcao` process (not the private NATS), in KiB.
+fn rss_by_process(stack: &Stack) -> Vec<(String, u64)> {
+    stack
+        .processes
+        .iter()
+        .filter(|process| process.name != "nats-server")
+        .map(|process| (process.name.to_string(), rss_kib(process.pid())))
+        .collect()
 }

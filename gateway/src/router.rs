@@ -113,6 +113,7 @@ fn public_pages() -> Router<AppState> {
         )
         // Printable signs as files: `/placas/{qrcode_id}.pdf|.png|.svg` (`signs`).
         .route("/placas/{file}", get(crate::signs::download))
+        .route("/placas/lote/{file}", get(crate::signs::batch::download))
         // Payments: the bank's API Pix deliveries (the bank appends `/pix` to the registered
         // URL; some PSPs post to the URL itself) and the sandbox's "Simular pagamento".
         .route(

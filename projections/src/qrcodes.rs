@@ -227,6 +227,23 @@ pub async fn list_by_owner<'e>(
     rows.into_iter().map(QrCodeView::try_from).collect()
 }
 
+/// The codes made together in batch `batch_id` that still take payments, in the order they
+/// were made (the batch's lines). The batch id is shared by every code of one
+/// `POST …/qrcodes/lote` and by nothing else.
+pub async fn list_by_batch<'e>(
+    executor: impl PgExecutor<'e>,
+    batch_id: Uuid,
+) -> Result<Vec<QrCodeView>, Error> {
+    let rows: Vec<Row> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "{SELECT} where batch_id = $1 and archived_at is null
+          order by tx_id, global_position"
+    )))
+    .bind(batch_id)
+    .fetch_all(executor)
+    .await?;
+    rows.into_iter().map(QrCodeView::try_from).collect()
+}
+
 /// What the dashboard's list asks for: an account's codes, filtered and searched, one page.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Search {

@@ -4,6 +4,8 @@
 
 #![allow(dead_code)] // each bench uses part of it
 
+pub mod load;
+
 use std::net::TcpListener;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
@@ -44,6 +46,72 @@ pub fn cpu_seconds(pid: u32) -> f64 {
     };
     // Linux counts in clock ticks of 1/100 s (USER_HZ).
     (field(11) + field(12)) as f64 / 100.0
+}
+
+/// Resident memory of a process, in KiB (`VmRSS`; 0 when it is gone).
+#[allow(
+    dead_code,
+    reason = "each bench compiles this module; only `creations` reads memory"
+)]
+pub fn rss_kib(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .unwrap_or_default()
+        .lines()
+        .find_map(|line| line.strip_prefix("VmRSS:"))
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|kib| kib.parse().ok())
+        .unwrap_or(0)
+}
+
+/// Appends `events` events of a stream nobody reads, then puts the relay's checkpoint (the
+/// default stream's) and every projection's at the last one.
+async fn fill_log(options: &sqlx::postgres::PgConnectOptions, events: i64) {
+    let mut db = PgConnection::connect_with(options)
+        .await
+        .expect("the bench's database");
+    sqlx::query(
+        "insert into events (event_id, stream_type, stream_id, stream_version, event_type,
+                             schema_version, payload)
+         select gen_random_uuid(), 'historico', 'bench', g, 'Preenchido', 1, '{}'::jsonb
+           from generate_series(1, $1) as g",
+    )
+    .bind(events)
+    .execute(&mut db)
+    .await
+    .expect("fill the log");
+    sqlx::raw_sql("analyze events")
+        .execute(&mut db)
+        .await
+        .expect("analyze");
+    let (tx_id, position): (String, i64) = sqlx::query_as(
+        "select tx_id::text, global_position from events order by global_position desc limit 1",
+    )
+    .fetch_one(&mut db)
+    .await
+    .expect("the log's end");
+    sqlx::query(
+        "insert into relay_checkpoints (stream_name, tx_id, global_position)
+         values ('BALCAO_EVENTS', $1::text::xid8, $2)",
+    )
+    .bind(&tx_id)
+    .bind(position)
+    .execute(&mut db)
+    .await
+    .expect("the relay's checkpoint");
+    for projection in projections::all() {
+        sqlx::query(
+            "insert into projection_checkpoints (projection, tx_id, global_position)
+             values ($1, $2::text::xid8, $3)
+             on conflict (projection) do update
+                set tx_id = excluded.tx_id, global_position = excluded.global_position",
+        )
+        .bind(projection.name())
+        .bind(&tx_id)
+        .bind(position)
+        .execute(&mut db)
+        .await
+        .expect("a projection's checkpoint");
+    }
 }
 
 /// Runs a benchmark's body on a two-worker runtime (the generator's share of the 2 cores).
@@ -98,6 +166,14 @@ impl Stack {
     /// entry of `roles` (`&["all"]`, or `&["serve", "relay", "project"]`), with sandbox payments
     /// on and the creation rate limit out of the way; returns when `/healthz` answers.
     pub async fn start(roles: &[&'static str]) -> Stack {
+        Self::start_after_log(roles, 0).await
+    }
+
+    /// [`Stack::start`] over a log that already holds `events` events, every one of them
+    /// published by the relay and applied by every projection before the roles start (their
+    /// checkpoints are at the log's end): what a service looks like after months of sales, for
+    /// the costs that could grow with the log.
+    pub async fn start_after_log(roles: &[&'static str], events: i64) -> Stack {
         let id = Uuid::new_v4().simple().to_string();
         let scratch = std::env::temp_dir().join(format!("balcao-bench-{id}"));
         std::fs::create_dir_all(scratch.join("nats")).expect("scratch folder");
@@ -177,6 +253,9 @@ impl Stack {
         };
         let migrated = balcao(&["migrate"]).status().expect("balcao migrate runs");
         assert!(migrated.success(), "migrate failed: {}", scratch.display());
+        if events > 0 {
+            fill_log(&admin.clone().database(&database), events).await;
+        }
         let mut processes = vec![nats];
         for role in roles {
             processes.push(Process {

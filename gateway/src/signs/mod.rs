@@ -5,6 +5,7 @@
 //! | `GET /placas/{qrcode_id}.pdf` | vector PDF, the page the paper size, font embedded (`application/pdf`) |
 //! | `GET /placas/{qrcode_id}.png` | PNG at `dpi` (72–600, default 300) with its dpi recorded (`image/png`) |
 //! | `GET /placas/{qrcode_id}.svg` | SVG in millimetres, text as paths (`image/svg+xml`) |
+//! | `GET /placas/lote/{batch_id}.pdf` | one PDF page per code of a batch, same query ([`batch`]) |
 //!
 //! Query: `modelo` (`classico` default, `faixa`, `moldura`, `minimalista`, `codigo` for the
 //! bare code), `tamanho` (`a4` default — `quadrado` for `codigo` —, `a5`, `a6`, `10x15`,
@@ -25,6 +26,7 @@
 //! | 4xx/5xx of the storage catalogue | the logo could not be read ([`crate::storage::StorageError`]): a pt-BR page with its message |
 //! | 503 | every render permit stayed busy for 10 s (see [`limit`]) |
 
+pub mod batch;
 pub mod limit;
 #[cfg(test)]
 mod proof;

@@ -37,19 +37,26 @@ async function download(page, link) {
   return { name: file.suggestedFilename(), bytes: await readFile(path) };
 }
 
-/** The PDF's one page rasterised at 150 dpi by poppler (not Balcão), as PNG bytes. */
-async function rasterise(pdf) {
+/** Every page of the PDF rasterised at 150 dpi by poppler (not Balcão), as PNG bytes, in page order. */
+async function rasterisePages(pdf) {
   const dir = await mkdtemp(join(tmpdir(), "balcao-pdf-"));
   try {
     const { writeFile } = await import("node:fs/promises");
     await writeFile(join(dir, "placa.pdf"), pdf);
     await run("pdftoppm", ["-r", "150", "-png", join(dir, "placa.pdf"), join(dir, "pagina")]);
-    const pages = (await readdir(dir)).filter((name) => name.startsWith("pagina") && name.endsWith(".png"));
-    assert.equal(pages.length, 1, "a one-page PDF");
-    return await readFile(join(dir, pages[0]));
+    // pdftoppm pads the page numbers to one width, so the names sort in page order.
+    const pages = (await readdir(dir)).filter((name) => name.startsWith("pagina") && name.endsWith(".png")).sort();
+    return await Promise.all(pages.map((name) => readFile(join(dir, name))));
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** The PDF's one page rasterised at 150 dpi by poppler, as PNG bytes. */
+async function rasterise(pdf) {
+  const pages = await rasterisePages(pdf);
+  assert.equal(pages.length, 1, "a one-page PDF");
+  return pages[0];
 }
 
 const PHONE = { width: 390, height: 844 };
@@ -153,6 +160,18 @@ describe("a shop owner's key becomes a batch of codes that scan, download and op
     assert.match(png.name, /\.png$/);
     const third = batch.find((code) => code.description === "MESA03");
     assert.equal(decodePng(png.bytes), third.payload);
+  });
+
+  step("the whole batch's signs download as one PDF, one page per code", async () => {
+    const form = owner.getByRole("form", { name: "Criar QR codes em lote" });
+    const pdf = await download(owner, form.getByRole("link", { name: "Baixar todas as placas (PDF A4)" }));
+    assert.equal(pdf.name, "placas-pix-lote-rita-gomes-a4.pdf");
+    const pages = await rasterisePages(pdf.bytes);
+    assert.deepEqual(
+      pages.map((page) => decodePng(page)),
+      batch.map((code) => code.payload),
+      "each page, rasterised by poppler and read by jsQR, is its own code, in the batch's order",
+    );
   });
 
   step("the payer page of a batch code opens with its payload", async () => {

@@ -14,6 +14,9 @@ export const paths = {
     payment: (qrCodeId: string): string => `/pagamento/${encodeURIComponent(qrCodeId)}`,
     /** The printable sign (placa) of a QR code. */
     paymentSign: (qrCodeId: string): string => `/pagamento/${encodeURIComponent(qrCodeId)}/placa`,
+    /** Every sign of a batch in one PDF, one page per code (`size`: the paper's slug, `a4` when absent). */
+    batchSigns: (batchId: string, size?: string): string =>
+      `/placas/lote/${encodeURIComponent(batchId)}.pdf${size ? `?tamanho=${encodeURIComponent(size)}` : ''}`,
     /** A visitor's sign page, opened with its management token. */
     signCreated: (qrCodeId: string, token: string): string =>
       `/placa-pix-criada/${encodeURIComponent(qrCodeId)}?chave=${encodeURIComponent(token)}`,

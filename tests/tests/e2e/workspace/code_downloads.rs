@@ -93,3 +93,123 @@ async fn every_png_size_and_the_pdf_the_dashboard_offers_decode_to_the_codes_pay
     assert_eq!(found, [payload], "the PDF rasterised");
     app.stop().await;
 }
+
+/// Rasterises every page of `pdf` at 150 dpi with `pdftoppm` and decodes each, in page order.
+fn decode_pdf_pages(pdf: &[u8], name: &str) -> Vec<Vec<String>> {
+    let dir = std::env::temp_dir().join(format!("balcao-batch-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    std::fs::write(dir.join("placas.pdf"), pdf).expect("the PDF written");
+    let status = Command::new("pdftoppm")
+        .args(["-r", "150", "-png"])
+        .arg(dir.join("placas.pdf"))
+        .arg(dir.join("pagina"))
+        .status()
+        .expect("pdftoppm (poppler-utils) runs");
+    assert!(status.success(), "pdftoppm failed");
+    // pdftoppm numbers the pages with zero padding (`pagina-1.png` or `pagina-01.png`): the
+    // names sort in page order.
+    let mut pages: Vec<_> = std::fs::read_dir(&dir)
+        .expect("the folder")
+        .filter_map(Result::ok)
+        .map(|entry| entry.path())
+        .filter(|path| path.extension().is_some_and(|e| e == "png"))
+        .collect();
+    pages.sort();
+    let decoded = pages
+        .iter()
+        .map(|page| decode_png(&std::fs::read(page).expect("the page")).2)
+        .collect();
+    std::fs::remove_dir_all(&dir).ok();
+    decoded
+}
+
+#[tokio::test]
+async fn a_batchs_signs_come_in_one_pdf_with_each_page_carrying_its_own_code() {
+    let app = TestApp::spawn().await;
+    let mut owner = sign_up(&app, "lia@feira.test", "Lia").await;
+    let made = owner
+        .post(
+            &Person::in_account(&owner.account_id, "/qrcodes/lote"),
+            &json!({"pixKey": "caixa@feira.test", "merchantName": "Barraca da Lia",
+                    "merchantCity": "Belém", "lines": "Açaí;15,00\nTapioca;9,50\nSuco;7,00"}),
+        )
+        .await;
+    assert_eq!(made.status, StatusCode::CREATED, "{}", made.text);
+    let batch_id = made.json["batchId"].as_str().expect("batch id").to_owned();
+    let codes = made.json["qrcodes"].as_array().expect("codes").clone();
+    let payloads: Vec<String> = codes
+        .iter()
+        .map(|c| c["payload"].as_str().expect("payload").to_owned())
+        .collect();
+    assert_eq!(payloads.len(), 3);
+
+    // One page per code, in the order of the lines, each decoding to its own code.
+    let response = app
+        .get(&format!("/placas/lote/{batch_id}.pdf?tamanho=a6&tema=azul"))
+        .await;
+    assert_eq!(response.status(), StatusCode::OK);
+    assert_eq!(response.headers()["content-type"], "application/pdf");
+    assert_eq!(
+        response.headers()["content-disposition"],
+        "attachment; filename=\"placas-pix-lote-barraca-da-lia-a6.pdf\""
+    );
+    let etag = response.headers()["etag"]
+        .to_str()
+        .expect("an ETag")
+        .to_owned();
+    let pdf = response.bytes().await.expect("body").to_vec();
+    let pages = decode_pdf_pages(&pdf, &batch_id);
+    let expected: Vec<Vec<String>> = payloads.iter().map(|p| vec![p.clone()]).collect();
+    assert_eq!(pages, expected, "each page is its own code, in line order");
+
+    // The same batch and options again: 304.
+    let again = app
+        .client()
+        .get(app.url(&format!("/placas/lote/{batch_id}.pdf?tamanho=a6&tema=azul")))
+        .header("if-none-match", &etag)
+        .send()
+        .await
+        .expect("request");
+    assert_eq!(again.status(), StatusCode::NOT_MODIFIED);
+
+    // An archived code takes no payments: its page leaves the sheet (and the tag changes).
+    let tapioca = codes[1]["id"].as_str().expect("id");
+    let archived = owner
+        .post(
+            &Person::in_account(&owner.account_id, &format!("/qrcodes/{tapioca}/arquivar")),
+            &json!({}),
+        )
+        .await;
+    assert!(archived.status.is_success(), "{}", archived.text);
+    let fewer = download(&app, &format!("/placas/lote/{batch_id}.pdf?tamanho=a6")).await;
+    assert_eq!(
+        decode_pdf_pages(&fewer, &format!("{batch_id}-b")),
+        [vec![payloads[0].clone()], vec![payloads[2].clone()]]
+    );
+
+    // Not a batch, another format, an unknown option.
+    let unknown = uuid::Uuid::now_v7();
+    assert_eq!(
+        app.get(&format!("/placas/lote/{unknown}.pdf"))
+            .await
+            .status(),
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(
+        app.get(&format!("/placas/lote/{batch_id}.png"))
+            .await
+            .status(),
+        StatusCode::NOT_FOUND
+    );
+    let bad = app
+        .get(&format!("/placas/lote/{batch_id}.pdf?tamanho=a3"))
+        .await;
+    assert_eq!(bad.status(), StatusCode::BAD_REQUEST);
+    let page = bad.text().await.unwrap_or_default();
+    // The page escapes the quotes around the value typed.
+    assert!(
+        page.contains("O tamanho") && page.contains("a3") && page.contains("não existe"),
+        "{page}"
+    );
+    app.stop().await;
+}

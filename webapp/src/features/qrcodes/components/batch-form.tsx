@@ -166,6 +166,22 @@ export function BatchForm({
       {created ? (
         <FormOutcome key={created.batchId}>
           <p>{created.qrcodes.length} QR codes criados.</p>
+          <p>
+            <a className="button" href={paths.server.batchSigns(created.batchId)} download>
+              Baixar todas as placas (PDF A4)
+            </a>
+          </p>
+          <p className="hint">
+            Uma página por QR code, cada uma com o seu. Também em{' '}
+            <a href={paths.server.batchSigns(created.batchId, 'a6')} download>
+              A6
+            </a>{' '}
+            ou em{' '}
+            <a href={paths.server.batchSigns(created.batchId, 'adesivos')} download>
+              folhas de adesivos
+            </a>{' '}
+            (A4 com marcas de corte).
+          </p>
           <ul className="batch-result">
             {created.qrcodes.map((qrcode) => (
               <li key={qrcode.id}>
