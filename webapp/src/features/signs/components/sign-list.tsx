@@ -75,7 +75,7 @@ function SignItem({ accountId, sign, codes, onDone }: SignItemProps) {
               </>
             ) : null}
             <dt>Logotipo</dt>
-            <dd>{sign.withLogo ? 'Sim, se a conta tiver' : 'Não'}</dd>
+            <dd>{sign.withLogo ? 'Sim, quando a conta tem logotipo e Premium' : 'Não'}</dd>
             <dt>Alterada em</dt>
             <dd>{formatDateTime(sign.updatedAt)}</dd>
           </dl>
