@@ -29,9 +29,9 @@ function QrCodeItem({ accountId, qrcode }: { accountId: string; qrcode: QrCode }
   };
   return (
     <li className={['card', 'qrcode', archived ? 'archived' : null].filter(Boolean).join(' ')} aria-label={summary}>
-      <h3>
+      <h2>
         {qrcode.merchantName} <span className="hint">· {qrcode.merchantCity}</span>
-      </h3>
+      </h2>
       {archived ? <p className="notice">Arquivado: a página de pagamento não mostra mais o QR code.</p> : null}
       <dl className="facts">
         <dt>Valor</dt>
