@@ -1,7 +1,7 @@
 import { useState } from 'react';
 
 import { FormAlert } from '@/components/form-alert';
-import { keyChoiceName } from '@/components/key-picker';
+import { keyChoiceName } from '@/components/key-choice-name';
 import { PageStatus } from '@/components/page-status';
 import { paths } from '@/config/paths';
 import { useDebouncedValue } from '@/hooks/use-debounced-value';
