@@ -26,7 +26,6 @@ export function chosenKey<V extends { keyId: string; pixKey: string }>({ keyId, 
   return keyId === TYPED_KEY ? { ...rest, keyId: null, pixKey } : { ...rest, keyId, pixKey: null };
 }
 
-
 /** The key a form starts with: the default one, else the first. */
 export function preferredKey(keys: readonly KeyChoice[] | undefined): KeyChoice | undefined {
   return keys?.find((key) => key.isDefault) ?? keys?.[0];
