@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { memo, useState } from 'react';
 
 import { FormAlert } from '@/components/form-alert';
 import { keyChoiceName } from '@/components/key-choice-name';
@@ -18,8 +18,11 @@ export const LIST_FORBIDDEN = 'Seu papel nesta conta não permite ver os QR code
 
 type Archived = QrCodeFilters['archived'];
 
-/** One code of the list, with its links and what can be done to it. */
-function QrCodeItem({ accountId, qrcode }: { accountId: string; qrcode: QrCode }) {
+/**
+ * One code of the list, with its links and what can be done to it. Memoised: the list renders again
+ * when the account's keys arrive for the filter, and a code that did not change need not.
+ */
+const QrCodeItem = memo(function QrCodeItem({ accountId, qrcode }: { accountId: string; qrcode: QrCode }) {
   const [change, { isLoading, error }] = useChangeQrCodeMutation();
   const amount = qrcode.amountCentavos === null ? null : formatCentavos(qrcode.amountCentavos);
   const summary = `${qrcode.merchantName}${amount === null ? '' : `, ${amount}`}`;
@@ -80,7 +83,7 @@ function QrCodeItem({ accountId, qrcode }: { accountId: string; qrcode: QrCode }
       {error === undefined ? null : <FormAlert>{errorMessage(asApiError(error))}</FormAlert>}
     </li>
   );
-}
+});
 
 interface PageProps {
   filters: QrCodeFilters;
