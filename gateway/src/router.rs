@@ -154,7 +154,9 @@ fn public_pages() -> Router<AppState> {
 /// The dashboard's built files (`/entrar`, `/criar-conta`, …, `/painel/*`).
 fn dashboard() -> Router<AppState> {
     let mut router = Router::new()
-        .route("/painel/{*rest}", get(spa::index))
+        .route("/painel", get(spa::panel_gate::panel))
+        .route("/painel/", get(spa::panel_gate::panel))
+        .route("/painel/{*rest}", get(spa::panel_gate::panel))
         .route("/painel/assets/{*path}", get(spa::asset))
         .route("/builds/latest.json", get(spa::latest_build));
     for page in spa::APP_PAGES {

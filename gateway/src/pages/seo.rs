@@ -43,12 +43,14 @@ pub async fn sitemap(State(state): State<AppState>) -> impl IntoResponse {
     )
 }
 
-/// `GET /robots.txt`: everything public may be crawled; payer pages, the dashboard and the API not.
+/// `GET /robots.txt`: everything public may be crawled; payer pages and the API not. The dashboard
+/// is not listed: without a session `/painel/*` answers a redirect to `/entrar`
+/// (`spa::panel_gate`), so a crawler finds nothing there but the sign-in page.
 pub async fn robots(State(state): State<AppState>) -> impl IntoResponse {
     (
         [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
         format!(
-            "User-agent: *\nAllow: /\nDisallow: /pagamento/\nDisallow: /api/\nDisallow: /painel/\nAllow: /painel/duvidas\n\nSitemap: {}/sitemap.xml\n",
+            "User-agent: *\nAllow: /\nDisallow: /pagamento/\nDisallow: /api/\n\nSitemap: {}/sitemap.xml\n",
             state.site.url
         ),
     )

@@ -2,7 +2,9 @@
 //!
 //! | path | answer | `Cache-Control` |
 //! |---|---|---|
-//! | `/entrar`, `/criar-conta`, `/recuperar-senha`, `/redefinir-senha`, `/verificar-email`, `/painel`, `/painel/*` | `dist/index.html` (the app routes on the client) | `no-cache`, so a deploy is picked up on the next visit |
+//! | `/entrar`, `/criar-conta`, `/recuperar-senha`, `/redefinir-senha`, `/verificar-email`, `/pagar_asaas` | `dist/index.html` (the app routes on the client) | `no-cache`, so a deploy is picked up on the next visit |
+//! | `/painel`, `/painel/*` with the signed-in hint cookie | the same `index.html` (`Vary: cookie`) | `no-cache` |
+//! | `/painel`, `/painel/*` without it (`panel_gate`) | `303` to `/entrar?continuar=…` | `no-store` |
 //! | `/painel/assets/*` | `dist/assets/*` (hashed names), or the `.br` / `.gz` the build wrote beside it when the client accepts it (`Content-Encoding`, `Vary: accept-encoding`) | `public, max-age=31536000, immutable` |
 //! | `/builds/latest.json` | `dist/builds/latest.json` (the version check) | `no-store` |
 //!
@@ -35,19 +37,19 @@ pub const WEBAPP_CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src
      style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; \
      frame-ancestors 'none'; base-uri 'self'; form-action 'self'; object-src 'none'";
 
-/// The paths that are the app's pages (besides `/painel/*`).
-pub const APP_PAGES: [&str; 8] = [
+/// The paths that are the app's pages open to anyone (the dashboard itself, `/painel` and
+/// `/painel/*`, is behind `panel_gate`).
+pub const APP_PAGES: [&str; 6] = [
     "/entrar",
     "/criar-conta",
     "/recuperar-senha",
     "/redefinir-senha",
     "/verificar-email",
-    "/painel",
-    "/painel/",
     // Issue 12: the Premium checkout (a Pix charge), outside `/painel` as the product names it.
     "/pagar_asaas",
 ];
 
+pub(crate) mod panel_gate;
 pub(crate) mod webapp;
 
 pub use webapp::Webapp;

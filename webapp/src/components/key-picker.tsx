@@ -5,6 +5,7 @@ import type { BoundField } from '@/hooks/use-api-form';
 import type { KeyChoice } from '@/types/pix-key';
 import { REQUIRED } from '@/utils/field-rules';
 
+import { keyChoiceName } from './key-choice-name';
 import { SelectField } from './select-field';
 import { TextField } from './text-field';
 
@@ -23,20 +24,6 @@ export const keySchema = z
 /** What the server takes: the registered key's id, or the typed key, never both. */
 export function chosenKey<V extends { keyId: string; pixKey: string }>({ keyId, pixKey, ...rest }: V) {
   return keyId === TYPED_KEY ? { ...rest, keyId: null, pixKey } : { ...rest, keyId, pixKey: null };
-}
-
-const KIND_NAMES: Record<KeyChoice['kind'], string> = {
-  cpf: 'CPF',
-  cnpj: 'CNPJ',
-  email: 'E-mail',
-  phone: 'Celular',
-  evp: 'Chave aleatória',
-};
-
-/** How a registered key reads in the list: its label (or kind), the key, and whether it is the default. */
-export function keyChoiceName(key: KeyChoice): string {
-  const name = key.label ?? KIND_NAMES[key.kind];
-  return `${name}: ${key.pixKey ?? ''}${key.isDefault ? ' (padrão)' : ''}`;
 }
 
 /** The key a form starts with: the default one, else the first. */

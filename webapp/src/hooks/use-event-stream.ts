@@ -68,6 +68,10 @@ export function useEventStream(path: string | undefined, handlers: EventStreamHa
           headers,
           signal: controller.signal,
           cache: 'no-store',
+          // The stream stays open as long as the screen: it must not count as, nor compete with,
+          // what the screen needs to show (a fetch is high priority unless told; an EventSource
+          // would be low).
+          priority: 'low',
         });
         if (response.status === 401) {
           // The session refreshes the token; the new token starts this effect again.

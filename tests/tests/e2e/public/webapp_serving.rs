@@ -1,6 +1,7 @@
 //! The gateway serves the built dashboard: its pages get `index.html` (`no-cache`, the app's own
 //! content security policy), its hashed assets are cached for good, the build manifest never,
-//! and a server without a build says so in pt-BR instead of failing.
+//! and a server without a build says so in pt-BR instead of failing. The dashboard (`/painel/*`)
+//! is the app only for a browser with the signed-in hint cookie: anyone else is sent to `/entrar`.
 
 use reqwest::StatusCode;
 use tests::{FIXTURE_BUILD_ID, TestApp};
@@ -17,6 +18,19 @@ const APP_PAGES: [&str; 9] = [
     "/painel/convite?codigo=xyz",
 ];
 
+/// The cookie every session sets beside the refresh cookie (`auth::cookie::SIGNED_IN_HINT_COOKIE`).
+const SIGNED_IN_HINT: &str = "balcao_painel=1";
+
+/// `GET path` as a browser holding a session does: with the signed-in hint cookie.
+async fn get_signed_in(app: &TestApp, path: &str) -> reqwest::Response {
+    app.client()
+        .get(app.url(path))
+        .header("cookie", SIGNED_IN_HINT)
+        .send()
+        .await
+        .expect("the server answers")
+}
+
 fn header<'a>(response: &'a reqwest::Response, name: &str) -> &'a str {
     response
         .headers()
@@ -29,7 +43,7 @@ fn header<'a>(response: &'a reqwest::Response, name: &str) -> &'a str {
 async fn the_apps_pages_get_index_html_revalidated_on_every_visit() {
     let app = TestApp::spawn().await;
     for path in APP_PAGES {
-        let response = app.get(path).await;
+        let response = get_signed_in(&app, path).await;
         assert_eq!(response.status(), StatusCode::OK, "{path}");
         assert_eq!(header(&response, "cache-control"), "no-cache", "{path}");
         assert_eq!(
@@ -52,14 +66,59 @@ async fn the_apps_pages_get_index_html_revalidated_on_every_visit() {
 }
 
 #[tokio::test]
+async fn a_visitor_without_a_session_is_sent_to_sign_in_and_brought_back_after() {
+    let app = TestApp::spawn().await;
+    for (path, to) in [
+        ("/painel", "/entrar"),
+        ("/painel/", "/entrar"),
+        ("/painel/qrcodes", "/entrar?continuar=%2Fpainel%2Fqrcodes"),
+        (
+            "/painel/convite?codigo=xyz",
+            "/entrar?continuar=%2Fpainel%2Fconvite%3Fcodigo%3Dxyz",
+        ),
+    ] {
+        let response = app.get(path).await;
+        assert_eq!(response.status(), StatusCode::SEE_OTHER, "{path}");
+        assert_eq!(header(&response, "location"), to, "{path}");
+        assert_eq!(header(&response, "cache-control"), "no-store", "{path}");
+        assert_eq!(header(&response, "vary"), "cookie", "{path}");
+    }
+    // An empty hint is what signing out leaves behind: no session.
+    let ended = app
+        .client()
+        .get(app.url("/painel/chaves"))
+        .header("cookie", "balcao_painel=")
+        .send()
+        .await
+        .expect("answer");
+    assert_eq!(ended.status(), StatusCode::SEE_OTHER);
+    // With the hint the app is served, and caches keep the two answers apart.
+    let shell = get_signed_in(&app, "/painel/qrcodes").await;
+    assert_eq!(shell.status(), StatusCode::OK);
+    assert_eq!(header(&shell, "vary"), "cookie");
+    // The page shown once an account is deleted comes after the session ended.
+    let deleted = app.get("/painel/conta-excluida").await;
+    assert_eq!(deleted.status(), StatusCode::OK);
+    // The sign-in pages and the server-side FAQ need no session.
+    for open in ["/entrar", "/criar-conta", "/painel/duvidas"] {
+        assert_eq!(app.get(open).await.status(), StatusCode::OK, "{open}");
+    }
+    // Nothing of the dashboard reaches a crawler, so robots.txt need not hide it.
+    let robots = app.get_text("/robots.txt").await;
+    assert!(!robots.contains("Disallow: /painel"), "{robots}");
+    app.stop().await;
+}
+
+#[tokio::test]
 async fn index_html_answers_304_when_the_browser_has_the_same_version() {
     let app = TestApp::spawn().await;
-    let first = app.get("/painel").await;
+    let first = get_signed_in(&app, "/painel").await;
     let etag = header(&first, "etag").to_owned();
     assert!(etag.starts_with('"'), "{etag}");
     let again = app
         .client()
         .get(app.url("/painel/chaves"))
+        .header("cookie", SIGNED_IN_HINT)
         .header("if-none-match", &etag)
         .send()
         .await
@@ -157,7 +216,7 @@ async fn without_a_build_the_apps_pages_say_so_in_portuguese() {
     })
     .await;
     for path in ["/entrar", "/painel", "/painel/chaves"] {
-        let response = app.get(path).await;
+        let response = get_signed_in(&app, path).await;
         assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE, "{path}");
         assert_eq!(header(&response, "cache-control"), "no-store");
         let html = response.text().await.expect("body");

@@ -1,5 +1,5 @@
 import { screen, within } from '@testing-library/react';
-import { HttpResponse, http } from 'msw';
+import { HttpResponse, delay, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 
 import { eventually } from '@/testing/eventually';
@@ -87,6 +87,45 @@ describe('/painel: the home', () => {
     expect(shortcuts.getByRole('link', { name: 'Criar QR code' })).toHaveAttribute('href', '/painel/criar-qrcode');
     expect(shortcuts.getByRole('link', { name: 'Registrar pagamento' })).toHaveAttribute('href', '/painel/transacoes');
     expect(shortcuts.getByRole('link', { name: 'Link de pagamento' })).toBeInTheDocument();
+  });
+
+  it('keeps the place of the three figures while they load, so nothing below moves when they come', async () => {
+    owner();
+    server.use(
+      http.get('/api/accounts/:accountId/summary', async () => {
+        await delay('infinite');
+      }),
+    );
+    renderApp('/painel');
+    expect(await screen.findByText('Carregando os valores recebidos…')).toHaveAttribute('role', 'status');
+    const placeholders = document.querySelectorAll('.figure.loading');
+    expect(placeholders).toHaveLength(3);
+    expect(placeholders[0]?.closest('ul')).toHaveAttribute('aria-hidden', 'true');
+    expect(screen.queryByRole('listitem', { name: /^Hoje/ })).toBeNull();
+    expect(screen.getByRole('region', { name: 'Atalhos' })).toBeInTheDocument();
+  });
+
+  it('shows the greeting and the e-mail reminder with the screen, not after it', async () => {
+    giveBrowserSessionTo(seedUser({ email: 'ze@exemplo.com', displayName: 'Zé Lima', emailVerified: false }));
+    let answerMe: () => void = () => undefined;
+    const meAnswered = new Promise<void>((resolve) => {
+      answerMe = resolve;
+    });
+    server.use(
+      http.get('/api/auth/me', async () => {
+        await meAnswered;
+        // Nothing returned: the usual handler answers.
+      }),
+    );
+    renderApp('/painel');
+    // The figures are asked for meanwhile: waiting for /me costs no time.
+    await eventually(() => expect(callTimes(`GET ${summaryPath()}`).length).toBe(1));
+    expect(screen.getByRole('heading', { level: 1, name: 'Painel' })).toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Recebido' })).toBeNull();
+    answerMe();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Olá, Zé' })).toBeInTheDocument();
+    expect(screen.getByText('Confirme seu e-mail.')).toBeInTheDocument();
+    expect(screen.getByRole('region', { name: 'Recebido' })).toBeInTheDocument();
   });
 
   it('says so when nothing was received yet, without a ticket', async () => {

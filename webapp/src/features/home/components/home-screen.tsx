@@ -2,7 +2,6 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 
 import { FormAlert } from '@/components/form-alert';
-import { PageStatus } from '@/components/page-status';
 import { PageTitle } from '@/components/page-title';
 import { WorkspaceLine } from '@/components/workspace-line';
 import { paths } from '@/config/paths';
@@ -46,6 +45,26 @@ function Figure({ title, figures }: { title: string; figures: PeriodFigures }) {
         {figures.payments > 0 ? ` · ticket médio ${formatCentavos(figures.averageTicketCentavos)}` : ''}
       </p>
     </li>
+  );
+}
+
+/** Where the three figures will be, the same size, while they load: nothing below moves when they come. */
+function FiguresLoading() {
+  return (
+    <>
+      <p className="visually-hidden" role="status">
+        Carregando os valores recebidos…
+      </p>
+      <ul className="cards figures" aria-hidden="true">
+        {['Hoje', 'Últimos 7 dias', 'Últimos 30 dias'].map((title) => (
+          <li key={title} className="card figure loading">
+            <h3>{title}</h3>
+            <p className="figure-amount">&nbsp;</p>
+            <p className="figure-detail">&nbsp;</p>
+          </li>
+        ))}
+      </ul>
+    </>
   );
 }
 
@@ -156,7 +175,7 @@ export function HomeScreen({ workspace, live, arrived, header }: HomeScreenProps
             <Figure title="Últimos 30 dias" figures={data.periods.last30Days} />
           </ul>
         ) : isLoading || error === undefined ? (
-          <PageStatus>Carregando…</PageStatus>
+          <FiguresLoading />
         ) : (
           <>
             <FormAlert>Não foi possível carregar os valores recebidos. {errorMessage(asApiError(error))}</FormAlert>

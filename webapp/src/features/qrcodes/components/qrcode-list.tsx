@@ -1,8 +1,8 @@
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import { Link } from 'react-router';
 
 import { FormAlert } from '@/components/form-alert';
-import { keyChoiceName } from '@/components/key-picker';
+import { keyChoiceName } from '@/components/key-choice-name';
 import { PageStatus } from '@/components/page-status';
 import { paths } from '@/config/paths';
 import { useDebouncedValue } from '@/hooks/use-debounced-value';
@@ -19,8 +19,11 @@ export const LIST_FORBIDDEN = 'Seu papel nesta conta não permite ver os QR code
 
 type Archived = QrCodeFilters['archived'];
 
-/** One code of the list, with its links and what can be done to it. */
-function QrCodeItem({ accountId, qrcode }: { accountId: string; qrcode: QrCode }) {
+/**
+ * One code of the list, with its links and what can be done to it. Memoised: the list renders again
+ * when the account's keys arrive for the filter, and a code that did not change need not.
+ */
+const QrCodeItem = memo(function QrCodeItem({ accountId, qrcode }: { accountId: string; qrcode: QrCode }) {
   const [change, { isLoading, error }] = useChangeQrCodeMutation();
   const amount = qrcode.amountCentavos === null ? null : formatCentavos(qrcode.amountCentavos);
   const summary = `${qrcode.merchantName}${amount === null ? '' : `, ${amount}`}`;
@@ -30,9 +33,9 @@ function QrCodeItem({ accountId, qrcode }: { accountId: string; qrcode: QrCode }
   };
   return (
     <li className={['card', 'qrcode', archived ? 'archived' : null].filter(Boolean).join(' ')} aria-label={summary}>
-      <h3>
+      <h2>
         {qrcode.merchantName} <span className="hint">· {qrcode.merchantCity}</span>
-      </h3>
+      </h2>
       {archived ? <p className="notice">Arquivado: a página de pagamento não mostra mais o QR code.</p> : null}
       <dl className="facts">
         <dt>Valor</dt>
@@ -86,7 +89,7 @@ function QrCodeItem({ accountId, qrcode }: { accountId: string; qrcode: QrCode }
       {error === undefined ? null : <FormAlert>{errorMessage(asApiError(error))}</FormAlert>}
     </li>
   );
-}
+});
 
 interface PageProps {
   filters: QrCodeFilters;

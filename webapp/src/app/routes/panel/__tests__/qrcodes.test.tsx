@@ -61,8 +61,10 @@ describe('/painel/qrcodes: the list', () => {
     seedQrCode(ana, { merchantName: 'NOVO', createdAt: '2026-11-01T10:00:00Z', amountCentavos: null });
     renderApp('/painel/qrcodes');
     await screen.findByRole('listitem', { name: 'NOVO' });
-    const names = screen.getAllByRole('heading', { level: 3 }).map((heading) => heading.textContent);
+    // Each code's heading comes right under the screen's title, so no heading level is skipped.
+    const names = screen.getAllByRole('heading', { level: 2 }).map((heading) => heading.textContent);
     expect(names).toEqual(['NOVO · SAO PAULO', 'ANTIGO · SAO PAULO']);
+    expect(screen.queryAllByRole('heading', { level: 3 })).toEqual([]);
     expect(screen.getByRole('listitem', { name: 'NOVO' })).toHaveTextContent('ValorQuem paga digita');
     expect(screen.getByRole('listitem', { name: 'ANTIGO, R$ 19,99' })).toBeInTheDocument();
   });

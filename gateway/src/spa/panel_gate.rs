@@ -1,0 +1,129 @@
+//! `/painel` and `/painel/*` for a browser without a session: straight to `/entrar`.
+//!
+//! The dashboard's screens only ever show an account's data to a signed-in visitor, and the app
+//! already sends anyone else to `/entrar` — but only after downloading itself and asking the API
+//! for a session it does not have. The server can tell sooner: every session sets the
+//! `balcao_painel` hint cookie beside the refresh cookie (which itself is sent to `/api/auth`
+//! only), so a request without the hint is answered with a redirect to `/entrar`, carrying the
+//! address in `?continuar=` as the app does. A signed-out visitor gets the sign-in page at once,
+//! and a crawler never receives the dashboard's shell, so the shell needs no `noindex`.
+//!
+//! The hint proves nothing: with the hint, the shell is served and the app checks the session as
+//! before (a stale hint still ends at `/entrar`, from the app); without it, a session whose hint
+//! went missing costs one hop, because `/entrar` forwards a signed-in visitor to `?continuar=`.
+
+use axum::extract::{OriginalUri, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
+use axum::response::{IntoResponse, Response};
+
+use crate::auth::cookie::SIGNED_IN_HINT_COOKIE;
+use crate::state::AppState;
+
+/// Where the app sends a signed-out visitor (`paths.auth.logIn` in the webapp).
+const LOG_IN: &str = "/entrar";
+/// The query parameter `/entrar` returns to after signing in (`paths.continueParam`).
+const CONTINUE_PARAM: &str = "continuar";
+/// The dashboard's home: a visitor who asked for it is not told to "continue" there, as in the app.
+const HOME: &str = "/painel";
+/// Shown after an account is deleted, when the session is already over: never sent to sign in.
+const ACCOUNT_DELETED: &str = "/painel/conta-excluida";
+
+/// `/painel` and `/painel/*` (what is not routed elsewhere): the app's `index.html` for a browser
+/// holding the signed-in hint, a `303` to `/entrar` for any other.
+pub(crate) async fn panel(
+    state: State<AppState>,
+    OriginalUri(uri): OriginalUri,
+    request_headers: HeaderMap,
+) -> Response {
+    if !has_signed_in_hint(&request_headers) && uri.path() != ACCOUNT_DELETED {
+        return (
+            StatusCode::SEE_OTHER,
+            [
+                (
+                    header::LOCATION,
+                    HeaderValue::from_str(&log_in_address(&uri)).expect("percent-encoded text"),
+                ),
+                // Decided by a cookie: no cache may keep it for someone else.
+                (header::CACHE_CONTROL, HeaderValue::from_static("no-store")),
+                (header::VARY, HeaderValue::from_static("cookie")),
+            ],
+        )
+            .into_response();
+    }
+    let mut response = super::index(state, request_headers).await;
+    response
+        .headers_mut()
+        .insert(header::VARY, HeaderValue::from_static("cookie"));
+    response
+}
+
+/// Whether the request carries a non-empty `balcao_painel` cookie.
+fn has_signed_in_hint(headers: &HeaderMap) -> bool {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .flat_map(|value| value.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .any(|(name, value)| name == SIGNED_IN_HINT_COOKIE && !value.trim().is_empty())
+}
+
+/// `/entrar`, with `?continuar=` set to the address asked for unless it was the dashboard's home.
+fn log_in_address(uri: &Uri) -> String {
+    let asked = uri
+        .path_and_query()
+        .map_or(uri.path(), |address| address.as_str());
+    let path = uri.path().trim_end_matches('/');
+    if path == HOME && uri.query().is_none() {
+        return LOG_IN.to_owned();
+    }
+    let query = url::form_urlencoded::Serializer::new(String::new())
+        .append_pair(CONTINUE_PARAM, asked)
+        .finish();
+    format!("{LOG_IN}?{query}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn headers(cookies: &[&str]) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        for cookie in cookies {
+            headers.append(header::COOKIE, cookie.parse().expect("header text"));
+        }
+        headers
+    }
+
+    #[test]
+    fn the_hint_is_found_among_other_cookies_and_an_empty_one_is_no_hint() {
+        assert!(!has_signed_in_hint(&headers(&[])));
+        assert!(has_signed_in_hint(&headers(&["balcao_painel=1"])));
+        assert!(has_signed_in_hint(&headers(&[
+            "tema=escuro",
+            "a=1; balcao_painel=1; b=2"
+        ])));
+        assert!(!has_signed_in_hint(&headers(&["balcao_painel="])));
+        assert!(!has_signed_in_hint(&headers(&["xbalcao_painel=1"])));
+        assert!(!has_signed_in_hint(&headers(&["balcao_refresh=abc"])));
+    }
+
+    #[test]
+    fn the_sign_in_page_brings_the_visitor_back_except_to_the_home() {
+        let address = |uri: &str| log_in_address(&uri.parse().expect("a URI"));
+        assert_eq!(address("/painel"), "/entrar");
+        assert_eq!(address("/painel/"), "/entrar");
+        assert_eq!(
+            address("/painel/qrcodes"),
+            "/entrar?continuar=%2Fpainel%2Fqrcodes"
+        );
+        assert_eq!(
+            address("/painel/convite?codigo=xyz"),
+            "/entrar?continuar=%2Fpainel%2Fconvite%3Fcodigo%3Dxyz"
+        );
+        assert_eq!(
+            address("/painel?aba=1"),
+            "/entrar?continuar=%2Fpainel%3Faba%3D1"
+        );
+    }
+}
