@@ -19,16 +19,16 @@
 use std::collections::HashMap;
 
 use axum::extract::{Path, Query, State};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
-use axum::response::{IntoResponse, Response};
+use axum::http::HeaderMap;
+use axum::response::Response;
 use domain::sign::{self, SignContent, SignDocument, Template as SignTemplate};
 use projections::qrcodes;
 use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
 use super::{
-    Format, SignRequest, account_logo, bad_options, content_for, etag, file_name, limit,
-    matches_etag, render,
+    Format, SignRequest, account_logo, bad_options, content_for, etag, file_answer, file_name,
+    quoted_tag, render,
 };
 use crate::error::AppError;
 use crate::state::AppState;
@@ -53,9 +53,7 @@ fn batch_etag(contents: &[SignContent], request: &SignRequest) -> String {
     for content in contents {
         hash.update(etag(content, request, Format::Pdf).as_bytes());
     }
-    let digest = hash.finalize();
-    let hex: String = digest[..16].iter().map(|b| format!("{b:02x}")).collect();
-    format!("\"{hex}\"")
+    quoted_tag(hash)
 }
 
 /// Lays every sign out and renders them as the pages of one PDF.
@@ -100,32 +98,16 @@ pub async fn download(
         })
         .collect();
     let etag = batch_etag(&contents, &request);
-    let mut response = if matches_etag(&headers, &etag) {
-        StatusCode::NOT_MODIFIED.into_response()
-    } else {
-        let bytes = limit::run(move || render_batch(&contents, &request)).await??;
-        let mut response = bytes.into_response();
-        response.headers_mut().insert(
-            header::CONTENT_TYPE,
-            HeaderValue::from_static(Format::Pdf.content_type()),
-        );
-        if let Ok(value) = HeaderValue::from_str(&format!("attachment; filename=\"{name}\"")) {
-            response
-                .headers_mut()
-                .insert(header::CONTENT_DISPOSITION, value);
-        }
-        response
-    };
-    let headers = response.headers_mut();
-    if let Ok(value) = HeaderValue::from_str(&etag) {
-        headers.insert(header::ETAG, value);
-    }
     // Archiving a code changes the batch's pages: a cached copy is checked again after a minute.
-    headers.insert(
-        header::CACHE_CONTROL,
-        HeaderValue::from_static("public, max-age=60"),
-    );
-    Ok(response)
+    file_answer(
+        &headers,
+        &etag,
+        &name,
+        Format::Pdf,
+        "public, max-age=60",
+        move || render_batch(&contents, &request),
+    )
+    .await
 }
 
 #[cfg(test)]

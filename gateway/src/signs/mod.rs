@@ -298,9 +298,7 @@ pub fn etag(content: &SignContent, request: &SignRequest, format: Format) -> Str
     if let Some(logo) = &content.logo {
         hash.update(logo.bytes());
     }
-    let digest = hash.finalize();
-    let hex: String = digest[..16].iter().map(|b| format!("{b:02x}")).collect();
-    format!("\"{hex}\"")
+    quoted_tag(hash)
 }
 
 fn matches_etag(headers: &HeaderMap, etag: &str) -> bool {
@@ -405,10 +403,35 @@ pub async fn download(
     }
     let etag = etag(&content, &request, format);
     let name = file_name(&view.merchant_name, &request.options, format);
-    let mut response = if matches_etag(&headers, &etag) {
+    file_answer(
+        &headers,
+        &etag,
+        &name,
+        format,
+        "public, max-age=600",
+        move || render_file(&content, &request, format),
+    )
+    .await
+}
+
+/// The answer of a sign file route: 304 when `If-None-Match` holds `etag`, otherwise the file
+/// `render` makes (off the runtime, within the render permits) as an attachment named `name`;
+/// both with the `ETag` and `cache_control`.
+async fn file_answer<F>(
+    request_headers: &HeaderMap,
+    etag: &str,
+    name: &str,
+    format: Format,
+    cache_control: &'static str,
+    render: F,
+) -> Result<Response, AppError>
+where
+    F: FnOnce() -> Result<Vec<u8>, AppError> + Send + 'static,
+{
+    let mut response = if matches_etag(request_headers, etag) {
         StatusCode::NOT_MODIFIED.into_response()
     } else {
-        let bytes = limit::run(move || render_file(&content, &request, format)).await??;
+        let bytes = limit::run(render).await??;
         let mut response = bytes.into_response();
         response.headers_mut().insert(
             header::CONTENT_TYPE,
@@ -422,14 +445,21 @@ pub async fn download(
         response
     };
     let headers = response.headers_mut();
-    if let Ok(value) = HeaderValue::from_str(&etag) {
+    if let Ok(value) = HeaderValue::from_str(etag) {
         headers.insert(header::ETAG, value);
     }
     headers.insert(
         header::CACHE_CONTROL,
-        HeaderValue::from_static("public, max-age=600"),
+        HeaderValue::from_static(cache_control),
     );
     Ok(response)
+}
+
+/// An entity tag from a finished hash: its first 16 bytes in hex, quoted.
+fn quoted_tag(hash: Sha256) -> String {
+    let digest = hash.finalize();
+    let hex: String = digest[..16].iter().map(|b| format!("{b:02x}")).collect();
+    format!("\"{hex}\"")
 }
 
 #[cfg(test)]
