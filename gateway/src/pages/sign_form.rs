@@ -96,6 +96,20 @@ pub struct SignForm {
 }
 
 impl SignForm {
+    /// Whether nothing that goes into the code has been typed yet (the design fields have
+    /// defaults, so they don't count): the creator's blank state, not a mistake.
+    pub fn is_blank(&self) -> bool {
+        [
+            &self.chave,
+            &self.nome,
+            &self.cidade,
+            &self.valor,
+            &self.descricao,
+        ]
+        .iter()
+        .all(|field| field.trim().is_empty())
+    }
+
     /// The code's fields as the BR Code engine reads them.
     pub(crate) fn to_domain(&self) -> StaticCodeForm {
         StaticCodeForm {

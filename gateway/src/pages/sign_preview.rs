@@ -8,7 +8,7 @@
 //!
 //! | status | when |
 //! |---|---|
-//! | 200 | `image/svg+xml`: the sign |
+//! | 200 | `image/svg+xml`: the sign; for a blank form (the page's first load), a placeholder card inviting to fill it in |
 //! | 422 | `image/svg+xml`: a placeholder card saying, in pt-BR, what is still missing or wrong (an `<img>` shows it) |
 //! | 429 | more than [`PER_MINUTE`] previews a minute from one client address |
 //! | 503 | every render permit stayed busy for 10 s (the same permits as the files, [`crate::signs::limit`]) |
@@ -37,6 +37,9 @@ pub const PATH: &str = "/criar-placa-pix/previa.svg";
 /// Previews per minute per client address: typing redraws at most every 400 ms, so a person
 /// filling the form stays far below it, while a script hammering the renderer does not.
 pub const PER_MINUTE: u32 = 120;
+
+/// What the preview of a form with nothing typed says.
+pub const BLANK_FORM: &str = "Preencha a chave Pix, o nome e a cidade: a sua placa aparece aqui.";
 
 /// One budget per gateway, in memory, like the other public limits.
 static LIMITER: LazyLock<RateLimiter> = LazyLock::new(|| RateLimiter::per_minute(PER_MINUTE));
@@ -67,6 +70,11 @@ pub async fn show(
         return Err(AppError::TooManyRequests {
             retry_after_secs: wait.as_secs().max(1),
         });
+    }
+    // The page's first load asks for the blank form's preview: an invitation, not an error (a
+    // 422 there is a console error in every browser before anyone has typed anything).
+    if form.is_blank() {
+        return Ok(svg_response(StatusCode::OK, placeholder(BLANK_FORM)));
     }
     let content = match content_of(&form) {
         Ok(content) => content,
@@ -191,6 +199,23 @@ mod tests {
         assert_eq!(content.footer.as_deref(), Some("Aberto das 7h às 19h"));
         let strict = domain::brcode::validate_strict(&content.payload);
         assert!(strict.is_ok(), "{strict:?}");
+    }
+
+    #[test]
+    fn a_blank_form_is_the_creators_first_state_while_a_half_filled_one_still_says_what_is_missing() {
+        assert!(SignForm::default().is_blank());
+        let design_only = SignForm {
+            titulo: "Pix aqui".to_owned(),
+            modelo: "faixa".to_owned(),
+            ..SignForm::default()
+        };
+        assert!(design_only.is_blank());
+        let half = SignForm {
+            chave: "  (81) 98765-4321 ".to_owned(),
+            ..SignForm::default()
+        };
+        assert!(!half.is_blank());
+        assert!(content_of(&half).is_err());
     }
 
     #[test]

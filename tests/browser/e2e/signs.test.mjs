@@ -74,11 +74,16 @@ describe("a visitor designs a sign, downloads it and keeps it in the account she
     await visitor.setViewportSize(DESKTOP);
     await visitor.goto("/criar-placa-pix");
     assert.equal(await visitor.getByLabel("Título").inputValue(), "Pague com Pix");
-    // Empty form: the preview says what is missing (422, still an image).
+    // Empty form: an invitation to fill it in (200, so the first load logs no error).
     const empty = await visitor.request.get(await visitor.locator("#previa").getAttribute("src"));
-    assert.equal(empty.status(), 422);
+    assert.equal(empty.status(), 200);
     assert.equal(empty.headers()["content-type"], "image/svg+xml");
-    assert.match(await empty.text(), /Prévia da placa/);
+    assert.match(await empty.text(), /a sua placa aparece aqui/);
+    // Half filled: the preview says what is missing (422, still an image).
+    const half = await visitor.request.get("/criar-placa-pix/previa.svg?chave=123");
+    assert.equal(half.status(), 422);
+    assert.equal(half.headers()["content-type"], "image/svg+xml");
+    assert.match(await half.text(), /Prévia da placa/);
 
     await visitor.getByLabel("Tipo de chave").selectOption("telefone");
     await visitor.getByLabel("Chave Pix").fill("(81) 98765-4321");
