@@ -171,7 +171,10 @@ async fn main() -> anyhow::Result<()> {
             .await?;
     // A figure over parked events would measure the poison path, not a replay.
     let parked: usize = reports.iter().chain(&one).map(|r| r.parked).sum();
-    anyhow::ensure!(parked == 0, "replay parked {parked} events: the data is wrong");
+    anyhow::ensure!(
+        parked == 0,
+        "replay parked {parked} events: the data is wrong"
+    );
     let raw = copy_before.min(copy_after);
     let names = projections::all()
         .iter()
@@ -180,7 +183,10 @@ async fn main() -> anyhow::Result<()> {
         .join(" + ");
 
     writeln!(out, "  events in the log:                 {read}")?;
-    writeln!(out, "  qrcodes rows after replay:         {rows} ({archived} archived)")?;
+    writeln!(
+        out,
+        "  qrcodes rows after replay:         {rows} ({archived} archived)"
+    )?;
     line(
         &mut out,
         "raw COPY read, before the replays",

@@ -202,7 +202,8 @@ mod tests {
     }
 
     #[test]
-    fn a_blank_form_is_the_creators_first_state_while_a_half_filled_one_still_says_what_is_missing() {
+    fn a_blank_form_is_the_creators_first_state_while_a_half_filled_one_still_says_what_is_missing()
+    {
         assert!(SignForm::default().is_blank());
         let design_only = SignForm {
             titulo: "Pix aqui".to_owned(),
