@@ -179,21 +179,29 @@ impl<E: StdError> CommandError<E> {
     }
 }
 
-/// SQLSTATEs that mean "try again later": query canceled (statement_timeout), lock not available
-/// (lock_timeout), serialization failure, deadlock, too many connections, admin shutdown, cannot
-/// connect now.
-const TRANSIENT_SQLSTATES: [&str; 7] = [
-    "57014", "55P03", "40001", "40P01", "53300", "57P01", "57P03",
-];
-
-fn storage_error_is_transient(error: &sqlx::Error) -> bool {
+/// Whether a storage error says "not now" rather than "wrong": the same request may well
+/// succeed a moment later. The gateway answers these 503 with `Retry-After`, never 500, whether
+/// a command or a read met them. Under heavy load they are what a starved server answers (a
+/// statement cancelled by `statement_timeout`, a lock not granted within `lock_timeout`).
+///
+/// Besides the pool's own timeouts and lost connections, PostgreSQL's codes (appendix A):
+/// class `08` connection exception, class `53` insufficient resources (too many connections,
+/// out of memory or disk), `57014` query cancelled (statement timeout), `57P01`–`57P05`
+/// shutdowns and idle timeouts, `55P03` lock not available, `40001` serialization failure,
+/// `40P01` deadlock detected.
+pub fn storage_error_is_transient(error: &sqlx::Error) -> bool {
     match error {
         sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::Io(_) => true,
-        sqlx::Error::Database(db) => db
-            .code()
-            .is_some_and(|code| TRANSIENT_SQLSTATES.contains(&code.as_ref())),
+        sqlx::Error::Database(db) => db.code().is_some_and(|code| sqlstate_is_transient(&code)),
         _ => false,
     }
+}
+
+fn sqlstate_is_transient(code: &str) -> bool {
+    code.starts_with("08")
+        || code.starts_with("53")
+        || code.starts_with("57P")
+        || matches!(code, "57014" | "55P03" | "40001" | "40P01")
 }
 
 /// For the cqrs-es [`EventStore`](cqrs_es::EventStore) trait: conflicts become
@@ -227,6 +235,19 @@ mod tests {
     struct Insufficient;
 
     type Error = CommandError<Insufficient>;
+
+    #[test]
+    fn database_codes_that_mean_not_now_are_transient_and_the_rest_are_not() {
+        for transient in [
+            "57014", "55P03", "53300", "53200", "57P01", "57P03", "08006", "40001", "40P01",
+        ] {
+            assert!(sqlstate_is_transient(transient), "{transient}");
+        }
+        // A broken key, a bad value, a missing table: bugs or bad data; retrying won't help.
+        for permanent in ["23505", "22P02", "42P01", "42703", "23503"] {
+            assert!(!sqlstate_is_transient(permanent), "{permanent}");
+        }
+    }
 
     #[test]
     fn a_business_rejection_is_a_422() {

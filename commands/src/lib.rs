@@ -65,7 +65,7 @@ pub mod vault;
 
 pub use batch::BatchOutcome;
 pub use effects::Effects;
-pub use error::CommandError;
+pub use error::{CommandError, storage_error_is_transient};
 pub use expected_version::ExpectedVersion;
 pub use feed::{FeedPosition, StoredEvent};
 pub use idempotency::prune_idempotency_keys;

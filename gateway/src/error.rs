@@ -9,9 +9,11 @@
 //! | `Internal` | 500 | the "Internal Server Error" page; the cause goes to the log only |
 //! | `Unavailable` | 503 with `Retry-After` | the error page; the cause goes to the log only |
 //!
-//! A database that is out of reach, or a pool with no connection free in time (sqlx's
-//! `PoolTimedOut`), is 503 wherever it surfaces, even wrapped in an `Internal`: it says "try
-//! again shortly", never "we broke" (see [`is_unavailable`]).
+//! A database that is out of reach, a pool with no connection free in time (sqlx's
+//! `PoolTimedOut`), or a database that says it is overloaded or going away (a statement or lock
+//! timeout, too many connections, a shutdown, a deadlock or serialization failure: see
+//! [`commands::storage_error_is_transient`]) is 503 wherever it surfaces, even wrapped in an `Internal`: it says
+//! "try again shortly", never "we broke" (see [`is_unavailable`]).
 //!
 //! Every refused command reaches a page through one mapping, `From<CommandError<E: Refusal>>`.
 //! Nothing internal reaches the client: the cause travels in the response's extensions and is
@@ -36,10 +38,7 @@ pub fn is_unavailable(error: &anyhow::Error) -> bool {
 }
 
 fn sqlx_is_unavailable(error: &sqlx::Error) -> bool {
-    matches!(
-        error,
-        sqlx::Error::PoolTimedOut | sqlx::Error::Io(_) | sqlx::Error::PoolClosed
-    )
+    commands::storage_error_is_transient(error)
 }
 
 /// An error a handler returns.

@@ -55,6 +55,18 @@ pub trait Projection: Send + Sync + 'static {
         Ok(Vec::new())
     }
 
+    /// Replay only: called once after the fill, before the keys and indexes left out are built
+    /// and before the switch's catch-up. A projection that noted changes while
+    /// [`TableSet::is_filling`] applies them here, in one pass, and leaves its note tables
+    /// empty.
+    async fn finish_fill(
+        &self,
+        _conn: &mut PgConnection,
+        _target: &TableSet,
+    ) -> Result<(), sqlx::Error> {
+        Ok(())
+    }
+
     /// Applies `events` (feed order, possibly including events this projection ignores) to the
     /// tables named by `target`.
     ///
@@ -98,12 +110,16 @@ pub enum ApplyError {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TableSet {
     suffix: Option<String>,
+    filling: bool,
 }
 
 impl TableSet {
     /// The live tables the gateway reads.
     pub fn live() -> TableSet {
-        TableSet { suffix: None }
+        TableSet {
+            suffix: None,
+            filling: false,
+        }
     }
 
     /// A rebuild set; `generation` comes from the `projection_rebuild_generation` sequence, so
@@ -111,7 +127,26 @@ impl TableSet {
     pub fn rebuild(generation: i64) -> TableSet {
         TableSet {
             suffix: Some(format!("{REBUILD_MARKER}{generation}")),
+            filling: false,
         }
+    }
+
+    /// The same rebuild set during replay's fill: the keys and indexes left out
+    /// ([`Projection::keys_built_after_replay`], [`Projection::indexes_built_after_replay`])
+    /// are not there yet, and [`Projection::finish_fill`] runs once the fill ends. The switch's
+    /// catch-up uses the plain rebuild set, with every key built.
+    pub fn filling(&self) -> TableSet {
+        TableSet {
+            suffix: self.suffix.clone(),
+            filling: self.suffix.is_some(),
+        }
+    }
+
+    /// Whether this is a rebuild set during replay's fill (see [`TableSet::filling`]): a
+    /// projection may then note its changes to rows already written and apply them all in
+    /// [`Projection::finish_fill`], instead of joining each batch's few with the whole table.
+    pub fn is_filling(&self) -> bool {
+        self.filling
     }
 
     /// The physical name of the table whose live name is `live_name`.
@@ -141,5 +176,14 @@ mod tests {
         assert_eq!(TableSet::rebuild(7).table("qrcodes"), "qrcodes__rebuild_7");
         assert!(TableSet::live().is_live());
         assert!(!TableSet::rebuild(7).is_live());
+    }
+
+    #[test]
+    fn only_a_rebuild_set_can_be_filling_and_it_names_the_same_tables() {
+        let filling = TableSet::rebuild(7).filling();
+        assert!(filling.is_filling());
+        assert_eq!(filling.table("qrcodes"), "qrcodes__rebuild_7");
+        assert!(!TableSet::rebuild(7).is_filling());
+        assert!(!TableSet::live().filling().is_filling());
     }
 }

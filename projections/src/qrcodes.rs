@@ -12,6 +12,7 @@
 //! code created and archived within one batch ends archived, as it does event by event.
 
 mod claims;
+mod replay_changes;
 
 use std::collections::HashMap;
 
@@ -452,7 +453,7 @@ impl Projection for QrCodes {
     }
 
     fn tables(&self) -> &'static [&'static str] {
-        &[TABLE]
+        &[TABLE, replay_changes::TABLE]
     }
 
     /// Its owner, creator and txid indexes serve the gateway's lists, never `apply` (which
@@ -461,14 +462,28 @@ impl Projection for QrCodes {
         true
     }
 
-    /// A repeated `qrcode_id` is the one key it can break. It mostly inserts; the one read of
-    /// its own table is the archive update, a join on `qrcode_id` that gives the same rows with
-    /// or without the key (a repeated row that the key would have refused is updated too and
-    /// then removed with it, so replay still equals live). Without the key, a replay page that
-    /// holds archive or claim events costs one hash join over the table built so far: both are
-    /// rare beside creations, and a sorted key build still saves far more.
+    /// A repeated `qrcode_id` is the one key it can break. During the fill it only inserts:
+    /// archives and claims, its only updates, are noted and made in one pass after the fill
+    /// ([`replay_changes`]), a join on `qrcode_id` that gives the same rows with or without the
+    /// key (a repeated row that the key would have refused is updated too and then removed
+    /// with it, so replay still equals live).
     fn keys_built_after_replay(&self) -> bool {
         true
+    }
+
+    /// Makes the archives and claims noted during the fill, in one pass (see
+    /// [`replay_changes`]).
+    async fn finish_fill(
+        &self,
+        conn: &mut PgConnection,
+        target: &TableSet,
+    ) -> Result<(), sqlx::Error> {
+        replay_changes::apply(
+            conn,
+            &target.table(TABLE),
+            &target.table(replay_changes::TABLE),
+        )
+        .await
     }
 
     async fn remove_refused_by_keys(
@@ -562,6 +577,15 @@ impl Projection for QrCodes {
         let t = target.table(TABLE);
         if !columns.qrcode_id.is_empty() {
             insert_rows(conn, &t, columns).await?;
+        }
+        if target.is_filling() {
+            // Replay's fill: no key to find rows by yet; note the changes for `finish_fill`.
+            let changes = target.table(replay_changes::TABLE);
+            if !archive.is_empty() {
+                replay_changes::note_archives(conn, &changes, &archive).await?;
+            }
+            claims.note(conn, &changes).await?;
+            return Ok(());
         }
         if !archive.is_empty() {
             let ids: Vec<Uuid> = archive.iter().map(|(id, ..)| *id).collect();

@@ -138,6 +138,13 @@ async fn archives_fold_into_the_row_live_and_a_replay_gives_the_very_same_rows()
     .expect("replay succeeds");
     assert_eq!(reports[0].parked, 0);
     assert_eq!(qrcode_rows(&env.pool, "qrcodes").await, live);
+    // The fill noted the archives (pages of 2: most land pages after their code's creation)
+    // and made them after it; the notes went live empty.
+    let notes: i64 = sqlx::query_scalar("select count(*) from qrcode_replay_changes")
+        .fetch_one(&env.pool)
+        .await
+        .unwrap();
+    assert_eq!(notes, 0);
 
     shutdown.cancel();
     relay.await.unwrap().unwrap();

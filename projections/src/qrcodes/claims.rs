@@ -3,8 +3,8 @@
 //! any other code of that account; replay does the same, so replay equals live.
 //!
 //! Claims are rare beside creations: one set-based `update … from unnest(…)` per batch that has
-//! any. During replay the table has no key yet (`keys_built_after_replay`), so that update
-//! joins by hash over the rows filled so far; it runs only for pages that hold a claim.
+//! any. During replay's fill the table has no key yet (`keys_built_after_replay`), so claims are
+//! noted instead and applied in one pass after the fill (`super::replay_changes`).
 
 use commands::Upcasters;
 use commands::feed::StoredEvent;
@@ -31,6 +31,8 @@ pub(super) struct Claims {
     qrcode_id: Vec<Uuid>,
     owner_id: Vec<Uuid>,
     claimed_by: Vec<String>,
+    /// The claim's version in the code's stream (replay's notes keep the last).
+    version: Vec<i64>,
 }
 
 impl Claims {
@@ -59,11 +61,37 @@ impl Claims {
         self.qrcode_id.push(claimed.qrcode_id);
         self.owner_id.push(claimed.owner_id);
         self.claimed_by.push(claimed.claimed_by);
+        self.version.push(event.stream_version);
         Ok(())
     }
 
     /// Moves each claimed code into its account in table `t`. A code is claimed once (the
     /// aggregate refuses a second claim), so no two claims of a batch name the same row.
+    /// Replay's fill: notes the claims in `changes` (`qrcode_replay_changes`), applied once the
+    /// fill ends (see `super::replay_changes`).
+    pub(super) async fn note(
+        self,
+        conn: &mut PgConnection,
+        changes: &str,
+    ) -> Result<(), sqlx::Error> {
+        if self.qrcode_id.is_empty() {
+            return Ok(());
+        }
+        sqlx::query(sqlx::AssertSqlSafe(format!(
+            "insert into {changes} (qrcode_id, version, kind, owner_id, claimed_by)
+             select c.qrcode_id, c.version, 'claim', c.owner_id, c.claimed_by
+               from unnest($1::uuid[], $2::bigint[], $3::uuid[], $4::text[])
+                 as c(qrcode_id, version, owner_id, claimed_by)"
+        )))
+        .bind(&self.qrcode_id)
+        .bind(&self.version)
+        .bind(&self.owner_id)
+        .bind(&self.claimed_by)
+        .execute(&mut *conn)
+        .await?;
+        Ok(())
+    }
+
     pub(super) async fn apply(self, conn: &mut PgConnection, t: &str) -> Result<(), sqlx::Error> {
         if self.qrcode_id.is_empty() {
             return Ok(());

@@ -320,8 +320,8 @@ async fn apply_page(
     sqlx::query("set local synchronous_commit = off")
         .execute(&mut *tx)
         .await?;
-    let parked =
-        apply_with_parking(&mut tx, &*build.projection, &build.target, upcasters, page).await?;
+    let target = build.target.filling();
+    let parked = apply_with_parking(&mut tx, &*build.projection, &target, upcasters, page).await?;
     tx.commit().await?;
     for event in &parked {
         event.report(build.projection.name());
@@ -330,9 +330,16 @@ async fn apply_page(
     Ok(())
 }
 
-/// After the fill, before the switch: builds the keys left out (removing and parking first the
+/// After the fill, before the switch: applies the changes the projection noted during the
+/// fill ([`Projection::finish_fill`]), builds the keys left out (removing and parking first the
 /// rows they refuse), then the plain indexes, and gathers the planner's statistics.
 async fn finish(pool: &PgPool, build: &mut Build) -> Result<(), Error> {
+    let mut conn = pool.acquire().await?;
+    build
+        .projection
+        .finish_fill(&mut conn, &build.target.filling())
+        .await?;
+    drop(conn);
     for table in &build.tables {
         for key in &table.deferred_keys {
             match execute_trusted(pool, key.statement.clone()).await {

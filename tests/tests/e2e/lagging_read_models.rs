@@ -452,3 +452,42 @@ async fn with_the_projector_stopped_every_creation_is_answered_from_the_command_
     projector.stop().await.expect("the projector stops cleanly");
     app.stop().await;
 }
+
+#[tokio::test]
+async fn a_read_cancelled_by_the_statement_timeout_is_a_503_with_retry_after_not_a_500() {
+    // What a starved database answers under load, made on purpose: an operator's lock holds
+    // the read model, so the payer page's read waits until `statement_timeout` cancels it.
+    let app = TestApp::spawn_with(|settings| settings.statement_timeout_ms = 300).await;
+    let client = app.client();
+    let page = app.url(&format!("/pagamento/{}", Uuid::new_v4()));
+    assert_eq!(
+        client.get(&page).send().await.expect("answered").status(),
+        StatusCode::NOT_FOUND
+    );
+
+    let pool = sqlx::PgPool::connect(&app.settings.database_url)
+        .await
+        .expect("database");
+    let mut holder = pool.begin().await.expect("transaction");
+    sqlx::query("lock table qrcodes in access exclusive mode")
+        .execute(&mut *holder)
+        .await
+        .expect("lock");
+    let starved = client.get(&page).send().await.expect("answered");
+    assert_eq!(starved.status(), StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(starved.headers()["retry-after"], "2");
+    let body = starved.text().await.expect("body");
+    assert!(
+        body.contains("Serviço temporariamente indisponível"),
+        "{body}"
+    );
+
+    holder.rollback().await.expect("unlock");
+    assert_eq!(
+        client.get(&page).send().await.expect("answered").status(),
+        StatusCode::NOT_FOUND,
+        "the same request succeeds once the database is free again"
+    );
+    pool.close().await;
+    app.stop().await;
+}
