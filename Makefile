@@ -30,6 +30,7 @@ lint: webapp-deps
 	./scripts/check-self-contained.sh
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --workspace --no-deps
 	cd webapp && npm run lint && npm run typecheck && npm run format:check
 
 fmt:

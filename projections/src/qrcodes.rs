@@ -3,9 +3,9 @@
 //!
 //! Built from `QrCodeCreated` (a row), `QrCodeArchived` and `QrCodeUnarchived` (its
 //! `archived_at` and `version`) and `QrCodeClaimed` (a visitor's code moved into the account that
-//! claimed it: `owner_id` and `created_by` follow, see [`claims`]), stream type `qrcode`, at their current schema version, upcast by
+//! claimed it: `owner_id` and `created_by` follow, see `claims`), stream type `qrcode`, at their current schema version, upcast by
 //! the runtime; the structs below read that shape. Its table is created by `migrations/` only.
-//! The gateway reads it with [`find`], [`list_by_owner`], [`search`] and [`txid_taken`].
+//! The gateway reads it with [`find`], [`list_by_owner`], [`list_by_batch`] and [`search`].
 //!
 //! A batch of events is written with one insert (or `COPY`) of the new rows, then one update of
 //! the rows whose archive state changed, each code's events folded first (last one wins), so a
@@ -464,7 +464,7 @@ impl Projection for QrCodes {
 
     /// A repeated `qrcode_id` is the one key it can break. During the fill it only inserts:
     /// archives and claims, its only updates, are noted and made in one pass after the fill
-    /// ([`replay_changes`]), a join on `qrcode_id` that gives the same rows with or without the
+    /// (`replay_changes`), a join on `qrcode_id` that gives the same rows with or without the
     /// key (a repeated row that the key would have refused is updated too and then removed
     /// with it, so replay still equals live).
     fn keys_built_after_replay(&self) -> bool {
@@ -472,7 +472,7 @@ impl Projection for QrCodes {
     }
 
     /// Makes the archives and claims noted during the fill, in one pass (see
-    /// [`replay_changes`]).
+    /// `replay_changes`).
     async fn finish_fill(
         &self,
         conn: &mut PgConnection,

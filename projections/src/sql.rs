@@ -55,7 +55,7 @@ pub(crate) async fn pending_after<'e>(
         .await
 }
 
-/// The statement of [`pending_after`] (`$1` the checkpoint's `tx_id` as text, `$2` its global
+/// The statement of `pending_after` (`$1` the checkpoint's `tx_id` as text, `$2` its global
 /// position), public for the test that checks its plan.
 pub const PENDING_AFTER: &str = "select coalesce(
             (select greatest(1, (select max(global_position) from events) - $2)

@@ -240,7 +240,7 @@ const ALLOWED_ELEMENTS: &[&str] = &[
     "pattern",
 ];
 
-/// Parses `text` and writes back only what [`ALLOWED_ELEMENTS`] and the attribute rules keep;
+/// Parses `text` and writes back only what `ALLOWED_ELEMENTS` and the attribute rules keep;
 /// returns the clean SVG and its width and height (from `viewBox`, else `width`/`height`).
 ///
 /// # Errors

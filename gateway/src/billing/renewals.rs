@@ -1,5 +1,5 @@
 //! The renewal and expiry sweep: every [`EVERY`], for each Premium period ending within
-//! [`RENEWAL_NOTICE_DAYS`](domain::subscription::RENEWAL_NOTICE_DAYS), open the renewal charge at
+//! [`domain::subscription::RENEWAL_NOTICE_DAYS`], open the renewal charge at
 //! the provider and record it (`IssueRenewalCharge`); for each period already over, record
 //! `ExpireSubscription` (back to Grátis); and delete at the provider every renewal charge a
 //! cancellation called off whose deletion did not go through yet (status `cancelled`). The plan in force is decided by the date whatever this

@@ -37,7 +37,7 @@
 //! - **The checkout.** `GET /api/accounts/{accountId}/subscription/charges/{chargeId}/events`
 //!   (the owner, bearer token) tells `/pagar_asaas` where its Pix charge stands: a second fan-out
 //!   task follows the `subscriptions` projection the same way and reads the charges changed after
-//!   its cursor ([`charges`]), so the checkout switches the moment the payment is recorded, with
+//!   its cursor (`charges`), so the checkout switches the moment the payment is recorded, with
 //!   the same heartbeats, bounds and `Last-Event-ID` resume (a reconnect gets the charge as it
 //!   stands when it changed after the id sent back, and nothing otherwise).
 //!

@@ -1,7 +1,7 @@
 //! Read-your-writes, for the JSON API and the pages alike: after a command, wait (bounded) until
 //! a read model has applied it, so the answer and the caller's next read see their own write.
 //!
-//! Waiting never holds a database connection ([`ProgressWatch`]: one listener per process), at
+//! Waiting never holds a database connection ([`projections::projector::ProgressWatch`]: one listener per process), at
 //! most `BALCAO_READ_YOUR_WRITES_WAITERS` requests wait at a time, and a wait that runs out
 //! (or is not taken) is never an error: the command has committed, so the handler answers from
 //! the command's own result.

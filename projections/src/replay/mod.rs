@@ -3,7 +3,7 @@
 //! 1. Take the projection's replay lock (one replay per projection at a time) and drop tables
 //!    left by a crashed replay.
 //! 2. Create a fresh table set (`<table>__rebuild_<n>`) as copies of the live tables (see
-//!    [`tables`]: the migrations are the only DDL) and fill it from the feed in big pages. The
+//!    `tables`: the migrations are the only DDL) and fill it from the feed in big pages. The
 //!    feed is read once for every projection being rebuilt, the next page while the current one
 //!    is written; each projection writes a page with its own multi-row statements, in a
 //!    transaction that does not wait for its WAL flush (a crash loses only rebuild tables,

@@ -183,7 +183,7 @@ pub(crate) async fn code_of(
 ///
 /// # Errors
 ///
-/// As [`code_of`].
+/// As `code_of`.
 pub async fn show(
     State(state): State<AppState>,
     workspace: Workspace,
@@ -198,7 +198,7 @@ pub async fn show(
 ///
 /// # Errors
 ///
-/// As [`code_of`]; 409 `qrcode-already-archived`.
+/// As `code_of`; 409 `qrcode-already-archived`.
 pub async fn archive(
     State(state): State<AppState>,
     workspace: Workspace,
@@ -215,7 +215,7 @@ pub async fn archive(
 ///
 /// # Errors
 ///
-/// As [`code_of`]; 409 `qrcode-not-archived`.
+/// As `code_of`; 409 `qrcode-not-archived`.
 pub async fn unarchive(
     State(state): State<AppState>,
     workspace: Workspace,

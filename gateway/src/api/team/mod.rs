@@ -16,7 +16,7 @@
 //! per team (`invite:<owner id>`, by digest) in the same
 //! transaction, so one address has at most one pending or active invitation per team; removing
 //! the member releases the claim. The link's code is issued in that transaction too
-//! ([`Effects::issue_action_code`]): an invitation and its link commit together, and only the
+//! ([`commands::Effects::issue_action_code`]): an invitation and its link commit together, and only the
 //! e-mail is sent after the commit.
 //!
 //! An invitation is bound to the invited address: only an account whose sign-in e-mail is that
