@@ -17,6 +17,9 @@ pub const RELAY_ACTIVE: &str = "balcao_relay_active";
 pub const RELAY_PUBLISHED: &str = "balcao_relay_published_total";
 /// Counter: publishes JetStream reported as duplicates of an earlier `Nats-Msg-Id`.
 pub const RELAY_DUPLICATES: &str = "balcao_relay_duplicates_total";
+/// Counter: writes of the relay's checkpoint to `relay_checkpoints` (at most four a second
+/// while it publishes, one more when it idles or stops).
+pub const RELAY_CHECKPOINTS_STORED: &str = "balcao_relay_checkpoints_stored_total";
 /// Gauge, per projection: committed events past the projection's checkpoint (the feed's head
 /// minus the checkpoint, estimated from positions without counting the log).
 pub const PROJECTION_LAG_EVENTS: &str = "balcao_projection_lag_events";
@@ -44,6 +47,7 @@ pub const ALL: &[&str] = &[
     RELAY_ACTIVE,
     RELAY_PUBLISHED,
     RELAY_DUPLICATES,
+    RELAY_CHECKPOINTS_STORED,
     PROJECTION_LAG_EVENTS,
     PROJECTION_LAG_SECONDS,
     PROJECTION_APPLY_DELAY_SECONDS,

@@ -208,3 +208,59 @@ async fn refuses_to_start_when_the_duplicate_window_is_not_longer_than_the_retry
         .unwrap();
     assert!(matches!(outcome, Err(Error::Config(_))), "{outcome:?}");
 }
+
+#[tokio::test(flavor = "current_thread")]
+async fn under_steady_writes_the_relay_stores_its_checkpoint_a_few_times_a_second_and_at_once_when_idle()
+ {
+    let recorder = DebuggingRecorder::new();
+    let snapshotter = recorder.snapshotter();
+    let _local = metrics::set_default_local_recorder(&recorder);
+    let env = TestEnv::start().await;
+    let shutdown = CancellationToken::new();
+    let relay = env.spawn_relay(env.relay_config("steady"), &shutdown);
+
+    // A hundred creations, each its own transaction, 10 ms apart: about a second of steady
+    // writes, so most batches hold one event.
+    let mut published = Vec::new();
+    for _ in 0..100 {
+        published.extend(
+            env.insert(&[NewEvent::qrcode_created(Uuid::now_v7(), Some(990))])
+                .await,
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let last = *published.last().expect("events");
+    // Idle again: the stored checkpoint catches up without another event.
+    eventually("the relay checkpoint at the last event", || async {
+        checkpoint::relay_position(&env.pool, &env.stream.name)
+            .await
+            .ok()
+            == Some(last)
+    })
+    .await;
+    assert_eq!(env.stream_messages().await, 100);
+    shutdown.cancel();
+    relay
+        .await
+        .expect("relay task")
+        .expect("relay stops cleanly");
+
+    let counters = snapshotter.snapshot().into_vec();
+    let counter = |name: &str| {
+        counters
+            .iter()
+            .find(|(key, ..)| key.key().name() == name)
+            .map(|(.., value)| match value {
+                DebugValue::Counter(n) => *n,
+                other => panic!("{name} is not a counter: {other:?}"),
+            })
+            .unwrap_or_default()
+    };
+    assert_eq!(counter("balcao_relay_published_total"), 100);
+    // Storing after every batch wrote it dozens of times here (once per batch).
+    let stored = counter("balcao_relay_checkpoints_stored_total");
+    assert!(
+        (1..=12).contains(&stored),
+        "{stored} checkpoint writes for about a second of steady writes"
+    );
+}

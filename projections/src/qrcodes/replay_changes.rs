@@ -46,25 +46,31 @@ pub(super) async fn apply(
     codes: &str,
     changes: &str,
 ) -> Result<(), sqlx::Error> {
-    // A code whose creation was parked has no row: its changes change nothing, as live.
-    sqlx::query(sqlx::AssertSqlSafe(format!(
-        "update {codes} q set archived_at = c.archived_at, version = c.version
-           from (select distinct on (qrcode_id) qrcode_id, archived_at, version
-                   from {changes} where kind = 'archive'
-                  order by qrcode_id, version desc) c
-          where q.qrcode_id = c.qrcode_id"
-    )))
-    .execute(&mut *conn)
-    .await?;
-    sqlx::query(sqlx::AssertSqlSafe(format!(
-        "update {codes} q set owner_id = c.owner_id, created_by = c.claimed_by
-           from (select distinct on (qrcode_id) qrcode_id, owner_id, claimed_by
-                   from {changes} where kind = 'claim'
-                  order by qrcode_id, version desc) c
-          where q.qrcode_id = c.qrcode_id"
-    )))
-    .execute(&mut *conn)
-    .await?;
+    // (kind, the columns it changes, what they take from the last note of that kind). A code
+    // whose creation was parked has no row: its changes change nothing, as live.
+    let kinds = [
+        (
+            "archive",
+            "archived_at, version",
+            "archived_at = c.archived_at, version = c.version",
+        ),
+        (
+            "claim",
+            "owner_id, claimed_by",
+            "owner_id = c.owner_id, created_by = c.claimed_by",
+        ),
+    ];
+    for (kind, columns, set) in kinds {
+        sqlx::query(sqlx::AssertSqlSafe(format!(
+            "update {codes} q set {set}
+               from (select distinct on (qrcode_id) qrcode_id, {columns}
+                       from {changes} where kind = '{kind}'
+                      order by qrcode_id, version desc) c
+              where q.qrcode_id = c.qrcode_id"
+        )))
+        .execute(&mut *conn)
+        .await?;
+    }
     sqlx::query(sqlx::AssertSqlSafe(format!("truncate {changes}")))
         .execute(&mut *conn)
         .await?;

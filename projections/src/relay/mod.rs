@@ -3,9 +3,11 @@
 //! One instance is active per stream (a PostgreSQL session advisory lock; standbys retry and
 //! take over when the holder's connection closes). The active one reads the feed after its
 //! checkpoint, publishes the batch pipelined with `Nats-Msg-Id` = event id, awaits every ack in
-//! order, and only then stores the checkpoint. A crash between publish and checkpoint means the
-//! batch is published again: JetStream drops the repeats inside its duplicate window, and the
-//! projectors skip anything at or before their own checkpoints in any case.
+//! order, and only then moves the checkpoint: in memory at once, in `relay_checkpoints` at most
+//! every [`CHECKPOINT_EVERY`] while it keeps publishing, and before it waits idle or stops. A
+//! crash before the stored checkpoint caught up means those events are published again:
+//! JetStream drops the repeats inside its duplicate window, and the projectors skip anything at
+//! or before their own checkpoints in any case.
 //!
 //! It wakes on `NOTIFY balcao_events` (sent when events are inserted; debounced, so it keeps
 //! looking every 10 ms for 60 ms after each one) and polls every `poll_interval` as a fallback.
@@ -24,7 +26,9 @@ pub use config::{Fault, RelayConfig};
 
 use crate::jetstream::ensure_stream;
 use crate::locks::{LockRole, SessionLock};
-use crate::metric_names::{RELAY_DUPLICATES, RELAY_LAG_EVENTS, RELAY_PUBLISHED};
+use crate::metric_names::{
+    RELAY_CHECKPOINTS_STORED, RELAY_DUPLICATES, RELAY_LAG_EVENTS, RELAY_PUBLISHED,
+};
 use crate::sql::{pending_after, tx_text};
 use crate::status::{Phase, Status};
 use crate::wakeup::Wakeup;
@@ -46,6 +50,14 @@ const FOLLOW_UP: Duration = Duration::from_millis(60);
 
 /// Interval of those follow-up looks (a cheap indexed read).
 const HOT_POLL: Duration = Duration::from_millis(10);
+
+/// How stale the stored checkpoint may be while the relay keeps publishing. Storing it after
+/// every batch cost a committed write per creation at a few hundred a second (most batches
+/// then hold one or two events); a checkpoint at most this old only means that a relay taking
+/// over publishes up to this much again, which JetStream drops as duplicates (`Nats-Msg-Id`)
+/// and the projectors skip. An idle relay stores it before it waits, and a stopping one before
+/// it stops.
+const CHECKPOINT_EVERY: Duration = Duration::from_millis(250);
 
 /// Runs the relay until `shutdown` is cancelled.
 ///
@@ -138,8 +150,14 @@ async fn lead(
     let mut horizon_retry = HORIZON_RETRY;
     let mut lag_reported = Instant::now();
     let mut last_notified: Option<Instant> = None;
+    // What is in `relay_checkpoints`, and when it was written.
+    let mut stored = position;
+    let mut stored_at = Instant::now();
     loop {
         if shutdown.is_cancelled() {
+            if stored < position {
+                store_checkpoint(lock.conn(), &config.stream.name, position).await?;
+            }
             lock.release().await;
             return Ok(());
         }
@@ -150,17 +168,23 @@ async fn lead(
             // transaction to end; that end sends no NOTIFY, so look again soon.
             let pending = pending_after(lock.conn(), position).await?;
             report_lag(pending);
+            let hot = last_notified.is_some_and(|at| at.elapsed() < FOLLOW_UP);
             let wait = if pending > 0 {
                 let wait = horizon_retry;
                 horizon_retry = (horizon_retry * 2)
                     .min(HORIZON_RETRY_MAX)
                     .min(config.poll_interval);
                 wait
-            } else if last_notified.is_some_and(|at| at.elapsed() < FOLLOW_UP) {
+            } else if hot {
                 HOT_POLL.min(config.poll_interval)
             } else {
                 config.poll_interval
             };
+            // Caught up: store the checkpoint before a long wait, or when it is due.
+            if stored < position && (!hot || stored_at.elapsed() >= CHECKPOINT_EVERY) {
+                store_checkpoint(lock.conn(), &config.stream.name, position).await?;
+                (stored, stored_at) = (position, Instant::now());
+            }
             let notified = tokio::select! {
                 () = shutdown.cancelled() => false,
                 notified = wakeup.wait(wait) => notified,
@@ -173,6 +197,9 @@ async fn lead(
         horizon_retry = HORIZON_RETRY;
         let Some(duplicates) = publish_with_retries(context, config, &batch, shutdown).await?
         else {
+            if stored < position {
+                store_checkpoint(lock.conn(), &config.stream.name, position).await?;
+            }
             lock.release().await;
             return Ok(());
         };
@@ -183,11 +210,15 @@ async fn lead(
                 "relay stopped after publishing, before its checkpoint",
             ));
         }
-        let last = batch.last().map_or(position, |e| e.position);
-        store_checkpoint(lock.conn(), &config.stream.name, last).await?;
-        position = last;
+        position = batch.last().map_or(position, |e| e.position);
+        if stored_at.elapsed() >= CHECKPOINT_EVERY {
+            store_checkpoint(lock.conn(), &config.stream.name, position).await?;
+            (stored, stored_at) = (position, Instant::now());
+        }
+        // A batch that was not full is followed by a read that finds the feed caught up and
+        // reports the lag itself; during a backlog, report it once a second.
         let full = i64::try_from(batch.len()).unwrap_or(i64::MAX) >= config.batch_size;
-        if !full || lag_reported.elapsed() >= Duration::from_secs(1) {
+        if full && lag_reported.elapsed() >= Duration::from_secs(1) {
             report_lag(pending_after(lock.conn(), position).await?);
             lag_reported = Instant::now();
         }
@@ -294,5 +325,6 @@ async fn store_checkpoint(
     .bind(position.global_position)
     .execute(conn)
     .await?;
+    metrics::counter!(RELAY_CHECKPOINTS_STORED).increment(1);
     Ok(())
 }

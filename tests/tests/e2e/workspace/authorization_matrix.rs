@@ -1,4 +1,4 @@
-//! The authorisation matrix: every `/api` route × every kind of caller, with the status (and,
+//! The authorisation matrix: the `/api` routes × every kind of caller, with the status (and,
 //! for refusals, the error code) each must get. One test builds the people once through the API
 //! (the owner signs up and invites a manager, an operator and a third person who is then
 //! removed, all accepting through the links in their e-mail; a stranger signs up on their own)
@@ -136,6 +136,21 @@ async fn every_api_route_answers_each_kind_of_caller_exactly_as_the_contract_say
         .as_str()
         .expect("id")
         .to_owned();
+    let owners_sign = people
+        .owner
+        .post(
+            &account("/placas"),
+            &json!({"qrcodeId": owners_code, "name": "Balcão", "template": "faixa", "size": "a5",
+                    "theme": "azul", "headline": "Pague com Pix", "withLogo": false}),
+        )
+        .await;
+    assert_eq!(
+        owners_sign.status,
+        StatusCode::CREATED,
+        "{}",
+        owners_sign.text
+    );
+    let owners_sign = owners_sign.json["id"].as_str().expect("id").to_owned();
     let nobody_account = "0196a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b";
     let wrong_password = "errada-123";
 
@@ -202,6 +217,17 @@ async fn every_api_route_answers_each_kind_of_caller_exactly_as_the_contract_say
             ["401 unauthenticated", "404 not-found", "200", "200", "403 forbidden", "404 not-found"]),
         row(M::GET, account(&format!("/qrcodes/{operators_code}")), Body::None,
             ["401 unauthenticated", "404 not-found", "200", "200", "200", "404 not-found"]),
+        // Payment links: owner and manager (the full matrix: `payment_links`).
+        row(M::GET, account("/payment-links"), Body::None,
+            ["401 unauthenticated", "404 not-found", "200", "200", "403 forbidden", "404 not-found"]),
+        row(M::POST, account(&format!("/payment-links/{nobody_account}/revoke")), Body::Json(json!({})),
+            ["401 unauthenticated", "404 not-found", "404 not-found", "404 not-found", "403 forbidden", "404 not-found"]),
+        // Saved signs: an operator handles only those of their own codes, and is told why (as
+        // for codes; the full matrix: `saved_signs`).
+        row(M::GET, account("/placas"), Body::None,
+            ["401 unauthenticated", "404 not-found", "200", "200", "200", "404 not-found"]),
+        row(M::GET, account(&format!("/placas/{owners_sign}")), Body::None,
+            ["401 unauthenticated", "404 not-found", "200", "200", "403 forbidden", "404 not-found"]),
         // Someone else's workspace, and one that does not exist, look the same.
         row(M::GET, Person::in_account(&stranger_id, "/qrcodes"), Body::None,
             ["401 unauthenticated", "200", "404 not-found", "404 not-found", "404 not-found", "404 not-found"]),
