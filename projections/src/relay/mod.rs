@@ -161,12 +161,17 @@ async fn lead(
             lock.release().await;
             return Ok(());
         }
-        let batch =
-            feed::read_after(lock.conn(), &config.upcasters, position, config.batch_size).await?;
+        // Between events (most looks while following the feed every `HOT_POLL`) nothing is
+        // after the position: one index probe says so, without a read of the feed.
+        let pending = pending_after(lock.conn(), position).await?;
+        let batch = if pending == 0 {
+            Vec::new()
+        } else {
+            feed::read_after(lock.conn(), &config.upcasters, position, config.batch_size).await?
+        };
         if batch.is_empty() {
             // Events committed past the checkpoint but not readable yet wait for an older
             // transaction to end; that end sends no NOTIFY, so look again soon.
-            let pending = pending_after(lock.conn(), position).await?;
             report_lag(pending);
             let hot = last_notified.is_some_and(|at| at.elapsed() < FOLLOW_UP);
             let wait = if pending > 0 {
