@@ -4,7 +4,7 @@
 //! take over when the holder's connection closes). The active one reads the feed after its
 //! checkpoint, publishes the batch pipelined with `Nats-Msg-Id` = event id, awaits every ack in
 //! order, and only then moves the checkpoint: in memory at once, in `relay_checkpoints` at most
-//! every [`CHECKPOINT_EVERY`] while it keeps publishing, and before it waits idle or stops. A
+//! every `CHECKPOINT_EVERY` (250 ms) while it keeps publishing, and before it waits idle or stops. A
 //! crash before the stored checkpoint caught up means those events are published again:
 //! JetStream drops the repeats inside its duplicate window, and the projectors skip anything at
 //! or before their own checkpoints in any case.
