@@ -5,11 +5,29 @@ mod support;
 use std::time::Duration;
 
 use commands::feed::{FeedPosition, StoredEvent};
+use metrics::{SharedString, Unit};
+use metrics_util::CompositeKey;
 use metrics_util::debugging::{DebugValue, DebuggingRecorder};
 use projections::relay::Fault;
 use projections::{CancellationToken, Error, checkpoint};
 use support::{NewEvent, PATIENCE, TestEnv, eventually, read_feed, read_stream};
 use uuid::Uuid;
+
+/// The metrics a test's local recorder took.
+struct Counters(Vec<(CompositeKey, Option<Unit>, Option<SharedString>, DebugValue)>);
+
+impl Counters {
+    /// The counter called `name`, if it was ever incremented.
+    fn get(&self, name: &str) -> Option<u64> {
+        self.0
+            .iter()
+            .find(|(key, ..)| key.key().name() == name)
+            .map(|(.., value)| match value {
+                DebugValue::Counter(n) => *n,
+                other => panic!("{name} is not a counter: {other:?}"),
+            })
+    }
+}
 
 fn mixed_events(n: usize) -> Vec<NewEvent> {
     (0..n)
@@ -119,16 +137,8 @@ async fn a_batch_published_again_after_a_crash_is_deduplicated_by_jetstream() {
         .expect("relay task")
         .expect("relay stops cleanly");
 
-    let counters = snapshotter.snapshot().into_vec();
-    let counter = |name: &str| {
-        counters
-            .iter()
-            .find(|(key, ..)| key.key().name() == name)
-            .map(|(.., value)| match value {
-                DebugValue::Counter(n) => *n,
-                other => panic!("{name} is not a counter: {other:?}"),
-            })
-    };
+    let counters = Counters(snapshotter.snapshot().into_vec());
+    let counter = |name: &str| counters.get(name);
     assert_eq!(
         counter("balcao_relay_published_total"),
         Some(24),
@@ -245,17 +255,8 @@ async fn under_steady_writes_the_relay_stores_its_checkpoint_a_few_times_a_secon
         .expect("relay task")
         .expect("relay stops cleanly");
 
-    let counters = snapshotter.snapshot().into_vec();
-    let counter = |name: &str| {
-        counters
-            .iter()
-            .find(|(key, ..)| key.key().name() == name)
-            .map(|(.., value)| match value {
-                DebugValue::Counter(n) => *n,
-                other => panic!("{name} is not a counter: {other:?}"),
-            })
-            .unwrap_or_default()
-    };
+    let counters = Counters(snapshotter.snapshot().into_vec());
+    let counter = |name: &str| counters.get(name).unwrap_or_default();
     assert_eq!(counter("balcao_relay_published_total"), 100);
     // Storing after every batch wrote it dozens of times here (once per batch).
     let stored = counter("balcao_relay_checkpoints_stored_total");

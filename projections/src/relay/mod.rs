@@ -26,9 +26,7 @@ pub use config::{Fault, RelayConfig};
 
 use crate::jetstream::ensure_stream;
 use crate::locks::{LockRole, SessionLock};
-use crate::metric_names::{
-    RELAY_CHECKPOINTS_STORED, RELAY_DUPLICATES, RELAY_LAG_EVENTS, RELAY_PUBLISHED,
-};
+use crate::metric_names::{RELAY_CHECKPOINTS_STORED, RELAY_DUPLICATES, RELAY_PUBLISHED};
 use crate::sql::{pending_after, tx_text};
 use crate::status::{Phase, Status};
 use crate::wakeup::Wakeup;
@@ -148,7 +146,6 @@ async fn lead(
     let wakeup = Wakeup::listen(pool.clone(), EVENTS_CHANNEL.to_owned());
     let mut position = checkpoint::relay_position(lock.conn(), &config.stream.name).await?;
     let mut horizon_retry = HORIZON_RETRY;
-    let mut lag_reported = Instant::now();
     let mut last_notified: Option<Instant> = None;
     // What is in `relay_checkpoints`, and when it was written.
     let mut stored = position;
@@ -171,8 +168,9 @@ async fn lead(
         };
         if batch.is_empty() {
             // Events committed past the checkpoint but not readable yet wait for an older
-            // transaction to end; that end sends no NOTIFY, so look again soon.
-            report_lag(pending);
+            // transaction to end; that end sends no NOTIFY, so look again soon. (The lag gauges
+            // are read from the stored checkpoint when scraped, `crate::lag`, so that the count
+            // and the age always describe the same position.)
             let hot = last_notified.is_some_and(|at| at.elapsed() < FOLLOW_UP);
             let wait = if pending > 0 {
                 let wait = horizon_retry;
@@ -220,19 +218,7 @@ async fn lead(
             store_checkpoint(lock.conn(), &config.stream.name, position).await?;
             (stored, stored_at) = (position, Instant::now());
         }
-        // A batch that was not full is followed by a read that finds the feed caught up and
-        // reports the lag itself; during a backlog, report it once a second.
-        let full = i64::try_from(batch.len()).unwrap_or(i64::MAX) >= config.batch_size;
-        if full && lag_reported.elapsed() >= Duration::from_secs(1) {
-            report_lag(pending_after(lock.conn(), position).await?);
-            lag_reported = Instant::now();
-        }
     }
-}
-
-fn report_lag(pending: i64) {
-    // Saturates at u32::MAX events, far beyond any backlog worth telling apart.
-    metrics::gauge!(RELAY_LAG_EVENTS).set(f64::from(u32::try_from(pending).unwrap_or(u32::MAX)));
 }
 
 /// Publishes `batch` until JetStream acknowledges all of it, for at most the retry window.
