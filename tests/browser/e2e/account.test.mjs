@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe } from "node:test";
 
-import { linkTo, startStack, stepsOf, uniqueEmail, waitForPath } from "./harness.mjs";
+import { linkTo, signUpThroughForm, startStack, stepsOf, uniqueEmail, waitForPath } from "./harness.mjs";
 
 describe("uma pessoa cria a conta, confirma o e-mail, sai, entra e recupera a senha", () => {
   let stack;
@@ -25,12 +25,7 @@ describe("uma pessoa cria a conta, confirma o e-mail, sai, entra e recupera a se
   });
 
   step("a visitor signs up and lands on the welcome guide", async () => {
-    await page.goto("/criar-conta");
-    await page.getByLabel("Seu nome", { exact: true }).fill("Ana Souza");
-    await page.getByLabel("E-mail", { exact: true }).fill(email);
-    await page.getByLabel("Senha", { exact: true }).fill(firstPassword);
-    await page.getByRole("button", { name: "Criar conta", exact: true }).click();
-    await waitForPath(page, "/painel/boas-vindas");
+    await signUpThroughForm(page, { name: "Ana Souza", email: email, password: firstPassword });
     await page.getByRole("heading", { level: 1, name: "Boas-vindas ao Balcão" }).waitFor();
   });
 

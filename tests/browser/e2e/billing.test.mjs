@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, before, describe } from "node:test";
 
-import { resultsDir, startStack, stepsOf, uniqueEmail, waitForPath } from "./harness.mjs";
+import { resultsDir, signUpThroughForm, startStack, stepsOf, uniqueEmail, waitForPath } from "./harness.mjs";
 
 // Screenshots go beside the other results (ignored by git), or where BALCAO_SHOTS_DIR says.
 const SHOTS = process.env.BALCAO_SHOTS_DIR ?? resultsDir;
@@ -54,12 +54,7 @@ describe("plano Grátis, limite e Premium pago no sandbox", () => {
   const step = stepsOf(() => stack);
 
   step("a free account registers ten keys and the eleventh is refused naming the limit", async () => {
-    await owner.goto("/criar-conta");
-    await owner.getByLabel("Seu nome", { exact: true }).fill(person.name);
-    await owner.getByLabel("E-mail", { exact: true }).fill(person.email);
-    await owner.getByLabel("Senha", { exact: true }).fill(person.password);
-    await owner.getByRole("button", { name: "Criar conta", exact: true }).click();
-    await waitForPath(owner, "/painel/boas-vindas");
+    await signUpThroughForm(owner, { name: person.name, email: person.email, password: person.password });
     await owner.goto("/painel/chaves");
     await owner.getByRole("heading", { level: 1, name: "Chaves Pix" }).waitFor();
     for (let n = 1; n <= 10; n += 1) {

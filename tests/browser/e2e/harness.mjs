@@ -747,3 +747,16 @@ export function uniqueEmail(who) {
 export async function waitForPath(page, pathname) {
   await page.waitForURL((url) => url.pathname === pathname, { timeout: TIMEOUT_MS });
 }
+
+/**
+ * Signs a new person up through `/criar-conta`, as they would type it, and waits for the
+ * welcome page the form leads to.
+ */
+export async function signUpThroughForm(page, { name, email, password }) {
+  await page.goto("/criar-conta");
+  await page.getByLabel("Seu nome", { exact: true }).fill(name);
+  await page.getByLabel("E-mail", { exact: true }).fill(email);
+  await page.getByLabel("Senha", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Criar conta", exact: true }).click();
+  await waitForPath(page, "/painel/boas-vindas");
+}

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe } from "node:test";
 
-import { startStack, stepsOf, uniqueEmail, waitForPath } from "./harness.mjs";
+import { signUpThroughForm, startStack, stepsOf, uniqueEmail } from "./harness.mjs";
 import { VIEWPORTS, expectFitsEveryScreen, layoutProblems } from "./layout.mjs";
 
 /** Runs `check(path)` for every path and fails once, listing every path's problems. */
@@ -146,12 +146,7 @@ describe("every page fits a phone and a laptop", () => {
 
   step("every dashboard screen fits every screen", async () => {
     await page.setViewportSize({ width: 1366, height: 900 });
-    await page.goto("/criar-conta");
-    await page.getByLabel("Seu nome", { exact: true }).fill("Bruna Lima");
-    await page.getByLabel("E-mail", { exact: true }).fill(uniqueEmail("bruna"));
-    await page.getByLabel("Senha", { exact: true }).fill("Senha-da-bruna-42");
-    await page.getByRole("button", { name: "Criar conta", exact: true }).click();
-    await waitForPath(page, "/painel/boas-vindas");
+    await signUpThroughForm(page, { name: "Bruna Lima", email: uniqueEmail("bruna"), password: "Senha-da-bruna-42" });
     const screens = [
       "/painel",
       "/painel/boas-vindas",

@@ -9,7 +9,7 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe } from "node:test";
 
-import { startStack, stepsOf, uniqueEmail, waitForPath } from "./harness.mjs";
+import { signUpThroughForm, startStack, stepsOf, uniqueEmail } from "./harness.mjs";
 import { expectFitsEveryScreen } from "./layout.mjs";
 
 // `balcao all` inherits the environment: the payer page offers "Simular pagamento".
@@ -55,12 +55,7 @@ describe("pagamento ao vivo", () => {
   const step = stepsOf(() => stack);
 
   step("an owner makes a code of R$ 12,50", async () => {
-    await owner.goto("/criar-conta");
-    await owner.getByLabel("Seu nome", { exact: true }).fill("Rita Alves");
-    await owner.getByLabel("E-mail", { exact: true }).fill(uniqueEmail("rita"));
-    await owner.getByLabel("Senha", { exact: true }).fill("Senha-da-Rita-7");
-    await owner.getByRole("button", { name: "Criar conta", exact: true }).click();
-    await waitForPath(owner, "/painel/boas-vindas");
+    await signUpThroughForm(owner, { name: "Rita Alves", email: uniqueEmail("rita"), password: "Senha-da-Rita-7" });
     // Codes are made on /painel/criar-qrcode (no key registered yet: the key is typed).
     await owner.goto("/painel/criar-qrcode");
     const form = owner.getByRole("form", { name: "Criar QR code" });

@@ -12,7 +12,7 @@ import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe } from "node:test";
 
-import { startStack, stepsOf, uniqueEmail, waitForPath } from "./harness.mjs";
+import { signUpThroughForm, startStack, stepsOf, uniqueEmail, waitForPath } from "./harness.mjs";
 import { VIEWPORTS, layoutProblems } from "./layout.mjs";
 
 // Once the live updates (SSE) are merged, this becomes `true`: the open screen must then show the
@@ -80,12 +80,7 @@ describe("a simulated payment reaches /painel/transacoes and its CSV", () => {
 
   step("the owner registers a key and makes a code with it", async () => {
     await owner.setViewportSize(DESKTOP);
-    await owner.goto("/criar-conta");
-    await owner.getByLabel("Seu nome", { exact: true }).fill("Rita Moura");
-    await owner.getByLabel("E-mail", { exact: true }).fill(uniqueEmail("rita"));
-    await owner.getByLabel("Senha", { exact: true }).fill("Senha-da-Rita-7");
-    await owner.getByRole("button", { name: "Criar conta", exact: true }).click();
-    await waitForPath(owner, "/painel/boas-vindas");
+    await signUpThroughForm(owner, { name: "Rita Moura", email: uniqueEmail("rita"), password: "Senha-da-Rita-7" });
     // Inside the dashboard, as a person goes: the welcome guide's first step.
     await owner.getByRole("link", { name: "Cadastrar chave Pix" }).click();
     await waitForPath(owner, "/painel/chaves");

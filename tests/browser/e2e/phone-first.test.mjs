@@ -10,7 +10,7 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe } from "node:test";
 
-import { linkTo, startStack, stepsOf, uniqueEmail, waitForPath } from "./harness.mjs";
+import { linkTo, signUpThroughForm, startStack, stepsOf, uniqueEmail, waitForPath } from "./harness.mjs";
 
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1366, height: 900 };
@@ -59,12 +59,7 @@ describe("telefone primeiro: dúvidas no painel, convites e links explicados, ex
   });
 
   step("the owner signs up", async () => {
-    await owner.goto("/criar-conta");
-    await owner.getByLabel("Seu nome", { exact: true }).fill(owners.name);
-    await owner.getByLabel("E-mail", { exact: true }).fill(owners.email);
-    await owner.getByLabel("Senha", { exact: true }).fill(owners.password);
-    await owner.getByRole("button", { name: "Criar conta", exact: true }).click();
-    await waitForPath(owner, "/painel/boas-vindas");
+    await signUpThroughForm(owner, { name: owners.name, email: owners.email, password: owners.password });
   });
 
   step("on a wide screen there is no Menu button; on a phone it opens the menu", async () => {

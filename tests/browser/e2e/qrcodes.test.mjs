@@ -19,7 +19,7 @@ import { promisify } from "node:util";
 import jsQR from "jsqr";
 import { PNG } from "pngjs";
 
-import { startStack, stepsOf, uniqueEmail, waitForPath } from "./harness.mjs";
+import { signUpThroughForm, startStack, stepsOf, uniqueEmail, waitForPath } from "./harness.mjs";
 
 const run = promisify(execFile);
 
@@ -95,12 +95,7 @@ describe("a shop owner's key becomes a batch of codes that scan, download and op
   });
 
   step("the owner signs up and registers an e-mail key at /painel/chaves", async () => {
-    await owner.goto("/criar-conta");
-    await owner.getByLabel("Seu nome", { exact: true }).fill("Rita Gomes");
-    await owner.getByLabel("E-mail", { exact: true }).fill(uniqueEmail("rita"));
-    await owner.getByLabel("Senha", { exact: true }).fill("Senha-da-Rita-7");
-    await owner.getByRole("button", { name: "Criar conta", exact: true }).click();
-    await waitForPath(owner, "/painel/boas-vindas");
+    await signUpThroughForm(owner, { name: "Rita Gomes", email: uniqueEmail("rita"), password: "Senha-da-Rita-7" });
     await owner.goto("/painel/chaves");
     const form = owner.getByRole("form", { name: "Cadastrar chave Pix" });
     await form.getByLabel("Chave Pix", { exact: true }).fill("caixa@bardarita.com.br");

@@ -11,7 +11,7 @@ import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe } from "node:test";
 
-import { startStack, stepsOf, uniqueEmail, waitForPath } from "./harness.mjs";
+import { signUpThroughForm, startStack, stepsOf, uniqueEmail, waitForPath } from "./harness.mjs";
 import { expectFitsEveryScreen } from "./layout.mjs";
 
 const PHONE = { width: 390, height: 844 };
@@ -65,12 +65,7 @@ describe("an owner keeps her signs in the dashboard: make, list, duplicate, edit
   });
 
   step("the owner signs up and makes a QR code", async () => {
-    await owner.goto("/criar-conta");
-    await owner.getByLabel("Seu nome", { exact: true }).fill("Lia Matos");
-    await owner.getByLabel("E-mail", { exact: true }).fill(uniqueEmail("lia"));
-    await owner.getByLabel("Senha", { exact: true }).fill("Senha-da-Lia-3");
-    await owner.getByRole("button", { name: "Criar conta", exact: true }).click();
-    await waitForPath(owner, "/painel/boas-vindas");
+    await signUpThroughForm(owner, { name: "Lia Matos", email: uniqueEmail("lia"), password: "Senha-da-Lia-3" });
     await owner.goto("/painel/chaves");
     const keys = owner.getByRole("form", { name: "Cadastrar chave Pix" });
     await keys.getByLabel("Chave Pix", { exact: true }).fill("caixa@doceria-da-lia.com.br");

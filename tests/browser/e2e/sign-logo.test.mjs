@@ -10,7 +10,7 @@ import { after, before, describe } from "node:test";
 
 import { PNG } from "pngjs";
 
-import { resultsDir, startStack, stepsOf, uniqueEmail, waitForPath } from "./harness.mjs";
+import { resultsDir, signUpThroughForm, startStack, stepsOf, uniqueEmail, waitForPath } from "./harness.mjs";
 
 const SHOTS = process.env.BALCAO_SHOTS_DIR ?? resultsDir;
 const SCREENS = [
@@ -63,12 +63,7 @@ describe("logotipo nas placas: Premium, envio com progresso", () => {
   const step = stepsOf(() => stack);
 
   step("on Grátis, choosing a logo says it is Premium and links to it", async () => {
-    await owner.goto("/criar-conta");
-    await owner.getByLabel("Seu nome", { exact: true }).fill(person.name);
-    await owner.getByLabel("E-mail", { exact: true }).fill(person.email);
-    await owner.getByLabel("Senha", { exact: true }).fill(person.password);
-    await owner.getByRole("button", { name: "Criar conta", exact: true }).click();
-    await waitForPath(owner, "/painel/boas-vindas");
+    await signUpThroughForm(owner, { name: person.name, email: person.email, password: person.password });
     await owner.goto("/painel/criar-qrcode");
     const section = owner.getByRole("region", { name: "Logotipo nas placas" });
     await section.getByText("Sem logotipo").waitFor();
