@@ -138,7 +138,6 @@ async fn main() -> anyhow::Result<()> {
     let db = BenchDb::create().await?;
     let mut out = std::io::stdout().lock();
     writeln!(out, "replay_speed: inserting {n} events…")?;
-    quiet(&db.pool).await?;
     let started = Instant::now();
     insert_mixed(&db.pool, n).await?;
     writeln!(out, "  inserted in {:.1?}", started.elapsed())?;
