@@ -64,8 +64,8 @@ pub(crate) struct EventRow {
     stream_version: i64,
     event_type: String,
     schema_version: i32,
-    payload: serde_json::Value,
-    metadata: serde_json::Value,
+    payload: Option<serde_json::Value>,
+    metadata: Option<serde_json::Value>,
     recorded_at: DateTime<Utc>,
 }
 
@@ -83,9 +83,81 @@ impl From<EventRow> for StoredEvent {
             stream_version: row.stream_version,
             event_type: row.event_type,
             schema_version: row.schema_version,
-            payload: row.payload,
-            metadata: row.metadata,
+            payload: row.payload.unwrap_or_default(),
+            metadata: row.metadata.unwrap_or_default(),
             recorded_at: row.recorded_at,
+        }
+    }
+}
+
+/// Which parts of each event a reader needs beyond its envelope (id, position, stream, type,
+/// schema version, time). A reader of a large log asks only for those, and PostgreSQL neither
+/// turns the rest into text nor sends it.
+///
+/// An event whose payload is left out comes with `payload: null`, at its stored schema version
+/// (there is nothing to upcast); left-out metadata is `null` too.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FeedFields {
+    /// The stream types whose payloads are read; `None` for every payload.
+    pub payloads_of: Option<Vec<&'static str>>,
+    /// Whether metadata is read.
+    pub metadata: bool,
+}
+
+impl FeedFields {
+    /// Every payload and all metadata: what the relay publishes.
+    pub fn everything() -> FeedFields {
+        FeedFields {
+            payloads_of: None,
+            metadata: true,
+        }
+    }
+
+    /// The payloads of these stream types, and no metadata.
+    pub fn payloads_of(stream_types: &[&'static str]) -> FeedFields {
+        FeedFields {
+            payloads_of: Some(stream_types.to_vec()),
+            metadata: false,
+        }
+    }
+
+    /// What a reader serving both `self`'s and `other`'s readers needs.
+    #[must_use]
+    pub fn union(&self, other: &FeedFields) -> FeedFields {
+        let payloads_of = match (&self.payloads_of, &other.payloads_of) {
+            (Some(mine), Some(theirs)) => {
+                let mut both = mine.clone();
+                both.extend(theirs.iter().filter(|t| !mine.contains(t)));
+                Some(both)
+            }
+            _ => None,
+        };
+        FeedFields {
+            payloads_of,
+            metadata: self.metadata || other.metadata,
+        }
+    }
+
+    /// Whether the payload of an event of `stream_type` is read.
+    pub fn reads_payload_of(&self, stream_type: &str) -> bool {
+        self.payloads_of
+            .as_ref()
+            .is_none_or(|types| types.contains(&stream_type))
+    }
+
+    /// A whole event as [`read_after_with`] reads it with these fields: upcast by `upcasters`
+    /// when its payload is read, and with what is left out set to `null` (the payload at its
+    /// stored schema version). A live reader given whole events narrows them with this, so it
+    /// sees exactly what a replay of the same events reads.
+    pub fn narrow(&self, upcasters: &Upcasters, mut event: StoredEvent) -> StoredEvent {
+        if !self.metadata {
+            event.metadata = serde_json::Value::Null;
+        }
+        if self.reads_payload_of(&event.stream_type) {
+            upcasters.upcast_event(event)
+        } else {
+            event.payload = serde_json::Value::Null;
+            event
         }
     }
 }
@@ -103,10 +175,25 @@ pub async fn read_after<'e>(
     after: FeedPosition,
     limit: i64,
 ) -> Result<Vec<StoredEvent>, sqlx::Error> {
+    read_after_with(executor, upcasters, after, limit, &FeedFields::everything()).await
+}
+
+/// [`read_after`] reading only `fields` of each event (see [`FeedFields`]).
+pub async fn read_after_with<'e>(
+    executor: impl PgExecutor<'e>,
+    upcasters: &Upcasters,
+    after: FeedPosition,
+    limit: i64,
+    fields: &FeedFields,
+) -> Result<Vec<StoredEvent>, sqlx::Error> {
     let after_tx = i64::try_from(after.tx_id).unwrap_or(i64::MAX);
+    let every_payload = fields.payloads_of.is_none();
+    let payload_types: Vec<&str> = fields.payloads_of.clone().unwrap_or_default();
     let rows: Vec<EventRow> = sqlx::query_as(
         "select event_id, tx_id::text::bigint as tx_id, global_position, stream_type, stream_id,
-                stream_version, event_type, schema_version, payload, metadata, recorded_at
+                stream_version, event_type, schema_version,
+                case when $4 or stream_type = any($5) then payload end as payload,
+                case when $6 then metadata end as metadata, recorded_at
            from events
           where tx_id < pg_snapshot_xmin(pg_current_snapshot())
             and (tx_id, global_position) > ($1::text::xid8, $2)
@@ -116,10 +203,13 @@ pub async fn read_after<'e>(
     .bind(after_tx.to_string())
     .bind(after.global_position)
     .bind(limit)
+    .bind(every_payload)
+    .bind(&payload_types)
+    .bind(fields.metadata)
     .fetch_all(executor)
     .await?;
     Ok(rows
         .into_iter()
-        .map(|row| upcasters.upcast_event(StoredEvent::from(row)))
+        .map(|row| fields.narrow(upcasters, StoredEvent::from(row)))
         .collect())
 }

@@ -140,3 +140,58 @@ async fn the_feed_hands_out_an_old_event_in_its_current_shape() {
     assert_eq!(upcast[0].event_id, raw[0].event_id);
     assert_eq!(upcasters().current_version("Deposited"), 2);
 }
+
+#[tokio::test]
+async fn a_reader_asking_for_some_payloads_gets_those_upcast_and_the_rest_left_out() {
+    let db = TestDb::new().await;
+    stream_with_an_old_deposit(&db).await;
+    let mut conn = db.connection().await;
+    sqlx::query(
+        "insert into events (event_id, stream_type, stream_id, stream_version, event_type,
+                             schema_version, payload, metadata)
+         values ($1, 'other', 'other-1', 1, 'Deposited', 1, $2, '{\"actor\": \"x\"}')",
+    )
+    .bind(uuid::Uuid::now_v7())
+    .bind(json!({"Deposited": {"valor": "5,00"}}))
+    .execute(&mut conn)
+    .await
+    .unwrap();
+    let whole = read_feed_until(&db.pool, FeedPosition::default(), 2).await;
+    assert_eq!(whole.len(), 2);
+
+    let fields = feed::FeedFields::payloads_of(&["ledger"]);
+    let narrow =
+        feed::read_after_with(&db.pool, &upcasters(), FeedPosition::default(), 10, &fields)
+            .await
+            .unwrap();
+
+    // The ledger's payload is read and upcast; the other stream's is left in PostgreSQL, at
+    // its stored version, and no metadata is read at all.
+    assert_eq!(narrow.len(), 2);
+    assert_eq!(narrow[0].schema_version, 2);
+    assert_eq!(narrow[0].payload["Deposited"]["amount_centavos"], 101_234);
+    assert_eq!(
+        (narrow[1].stream_type.as_str(), narrow[1].schema_version),
+        ("other", 1)
+    );
+    assert_eq!(narrow[1].payload, Value::Null);
+    assert!(narrow.iter().all(|e| e.metadata == Value::Null));
+    assert_eq!(whole[1].metadata, json!({"actor": "x"}));
+    // A live reader narrowing whole events sees exactly the same.
+    let narrowed: Vec<_> = whole
+        .into_iter()
+        .map(|e| fields.narrow(&upcasters(), e))
+        .collect();
+    assert_eq!(narrowed, narrow);
+}
+
+#[test]
+fn readers_of_different_streams_together_read_the_payloads_of_both() {
+    let qr = feed::FeedFields::payloads_of(&["qrcode"]);
+    let both = qr.union(&feed::FeedFields::payloads_of(&["account", "qrcode"]));
+    assert_eq!(both.payloads_of, Some(vec!["qrcode", "account"]));
+    assert!(!both.metadata);
+    assert!(!both.reads_payload_of("payment"));
+    let all = both.union(&feed::FeedFields::everything());
+    assert!(all.reads_payload_of("payment") && all.metadata);
+}

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use commands::Upcasters;
-use commands::feed::StoredEvent;
+use commands::feed::{FeedFields, StoredEvent};
 use sqlx::{PgConnection, PgExecutor};
 
 use crate::{ApplyError, Projection, TableSet};
@@ -49,6 +49,11 @@ pub struct EventCounts;
 impl Projection for EventCounts {
     fn name(&self) -> &'static str {
         NAME
+    }
+
+    fn reads(&self) -> FeedFields {
+        // Counts by stream and event type: no payload at all.
+        FeedFields::payloads_of(&[])
     }
 
     fn tables(&self) -> &'static [&'static str] {

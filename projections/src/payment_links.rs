@@ -9,7 +9,7 @@
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use commands::Upcasters;
-use commands::feed::{FeedPosition, StoredEvent};
+use commands::feed::{FeedFields, FeedPosition, StoredEvent};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use sqlx::{PgConnection, PgExecutor};
@@ -165,6 +165,10 @@ pub struct PaymentLinks;
 impl Projection for PaymentLinks {
     fn name(&self) -> &'static str {
         NAME
+    }
+
+    fn reads(&self) -> FeedFields {
+        FeedFields::payloads_of(&[STREAM_TYPE])
     }
 
     fn tables(&self) -> &'static [&'static str] {

@@ -22,7 +22,7 @@ use std::collections::HashMap;
 use async_trait::async_trait;
 use chrono::{DateTime, NaiveDate, Utc};
 use commands::Upcasters;
-use commands::feed::StoredEvent;
+use commands::feed::{FeedFields, StoredEvent};
 use commands::vault::{AccountKey, VaultError, load_key};
 use domain::payment::{PaymentEvent, PaymentSource, RefundStatus};
 use domain::sealed::Sealed;
@@ -229,6 +229,11 @@ pub struct Payments;
 impl Projection for Payments {
     fn name(&self) -> &'static str {
         NAME
+    }
+
+    fn reads(&self) -> FeedFields {
+        // Account events for `AccountDeleted`.
+        FeedFields::payloads_of(&[STREAM_TYPE, domain::account::STREAM_TYPE])
     }
 
     fn tables(&self) -> &'static [&'static str] {

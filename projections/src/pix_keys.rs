@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use commands::Upcasters;
-use commands::feed::StoredEvent;
+use commands::feed::{FeedFields, StoredEvent};
 use commands::vault::{AccountKey, VaultError, load_key};
 use domain::key_ring::KeyRingEvent;
 use domain::sealed::Sealed;
@@ -117,6 +117,11 @@ pub struct PixKeys;
 impl Projection for PixKeys {
     fn name(&self) -> &'static str {
         NAME
+    }
+
+    fn reads(&self) -> FeedFields {
+        // Account events for `AccountDeleted`.
+        FeedFields::payloads_of(&[STREAM_TYPE, domain::account::STREAM_TYPE])
     }
 
     fn tables(&self) -> &'static [&'static str] {

@@ -2,7 +2,7 @@
 
 use async_trait::async_trait;
 use commands::Upcasters;
-use commands::feed::StoredEvent;
+use commands::feed::{FeedFields, StoredEvent};
 use sqlx::PgConnection;
 use uuid::Uuid;
 
@@ -24,6 +24,15 @@ pub trait Projection: Send + Sync + 'static {
 
     /// The live names of the tables this projection owns; replay rebuilds all of them.
     fn tables(&self) -> &'static [&'static str];
+
+    /// The parts of each event [`Projection::apply_batch`] reads beyond its envelope (ids,
+    /// position, stream, type, schema version, time). Every runtime, live and replay, hands the
+    /// projection events narrowed to these fields ([`FeedFields::narrow`]), so a payload left
+    /// out shows in every test; replay asks PostgreSQL for no more than this, which is most of
+    /// its reading cost on a large log. The default reads everything.
+    fn reads(&self) -> FeedFields {
+        FeedFields::everything()
+    }
 
     /// Whether replay may leave this projection's plain indexes (neither unique nor behind a
     /// constraint) out while it fills fresh tables, and build them once at the end: much cheaper

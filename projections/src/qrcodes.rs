@@ -19,7 +19,7 @@ use std::collections::HashMap;
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use commands::Upcasters;
-use commands::feed::{FeedPosition, StoredEvent};
+use commands::feed::{FeedFields, FeedPosition, StoredEvent};
 use serde::Deserialize;
 use sqlx::{PgConnection, PgExecutor};
 use uuid::Uuid;
@@ -450,6 +450,10 @@ pub struct QrCodes;
 impl Projection for QrCodes {
     fn name(&self) -> &'static str {
         NAME
+    }
+
+    fn reads(&self) -> FeedFields {
+        FeedFields::payloads_of(&[STREAM_TYPE])
     }
 
     fn tables(&self) -> &'static [&'static str] {

@@ -10,7 +10,7 @@
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use commands::Upcasters;
-use commands::feed::{FeedPosition, StoredEvent};
+use commands::feed::{FeedFields, FeedPosition, StoredEvent};
 use serde::Deserialize;
 use sqlx::{PgConnection, PgExecutor};
 use uuid::Uuid;
@@ -174,6 +174,11 @@ pub struct Signs;
 impl Projection for Signs {
     fn name(&self) -> &'static str {
         NAME
+    }
+
+    fn reads(&self) -> FeedFields {
+        // Account events for `AccountDeleted`.
+        FeedFields::payloads_of(&[STREAM_TYPE, domain::account::STREAM_TYPE])
     }
 
     fn tables(&self) -> &'static [&'static str] {

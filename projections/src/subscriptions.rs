@@ -11,7 +11,7 @@
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use commands::Upcasters;
-use commands::feed::{FeedPosition, StoredEvent};
+use commands::feed::{FeedFields, FeedPosition, StoredEvent};
 use serde::Deserialize;
 use sqlx::{PgConnection, PgExecutor};
 use uuid::Uuid;
@@ -318,6 +318,10 @@ impl Subscriptions {
 impl Projection for Subscriptions {
     fn name(&self) -> &'static str {
         NAME
+    }
+
+    fn reads(&self) -> FeedFields {
+        FeedFields::payloads_of(&[STREAM_TYPE])
     }
 
     fn tables(&self) -> &'static [&'static str] {

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use commands::Upcasters;
-use commands::feed::StoredEvent;
+use commands::feed::{FeedFields, StoredEvent};
 use commands::vault::{AccountKey, VaultError, load_key};
 use domain::account::AccountEvent;
 use domain::sealed::Sealed;
@@ -30,6 +30,10 @@ struct Tables {
 impl Projection for Accounts {
     fn name(&self) -> &'static str {
         NAME
+    }
+
+    fn reads(&self) -> FeedFields {
+        FeedFields::payloads_of(&[STREAM_TYPE])
     }
 
     fn tables(&self) -> &'static [&'static str] {

@@ -53,11 +53,13 @@ pub(crate) async fn apply_messages(
     let mut readable: Vec<StoredEvent> = Vec::with_capacity(messages.len());
     // The event id of each message, `None` for unreadable ones.
     let mut ids: Vec<Option<Uuid>> = Vec::with_capacity(messages.len());
+    // Narrowed to what the projection reads, as replay reads it.
+    let fields = projection.reads();
     for message in messages {
         match serde_json::from_slice::<StoredEvent>(&message.payload) {
             Ok(event) => {
                 ids.push(Some(event.event_id));
-                readable.push(upcasters.upcast_event(event));
+                readable.push(fields.narrow(upcasters, event));
             }
             Err(error) => {
                 // Not an event the relay wrote. If it stood for a real event, that event is in
@@ -242,9 +244,11 @@ async fn fill_from_feed(
         parked: Vec::new(),
         last_recorded_at: None,
     };
+    let fields = projection.reads();
     let mut position = after;
     while position < until {
-        let mut page = feed::read_after(&mut *conn, upcasters, position, page_size).await?;
+        let mut page =
+            feed::read_after_with(&mut *conn, upcasters, position, page_size, &fields).await?;
         page.retain(|e| e.position <= until);
         let Some(last) = page.last() else { break };
         position = last.position;

@@ -5,7 +5,8 @@
 //! 2. Create a fresh table set (`<table>__rebuild_<n>`) as copies of the live tables (see
 //!    `tables`: the migrations are the only DDL) and fill it from the feed in big pages. The
 //!    feed is read once for every projection being rebuilt, the next page while the current one
-//!    is written; each projection writes a page with its own multi-row statements, in a
+//!    is written, and only the payloads one of them reads ([`Projection::reads`]: no metadata,
+//!    and no payload that only `event_counts` would be handed); each projection writes a page with its own multi-row statements, in a
 //!    transaction that does not wait for its WAL flush (a crash loses only rebuild tables,
 //!    which the next replay drops). Once the fill ends, each projection makes the changes it
 //!    noted during it ([`Projection::finish_fill`]: `qrcodes`' archives and claims, which its
@@ -29,7 +30,7 @@ use std::time::{Duration, Instant};
 
 use chrono::Utc;
 use commands::Upcasters;
-use commands::feed::{self, FeedPosition, StoredEvent};
+use commands::feed::{self, FeedFields, FeedPosition, StoredEvent};
 use indicatif::{ProgressBar, ProgressStyle};
 use sqlx::PgPool;
 use tokio::sync::mpsc;
@@ -226,10 +227,18 @@ async fn fill_and_switch(
 
     // Read the next page while the current one is applied.
     let (pages_tx, mut pages_rx) = mpsc::channel::<Vec<StoredEvent>>(2);
+    // Only what one of them reads: on a large log most of the reading cost is payloads turned
+    // into text and back, and most events are read by few projections.
+    let fields = builds
+        .iter()
+        .map(|b| b.projection.reads())
+        .reduce(|all, one| all.union(&one))
+        .unwrap_or_else(FeedFields::everything);
     let reader = tokio::spawn(read_pages(
         pool.clone(),
         Arc::clone(&options.upcasters),
         options.page_size,
+        fields,
         pages_tx,
     ));
     let mut position = FeedPosition::default();
@@ -294,11 +303,12 @@ async fn read_pages(
     pool: PgPool,
     upcasters: Arc<Upcasters>,
     page_size: i64,
+    fields: FeedFields,
     pages: mpsc::Sender<Vec<StoredEvent>>,
 ) -> Result<(), Error> {
     let mut position = FeedPosition::default();
     loop {
-        let page = feed::read_after(&pool, &upcasters, position, page_size).await?;
+        let page = feed::read_after_with(&pool, &upcasters, position, page_size, &fields).await?;
         let Some(last) = page.last() else {
             return Ok(());
         };

@@ -73,9 +73,16 @@ async fn try_switch(
     let mut position = replayed_to;
     let mut caught_up = 0;
     let mut parked = Vec::new();
+    let fields = build.projection.reads();
     while position < live {
-        let mut page =
-            feed::read_after(&mut *tx, &options.upcasters, position, options.page_size).await?;
+        let mut page = feed::read_after_with(
+            &mut *tx,
+            &options.upcasters,
+            position,
+            options.page_size,
+            &fields,
+        )
+        .await?;
         page.retain(|e| e.position <= live);
         let Some(last) = page.last() else { break };
         position = last.position;
