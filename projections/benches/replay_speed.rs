@@ -22,6 +22,10 @@ use futures::StreamExt;
 use projections::replay::{self, ReplayOptions};
 use sqlx::PgPool;
 
+/// The allocator the `balcao` binary uses, so the replay here allocates as `balcao replay` does.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Inserts `n` mixed events in 100k-row statements, all of them valid for today's read models:
 /// every other one a `QrCodeCreated`; one in a hundred a `QrCodeArchived` of the code created
 /// just before it (a second event in that stream, as the dashboard's "Arquivar" writes); the

@@ -61,7 +61,7 @@ pub struct ReplayOptions {
 impl Default for ReplayOptions {
     fn default() -> ReplayOptions {
         ReplayOptions {
-            page_size: 10_000,
+            page_size: 20_000,
             show_progress: false,
             switch_lock_timeout: Duration::from_secs(5),
             switch_attempts: 5,
