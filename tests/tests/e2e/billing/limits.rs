@@ -217,3 +217,125 @@ async fn registrations_racing_for_the_last_key_of_the_plan_let_exactly_one_throu
     assert_eq!(count(&app, registered).await, 10);
     app.stop().await;
 }
+
+/// Creations in the log before the `qrcodes` checkpoint, none of them the shop's.
+const OTHERS_EVENTS: i64 = 200_000;
+
+#[tokio::test]
+async fn the_monthly_count_of_codes_reads_the_logs_tail_by_index_however_long_the_log() {
+    use gateway::billing::usage;
+    use gateway::roles::Roles;
+    use sqlx::{AssertSqlSafe, Connection};
+
+    // No relay or projector: the test places the checkpoint itself.
+    let app = TestApp::spawn_roles(
+        Roles {
+            serve: true,
+            ..Roles::default()
+        },
+        |_| {},
+    )
+    .await;
+    let db = app.db().await;
+    let shop = uuid::Uuid::now_v7();
+    // A long log of other shops' creations, projected; then three of the shop's: two of them
+    // in the read model, one only in the log after the checkpoint.
+    sqlx::query(
+        "insert into events (event_id, stream_type, stream_id, stream_version, event_type,
+                             schema_version, payload)
+         select gen_random_uuid(), 'qrcode', gen_random_uuid()::text, 1, 'QrCodeCreated', 1,
+                jsonb_build_object('owner_id', md5('outra' || (g % 50))::uuid)
+           from generate_series(1, $1) g",
+    )
+    .bind(OTHERS_EVENTS)
+    .execute(&db)
+    .await
+    .unwrap();
+    sqlx::query(
+        "insert into qrcodes (qrcode_id, owner_id, key_kind, pix_key, merchant_name,
+                              merchant_city, txid, payload, created_at, event_id, tx_id,
+                              global_position, version)
+         select gen_random_uuid(), $1, 'evp', 'chave', 'LOJA', 'SAO PAULO', '***', 'p', now(),
+                gen_random_uuid(), '1'::xid8, g, 1
+           from generate_series(1, 2) g",
+    )
+    .bind(shop)
+    .execute(&db)
+    .await
+    .unwrap();
+    sqlx::query(
+        "insert into projection_checkpoints (projection, tx_id, global_position, last_recorded_at)
+         select 'qrcodes', tx_id, global_position, now()
+           from events order by tx_id desc, global_position desc limit 1
+         on conflict (projection) do update
+            set tx_id = excluded.tx_id, global_position = excluded.global_position",
+    )
+    .execute(&db)
+    .await
+    .unwrap();
+    sqlx::query(
+        "insert into events (event_id, stream_type, stream_id, stream_version, event_type,
+                             schema_version, payload)
+         values (gen_random_uuid(), 'qrcode', gen_random_uuid()::text, 1, 'QrCodeCreated', 1,
+                 jsonb_build_object('owner_id', $1::uuid))",
+    )
+    .bind(shop)
+    .execute(&db)
+    .await
+    .unwrap();
+    sqlx::query("analyze").execute(&db).await.unwrap();
+
+    let usage = usage::of(
+        &db,
+        shop,
+        domain::subscription::limits::LimitedAction::CreateQrCodes(1),
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        usage.qrcodes_this_month, 3,
+        "the read model's two and the tail's one"
+    );
+
+    // Under the generic plan a prepared statement gets after five runs, too.
+    let mut conn = sqlx::PgConnection::connect(&app.settings.database_url)
+        .await
+        .unwrap();
+    sqlx::raw_sql("set plan_cache_mode = force_generic_plan")
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    sqlx::raw_sql(AssertSqlSafe(format!(
+        "prepare month_count(uuid) as {}",
+        usage::QRCODES_THIS_MONTH
+    )))
+    .execute(&mut conn)
+    .await
+    .unwrap();
+    let plan: serde_json::Value = sqlx::query_scalar(AssertSqlSafe(format!(
+        "explain (analyze, buffers, format json) execute month_count('{shop}')"
+    )))
+    .fetch_one(&mut conn)
+    .await
+    .unwrap();
+    assert!(
+        !scans(&plan[0]["Plan"], "events"),
+        "the log is not scanned: {plan:#}"
+    );
+    let pages = plan[0]["Plan"]["Shared Hit Blocks"]
+        .as_i64()
+        .unwrap_or_default()
+        + plan[0]["Plan"]["Shared Read Blocks"]
+            .as_i64()
+            .unwrap_or_default();
+    assert!(pages < 100, "{pages} pages for one count: {plan:#}");
+    app.stop().await;
+}
+
+/// Whether a node of `plan` reads the whole of `table`.
+fn scans(plan: &serde_json::Value, table: &str) -> bool {
+    let here = plan["Node Type"] == "Seq Scan" && plan["Relation Name"] == table;
+    here || plan["Plans"]
+        .as_array()
+        .is_some_and(|children| children.iter().any(|child| scans(child, table)))
+}
