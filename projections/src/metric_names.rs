@@ -39,6 +39,10 @@ pub const PARKED_EVENTS_TOTAL: &str = "balcao_parked_events_total";
 pub const PARKED_EVENTS: &str = "balcao_parked_events";
 /// Counter, per projection: times the projector filled a gap in the stream from PostgreSQL.
 pub const PROJECTION_GAP_REPAIRS: &str = "balcao_projection_gap_repairs_total";
+/// Counter, per projection: rounds the projector committed (each a transaction that moves the
+/// checkpoint). Batches of only other streams' events wait and share a round (see
+/// `ProjectorConfig::hold_other_streams`).
+pub const PROJECTION_ROUNDS: &str = "balcao_projection_rounds_total";
 
 /// Every metric name above.
 pub const ALL: &[&str] = &[
@@ -56,4 +60,5 @@ pub const ALL: &[&str] = &[
     PARKED_EVENTS_TOTAL,
     PARKED_EVENTS,
     PROJECTION_GAP_REPAIRS,
+    PROJECTION_ROUNDS,
 ];

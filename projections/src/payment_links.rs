@@ -9,7 +9,7 @@
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use commands::Upcasters;
-use commands::feed::{FeedFields, FeedPosition, StoredEvent};
+use commands::feed::{FeedPosition, StoredEvent};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use sqlx::{PgConnection, PgExecutor};
@@ -167,8 +167,8 @@ impl Projection for PaymentLinks {
         NAME
     }
 
-    fn reads(&self) -> FeedFields {
-        FeedFields::payloads_of(&[STREAM_TYPE])
+    fn streams(&self) -> Option<&'static [&'static str]> {
+        Some(&[STREAM_TYPE])
     }
 
     fn tables(&self) -> &'static [&'static str] {

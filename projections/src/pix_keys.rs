@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use commands::Upcasters;
-use commands::feed::{FeedFields, StoredEvent};
+use commands::feed::StoredEvent;
 use commands::vault::{AccountKey, VaultError, load_key};
 use domain::key_ring::KeyRingEvent;
 use domain::sealed::Sealed;
@@ -119,9 +119,9 @@ impl Projection for PixKeys {
         NAME
     }
 
-    fn reads(&self) -> FeedFields {
+    fn streams(&self) -> Option<&'static [&'static str]> {
         // Account events for `AccountDeleted`.
-        FeedFields::payloads_of(&[STREAM_TYPE, domain::account::STREAM_TYPE])
+        Some(&[STREAM_TYPE, domain::account::STREAM_TYPE])
     }
 
     fn tables(&self) -> &'static [&'static str] {

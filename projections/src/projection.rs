@@ -25,13 +25,27 @@ pub trait Projection: Send + Sync + 'static {
     /// The live names of the tables this projection owns; replay rebuilds all of them.
     fn tables(&self) -> &'static [&'static str];
 
+    /// The stream types whose events change this read model; `None` (the default) for every
+    /// event. The live projector lets a batch holding only other streams' events wait, up to
+    /// [`ProjectorConfig::hold_other_streams`](crate::projector::ProjectorConfig), and commits it
+    /// with the next batch that matters (one checkpoint round instead of one per batch: eight
+    /// projections each committed a round per creation). Replay applies every event, so a
+    /// stream left out here makes replay and live differ, which the replay tests see.
+    fn streams(&self) -> Option<&'static [&'static str]> {
+        None
+    }
+
     /// The parts of each event [`Projection::apply_batch`] reads beyond its envelope (ids,
-    /// position, stream, type, schema version, time). Every runtime, live and replay, hands the
+    /// position, stream, type, schema version, time): by default the payloads of
+    /// [`Projection::streams`] and no metadata. Every runtime, live and replay, hands the
     /// projection events narrowed to these fields ([`FeedFields::narrow`]), so a payload left
     /// out shows in every test; replay asks PostgreSQL for no more than this, which is most of
-    /// its reading cost on a large log. The default reads everything.
+    /// its reading cost on a large log.
     fn reads(&self) -> FeedFields {
-        FeedFields::everything()
+        match self.streams() {
+            Some(streams) => FeedFields::payloads_of(streams),
+            None => FeedFields::everything(),
+        }
     }
 
     /// Whether replay may leave this projection's plain indexes (neither unique nor behind a

@@ -19,7 +19,7 @@ use std::collections::HashMap;
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use commands::Upcasters;
-use commands::feed::{FeedFields, FeedPosition, StoredEvent};
+use commands::feed::{FeedPosition, StoredEvent};
 use serde::Deserialize;
 use sqlx::{PgConnection, PgExecutor};
 use uuid::Uuid;
@@ -452,8 +452,8 @@ impl Projection for QrCodes {
         NAME
     }
 
-    fn reads(&self) -> FeedFields {
-        FeedFields::payloads_of(&[STREAM_TYPE])
+    fn streams(&self) -> Option<&'static [&'static str]> {
+        Some(&[STREAM_TYPE])
     }
 
     fn tables(&self) -> &'static [&'static str] {

@@ -10,7 +10,7 @@
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use commands::Upcasters;
-use commands::feed::{FeedFields, FeedPosition, StoredEvent};
+use commands::feed::{FeedPosition, StoredEvent};
 use serde::Deserialize;
 use sqlx::{PgConnection, PgExecutor};
 use uuid::Uuid;
@@ -176,9 +176,9 @@ impl Projection for Signs {
         NAME
     }
 
-    fn reads(&self) -> FeedFields {
+    fn streams(&self) -> Option<&'static [&'static str]> {
         // Account events for `AccountDeleted`.
-        FeedFields::payloads_of(&[STREAM_TYPE, domain::account::STREAM_TYPE])
+        Some(&[STREAM_TYPE, domain::account::STREAM_TYPE])
     }
 
     fn tables(&self) -> &'static [&'static str] {

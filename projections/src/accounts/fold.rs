@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use commands::Upcasters;
-use commands::feed::{FeedFields, StoredEvent};
+use commands::feed::StoredEvent;
 use commands::vault::{AccountKey, VaultError, load_key};
 use domain::account::AccountEvent;
 use domain::sealed::Sealed;
@@ -32,8 +32,8 @@ impl Projection for Accounts {
         NAME
     }
 
-    fn reads(&self) -> FeedFields {
-        FeedFields::payloads_of(&[STREAM_TYPE])
+    fn streams(&self) -> Option<&'static [&'static str]> {
+        Some(&[STREAM_TYPE])
     }
 
     fn tables(&self) -> &'static [&'static str] {

@@ -20,7 +20,7 @@ use uuid::Uuid;
 use super::ProjectorConfig;
 use crate::locks::lock_projection_writes;
 use crate::metric_names::{
-    PROJECTION_APPLIED, PROJECTION_APPLY_DELAY_SECONDS, PROJECTION_GAP_REPAIRS,
+    PROJECTION_APPLIED, PROJECTION_APPLY_DELAY_SECONDS, PROJECTION_GAP_REPAIRS, PROJECTION_ROUNDS,
 };
 use crate::parking::{Parked, apply_with_parking};
 use crate::sql::{position_from, tx_text};
@@ -177,6 +177,7 @@ async fn commit_round(
     }
     checkpoint::store(&mut tx, name, newest, last_recorded_at).await?;
     tx.commit().await?;
+    metrics::counter!(PROJECTION_ROUNDS, "projection" => name.to_owned()).increment(1);
     if let Some(recorded_at) = last_recorded_at {
         report_apply_delay(name, recorded_at);
     }

@@ -19,6 +19,11 @@ pub struct ProjectorConfig {
     pub ack_wait: Duration,
     /// Most unacknowledged messages JetStream lets the consumer hold.
     pub max_ack_pending: i64,
+    /// Longest a batch holding only events of streams the projection does not read
+    /// ([`crate::Projection::streams`]) waits, unacknowledged, for a batch that matters, so that
+    /// both go in one checkpoint round. Also how far behind such a projection's stored checkpoint
+    /// (its lag gauges, a wait for one of those events) may be.
+    pub hold_other_streams: Duration,
     /// Page size when a gap in the stream is filled from PostgreSQL.
     pub feed_page_size: i64,
     /// How often a standby projector tries to take its projection's lock, and how often an
@@ -40,6 +45,7 @@ impl Default for ProjectorConfig {
             max_batch: 1_000,
             ack_wait: Duration::from_secs(30),
             max_ack_pending: 20_000,
+            hold_other_streams: Duration::from_millis(250),
             feed_page_size: 5_000,
             lock_retry_interval: Duration::from_secs(2),
             max_backoff: Duration::from_secs(5),

@@ -227,12 +227,32 @@ async fn consume(
     // load, one-message batches (low latency) when idle.
     let mut chunks = messages.ready_chunks(config.max_batch);
     let mut lock_check = tokio::time::interval(config.lock_retry_interval);
+    // The subjects of the streams the projection reads (`None`: all of them). Messages of other
+    // streams are held, unacknowledged, until a batch that matters or `hold_other_streams`:
+    // their round only moves the checkpoint, and one round for many is enough. A crash while
+    // they are held loses nothing: JetStream delivers them again.
+    let subjects: Option<Vec<String>> = projection.streams().map(|streams| {
+        streams
+            .iter()
+            .map(|stream| config.stream.subject_for(stream))
+            .collect()
+    });
+    let mut held: Vec<Message> = Vec::new();
+    let mut flush_at: Option<tokio::time::Instant> = None;
     loop {
         let chunk = tokio::select! {
             () = shutdown.cancelled() => return Ok(()),
             _ = lock_check.tick() => {
                 if !lock.still_held().await {
                     return Err(Error::Interrupted("lost the projector lock's connection"));
+                }
+                continue;
+            }
+            () = sleep_until_some(flush_at) => {
+                flush_at = None;
+                let batch = std::mem::take(&mut held);
+                if !apply_until_done(pool, projection, config, &batch, shutdown).await {
+                    return Ok(());
                 }
                 continue;
             }
@@ -259,9 +279,29 @@ async fn consume(
         if batch.is_empty() {
             continue;
         }
+        let matters = subjects.as_ref().is_none_or(|subjects| {
+            batch
+                .iter()
+                .any(|message| subjects.iter().any(|s| *s == message.subject.as_str()))
+        });
+        held.extend(batch);
+        if !matters && held.len() < config.max_batch {
+            flush_at.get_or_insert_with(|| tokio::time::Instant::now() + config.hold_other_streams);
+            continue;
+        }
+        flush_at = None;
+        let batch = std::mem::take(&mut held);
         if !apply_until_done(pool, projection, config, &batch, shutdown).await {
             return Ok(());
         }
+    }
+}
+
+/// Waits until `at`, or forever when there is nothing to wait for.
+async fn sleep_until_some(at: Option<tokio::time::Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
     }
 }
 
