@@ -12,6 +12,7 @@
 //! code created and archived within one batch ends archived, as it does event by event.
 
 mod claims;
+pub mod month_counts;
 mod replay_changes;
 
 use std::collections::HashMap;
@@ -457,7 +458,7 @@ impl Projection for QrCodes {
     }
 
     fn tables(&self) -> &'static [&'static str] {
-        &[TABLE, replay_changes::TABLE]
+        &[TABLE, replay_changes::TABLE, month_counts::TABLE]
     }
 
     /// Its owner, creator and txid indexes serve the gateway's lists, never `apply` (which
@@ -486,6 +487,13 @@ impl Projection for QrCodes {
             conn,
             &target.table(TABLE),
             &target.table(replay_changes::TABLE),
+        )
+        .await?;
+        // After the claims: a claimed code counts for the account that claimed it.
+        month_counts::rebuild(
+            conn,
+            &target.table(month_counts::TABLE),
+            &target.table(TABLE),
         )
         .await
     }
@@ -579,8 +587,15 @@ impl Projection for QrCodes {
             }
         }
         let t = target.table(TABLE);
+        let counts = target.table(month_counts::TABLE);
+        // Replay's fill counts nothing: `finish_fill` counts the rebuilt table once.
+        let new_codes = (!target.is_filling() && !columns.qrcode_id.is_empty())
+            .then(|| (columns.owner_id.clone(), columns.created_at.clone()));
         if !columns.qrcode_id.is_empty() {
             insert_rows(conn, &t, columns).await?;
+        }
+        if let Some((owners, created_at)) = new_codes {
+            month_counts::add(conn, &counts, &owners, &created_at).await?;
         }
         if target.is_filling() {
             // Replay's fill: no key to find rows by yet; note the changes for `finish_fill`.
@@ -611,7 +626,7 @@ impl Projection for QrCodes {
         }
         // Every claim follows its code's creation in feed order, so applying the batch's claims
         // after its creations is the order live saw.
-        claims.apply(conn, &t).await?;
+        claims.apply(conn, &t, &counts).await?;
         Ok(())
     }
 }

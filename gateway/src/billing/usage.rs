@@ -30,8 +30,10 @@ const CHECKPOINTS: &str = "(select projection, tx_id, global_position from proje
                              where not exists (select 1 from projection_checkpoints
                                                 where projection = p))";
 
-/// The codes `$1` made this calendar month (in São Paulo, where the shops are): the `qrcodes`
-/// read model plus the creations of the log after its checkpoint.
+/// The codes `$1` made this calendar month (in São Paulo, where the shops are): the month's row
+/// of `qrcode_month_counts` (kept by the `qrcodes` projection; counting the month's rows of
+/// `qrcodes` grew with a shop's sales, 0.8 ms per creation in the creations benchmark) plus the
+/// creations of the log after the projection's checkpoint.
 ///
 /// The tail is read through the feed's index from the checkpoint on (`lateral`), so a creation
 /// costs the same in a log of a thousand events or of a million. Joined with the checkpoint as
@@ -48,8 +50,10 @@ pub const QRCODES_THIS_MONTH: &str = "with month as (
                coalesce(max(global_position), 0) as global_position
           from projection_checkpoints where projection = 'qrcodes'
      )
-     select (select count(*) from qrcodes, month
-              where owner_id = $1 and created_at >= month.starts)
+     select coalesce((select codes from qrcode_month_counts
+                        where owner_id = $1
+                          and month = (date_trunc('month', now() at time zone 'America/Sao_Paulo'))::date),
+                     0)
           + (select count(*)
                from checkpoint c, month,
                     lateral (select e.stream_type, e.event_type, e.payload, e.recorded_at

@@ -6,12 +6,16 @@
 //! any. During replay's fill the table has no key yet (`keys_built_after_replay`), so claims are
 //! noted instead and applied in one pass after the fill (`super::replay_changes`).
 
+use std::collections::HashMap;
+
+use chrono::{DateTime, Utc};
 use commands::Upcasters;
 use commands::feed::StoredEvent;
 use serde::Deserialize;
 use sqlx::PgConnection;
 use uuid::Uuid;
 
+use super::month_counts;
 use crate::ApplyError;
 
 /// The event type.
@@ -92,10 +96,31 @@ impl Claims {
         Ok(())
     }
 
-    pub(super) async fn apply(self, conn: &mut PgConnection, t: &str) -> Result<(), sqlx::Error> {
+    /// Moves each claimed code into its account in table `t`, and its count in `counts`
+    /// (`qrcode_month_counts`) from its previous owner, if any, to the account.
+    pub(super) async fn apply(
+        self,
+        conn: &mut PgConnection,
+        t: &str,
+        counts: &str,
+    ) -> Result<(), sqlx::Error> {
         if self.qrcode_id.is_empty() {
             return Ok(());
         }
+        // A code whose creation was parked has no row: nothing to move, as in replay.
+        let before = month_counts::owners_of(conn, t, &self.qrcode_id).await?;
+        let created_at: Vec<DateTime<Utc>> = before.iter().map(|(.., at)| *at).collect();
+        let previous: Vec<Option<Uuid>> = before.iter().map(|(_, owner, _)| *owner).collect();
+        let claimer: HashMap<Uuid, Uuid> = self
+            .qrcode_id
+            .iter()
+            .copied()
+            .zip(self.owner_id.iter().copied())
+            .collect();
+        let next: Vec<Option<Uuid>> = before
+            .iter()
+            .map(|(id, ..)| claimer.get(id).copied())
+            .collect();
         sqlx::query(sqlx::AssertSqlSafe(format!(
             "update {t} q
                 set owner_id = c.owner_id, created_by = c.claimed_by
@@ -107,6 +132,8 @@ impl Claims {
         .bind(&self.claimed_by)
         .execute(&mut *conn)
         .await?;
+        month_counts::remove(conn, counts, &previous, &created_at).await?;
+        month_counts::add(conn, counts, &next, &created_at).await?;
         Ok(())
     }
 }

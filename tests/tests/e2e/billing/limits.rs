@@ -252,12 +252,8 @@ async fn the_monthly_count_of_codes_reads_the_logs_tail_by_index_however_long_th
     .await
     .unwrap();
     sqlx::query(
-        "insert into qrcodes (qrcode_id, owner_id, key_kind, pix_key, merchant_name,
-                              merchant_city, txid, payload, created_at, event_id, tx_id,
-                              global_position, version)
-         select gen_random_uuid(), $1, 'evp', 'chave', 'LOJA', 'SAO PAULO', '***', 'p', now(),
-                gen_random_uuid(), '1'::xid8, g, 1
-           from generate_series(1, 2) g",
+        "insert into qrcode_month_counts (owner_id, month, codes)
+         values ($1, (date_trunc('month', now() at time zone 'America/Sao_Paulo'))::date, 2)",
     )
     .bind(shop)
     .execute(&db)
