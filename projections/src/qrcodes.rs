@@ -12,7 +12,7 @@
 //! code created and archived within one batch ends archived, as it does event by event.
 
 mod claims;
-pub mod month_counts;
+mod month_counts;
 mod replay_changes;
 
 use std::collections::HashMap;
