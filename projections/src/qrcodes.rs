@@ -506,19 +506,31 @@ impl Projection for QrCodes {
         let t = target.table(TABLE);
         // Live inserts in feed order, so the first row of an id stays and every later one is
         // refused.
-        sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
-            "delete from {t} d
-              using (select ctid,
-                            row_number() over (partition by qrcode_id
-                                               order by tx_id, global_position) as n
-                       from {t}
-                      where qrcode_id in (select qrcode_id from {t}
-                                           group by qrcode_id having count(*) > 1)) r
-              where d.ctid = r.ctid and r.n > 1
-          returning d.event_id"
-        )))
-        .fetch_all(&mut *conn)
-        .await
+        let removed: Vec<(Uuid, Option<Uuid>, DateTime<Utc>)> =
+            sqlx::query_as(sqlx::AssertSqlSafe(format!(
+                "delete from {t} d
+                  using (select ctid,
+                                row_number() over (partition by qrcode_id
+                                                   order by tx_id, global_position) as n
+                           from {t}
+                          where qrcode_id in (select qrcode_id from {t}
+                                               group by qrcode_id having count(*) > 1)) r
+                  where d.ctid = r.ctid and r.n > 1
+              returning d.event_id, d.owner_id, d.created_at"
+            )))
+            .fetch_all(&mut *conn)
+            .await?;
+        // `finish_fill` counted every row; live never counted the refused ones.
+        let owners: Vec<Option<Uuid>> = removed.iter().map(|(_, owner, _)| *owner).collect();
+        let created_at: Vec<DateTime<Utc>> = removed.iter().map(|(.., at)| *at).collect();
+        month_counts::remove(
+            conn,
+            &target.table(month_counts::TABLE),
+            &owners,
+            &created_at,
+        )
+        .await?;
+        Ok(removed.into_iter().map(|(event_id, ..)| event_id).collect())
     }
 
     async fn apply_batch(

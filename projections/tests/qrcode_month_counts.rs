@@ -55,8 +55,13 @@ async fn each_accounts_codes_are_counted_by_sao_paulo_month_live_after_claims_an
     let other = Uuid::now_v7();
     let visitors = created(None, "2026-11-20T12:00:00Z");
     // 02:30 UTC on 1 December is still 30 November in São Paulo (UTC−3).
+    let first = created(Some(shop), "2026-11-01T03:00:00Z");
+    // Another code's event repeating the first's id, in December: live's key refuses it (and
+    // parks it), so it counts nowhere.
+    let mut repeat = created(Some(shop), "2026-12-15T12:00:00Z");
+    repeat.payload["qrcode_id"] = first.payload["qrcode_id"].clone();
     env.insert(&[
-        created(Some(shop), "2026-11-01T03:00:00Z"),
+        first.clone(),
         created(Some(shop), "2026-12-01T02:30:00Z"),
         created(Some(shop), "2026-12-01T03:00:00Z"),
         created(Some(other), "2026-11-15T12:00:00Z"),
@@ -66,6 +71,7 @@ async fn each_accounts_codes_are_counted_by_sao_paulo_month_live_after_claims_an
     // Later batches add to the same rows; the visitor's code moves to the shop's November.
     env.insert(&[created(Some(shop), "2026-11-30T12:00:00Z")])
         .await;
+    env.insert(&[repeat]).await;
     let last = env.insert(&[claimed(&visitors, shop)]).await[0];
     env.wait_for_projection(qrcodes::NAME, last).await;
 
@@ -92,6 +98,6 @@ async fn each_accounts_codes_are_counted_by_sao_paulo_month_live_after_claims_an
     )
     .await
     .unwrap();
-    assert_eq!(reports[0].parked, 0);
+    assert_eq!(reports[0].parked, 1, "the repeated id, as live");
     assert_eq!(counts(&env).await, live, "replay counts the same");
 }
