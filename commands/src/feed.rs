@@ -188,7 +188,7 @@ pub async fn read_after_with<'e>(
 ) -> Result<Vec<StoredEvent>, sqlx::Error> {
     let after_tx = i64::try_from(after.tx_id).unwrap_or(i64::MAX);
     let every_payload = fields.payloads_of.is_none();
-    let payload_types: Vec<&str> = fields.payloads_of.clone().unwrap_or_default();
+    let payload_types: &[&str] = fields.payloads_of.as_deref().unwrap_or_default();
     let rows: Vec<EventRow> = sqlx::query_as(
         "select event_id, tx_id::text::bigint as tx_id, global_position, stream_type, stream_id,
                 stream_version, event_type, schema_version,
@@ -204,7 +204,7 @@ pub async fn read_after_with<'e>(
     .bind(after.global_position)
     .bind(limit)
     .bind(every_payload)
-    .bind(&payload_types)
+    .bind(payload_types)
     .bind(fields.metadata)
     .fetch_all(executor)
     .await?;

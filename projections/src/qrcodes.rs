@@ -600,14 +600,13 @@ impl Projection for QrCodes {
         }
         let t = target.table(TABLE);
         let counts = target.table(month_counts::TABLE);
-        // Replay's fill counts nothing: `finish_fill` counts the rebuilt table once.
-        let new_codes = (!target.is_filling() && !columns.qrcode_id.is_empty())
-            .then(|| (columns.owner_id.clone(), columns.created_at.clone()));
         if !columns.qrcode_id.is_empty() {
+            // Replay's fill counts nothing: `finish_fill` counts the rebuilt table once. (If
+            // the insert then fails, the transaction takes the count back with it.)
+            if !target.is_filling() {
+                month_counts::add(conn, &counts, &columns.owner_id, &columns.created_at).await?;
+            }
             insert_rows(conn, &t, columns).await?;
-        }
-        if let Some((owners, created_at)) = new_codes {
-            month_counts::add(conn, &counts, &owners, &created_at).await?;
         }
         if target.is_filling() {
             // Replay's fill: no key to find rows by yet; note the changes for `finish_fill`.

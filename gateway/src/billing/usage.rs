@@ -42,17 +42,16 @@ const CHECKPOINTS: &str = "(select projection, tx_id, global_position from proje
 /// (`pg_stat_statements`, BENCHMARKS.md). `offset 0` keeps the planner from flattening the
 /// tail back into that join. Public so that a test can check its plan.
 pub const QRCODES_THIS_MONTH: &str = "with month as (
-        select date_trunc('month', now() at time zone 'America/Sao_Paulo')
-               at time zone 'America/Sao_Paulo' as starts
+        select local::date as day, local at time zone 'America/Sao_Paulo' as starts
+          from date_trunc('month', now() at time zone 'America/Sao_Paulo') as local
      ),
      checkpoint as (
         select coalesce(max(tx_id), '0'::xid8) as tx_id,
                coalesce(max(global_position), 0) as global_position
           from projection_checkpoints where projection = 'qrcodes'
      )
-     select coalesce((select codes from qrcode_month_counts
-                        where owner_id = $1
-                          and month = (date_trunc('month', now() at time zone 'America/Sao_Paulo'))::date),
+     select coalesce((select codes from qrcode_month_counts, month
+                        where owner_id = $1 and qrcode_month_counts.month = month.day),
                      0)
           + (select count(*)
                from checkpoint c, month,

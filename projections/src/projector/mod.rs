@@ -248,7 +248,8 @@ async fn consume(
                 }
                 continue;
             }
-            () = sleep_until_some(flush_at) => {
+            () = tokio::time::sleep_until(flush_at.unwrap_or_else(tokio::time::Instant::now)),
+                if flush_at.is_some() => {
                 flush_at = None;
                 let batch = std::mem::take(&mut held);
                 if !apply_until_done(pool, projection, config, &batch, shutdown).await {
@@ -294,14 +295,6 @@ async fn consume(
         if !apply_until_done(pool, projection, config, &batch, shutdown).await {
             return Ok(());
         }
-    }
-}
-
-/// Waits until `at`, or forever when there is nothing to wait for.
-async fn sleep_until_some(at: Option<tokio::time::Instant>) {
-    match at {
-        Some(at) => tokio::time::sleep_until(at).await,
-        None => std::future::pending().await,
     }
 }
 

@@ -6,8 +6,6 @@
 //! any. During replay's fill the table has no key yet (`keys_built_after_replay`), so claims are
 //! noted instead and applied in one pass after the fill (`super::replay_changes`).
 
-use std::collections::HashMap;
-
 use chrono::{DateTime, Utc};
 use commands::Upcasters;
 use commands::feed::StoredEvent;
@@ -107,31 +105,27 @@ impl Claims {
         if self.qrcode_id.is_empty() {
             return Ok(());
         }
-        // A code whose creation was parked has no row: nothing to move, as in replay.
-        let before = month_counts::owners_of(conn, t, &self.qrcode_id).await?;
-        let created_at: Vec<DateTime<Utc>> = before.iter().map(|(.., at)| *at).collect();
-        let previous: Vec<Option<Uuid>> = before.iter().map(|(_, owner, _)| *owner).collect();
-        let claimer: HashMap<Uuid, Uuid> = self
-            .qrcode_id
-            .iter()
-            .copied()
-            .zip(self.owner_id.iter().copied())
-            .collect();
-        let next: Vec<Option<Uuid>> = before
-            .iter()
-            .map(|(id, ..)| claimer.get(id).copied())
-            .collect();
-        sqlx::query(sqlx::AssertSqlSafe(format!(
-            "update {t} q
-                set owner_id = c.owner_id, created_by = c.claimed_by
-               from unnest($1::uuid[], $2::uuid[], $3::text[]) as c(qrcode_id, owner_id, claimed_by)
-              where q.qrcode_id = c.qrcode_id"
-        )))
-        .bind(&self.qrcode_id)
-        .bind(&self.owner_id)
-        .bind(&self.claimed_by)
-        .execute(&mut *conn)
-        .await?;
+        // A code whose creation was parked has no row: nothing to move, as in replay. `before`
+        // sees the rows as they were before this statement's update.
+        let moved: Vec<(Option<Uuid>, Option<Uuid>, DateTime<Utc>)> =
+            sqlx::query_as(sqlx::AssertSqlSafe(format!(
+                "with before as (select qrcode_id, owner_id from {t} where qrcode_id = any($1))
+                 update {t} q
+                    set owner_id = c.owner_id, created_by = c.claimed_by
+                   from unnest($1::uuid[], $2::uuid[], $3::text[])
+                          as c(qrcode_id, owner_id, claimed_by),
+                        before b
+                  where q.qrcode_id = c.qrcode_id and b.qrcode_id = q.qrcode_id
+              returning b.owner_id, q.owner_id, q.created_at"
+            )))
+            .bind(&self.qrcode_id)
+            .bind(&self.owner_id)
+            .bind(&self.claimed_by)
+            .fetch_all(&mut *conn)
+            .await?;
+        let previous: Vec<Option<Uuid>> = moved.iter().map(|(before, ..)| *before).collect();
+        let next: Vec<Option<Uuid>> = moved.iter().map(|(_, after, _)| *after).collect();
+        let created_at: Vec<DateTime<Utc>> = moved.iter().map(|(.., at)| *at).collect();
         month_counts::remove(conn, counts, &previous, &created_at).await?;
         month_counts::add(conn, counts, &next, &created_at).await?;
         Ok(())

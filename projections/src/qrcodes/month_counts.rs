@@ -14,9 +14,40 @@ use uuid::Uuid;
 pub const TABLE: &str = "qrcode_month_counts";
 
 /// The month a code counts in, as SQL over its `created_at`: the first day of its São Paulo
-/// month. Every statement here and the gateway's plan check use this one expression.
+/// month. Every statement here uses it; the gateway's plan check reads the row of the same
+/// day for `now()`.
 const MONTH_OF_CREATED_AT: &str =
     "(date_trunc('month', created_at at time zone 'America/Sao_Paulo'))::date";
+
+/// How many codes per `(owner_id, month)` the pairs `$1` (owners) and `$2` (creation times)
+/// make, codes without an owner left out: the one shape both [`add`] and [`remove`] apply.
+fn per_month() -> String {
+    format!(
+        "(select owner_id, {MONTH_OF_CREATED_AT} as month, count(*) as codes
+            from unnest($1::uuid[], $2::timestamptz[]) as n(owner_id, created_at)
+           where owner_id is not null
+           group by 1, 2)"
+    )
+}
+
+/// Runs `statement` over [`per_month`] of `owners` and `created_at` (pairwise), unless no code
+/// has an owner.
+async fn apply_per_month(
+    conn: &mut PgConnection,
+    statement: String,
+    owners: &[Option<Uuid>],
+    created_at: &[DateTime<Utc>],
+) -> Result<(), sqlx::Error> {
+    if owners.iter().all(Option::is_none) {
+        return Ok(());
+    }
+    sqlx::query(sqlx::AssertSqlSafe(statement))
+        .bind(owners)
+        .bind(created_at)
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}
 
 /// Adds codes made by `owners` at `created_at` (pairwise; codes without an owner are skipped).
 pub(super) async fn add(
@@ -25,62 +56,31 @@ pub(super) async fn add(
     owners: &[Option<Uuid>],
     created_at: &[DateTime<Utc>],
 ) -> Result<(), sqlx::Error> {
-    if owners.iter().all(Option::is_none) {
-        return Ok(());
-    }
-    sqlx::query(sqlx::AssertSqlSafe(format!(
+    let statement = format!(
         "insert into {counts} as c (owner_id, month, codes)
-         select owner_id, {MONTH_OF_CREATED_AT}, count(*)
-           from unnest($1::uuid[], $2::timestamptz[]) as n(owner_id, created_at)
-          where owner_id is not null
-          group by 1, 2
-         on conflict (owner_id, month) do update set codes = c.codes + excluded.codes"
-    )))
-    .bind(owners)
-    .bind(created_at)
-    .execute(&mut *conn)
-    .await?;
-    Ok(())
+         select owner_id, month, codes from {} d
+         on conflict (owner_id, month) do update set codes = c.codes + excluded.codes",
+        per_month()
+    );
+    apply_per_month(conn, statement, owners, created_at).await
 }
 
-/// Each of codes `ids` found in table `codes`, with its owner and creation time: read before a
-/// claim moves them.
-pub(super) async fn owners_of(
-    conn: &mut PgConnection,
-    codes: &str,
-    ids: &[Uuid],
-) -> Result<Vec<(Uuid, Option<Uuid>, DateTime<Utc>)>, sqlx::Error> {
-    sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "select qrcode_id, owner_id, created_at from {codes} where qrcode_id = any($1)"
-    )))
-    .bind(ids)
-    .fetch_all(&mut *conn)
-    .await
-}
-
-/// Takes codes made by `owners` at `created_at` off their counts (a claim moved them).
+/// Takes codes made by `owners` at `created_at` off their counts (a claim moved them, or
+/// replay's key refused them). An update rather than an upsert: replay's table has no key yet
+/// when its refused rows go.
 pub(super) async fn remove(
     conn: &mut PgConnection,
     counts: &str,
     owners: &[Option<Uuid>],
     created_at: &[DateTime<Utc>],
 ) -> Result<(), sqlx::Error> {
-    if owners.iter().all(Option::is_none) {
-        return Ok(());
-    }
-    sqlx::query(sqlx::AssertSqlSafe(format!(
+    let statement = format!(
         "update {counts} c set codes = c.codes - r.codes
-           from (select owner_id, {MONTH_OF_CREATED_AT} as month, count(*) as codes
-                   from unnest($1::uuid[], $2::timestamptz[]) as r(owner_id, created_at)
-                  where owner_id is not null
-                  group by 1, 2) r
-          where c.owner_id = r.owner_id and c.month = r.month"
-    )))
-    .bind(owners)
-    .bind(created_at)
-    .execute(&mut *conn)
-    .await?;
-    Ok(())
+           from {} r
+          where c.owner_id = r.owner_id and c.month = r.month",
+        per_month()
+    );
+    apply_per_month(conn, statement, owners, created_at).await
 }
 
 /// Replay, once the fill and its noted claims are done: the counts of every row of rebuilt table

@@ -6,12 +6,13 @@
 //!    `tables`: the migrations are the only DDL) and fill it from the feed in big pages. The
 //!    feed is read once for every projection being rebuilt, the next page while the current one
 //!    is written, and only the payloads one of them reads ([`Projection::reads`]: no metadata,
-//!    and no payload that only `event_counts` would be handed); each projection writes a page with its own multi-row statements, in a
-//!    transaction that does not wait for its WAL flush (a crash loses only rebuild tables,
-//!    which the next replay drops). Once the fill ends, each projection makes the changes it
-//!    noted during it ([`Projection::finish_fill`]: `qrcodes`' archives and claims, which its
-//!    keyless rebuild table cannot take page by page); then the keys and plain indexes of
-//!    projections that allow it are built, in one pass.
+//!    and no payload that only `event_counts` would be handed); each projection writes a page
+//!    with its own multi-row statements, in a transaction that does not wait for its WAL flush
+//!    (a crash loses only rebuild tables, which the next replay drops). Once the fill ends,
+//!    each projection makes the changes it noted during it ([`Projection::finish_fill`]:
+//!    `qrcodes`' archives and claims, which its keyless rebuild table cannot take page by
+//!    page, then its month counts); then the keys and plain indexes of projections that allow
+//!    it are built, at the same time.
 //! 3. Switch in one short transaction under the projection's write lock (the live projector
 //!    pauses): catch the new tables up to the live checkpoint, drop the old tables, rename the
 //!    new ones (and their indexes, constraints and identity sequences) to the live names, set
