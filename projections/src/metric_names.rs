@@ -20,6 +20,9 @@ pub const RELAY_DUPLICATES: &str = "balcao_relay_duplicates_total";
 /// Counter: writes of the relay's checkpoint to `relay_checkpoints` (at most four a second
 /// while it publishes, one more when it idles or stops).
 pub const RELAY_CHECKPOINTS_STORED: &str = "balcao_relay_checkpoints_stored_total";
+/// Counter: batches the relay read and published (each one read of the feed and one round of
+/// acks); `balcao_relay_published_total` divided by this is the mean batch size.
+pub const RELAY_BATCHES: &str = "balcao_relay_batches_total";
 /// Gauge, per projection: committed events past the projection's checkpoint (the feed's head
 /// minus the checkpoint, estimated from positions without counting the log).
 pub const PROJECTION_LAG_EVENTS: &str = "balcao_projection_lag_events";
@@ -52,6 +55,7 @@ pub const ALL: &[&str] = &[
     RELAY_PUBLISHED,
     RELAY_DUPLICATES,
     RELAY_CHECKPOINTS_STORED,
+    RELAY_BATCHES,
     PROJECTION_LAG_EVENTS,
     PROJECTION_LAG_SECONDS,
     PROJECTION_APPLY_DELAY_SECONDS,

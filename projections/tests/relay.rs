@@ -265,3 +265,49 @@ async fn under_steady_writes_the_relay_stores_its_checkpoint_a_few_times_a_secon
         "{stored} checkpoint writes for about a second of steady writes"
     );
 }
+
+#[tokio::test(flavor = "current_thread")]
+async fn under_steady_writes_the_relay_publishes_what_gathered_in_one_batch_instead_of_one_per_event()
+ {
+    let recorder = DebuggingRecorder::new();
+    let snapshotter = recorder.snapshotter();
+    let _local = metrics::set_default_local_recorder(&recorder);
+    let env = TestEnv::start().await;
+    let shutdown = CancellationToken::new();
+    let relay = env.spawn_relay(env.relay_config("gathering"), &shutdown);
+
+    // Two hundred creations, each its own transaction and its own notification, 2 ms apart:
+    // several commit within each 10 ms the relay lets them gather.
+    let mut published = Vec::new();
+    for _ in 0..200 {
+        published.extend(
+            env.insert(&[NewEvent::qrcode_created(Uuid::now_v7(), Some(990))])
+                .await,
+        );
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
+    let last = *published.last().expect("events");
+    eventually("the relay checkpoint at the last event", || async {
+        checkpoint::relay_position(&env.pool, &env.stream.name)
+            .await
+            .ok()
+            == Some(last)
+    })
+    .await;
+    assert_eq!(env.stream_messages().await, 200);
+    shutdown.cancel();
+    relay
+        .await
+        .expect("relay task")
+        .expect("relay stops cleanly");
+
+    let counters = Counters(snapshotter.snapshot().into_vec());
+    let counter = |name: &str| counters.get(name).unwrap_or_default();
+    assert_eq!(counter("balcao_relay_published_total"), 200);
+    // Looking at each notification published most of these one or two at a time.
+    let batches = counter("balcao_relay_batches_total");
+    assert!(
+        (1..=80).contains(&batches),
+        "{batches} batches for 200 events written 2 ms apart"
+    );
+}

@@ -11,6 +11,9 @@
 //!
 //! It wakes on `NOTIFY balcao_events` (sent when events are inserted; debounced, so it keeps
 //! looking every 10 ms for 60 ms after each one) and polls every `poll_interval` as a fallback.
+//! After a batch that was not full it lets events gather for `RelayConfig::gather` (10 ms)
+//! before it looks again, so that under steady writes one read and one publish round serve
+//! several events.
 
 mod config;
 
@@ -26,7 +29,9 @@ pub use config::{Fault, RelayConfig};
 
 use crate::jetstream::ensure_stream;
 use crate::locks::{LockRole, SessionLock};
-use crate::metric_names::{RELAY_CHECKPOINTS_STORED, RELAY_DUPLICATES, RELAY_PUBLISHED};
+use crate::metric_names::{
+    RELAY_BATCHES, RELAY_CHECKPOINTS_STORED, RELAY_DUPLICATES, RELAY_PUBLISHED,
+};
 use crate::sql::{pending_after, tx_text};
 use crate::status::{Phase, Status};
 use crate::wakeup::Wakeup;
@@ -213,10 +218,22 @@ async fn lead(
                 "relay stopped after publishing, before its checkpoint",
             ));
         }
+        metrics::counter!(RELAY_BATCHES).increment(1);
         position = batch.last().map_or(position, |e| e.position);
         if stored_at.elapsed() >= CHECKPOINT_EVERY {
             store_checkpoint(lock.conn(), &config.stream.name, position).await?;
             (stored, stored_at) = (position, Instant::now());
+        }
+        // A full batch means more is waiting: read on. Otherwise the feed is being written as
+        // we follow it; let its next events gather instead of looking at each notification.
+        // Notifications that arrive meanwhile stay pending in `wakeup`; the next look takes
+        // them all in.
+        if (batch.len() as i64) < config.batch_size && !config.gather.is_zero() {
+            last_notified = Some(Instant::now());
+            tokio::select! {
+                () = shutdown.cancelled() => {}
+                () = tokio::time::sleep(config.gather) => {}
+            }
         }
     }
 }

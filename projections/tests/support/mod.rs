@@ -103,6 +103,7 @@ impl TestEnv {
             stream: self.stream.clone(),
             batch_size: 500,
             poll_interval: Duration::from_millis(200),
+            gather: Duration::from_millis(10),
             lock_retry_interval: Duration::from_millis(50),
             retry_window: Duration::from_secs(60),
             nats_timeout: Duration::from_secs(5),
