@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 use sqlx::PgExecutor;
 use uuid::Uuid;
 
+use crate::payload::Payload;
 use crate::upcast::Upcasters;
 
 /// Where an event sits in the feed: ordered by transaction id, then by global position.
@@ -44,8 +45,9 @@ pub struct StoredEvent {
     pub event_type: String,
     /// Schema version of `payload`, for upcasting.
     pub schema_version: i32,
-    /// The event's data.
-    pub payload: serde_json::Value,
+    /// The event's data, as JSON text: deserialise it into the event's type with
+    /// [`Payload::deserialize`].
+    pub payload: Payload,
     /// Correlation id, causation id, actor, idempotency key, request id.
     pub metadata: serde_json::Value,
     /// When the event was recorded.
@@ -64,7 +66,7 @@ pub(crate) struct EventRow {
     stream_version: i64,
     event_type: String,
     schema_version: i32,
-    payload: Option<serde_json::Value>,
+    payload: Option<Payload>,
     metadata: Option<serde_json::Value>,
     recorded_at: DateTime<Utc>,
 }
@@ -156,7 +158,7 @@ impl FeedFields {
         if self.reads_payload_of(&event.stream_type) {
             upcasters.upcast_event(event)
         } else {
-            event.payload = serde_json::Value::Null;
+            event.payload = Payload::null();
             event
         }
     }

@@ -19,6 +19,7 @@ use uuid::Uuid;
 use crate::feed::{EventRow, FeedPosition, StoredEvent};
 use crate::idempotency;
 use crate::metadata::{IdempotencyKey, RequestDigest};
+use crate::payload::Payload;
 use crate::upcast::{Upcasters, parse_schema_version};
 use crate::{CommandError, CommandMetadata, CommandOutcome, DEFAULT_MAX_RETRIES, ExpectedVersion};
 
@@ -290,16 +291,20 @@ impl PgEventStore {
         stream_version: i64,
         event_type: &str,
         schema_version: i32,
-        payload: serde_json::Value,
+        payload: Payload,
     ) -> Result<A::Event, CommandError<A::Error>> {
-        let (schema_version, payload) = self.upcasters.upcast(event_type, schema_version, payload);
-        serde_json::from_value(payload).map_err(|source| CommandError::CorruptEvent {
-            stream_id: stream_id.to_owned(),
-            stream_version,
-            event_type: event_type.to_owned(),
-            schema_version,
-            source,
-        })
+        let (schema_version, payload) =
+            self.upcasters
+                .upcast_payload(event_type, schema_version, payload);
+        payload
+            .deserialize()
+            .map_err(|source| CommandError::CorruptEvent {
+                stream_id: stream_id.to_owned(),
+                stream_version,
+                event_type: event_type.to_owned(),
+                schema_version,
+                source,
+            })
     }
 
     /// Rebuilds aggregate `A` from its stream `stream_id` (stream type `A::TYPE`).
@@ -312,7 +317,7 @@ impl PgEventStore {
         &self,
         stream_id: &str,
     ) -> Result<LoadedAggregate<A>, CommandError<A::Error>> {
-        let rows: Vec<(i64, String, i32, serde_json::Value)> = sqlx::query_as(
+        let rows: Vec<(i64, String, i32, Payload)> = sqlx::query_as(
             "select stream_version, event_type, schema_version, payload
                from events
               where stream_type = $1 and stream_id = $2
@@ -357,7 +362,7 @@ impl PgEventStore {
             Option<i64>,
             Option<String>,
             Option<i32>,
-            Option<serde_json::Value>,
+            Option<Payload>,
         );
         // One row with the record when the key is known; otherwise one row per event (or a single
         // row of nulls for a stream that does not exist yet).

@@ -75,16 +75,15 @@ where
         let mut envelopes = Vec::with_capacity(stored.len());
         for event in stored {
             // `read_stream` has already upcast the payload.
-            let payload =
-                serde_json::from_value(event.payload).map_err(|source| {
-                    CommandError::<A::Error>::CorruptEvent {
-                        stream_id: aggregate_id.to_owned(),
-                        stream_version: event.stream_version,
-                        event_type: event.event_type.clone(),
-                        schema_version: event.schema_version,
-                        source,
-                    }
-                })?;
+            let payload = event.payload.deserialize().map_err(|source| {
+                CommandError::<A::Error>::CorruptEvent {
+                    stream_id: aggregate_id.to_owned(),
+                    stream_version: event.stream_version,
+                    event_type: event.event_type.clone(),
+                    schema_version: event.schema_version,
+                    source,
+                }
+            })?;
             envelopes.push(EventEnvelope {
                 aggregate_id: aggregate_id.to_owned(),
                 sequence: sequence(event.stream_version),

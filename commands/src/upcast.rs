@@ -23,6 +23,7 @@ use std::sync::{Arc, LazyLock};
 use serde_json::Value;
 
 use crate::feed::StoredEvent;
+use crate::payload::Payload;
 
 /// One upcasting step: the payload at version `n` in, the payload at version `n + 1` out.
 pub type UpcastStep = dyn Fn(Value) -> Value + Send + Sync;
@@ -130,10 +131,25 @@ impl Upcasters {
         (version, payload)
     }
 
+    /// [`upcast`](Self::upcast) for a payload as read from the log. One already at its current
+    /// version (nearly every one) is returned as it is, without being parsed.
+    pub fn upcast_payload(
+        &self,
+        event_type: &str,
+        schema_version: i32,
+        payload: Payload,
+    ) -> (i32, Payload) {
+        if self.steps.is_empty() || schema_version >= self.current_version(event_type) {
+            return (schema_version, payload);
+        }
+        let (version, value) = self.upcast(event_type, schema_version, payload.to_value());
+        (version, Payload::from_value(&value))
+    }
+
     /// [`upcast`](Self::upcast) for a whole event read from the feed (schema version bumped too).
     pub fn upcast_event(&self, event: StoredEvent) -> StoredEvent {
         let (schema_version, payload) =
-            self.upcast(&event.event_type, event.schema_version, event.payload);
+            self.upcast_payload(&event.event_type, event.schema_version, event.payload);
         StoredEvent {
             schema_version,
             payload,

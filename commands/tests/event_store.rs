@@ -116,7 +116,7 @@ async fn stores_event_type_schema_version_and_metadata_with_each_event() {
     assert_eq!(stored[1].schema_version, 1);
     assert_eq!(stored[0].stream_type, "ledger");
     assert_eq!(
-        stored[0].payload,
+        stored[0].payload.to_value(),
         serde_json::json!({"Deposited": {"amount_centavos": 300}})
     );
     for event in &stored {
@@ -215,7 +215,10 @@ async fn a_writer_overlapping_an_open_transaction_on_the_same_version_waits_and_
     );
     let stored = store.read_stream("ledger", &stream).await.unwrap();
     assert_eq!(stored.len(), 1);
-    assert_eq!(stored[0].payload["Deposited"]["amount_centavos"], 7);
+    assert_eq!(
+        stored[0].payload.to_value()["Deposited"]["amount_centavos"],
+        7
+    );
 }
 
 #[tokio::test]

@@ -148,13 +148,16 @@ pub(crate) fn read<T: DeserializeOwned>(
             ),
         });
     }
-    T::deserialize(&event.payload).map_err(|error| ApplyError::Rejected {
-        event_id: event.event_id,
-        reason: format!(
-            "payload of {} v{current} does not deserialise: {error}",
-            event.event_type
-        ),
-    })
+    event
+        .payload
+        .deserialize::<T>()
+        .map_err(|error| ApplyError::Rejected {
+            event_id: event.event_id,
+            reason: format!(
+                "payload of {} v{current} does not deserialise: {error}",
+                event.event_type
+            ),
+        })
 }
 
 /// The `payment_links` projection.

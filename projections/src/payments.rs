@@ -272,7 +272,9 @@ impl Projection for Payments {
                     ),
                 ));
             }
-            let decoded: PaymentEvent = serde_json::from_value(event.payload.clone())
+            let decoded: PaymentEvent = event
+                .payload
+                .deserialize()
                 .map_err(|error| rejected(event, format!("payload: {error}")))?;
             fold(conn, &tables, &mut keys, event, decoded).await?;
         }

@@ -175,7 +175,7 @@ fn decode(upcasters: &Upcasters, event: &StoredEvent) -> Result<Option<KeyRingEv
                 ),
             ));
         }
-        T::deserialize(&event.payload).map_err(|error| {
+        event.payload.deserialize::<T>().map_err(|error| {
             rejected(
                 event,
                 format!(

@@ -572,11 +572,17 @@ impl Projection for QrCodes {
                 reason: format!("payload of {event_type} v{current} does not deserialise: {error}"),
             };
             if event_type == CREATED {
-                let created = QrCodeCreatedV1::deserialize(&event.payload).map_err(unreadable)?;
+                let created = event
+                    .payload
+                    .deserialize::<QrCodeCreatedV1>()
+                    .map_err(unreadable)?;
                 columns.push(event, created);
                 continue;
             }
-            let changed = ArchivedV1::deserialize(&event.payload).map_err(unreadable)?;
+            let changed = event
+                .payload
+                .deserialize::<ArchivedV1>()
+                .map_err(unreadable)?;
             // The stream id is the code's id; a stream id that is not a UUID names no row.
             let Ok(qrcode_id) = Uuid::parse_str(&event.stream_id) else {
                 continue;

@@ -163,7 +163,7 @@ async fn events_missing_from_the_stream_are_taken_from_postgresql() {
     // Everything up to the newest message, once; nothing after it yet.
     assert_eq!(qrcode_count(&env).await, 5);
     for event in &feed[..5] {
-        let id: Uuid = event.payload["qrcode_id"]
+        let id: Uuid = event.payload.to_value()["qrcode_id"]
             .as_str()
             .unwrap()
             .parse()

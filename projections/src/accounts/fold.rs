@@ -80,7 +80,7 @@ fn decode(upcasters: &Upcasters, event: &StoredEvent) -> Result<Option<AccountEv
             ));
         }
         // The stored payload also holds the `type` tag; the variant structs ignore it.
-        T::deserialize(&event.payload).map_err(|error| {
+        event.payload.deserialize::<T>().map_err(|error| {
             rejected(
                 event,
                 format!(

@@ -55,8 +55,10 @@ impl Claims {
                 ),
             });
         }
-        let claimed =
-            QrCodeClaimedV1::deserialize(&event.payload).map_err(|error| ApplyError::Rejected {
+        let claimed = event
+            .payload
+            .deserialize::<QrCodeClaimedV1>()
+            .map_err(|error| ApplyError::Rejected {
                 event_id: event.event_id,
                 reason: format!("payload of {CLAIMED} v{current} does not deserialise: {error}"),
             })?;

@@ -47,7 +47,7 @@ pub async fn history(
     for event in events {
         let metadata = &event.metadata;
         let text = |key: &str| metadata.get(key).and_then(Value::as_str).map(str::to_owned);
-        let decoded: Option<PaymentEvent> = serde_json::from_value(event.payload.clone()).ok();
+        let decoded: Option<PaymentEvent> = event.payload.deserialize().ok();
         let mut entry = json!({
             "eventId": event.event_id,
             "version": event.stream_version,
