@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use sqlx::PgExecutor;
 use uuid::Uuid;
 
-use crate::payload::Payload;
+use crate::json_text::JsonText;
 use crate::upcast::Upcasters;
 
 /// Where an event sits in the feed: ordered by transaction id, then by global position.
@@ -46,10 +46,10 @@ pub struct StoredEvent {
     /// Schema version of `payload`, for upcasting.
     pub schema_version: i32,
     /// The event's data, as JSON text: deserialise it into the event's type with
-    /// [`Payload::deserialize`].
-    pub payload: Payload,
+    /// [`JsonText::deserialize`].
+    pub payload: JsonText,
     /// Correlation id, causation id, actor, idempotency key, request id.
-    pub metadata: serde_json::Value,
+    pub metadata: JsonText,
     /// When the event was recorded.
     pub recorded_at: DateTime<Utc>,
 }
@@ -66,8 +66,8 @@ pub(crate) struct EventRow {
     stream_version: i64,
     event_type: String,
     schema_version: i32,
-    payload: Option<Payload>,
-    metadata: Option<serde_json::Value>,
+    payload: Option<JsonText>,
+    metadata: Option<JsonText>,
     recorded_at: DateTime<Utc>,
 }
 
@@ -153,12 +153,12 @@ impl FeedFields {
     /// sees exactly what a replay of the same events reads.
     pub fn narrow(&self, upcasters: &Upcasters, mut event: StoredEvent) -> StoredEvent {
         if !self.metadata {
-            event.metadata = serde_json::Value::Null;
+            event.metadata = JsonText::null();
         }
         if self.reads_payload_of(&event.stream_type) {
             upcasters.upcast_event(event)
         } else {
-            event.payload = Payload::null();
+            event.payload = JsonText::null();
             event
         }
     }

@@ -48,7 +48,7 @@ mod idempotency;
 pub mod instruments;
 mod metadata;
 mod outcome;
-mod payload;
+mod json_text;
 pub mod payments;
 pub mod photos;
 pub mod pix_keys;
@@ -72,7 +72,7 @@ pub use feed::{FeedPosition, StoredEvent};
 pub use idempotency::prune_idempotency_keys;
 pub use metadata::{CommandMetadata, IdempotencyKey, InvalidIdempotencyKey, RequestDigest};
 pub use outcome::CommandOutcome;
-pub use payload::Payload;
+pub use json_text::JsonText;
 pub use pool::{
     PoolSettings, connect, connect_with, observe_oldest_transaction_age, oldest_transaction_age,
 };

@@ -161,7 +161,7 @@ async fn attempt(
     .bind(&stream_ids)
     .execute(&mut *tx)
     .await?;
-    let rows: Vec<(String, i64, String, i32, crate::Payload)> = sqlx::query_as(
+    let rows: Vec<(String, i64, String, i32, crate::JsonText)> = sqlx::query_as(
         "select stream_id, stream_version, event_type, schema_version, payload
            from events
           where stream_type = $1 and stream_id = any($2::text[])

@@ -19,7 +19,7 @@ use uuid::Uuid;
 use crate::feed::{EventRow, FeedPosition, StoredEvent};
 use crate::idempotency;
 use crate::metadata::{IdempotencyKey, RequestDigest};
-use crate::payload::Payload;
+use crate::json_text::JsonText;
 use crate::upcast::{Upcasters, parse_schema_version};
 use crate::{CommandError, CommandMetadata, CommandOutcome, DEFAULT_MAX_RETRIES, ExpectedVersion};
 
@@ -291,7 +291,7 @@ impl PgEventStore {
         stream_version: i64,
         event_type: &str,
         schema_version: i32,
-        payload: Payload,
+        payload: JsonText,
     ) -> Result<A::Event, CommandError<A::Error>> {
         let (schema_version, payload) =
             self.upcasters
@@ -317,7 +317,7 @@ impl PgEventStore {
         &self,
         stream_id: &str,
     ) -> Result<LoadedAggregate<A>, CommandError<A::Error>> {
-        let rows: Vec<(i64, String, i32, Payload)> = sqlx::query_as(
+        let rows: Vec<(i64, String, i32, JsonText)> = sqlx::query_as(
             "select stream_version, event_type, schema_version, payload
                from events
               where stream_type = $1 and stream_id = $2
@@ -362,7 +362,7 @@ impl PgEventStore {
             Option<i64>,
             Option<String>,
             Option<i32>,
-            Option<Payload>,
+            Option<JsonText>,
         );
         // One row with the record when the key is known; otherwise one row per event (or a single
         // row of nulls for a stream that does not exist yet).

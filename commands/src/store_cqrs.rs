@@ -88,7 +88,7 @@ where
                 aggregate_id: aggregate_id.to_owned(),
                 sequence: sequence(event.stream_version),
                 payload,
-                metadata: metadata_map(event.metadata),
+                metadata: metadata_map(event.metadata.to_value()),
             });
         }
         Ok(envelopes)

@@ -23,7 +23,7 @@ use std::sync::{Arc, LazyLock};
 use serde_json::Value;
 
 use crate::feed::StoredEvent;
-use crate::payload::Payload;
+use crate::json_text::JsonText;
 
 /// One upcasting step: the payload at version `n` in, the payload at version `n + 1` out.
 pub type UpcastStep = dyn Fn(Value) -> Value + Send + Sync;
@@ -137,13 +137,13 @@ impl Upcasters {
         &self,
         event_type: &str,
         schema_version: i32,
-        payload: Payload,
-    ) -> (i32, Payload) {
+        payload: JsonText,
+    ) -> (i32, JsonText) {
         if self.steps.is_empty() || schema_version >= self.current_version(event_type) {
             return (schema_version, payload);
         }
         let (version, value) = self.upcast(event_type, schema_version, payload.to_value());
-        (version, Payload::from_value(&value))
+        (version, JsonText::from_value(&value))
     }
 
     /// [`upcast`](Self::upcast) for a whole event read from the feed (schema version bumped too).

@@ -119,7 +119,7 @@ async fn after_losing_the_race_for_a_version_it_reloads_decides_again_and_succee
         .read_stream("ledger", &stream)
         .await
         .unwrap();
-    assert_eq!(stored[0].metadata["actor"], "interference");
+    assert_eq!(stored[0].metadata.to_value()["actor"], "interference");
     assert_eq!(stored[1].event_id, outcome.event_ids[0]);
 }
 

@@ -120,11 +120,11 @@ async fn stores_event_type_schema_version_and_metadata_with_each_event() {
         serde_json::json!({"Deposited": {"amount_centavos": 300}})
     );
     for event in &stored {
-        assert_eq!(event.metadata, metadata.to_json());
-        assert_eq!(event.metadata["causation_id"], cause.to_string());
-        assert_eq!(event.metadata["actor"], "merchant:7");
-        assert_eq!(event.metadata["idempotency_key"], "chave-1");
-        assert_eq!(event.metadata["request_id"], "req-42");
+        assert_eq!(event.metadata.to_value(), metadata.to_json());
+        assert_eq!(event.metadata.to_value()["causation_id"], cause.to_string());
+        assert_eq!(event.metadata.to_value()["actor"], "merchant:7");
+        assert_eq!(event.metadata.to_value()["idempotency_key"], "chave-1");
+        assert_eq!(event.metadata.to_value()["request_id"], "req-42");
     }
     assert_eq!(stored[0].event_id.get_version_num(), 7);
 }

@@ -168,25 +168,55 @@ pub async fn members_of<'e>(
 /// otherwise (no such account, a pending invitation, not in the team).
 ///
 /// A disabled workspace still answers its roles; whether a disabled account may be worked in is
-/// the caller's decision ([`find`] tells).
+/// the caller's decision ([`access_to`] tells both at once).
 pub async fn role_in<'e>(
     executor: impl PgExecutor<'e>,
     account_id: Uuid,
     member_account_id: Uuid,
 ) -> Result<Option<Role>, Error> {
-    let role: Option<String> = sqlx::query_scalar(
-        "select 'owner' from accounts where account_id = $1 and account_id = $2
-         union all
-         select m.role
-           from account_members m join accounts a on a.account_id = m.account_id
-          where m.account_id = $1 and m.member_account_id = $2 and m.status = 'active'
-          limit 1",
+    Ok(access_to(executor, account_id, member_account_id)
+        .await?
+        .map(|access| access.role))
+}
+
+/// What a caller may do in an account: its role there, and whether the account is disabled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Access {
+    /// The caller's role ([`role_in`]).
+    pub role: Role,
+    /// Whether the account is disabled (nothing may be done in it).
+    pub disabled: bool,
+}
+
+/// [`role_in`] and the account's `disabled` flag in one statement: every request to a
+/// workspace asks both (they were two round trips per request).
+pub async fn access_to<'e>(
+    executor: impl PgExecutor<'e>,
+    account_id: Uuid,
+    member_account_id: Uuid,
+) -> Result<Option<Access>, Error> {
+    let row: Option<(Option<String>, bool)> = sqlx::query_as(
+        "select case when a.account_id = $2 then 'owner'
+                     else (select m.role from account_members m
+                            where m.account_id = $1 and m.member_account_id = $2
+                              and m.status = 'active'
+                            limit 1)
+                end,
+                a.disabled
+           from accounts a
+          where a.account_id = $1",
     )
     .bind(account_id)
     .bind(member_account_id)
     .fetch_optional(executor)
     .await?;
-    role.as_deref().map(stored_role).transpose()
+    let Some((Some(role), disabled)) = row else {
+        return Ok(None);
+    };
+    Ok(Some(Access {
+        role: stored_role(&role)?,
+        disabled,
+    }))
 }
 
 #[derive(sqlx::FromRow)]

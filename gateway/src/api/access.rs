@@ -60,17 +60,14 @@ impl Workspace {
             return Err(ApiError::not_found());
         };
         let caller_uuid = caller.account_uuid()?;
-        let role = projections::accounts::role_in(&state.pool, account, caller_uuid)
+        let access = projections::accounts::access_to(&state.pool, account, caller_uuid)
             .await
             .map_err(projection_error)?
             .ok_or_else(ApiError::not_found)?;
-        let view = projections::accounts::find(&state.pool, account)
-            .await
-            .map_err(projection_error)?
-            .ok_or_else(ApiError::not_found)?;
-        if view.disabled {
+        if access.disabled {
             return Err(account_disabled());
         }
+        let role = access.role;
         Ok(Workspace {
             account_id: account.hyphenated().to_string(),
             account,

@@ -45,7 +45,7 @@ pub async fn history(
     let mut names: HashMap<Uuid, Option<String>> = HashMap::new();
     let mut entries = Vec::with_capacity(events.len());
     for event in events {
-        let metadata = &event.metadata;
+        let metadata = event.metadata.to_value();
         let text = |key: &str| metadata.get(key).and_then(Value::as_str).map(str::to_owned);
         let decoded: Option<PaymentEvent> = event.payload.deserialize().ok();
         let mut entry = json!({

@@ -1,10 +1,12 @@
-//! An event's payload as the JSON text PostgreSQL sent, deserialised once, by its reader.
+//! An event's payload and metadata as the JSON text PostgreSQL sent, deserialised once, by
+//! their reader.
 //!
 //! Every reader of the feed (the relay, each projector, a replay) wants the payload as one
 //! typed event, or passes it on untouched. Decoding it into a `serde_json::Value` first built a
 //! tree of small allocations per event only to walk it once and drop it: in `replay --all` that
-//! was 39 % of the replaying process's time (BENCHMARKS.md, projections (e)). [`Payload`] keeps
-//! the text, checked to be JSON, and deserialises straight into the reader's type.
+//! was 39 % of the replaying process's time (BENCHMARKS.md, projections (e)). [`JsonText`] keeps
+//! the text, checked to be JSON, and deserialises straight into the reader's type; the relay
+//! publishes it as it is.
 
 use std::fmt;
 
@@ -15,21 +17,21 @@ use serde_json::value::RawValue;
 use sqlx::postgres::{PgArgumentBuffer, PgHasArrayType, PgTypeInfo, PgValueRef};
 use sqlx::{Decode, Encode, Postgres, Type};
 
-/// One event's payload: valid JSON text (an object for every event the application writes, or
-/// `null` when a reader left it out).
+/// Valid JSON text: an event's payload or metadata (an object for every event the application
+/// writes, or `null` when a reader left it out).
 #[derive(Clone)]
-pub struct Payload(Box<RawValue>);
+pub struct JsonText(Box<RawValue>);
 
-impl Payload {
-    /// `null`: a payload a reader did not ask for.
-    pub fn null() -> Payload {
-        Payload(RawValue::NULL.to_owned())
+impl JsonText {
+    /// `null`: what a reader did not ask for.
+    pub fn null() -> JsonText {
+        JsonText(RawValue::NULL.to_owned())
     }
 
-    /// The payload holding `value`.
-    pub fn from_value(value: &Value) -> Payload {
+    /// The text of `value`.
+    pub fn from_value(value: &Value) -> JsonText {
         // A `Value` always serialises.
-        Payload(
+        JsonText(
             serde_json::value::to_raw_value(value).unwrap_or_else(|_| RawValue::NULL.to_owned()),
         )
     }
@@ -39,12 +41,12 @@ impl Payload {
         self.0.get()
     }
 
-    /// Whether the payload is `null` (left out by the reader).
+    /// Whether it is `null` (left out by the reader).
     pub fn is_null(&self) -> bool {
         self.get() == "null"
     }
 
-    /// The payload as `T`.
+    /// The JSON as `T`.
     ///
     /// # Errors
     ///
@@ -53,51 +55,51 @@ impl Payload {
         serde_json::from_str(self.get())
     }
 
-    /// The payload as a JSON tree (for upcasting steps, and tests that look inside).
+    /// The JSON as a tree (for upcasting steps, metadata lookups, and tests that look inside).
     pub fn to_value(&self) -> Value {
         // The text was checked to be JSON when it was made.
         serde_json::from_str(self.get()).unwrap_or(Value::Null)
     }
 }
 
-impl Default for Payload {
-    fn default() -> Payload {
-        Payload::null()
+impl Default for JsonText {
+    fn default() -> JsonText {
+        JsonText::null()
     }
 }
 
-impl From<Value> for Payload {
-    fn from(value: Value) -> Payload {
-        Payload::from_value(&value)
+impl From<Value> for JsonText {
+    fn from(value: Value) -> JsonText {
+        JsonText::from_value(&value)
     }
 }
 
 /// Equal when they hold the same JSON, whatever the spacing or the order of keys.
-impl PartialEq for Payload {
-    fn eq(&self, other: &Payload) -> bool {
+impl PartialEq for JsonText {
+    fn eq(&self, other: &JsonText) -> bool {
         self.get() == other.get() || self.to_value() == other.to_value()
     }
 }
 
-impl fmt::Debug for Payload {
+impl fmt::Debug for JsonText {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.get())
     }
 }
 
-impl Serialize for Payload {
+impl Serialize for JsonText {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         self.0.serialize(serializer)
     }
 }
 
-impl<'de> Deserialize<'de> for Payload {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Payload, D::Error> {
-        Box::<RawValue>::deserialize(deserializer).map(Payload)
+impl<'de> Deserialize<'de> for JsonText {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<JsonText, D::Error> {
+        Box::<RawValue>::deserialize(deserializer).map(JsonText)
     }
 }
 
-impl Type<Postgres> for Payload {
+impl Type<Postgres> for JsonText {
     fn type_info() -> PgTypeInfo {
         PgTypeInfo::with_name("jsonb")
     }
@@ -107,13 +109,13 @@ impl Type<Postgres> for Payload {
     }
 }
 
-impl PgHasArrayType for Payload {
+impl PgHasArrayType for JsonText {
     fn array_type_info() -> PgTypeInfo {
         PgTypeInfo::with_name("_jsonb")
     }
 }
 
-impl Encode<'_, Postgres> for Payload {
+impl Encode<'_, Postgres> for JsonText {
     fn encode_by_ref(
         &self,
         buf: &mut PgArgumentBuffer,
@@ -122,11 +124,11 @@ impl Encode<'_, Postgres> for Payload {
     }
 }
 
-impl<'r> Decode<'r, Postgres> for Payload {
-    fn decode(value: PgValueRef<'r>) -> Result<Payload, sqlx::error::BoxDynError> {
+impl<'r> Decode<'r, Postgres> for JsonText {
+    fn decode(value: PgValueRef<'r>) -> Result<JsonText, sqlx::error::BoxDynError> {
         // sqlx's `Json` strips `jsonb`'s version byte (binary format) and checks the text.
         let sqlx::types::Json(raw) = <sqlx::types::Json<Box<RawValue>>>::decode(value)?;
-        Ok(Payload(raw))
+        Ok(JsonText(raw))
     }
 }
 
@@ -143,7 +145,7 @@ mod tests {
             qrcode_id: String,
             amount_centavos: u64,
         }
-        let payload = Payload::from(json!({"qrcode_id": "q-1", "amount_centavos": 990}));
+        let payload = JsonText::from(json!({"qrcode_id": "q-1", "amount_centavos": 990}));
         assert_eq!(
             payload.deserialize::<Created>().unwrap(),
             Created {
@@ -155,19 +157,19 @@ mod tests {
 
     #[test]
     fn payloads_with_the_same_json_are_equal_whatever_the_spacing() {
-        let compact: Payload = serde_json::from_str(r#"{"a":1,"b":[true]}"#).unwrap();
-        let spaced: Payload = serde_json::from_str(r#"{"b": [true], "a": 1}"#).unwrap();
+        let compact: JsonText = serde_json::from_str(r#"{"a":1,"b":[true]}"#).unwrap();
+        let spaced: JsonText = serde_json::from_str(r#"{"b": [true], "a": 1}"#).unwrap();
         assert_eq!(compact, spaced);
-        assert_ne!(compact, Payload::null());
+        assert_ne!(compact, JsonText::null());
     }
 
     #[test]
     fn a_payload_travels_as_its_json_inside_an_envelope() {
-        let payload = Payload::from(json!({"note": "olá"}));
+        let payload = JsonText::from(json!({"note": "olá"}));
         let text = serde_json::to_string(&json!({"payload": payload.to_value()})).unwrap();
         #[derive(Deserialize)]
         struct Envelope {
-            payload: Payload,
+            payload: JsonText,
         }
         let envelope: Envelope = serde_json::from_str(&text).unwrap();
         assert_eq!(envelope.payload, payload);
