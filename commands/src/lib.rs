@@ -46,9 +46,9 @@ mod expected_version;
 pub mod feed;
 mod idempotency;
 pub mod instruments;
+mod json_text;
 mod metadata;
 mod outcome;
-mod json_text;
 pub mod payments;
 pub mod photos;
 pub mod pix_keys;
@@ -70,9 +70,9 @@ pub use error::{CommandError, storage_error_is_transient};
 pub use expected_version::ExpectedVersion;
 pub use feed::{FeedPosition, StoredEvent};
 pub use idempotency::prune_idempotency_keys;
+pub use json_text::JsonText;
 pub use metadata::{CommandMetadata, IdempotencyKey, InvalidIdempotencyKey, RequestDigest};
 pub use outcome::CommandOutcome;
-pub use json_text::JsonText;
 pub use pool::{
     PoolSettings, connect, connect_with, observe_oldest_transaction_age, oldest_transaction_age,
 };

@@ -18,8 +18,8 @@ use uuid::Uuid;
 
 use crate::feed::{EventRow, FeedPosition, StoredEvent};
 use crate::idempotency;
-use crate::metadata::{IdempotencyKey, RequestDigest};
 use crate::json_text::JsonText;
+use crate::metadata::{IdempotencyKey, RequestDigest};
 use crate::upcast::{Upcasters, parse_schema_version};
 use crate::{CommandError, CommandMetadata, CommandOutcome, DEFAULT_MAX_RETRIES, ExpectedVersion};
 

@@ -181,7 +181,15 @@ pub async fn create(
     // Written: the next limited request of the account may count it now (the hold is not kept
     // while the read model catches up).
     drop(usage);
-    let mut json = answer(&state, &workspace, qrcode_id, &created, &shared, &requested_at).await?;
+    let mut json = answer(
+        &state,
+        &workspace,
+        qrcode_id,
+        &created,
+        &shared,
+        &requested_at,
+    )
+    .await?;
     if !with_qr.wants_svg() {
         json.qr_svg = None;
     }
@@ -502,7 +510,15 @@ pub async fn duplicate(
     // Written: the next limited request of the account may count it now (the hold is not kept
     // while the read model catches up).
     drop(usage);
-    let mut json = answer(&state, &workspace, qrcode_id, &created, &shared, &requested_at).await?;
+    let mut json = answer(
+        &state,
+        &workspace,
+        qrcode_id,
+        &created,
+        &shared,
+        &requested_at,
+    )
+    .await?;
     json.duplicate_of = Some(original.qrcode_id.to_string());
     Ok((StatusCode::CREATED, Json(json)).into_response())
 }
