@@ -181,18 +181,16 @@ pub async fn create(
     // Written: the next limited request of the account may count it now (the hold is not kept
     // while the read model catches up).
     drop(usage);
-    let mut json = answer(
+    let json = answer(
         &state,
         &workspace,
         qrcode_id,
         &created,
         &shared,
         &requested_at,
+        with_qr.wants_svg(),
     )
     .await?;
-    if !with_qr.wants_svg() {
-        json.qr_svg = None;
-    }
     let mut response = (StatusCode::CREATED, Json(json)).into_response();
     if created.replayed {
         response
@@ -207,7 +205,8 @@ pub async fn create(
 /// back cost every creation a statement. It waits for the read model all the same, so that the
 /// caller's next read finds the code. An answer replayed for a repeated idempotency key is the
 /// first request's code, made at its time and maybe with another generated txid: that one is
-/// read from the read model once it has caught up.
+/// read from the read model once it has caught up. The QR code's SVG is drawn only when `svg`
+/// (the caller asked for it).
 async fn answer(
     state: &AppState,
     workspace: &Workspace,
@@ -215,6 +214,7 @@ async fn answer(
     created: &qrcodes::Created,
     shared: &super::input::Shared,
     requested_at: &str,
+    svg: bool,
 ) -> Result<CodeJson, ApiError> {
     let request = &created.request;
     if wait_for(state, projections::qrcodes::NAME, created.position).await
@@ -222,13 +222,21 @@ async fn answer(
         && let Ok(Some(view)) = projections::qrcodes::find(&state.pool, qrcode_id).await
     {
         let mut json = CodeJson::from_view(state, view);
-        json.qr_svg = super::json::qr_svg(&json.payload);
+        json.qr_svg = if svg {
+            super::json::qr_svg(&json.payload)
+        } else {
+            None
+        };
         return Ok(json);
     }
     let made = domain::brcode::make_static(request)
         .map_err(|_| ApiError::internal(anyhow::anyhow!("a code made once no longer makes")))?;
     let id = qrcode_id.to_string();
-    let qr_svg = super::json::qr_svg(&made.payload);
+    let qr_svg = if svg {
+        super::json::qr_svg(&made.payload)
+    } else {
+        None
+    };
     Ok(CodeJson {
         payment_url: super::json::payment_url(state, &id),
         id,
@@ -517,6 +525,7 @@ pub async fn duplicate(
         &created,
         &shared,
         &requested_at,
+        true,
     )
     .await?;
     json.duplicate_of = Some(original.qrcode_id.to_string());

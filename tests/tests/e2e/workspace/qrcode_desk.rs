@@ -34,6 +34,14 @@ async fn a_code_gets_a_generated_txid_or_the_typed_one_and_a_txid_is_never_used_
 
     let generated = owner.post(&path, &body("Coxinha")).await;
     assert_eq!(generated.status, StatusCode::CREATED, "{}", generated.text);
+    // The drawing only when asked for (`?qr=svg`, the screen that shows the code just made).
+    assert!(generated.json["qrSvg"].is_null(), "{}", generated.text);
+    let drawn = owner
+        .post(&format!("{path}?qr=svg"), &body("Pão de queijo"))
+        .await;
+    assert_eq!(drawn.status, StatusCode::CREATED, "{}", drawn.text);
+    let svg = drawn.json["qrSvg"].as_str().unwrap_or_default();
+    assert!(svg.starts_with("<svg"), "{svg:.40}");
     let txid = generated.json["txid"].as_str().expect("txid");
     assert_eq!(txid.len(), 16, "{txid}");
     assert!(txid.chars().all(|c| c.is_ascii_alphanumeric()), "{txid}");
@@ -323,6 +331,9 @@ async fn the_list_searches_filters_pages_and_archives_and_an_archived_codes_page
     assert_eq!(copy.json["amountCentavos"], 650);
     assert_eq!(copy.json["duplicateOf"], coxinha.as_str());
     assert_ne!(copy.json["txid"], "COX1");
+    // The duplicate's screen shows the new code at once: its drawing comes with it.
+    let svg = copy.json["qrSvg"].as_str().unwrap_or_default();
+    assert!(svg.starts_with("<svg"), "{svg:.40}");
 }
 
 #[tokio::test]
