@@ -90,6 +90,19 @@ pub trait Projection: Send + Sync + 'static {
         Ok(())
     }
 
+    /// Replay only: called after [`Projection::finish_fill`], while the keys and indexes left
+    /// out are built, and before the rows a key refuses are removed. A projection fills here
+    /// the tables it derives from its filled ones (counts, sums), reading them and nothing
+    /// else: their index builds let readers in but no writer. Running beside the index builds
+    /// instead of before them, a pass over a large table costs no time of its own.
+    async fn derive_after_fill(
+        &self,
+        _conn: &mut PgConnection,
+        _target: &TableSet,
+    ) -> Result<(), sqlx::Error> {
+        Ok(())
+    }
+
     /// Applies `events` (feed order, possibly including events this projection ignores) to the
     /// tables named by `target`.
     ///

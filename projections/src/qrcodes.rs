@@ -488,8 +488,16 @@ impl Projection for QrCodes {
             &target.table(TABLE),
             &target.table(replay_changes::TABLE),
         )
-        .await?;
-        // After the claims: a claimed code counts for the account that claimed it.
+        .await
+    }
+
+    /// The month counts, from the rebuilt codes once their claims are made (a claimed code
+    /// counts for the account that claimed it).
+    async fn derive_after_fill(
+        &self,
+        conn: &mut PgConnection,
+        target: &TableSet,
+    ) -> Result<(), sqlx::Error> {
         month_counts::rebuild(
             conn,
             &target.table(month_counts::TABLE),
@@ -520,7 +528,7 @@ impl Projection for QrCodes {
             )))
             .fetch_all(&mut *conn)
             .await?;
-        // `finish_fill` counted every row; live never counted the refused ones.
+        // `derive_after_fill` counted every row; live never counted the refused ones.
         let owners: Vec<Option<Uuid>> = removed.iter().map(|(_, owner, _)| *owner).collect();
         let created_at: Vec<DateTime<Utc>> = removed.iter().map(|(.., at)| *at).collect();
         month_counts::remove(
@@ -607,7 +615,7 @@ impl Projection for QrCodes {
         let t = target.table(TABLE);
         let counts = target.table(month_counts::TABLE);
         if !columns.qrcode_id.is_empty() {
-            // Replay's fill counts nothing: `finish_fill` counts the rebuilt table once. (If
+            // Replay's fill counts nothing: `derive_after_fill` counts the rebuilt table once. (If
             // the insert then fails, the transaction takes the count back with it.)
             if !target.is_filling() {
                 month_counts::add(conn, &counts, &columns.owner_id, &columns.created_at).await?;

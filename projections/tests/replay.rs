@@ -58,8 +58,8 @@ async fn scalar(pool: &PgPool, sql: &str) -> i64 {
         .unwrap_or_else(|e| panic!("{sql}: {e}"))
 }
 
-/// Columns (with defaults, identity and owned sequences), constraints, indexes and column
-/// comments of a table, as comparable text.
+/// Columns (with defaults, identity and owned sequences), constraints, indexes, column
+/// comments and statistics targets of a table, as comparable text.
 async fn shape(pool: &PgPool, table: &str) -> Vec<String> {
     let mut shape: Vec<String> = sqlx::query_scalar(
         "select 'column ' || ordinal_position || ' ' || column_name || ' ' || data_type
@@ -77,7 +77,12 @@ async fn shape(pool: &PgPool, table: &str) -> Vec<String> {
          select 'index ' || indexdef
            from pg_indexes where schemaname = current_schema() and tablename = $1
          union all
-         select 'persistence ' || relpersistence::text from pg_class where oid = to_regclass($1)",
+         select 'persistence ' || relpersistence::text from pg_class where oid = to_regclass($1)
+         union all
+         select 'statistics ' || attname || ' ' || attstattarget
+           from pg_attribute
+          where attrelid = to_regclass($1) and attnum > 0 and not attisdropped
+            and attstattarget >= 0",
     )
     .bind(table)
     .fetch_all(pool)
@@ -259,6 +264,7 @@ async fn rebuilt_tables_have_the_shape_the_migrations_give_the_live_ones() {
             .iter()
             .any(|s| s.starts_with("constraint accounts_pkey PRIMARY KEY (account_id)"))
     );
+    assert!(migrated_qrcodes.contains(&"statistics payload 0".to_owned()));
     assert!(
         migrated_members
             .iter()

@@ -327,6 +327,15 @@ async fn apply_page(
     upcasters: &Upcasters,
     page: &[StoredEvent],
 ) -> Result<(), Error> {
+    // A page of other streams' events only: nothing to write (most pages, for most
+    // projections, on a log of sales), so no transaction either.
+    if let Some(streams) = build.projection.streams()
+        && !page
+            .iter()
+            .any(|event| streams.contains(&event.stream_type.as_str()))
+    {
+        return Ok(());
+    }
     let mut tx = pool.begin().await?;
     // Only rebuild tables change here, and a crash drops them anyway (the next replay starts
     // over): no reason to wait for each page's WAL flush. The switch commits durably.
@@ -344,31 +353,33 @@ async fn apply_page(
 }
 
 /// After the fill, before the switch: applies the changes the projection noted during the
-/// fill ([`Projection::finish_fill`]), builds the keys left out (removing and parking first the
-/// rows they refuse), then the plain indexes, and gathers the planner's statistics.
+/// fill ([`Projection::finish_fill`]); builds the keys and indexes left out while the
+/// projection derives its other tables ([`Projection::derive_after_fill`]); removes and parks
+/// the rows a key refuses and builds that key again; then gathers the planner's statistics.
 async fn finish(pool: &PgPool, build: &mut Build) -> Result<(), Error> {
     let mut conn = pool.acquire().await?;
     build
         .projection
         .finish_fill(&mut conn, &build.target.filling())
         .await?;
-    drop(conn);
-    // Every key and index of every table at once, each on its own connection: index builds
-    // only read the table, so they run side by side, and together they were a quarter of
-    // `replay --all` when the keys were built one after the other before them.
+    // Every key and index of every table at once, each on its own connection, beside the
+    // derived tables: index builds and that pass only read the tables, so they run side by
+    // side, and one after the other they were a third of `replay --all`.
     let keys = build.tables.iter().flat_map(|table| &table.deferred_keys);
     let indexes = build
         .tables
         .iter()
         .flat_map(|table| table.deferred_indexes());
-    let (keys, indexes) = futures::future::join(
+    let filling = build.target.filling();
+    let derive = build.projection.derive_after_fill(&mut conn, &filling);
+    let (keys, indexes, derived) = futures::future::join3(
         futures::future::join_all(keys.map(|key| async move {
-            match execute_trusted(pool, key.statement.clone()).await {
-                Ok(_) => Ok(None),
+            match execute_trusted(pool, key.index.clone()).await {
+                Ok(_) => Ok((key, true)),
                 Err(sqlx::Error::Database(db))
                     if db.code().as_deref() == Some(UNIQUE_VIOLATION) =>
                 {
-                    Ok(Some(key))
+                    Ok((key, false))
                 }
                 Err(error) => Err(error),
             }
@@ -376,31 +387,37 @@ async fn finish(pool: &PgPool, build: &mut Build) -> Result<(), Error> {
         futures::future::try_join_all(
             indexes.map(|definition| execute_trusted(pool, definition.to_owned())),
         ),
+        derive,
     )
     .await;
+    derived?;
     indexes?;
-    for refused_key in keys {
-        let Some(key) = refused_key? else {
-            continue;
-        };
-        // Rare (a poison event repeating a key): find the rows live refused, park their
-        // events with the message live's insert got, and build the key again.
-        let mut tx = pool.begin().await?;
-        let refused = build
-            .projection
-            .remove_refused_by_keys(&mut tx, &build.target)
-            .await?;
-        let error = format!(
-            "error returned from database: duplicate key value violates unique constraint \"{}\"",
-            key.live
-        );
-        let parked = park_by_id(&mut tx, build.projection.name(), &refused, &error).await?;
-        tx.commit().await?;
-        for event in &parked {
-            event.report(build.projection.name());
+    drop(conn);
+    for key in keys {
+        let (key, built) = key?;
+        if !built {
+            // Rare (a poison event repeating a key): find the rows live refused, park their
+            // events with the message live's insert got, and build the key again.
+            let mut tx = pool.begin().await?;
+            let refused = build
+                .projection
+                .remove_refused_by_keys(&mut tx, &build.target)
+                .await?;
+            let error = format!(
+                "error returned from database: duplicate key value violates unique constraint \"{}\"",
+                key.live
+            );
+            let parked = park_by_id(&mut tx, build.projection.name(), &refused, &error).await?;
+            tx.commit().await?;
+            for event in &parked {
+                event.report(build.projection.name());
+            }
+            build.parked += parked.len();
+            execute_trusted(pool, key.index.clone()).await?;
         }
-        build.parked += parked.len();
-        execute_trusted(pool, key.statement.clone()).await?;
+        if let Some(constraint) = &key.constraint {
+            execute_trusted(pool, constraint.clone()).await?;
+        }
     }
     for table in &build.tables {
         table.analyze(pool).await?;

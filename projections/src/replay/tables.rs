@@ -2,10 +2,11 @@
 //!
 //! `create table <rebuilt> (like <live> including all)` copies the columns (types, defaults,
 //! `not null`, identity), check constraints, indexes (those behind primary keys and unique
-//! constraints included), comments, storage and statistics settings. What it cannot copy is the
-//! names PostgreSQL generates for the copies' indexes and identity sequences, so each copy is
-//! paired here with the live object it came from, and the switch renames it to that name once
-//! the live table is gone. Foreign keys, triggers, policies and grants are not copied: read-model
+//! constraints included), comments, storage settings and extended statistics. The columns'
+//! statistics targets it leaves behind are copied here. What it cannot copy is the names
+//! PostgreSQL generates for the copies' indexes and identity sequences, so each copy is paired
+//! here with the live object it came from, and the switch renames it to that name once the live
+//! table is gone. Foreign keys, triggers, policies and grants are not copied: read-model
 //! tables have none (a test checks the copy against the live table).
 
 use sqlx::{PgConnection, PgPool};
@@ -36,10 +37,18 @@ pub(super) struct RebuildTable {
 }
 
 /// A primary key or unique index to build after the fill.
+///
+/// A key behind a constraint is built in two steps: its index first, with `create unique
+/// index`, whose lock lets the table's other index builds and its readers run beside it; then
+/// the constraint over that index, which takes the table alone but only for a moment.
+/// (`alter table … add primary key` builds the index under that exclusive lock, so every other
+/// build on the table waited for it.)
 #[derive(Debug)]
 pub(super) struct DeferredKey {
-    /// `alter table … add constraint …` or `create unique index …`.
-    pub(super) statement: String,
+    /// `create unique index …`.
+    pub(super) index: String,
+    /// `alter table … add constraint … using index …`, for a key behind a constraint.
+    pub(super) constraint: Option<String>,
     /// The live index's name.
     pub(super) live: String,
 }
@@ -131,6 +140,32 @@ pub(super) async fn create(
     )
     .await?;
 
+    // `like` leaves the columns' statistics targets behind (`alter column … set statistics`):
+    // without them `analyze` would gather what the live table was told not to.
+    let targets: Vec<(String, i32)> = sqlx::query_as(
+        "select attname::text, attstattarget::int
+           from pg_attribute
+          where attrelid = to_regclass($1) and attnum > 0 and not attisdropped
+            and attstattarget >= 0
+          order by attnum",
+    )
+    .bind(quote(live))
+    .fetch_all(&mut *conn)
+    .await?;
+    if !targets.is_empty() {
+        let columns: Vec<String> = targets
+            .iter()
+            .map(|(column, target)| {
+                format!("alter column {} set statistics {target}", quote(column))
+            })
+            .collect();
+        execute_trusted(
+            &mut *conn,
+            format!("alter table {} {}", quote(rebuilt), columns.join(", ")),
+        )
+        .await?;
+    }
+
     let live_indexes = indexes(conn, live).await?;
     let mut copies = indexes(conn, rebuilt).await?;
     let mut table = RebuildTable {
@@ -157,7 +192,7 @@ pub(super) async fn create(
             execute_trusted(&mut *conn, format!("drop index {}", quote(&copy.name))).await?;
             table.deferred_indexes.push(copy.definition);
         } else if keys_last && copy.key {
-            let statement = match &copy.key_constraint {
+            let constraint = match &copy.key_constraint {
                 Some((constraint, definition)) => {
                     execute_trusted(
                         &mut *conn,
@@ -168,20 +203,25 @@ pub(super) async fn create(
                         ),
                     )
                     .await?;
-                    format!(
-                        "alter table {} add constraint {} {definition}",
+                    // The constraint's index has the constraint's name, so `using index`
+                    // keeps both.
+                    Some(format!(
+                        "alter table {} add constraint {} {} using index {}",
                         quote(rebuilt),
-                        quote(constraint)
-                    )
+                        quote(constraint),
+                        constraint_over_index(definition),
+                        quote(&copy.name)
+                    ))
                 }
                 None => {
                     execute_trusted(&mut *conn, format!("drop index {}", quote(&copy.name)))
                         .await?;
-                    copy.definition.clone()
+                    None
                 }
             };
             table.deferred_keys.push(DeferredKey {
-                statement,
+                index: copy.definition.clone(),
+                constraint,
                 live: original.name.clone(),
             });
         }
@@ -199,6 +239,25 @@ pub(super) async fn create(
         }
     }
     Ok(table)
+}
+
+/// What `add constraint … using index` needs of a key constraint's definition (as
+/// `pg_get_constraintdef` writes it: `PRIMARY KEY (id)`, `UNIQUE NULLS NOT DISTINCT (a, b)
+/// DEFERRABLE INITIALLY DEFERRED`…): its kind and when it is checked. Its columns, included
+/// columns and nulls rule come with the index.
+fn constraint_over_index(definition: &str) -> String {
+    let mut clause = String::from(if definition.starts_with("PRIMARY KEY") {
+        "primary key"
+    } else {
+        "unique"
+    });
+    if definition.contains(" DEFERRABLE") && !definition.contains("NOT DEFERRABLE") {
+        clause.push_str(" deferrable");
+    }
+    if definition.contains("INITIALLY DEFERRED") {
+        clause.push_str(" initially deferred");
+    }
+    clause
 }
 
 impl RebuildTable {
@@ -263,5 +322,30 @@ impl RebuildTable {
             .await?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::constraint_over_index;
+
+    #[test]
+    fn a_key_constraint_keeps_its_kind_and_its_checking_time_over_its_index() {
+        assert_eq!(
+            constraint_over_index("PRIMARY KEY (qrcode_id)"),
+            "primary key"
+        );
+        assert_eq!(
+            constraint_over_index("UNIQUE NULLS NOT DISTINCT (account_id, day)"),
+            "unique"
+        );
+        assert_eq!(
+            constraint_over_index("UNIQUE (a) DEFERRABLE INITIALLY DEFERRED"),
+            "unique deferrable initially deferred"
+        );
+        assert_eq!(
+            constraint_over_index("PRIMARY KEY (a) DEFERRABLE"),
+            "primary key deferrable"
+        );
     }
 }
