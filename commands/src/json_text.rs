@@ -36,6 +36,15 @@ impl JsonText {
         )
     }
 
+    /// JSON text as received (a `COPY` of the feed), checked to be JSON.
+    ///
+    /// # Errors
+    ///
+    /// When `text` is not JSON.
+    pub fn from_text(text: String) -> Result<JsonText, serde_json::Error> {
+        RawValue::from_string(text).map(JsonText)
+    }
+
     /// The JSON text.
     pub fn get(&self) -> &str {
         self.0.get()

@@ -44,6 +44,7 @@ mod effects;
 mod error;
 mod expected_version;
 pub mod feed;
+pub mod feed_copy;
 mod idempotency;
 pub mod instruments;
 mod json_text;

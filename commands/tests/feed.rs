@@ -4,8 +4,10 @@
 mod common;
 
 use commands::Upcasters;
-use commands::feed::{FeedPosition, read_after};
+use commands::feed::{FeedFields, FeedPosition, StoredEvent, read_after, read_after_with};
+use commands::feed_copy::{self, FeedCopyDecoder};
 use common::{TestDb, insert_raw_event, new_stream, read_feed_until};
+use futures::StreamExt;
 use serde_json::json;
 use sqlx::Connection;
 
@@ -196,4 +198,94 @@ async fn an_open_transaction_that_wrote_nothing_to_events_still_holds_the_feed()
             .len(),
         1
     );
+}
+
+/// The whole feed through the replay's binary `COPY` and its decoder.
+async fn copy_feed(db: &TestDb, fields: &FeedFields) -> Vec<StoredEvent> {
+    let mut conn = db.connection().await;
+    let mut copy = conn
+        .copy_out_raw(&feed_copy::statement(fields))
+        .await
+        .unwrap();
+    let mut decoder = FeedCopyDecoder::new(fields.clone());
+    let mut events = Vec::new();
+    let upcasters = Upcasters::application();
+    while let Some(chunk) = copy.next().await {
+        decoder.push(&chunk.unwrap());
+        while let Some(event) = decoder.next_event(&upcasters).unwrap() {
+            events.push(event);
+        }
+    }
+    decoder.finish().unwrap();
+    events
+}
+
+#[tokio::test]
+async fn the_replays_binary_copy_reads_what_paging_reads_and_stops_at_the_same_horizon() {
+    let db = TestDb::new().await;
+    let mut conn = db.connection().await;
+    let stream = new_stream();
+    for version in 1..=3 {
+        insert_raw_event(
+            &mut conn,
+            &stream,
+            version,
+            "Deposited",
+            2,
+            deposit(version),
+        )
+        .await;
+    }
+    sqlx::query(
+        r#"insert into events (event_id, stream_type, stream_id, stream_version, event_type,
+                               schema_version, payload, metadata)
+           values (gen_random_uuid(), 'till', 'caixa-1', 1, 'Opened', 1,
+                   '{"note": "Pão de queijo \"quente\""}', '{"actor": "maria"}')"#,
+    )
+    .execute(&mut conn)
+    .await
+    .unwrap();
+    assert_eq!(
+        read_feed_until(&db.pool, FeedPosition::default(), 4)
+            .await
+            .len(),
+        4
+    );
+
+    // A writer that has not committed holds the horizon: what commits after it waits for it.
+    let mut late = db.connection().await;
+    let mut open = late.begin().await.unwrap();
+    insert_raw_event(&mut open, &new_stream(), 1, "Deposited", 2, deposit(9)).await;
+    insert_raw_event(&mut conn, &stream, 4, "Deposited", 2, deposit(4)).await;
+
+    for fields in [
+        FeedFields::everything(),
+        FeedFields::payloads_of(&["till"]),
+        FeedFields::payloads_of(&[]),
+    ] {
+        let paged = read_after_with(
+            &db.pool,
+            &Upcasters::application(),
+            FeedPosition::default(),
+            1_000,
+            &fields,
+        )
+        .await
+        .unwrap();
+        let copied = copy_feed(&db, &fields).await;
+        assert_eq!(paged.len(), 4, "{fields:?}");
+        assert_eq!(copied, paged, "{fields:?}");
+    }
+    let everything = copy_feed(&db, &FeedFields::everything()).await;
+    assert_eq!(
+        everything[3].payload.get(),
+        r#"{"note": "Pão de queijo \"quente\""}"#
+    );
+    assert_eq!(everything[3].metadata.get(), r#"{"actor": "maria"}"#);
+    assert!(
+        copy_feed(&db, &FeedFields::payloads_of(&["till"])).await[0]
+            .payload
+            .is_null()
+    );
+    open.rollback().await.unwrap();
 }
