@@ -133,7 +133,11 @@ describe("a simulated payment reaches /painel/transacoes and its CSV", () => {
     assert.match(await totals.innerText(), /Pagamentos\s+1\b/);
     await owner.getByText("Recebido por dia").waitFor();
     assert.equal(await owner.locator(".daily-chart tbody tr").count(), 7, "a day for each of the last 7");
-    assert.equal(await owner.locator(".daily-chart .recharts-bar-rectangle path").count(), 1, "one bar: the day paid");
+    // The bar grows in with an animation and its path appears only once that starts: wait for
+    // it, then check there is exactly one (a count taken at once saw none in a CI run).
+    const bars = owner.locator(".daily-chart .recharts-bar-rectangle path");
+    await bars.first().waitFor();
+    assert.equal(await bars.count(), 1, "one bar: the day paid");
     await fitsEveryScreen(owner);
     await shots(owner, "transacoes");
   });

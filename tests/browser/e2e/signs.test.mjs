@@ -16,7 +16,7 @@ import { after, before, describe } from "node:test";
 import jsQR from "jsqr";
 import { PNG } from "pngjs";
 
-import { startStack, stepsOf, uniqueEmail, waitForPath } from "./harness.mjs";
+import { TIMEOUT_MS, startStack, stepsOf, uniqueEmail, waitForPath } from "./harness.mjs";
 
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1366, height: 900 };
@@ -39,18 +39,21 @@ async function shots(page, name) {
   if (before) await page.setViewportSize(before);
 }
 
-/** The preview image's current address, once the browser has drawn it. */
+/**
+ * The preview image's current address, once the browser has drawn it. It asks again every 50 ms
+ * from here (page timers do not run where scripts are off): waiting for a "load" event in the page
+ * hung a CI run for good when the image had finished before the listener was added.
+ */
 async function drawnPreview(page) {
-  return page.locator("#previa").evaluate(
-    (image) =>
-      new Promise((done, fail) => {
-        const ready = () => (image.complete && image.naturalWidth > 0 ? done(image.currentSrc) : null);
-        if (ready() === null) {
-          image.addEventListener("load", ready, { once: true });
-          image.addEventListener("error", () => fail(new Error(`preview did not load: ${image.src}`)), { once: true });
-        }
-      }),
-  );
+  const deadline = Date.now() + TIMEOUT_MS;
+  for (;;) {
+    const src = await page
+      .locator("#previa")
+      .evaluate((image) => (image.complete && image.naturalWidth > 0 ? image.currentSrc : null));
+    if (src) return src;
+    if (Date.now() > deadline) throw new Error(`the preview was not drawn within ${TIMEOUT_MS} ms`);
+    await new Promise((wake) => setTimeout(wake, 50));
+  }
 }
 
 describe("a visitor designs a sign, downloads it and keeps it in the account she creates", () => {
