@@ -8,6 +8,10 @@
 //! as length-prefixed fields that [`FeedCopyDecoder`] reads in place, in one statement and one
 //! snapshot, below the same transaction-id horizon and in the same order.
 //!
+//! The snapshot lasts as long as the read (two seconds for a million events here). Being read-only
+//! it takes no transaction id, so it holds back no feed reader's horizon; it does keep `VACUUM` from
+//! removing rows that die meanwhile, as any long query does.
+//!
 //! ```text
 //! let mut copy = conn.copy_out_raw(&feed_copy::statement(&fields)).await?;
 //! let mut decoder = FeedCopyDecoder::new(fields);
