@@ -151,14 +151,19 @@ impl FeedFields {
     /// when its payload is read, and with what is left out set to `null` (the payload at its
     /// stored schema version). A live reader given whole events narrows them with this, so it
     /// sees exactly what a replay of the same events reads.
+    ///
+    /// The readers that left a field out in SQL hand it in as `null` already: it is kept as it
+    /// is, not replaced by another `null` (a replay narrows every event of the log).
     pub fn narrow(&self, upcasters: &Upcasters, mut event: StoredEvent) -> StoredEvent {
-        if !self.metadata {
+        if !self.metadata && !event.metadata.is_null() {
             event.metadata = JsonText::null();
         }
         if self.reads_payload_of(&event.stream_type) {
             upcasters.upcast_event(event)
         } else {
-            event.payload = JsonText::null();
+            if !event.payload.is_null() {
+                event.payload = JsonText::null();
+            }
             event
         }
     }

@@ -5,24 +5,26 @@
 //! once, and there the query's rows cost the client more than the server: decoding each row's
 //! columns by name and the stream machinery around it were about a tenth of `replay --all`'s
 //! samples (`perf`, BENCHMARKS.md, projections (h)). One `COPY` in binary sends the same values
-//! as length-prefixed fields that [`FeedCopyDecoder`] reads in place, in one statement and one
-//! snapshot, below the same transaction-id horizon and in the same order.
+//! as length-prefixed fields that [`FeedCopy`] reads in place, in one statement and one
+//! snapshot, below the same transaction-id horizon and in the same order. [`FeedCopy`] hands the
+//! events on in pages, each narrowed and upcast exactly as the paged reader's
+//! ([`FeedFields::narrow`]).
 //!
 //! The snapshot lasts as long as the read (two seconds for a million events here). Being read-only
 //! it takes no transaction id, so it holds back no feed reader's horizon; it does keep `VACUUM` from
 //! removing rows that die meanwhile, as any long query does.
 //!
 //! ```text
-//! let mut copy = conn.copy_out_raw(&feed_copy::statement(&fields)).await?;
-//! let mut decoder = FeedCopyDecoder::new(fields);
-//! while let Some(chunk) = copy.next().await {
-//!     decoder.push(&chunk?);
-//!     while let Some(event) = decoder.next_event(&upcasters)? { … }
-//! }
-//! decoder.finish()?;
+//! let mut conn = pool.acquire().await?;
+//! let mut feed = FeedCopy::start(&mut conn, fields).await?;
+//! while let Some(page) = feed.next_page(&upcasters, 20_000).await? { … }
 //! ```
 
+use bytes::Bytes;
 use chrono::{DateTime, Utc};
+use futures::StreamExt;
+use futures::stream::BoxStream;
+use sqlx::PgConnection;
 use uuid::Uuid;
 
 use crate::feed::{FeedFields, FeedPosition, StoredEvent};
@@ -96,9 +98,70 @@ impl From<FeedCopyError> for sqlx::Error {
     }
 }
 
+/// The whole feed being read by one [`statement`] `COPY` on a connection of its own.
+pub struct FeedCopy<'c> {
+    copy: BoxStream<'c, Result<Bytes, sqlx::Error>>,
+    decoder: FeedCopyDecoder,
+    ended: bool,
+}
+
+impl<'c> FeedCopy<'c> {
+    /// Starts the `COPY` of every event below the horizon, with only `fields`, on `conn`.
+    ///
+    /// # Errors
+    ///
+    /// When PostgreSQL refuses the statement.
+    pub async fn start(
+        conn: &'c mut PgConnection,
+        fields: FeedFields,
+    ) -> Result<Self, sqlx::Error> {
+        let copy = conn.copy_out_raw(&statement(&fields)).await?;
+        Ok(FeedCopy {
+            copy,
+            decoder: FeedCopyDecoder::new(fields),
+            ended: false,
+        })
+    }
+
+    /// The next `size` events (fewer at the end), upcast by `upcasters`; `None` once the feed
+    /// has been read to its end.
+    ///
+    /// # Errors
+    ///
+    /// When PostgreSQL fails, or its data is not the `COPY` expected ([`FeedCopyError`], as
+    /// [`sqlx::Error::Decode`]); a copy that ends early is an error, never a shorter feed.
+    pub async fn next_page(
+        &mut self,
+        upcasters: &Upcasters,
+        size: usize,
+    ) -> Result<Option<Vec<StoredEvent>>, sqlx::Error> {
+        let size = size.max(1);
+        let mut page = Vec::with_capacity(size);
+        while !self.ended {
+            while page.len() < size {
+                match self.decoder.next_event(upcasters)? {
+                    Some(event) => page.push(event),
+                    None => break,
+                }
+            }
+            if page.len() == size {
+                break;
+            }
+            match self.copy.next().await {
+                Some(chunk) => self.decoder.push(&chunk?),
+                None => {
+                    self.decoder.finish()?;
+                    self.ended = true;
+                }
+            }
+        }
+        Ok((!page.is_empty()).then_some(page))
+    }
+}
+
 /// Turns the bytes of [`statement`]'s `COPY`, in chunks of any size, into events.
 #[derive(Debug)]
-pub struct FeedCopyDecoder {
+struct FeedCopyDecoder {
     fields: FeedFields,
     /// Bytes received and not yet read (at most a row and a chunk).
     pending: Vec<u8>,
@@ -110,7 +173,7 @@ pub struct FeedCopyDecoder {
 
 impl FeedCopyDecoder {
     /// A decoder for a `COPY` made by [`statement`] with the same `fields`.
-    pub fn new(fields: FeedFields) -> FeedCopyDecoder {
+    fn new(fields: FeedFields) -> FeedCopyDecoder {
         FeedCopyDecoder {
             fields,
             pending: Vec::new(),
@@ -121,7 +184,7 @@ impl FeedCopyDecoder {
     }
 
     /// Adds the next chunk of the `COPY`'s data.
-    pub fn push(&mut self, chunk: &[u8]) {
+    fn push(&mut self, chunk: &[u8]) {
         if self.at > 0 {
             self.pending.drain(..self.at);
             self.at = 0;
@@ -129,17 +192,9 @@ impl FeedCopyDecoder {
         self.pending.extend_from_slice(chunk);
     }
 
-    /// The next whole event, upcast by `upcasters` when its payload was read (as
-    /// [`FeedFields::narrow`] does); `None` when the bytes so far end before the next row ends
-    /// (push more) or the trailer was read.
-    ///
-    /// # Errors
-    ///
-    /// When the bytes are not such a `COPY` (see [`FeedCopyError`]).
-    pub fn next_event(
-        &mut self,
-        upcasters: &Upcasters,
-    ) -> Result<Option<StoredEvent>, FeedCopyError> {
+    /// The next whole event, narrowed and upcast by [`FeedFields::narrow`]; `None` when the
+    /// bytes so far end before the next row ends (push more) or the trailer was read.
+    fn next_event(&mut self, upcasters: &Upcasters) -> Result<Option<StoredEvent>, FeedCopyError> {
         if !self.header_read && !self.read_header()? {
             return Ok(None);
         }
@@ -175,20 +230,11 @@ impl FeedCopyDecoder {
         }
         let event = event_from(&values)?;
         self.at = row.at;
-        let event = if self.fields.reads_payload_of(&event.stream_type) {
-            upcasters.upcast_event(event)
-        } else {
-            event
-        };
-        Ok(Some(event))
+        Ok(Some(self.fields.narrow(upcasters, event)))
     }
 
     /// Checks that the `COPY` ended where it should: after its trailer, nothing left over.
-    ///
-    /// # Errors
-    ///
-    /// [`FeedCopyError::Truncated`] otherwise.
-    pub fn finish(&self) -> Result<(), FeedCopyError> {
+    fn finish(&self) -> Result<(), FeedCopyError> {
         if self.trailer_read && self.at == self.pending.len() {
             Ok(())
         } else {

@@ -5,9 +5,8 @@ mod common;
 
 use commands::Upcasters;
 use commands::feed::{FeedFields, FeedPosition, StoredEvent, read_after, read_after_with};
-use commands::feed_copy::{self, FeedCopyDecoder};
+use commands::feed_copy::FeedCopy;
 use common::{TestDb, insert_raw_event, new_stream, read_feed_until};
-use futures::StreamExt;
 use serde_json::json;
 use sqlx::Connection;
 
@@ -200,23 +199,14 @@ async fn an_open_transaction_that_wrote_nothing_to_events_still_holds_the_feed()
     );
 }
 
-/// The whole feed through the replay's binary `COPY` and its decoder.
+/// The whole feed through the replay's binary `COPY`, in pages of three.
 async fn copy_feed(db: &TestDb, fields: &FeedFields) -> Vec<StoredEvent> {
     let mut conn = db.connection().await;
-    let mut copy = conn
-        .copy_out_raw(&feed_copy::statement(fields))
-        .await
-        .unwrap();
-    let mut decoder = FeedCopyDecoder::new(fields.clone());
+    let mut feed = FeedCopy::start(&mut conn, fields.clone()).await.unwrap();
     let mut events = Vec::new();
-    let upcasters = Upcasters::application();
-    while let Some(chunk) = copy.next().await {
-        decoder.push(&chunk.unwrap());
-        while let Some(event) = decoder.next_event(&upcasters).unwrap() {
-            events.push(event);
-        }
+    while let Some(page) = feed.next_page(&Upcasters::application(), 3).await.unwrap() {
+        events.extend(page);
     }
-    decoder.finish().unwrap();
     events
 }
 

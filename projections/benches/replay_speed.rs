@@ -111,22 +111,16 @@ async fn copy_whole_feed(pool: &PgPool) -> anyhow::Result<u64> {
     Ok(rows)
 }
 
-/// Every event (every field) through the replay's binary `COPY` and its decoder: what
+/// Every event (every field) through the replay's binary `COPY` ([`feed_copy::FeedCopy`]): what
 /// `replay --all` reads with, nothing applied.
-async fn decode_whole_feed(pool: &PgPool) -> anyhow::Result<u64> {
+async fn decode_whole_feed(pool: &PgPool, page: usize) -> anyhow::Result<u64> {
     let upcasters = Upcasters::application();
-    let fields = feed::FeedFields::everything();
     let mut conn = pool.acquire().await?;
-    let mut stream = conn.copy_out_raw(&feed_copy::statement(&fields)).await?;
-    let mut decoder = feed_copy::FeedCopyDecoder::new(fields);
+    let mut feed = feed_copy::FeedCopy::start(&mut conn, feed::FeedFields::everything()).await?;
     let mut events = 0;
-    while let Some(chunk) = stream.next().await {
-        decoder.push(&chunk?);
-        while decoder.next_event(&upcasters)?.is_some() {
-            events += 1;
-        }
+    while let Some(batch) = feed.next_page(&upcasters, page).await? {
+        events += batch.len() as u64;
     }
-    decoder.finish()?;
     Ok(events)
 }
 
@@ -183,7 +177,7 @@ async fn main() -> anyhow::Result<()> {
 
     quiet(&db.pool).await?;
     let started = Instant::now();
-    let decoded = decode_whole_feed(&db.pool).await?;
+    let decoded = decode_whole_feed(&db.pool, usize::try_from(page)?).await?;
     let decoding = started.elapsed();
 
     // Rounds of one raw read and one `replay --all`, each replay next to the raw read just

@@ -32,8 +32,7 @@ use std::time::{Duration, Instant};
 use chrono::Utc;
 use commands::Upcasters;
 use commands::feed::{FeedFields, FeedPosition, StoredEvent};
-use commands::feed_copy::{self, FeedCopyDecoder};
-use futures::StreamExt;
+use commands::feed_copy::FeedCopy;
 use indicatif::{ProgressBar, ProgressStyle};
 use sqlx::PgPool;
 use tokio::sync::mpsc;
@@ -302,7 +301,7 @@ async fn fill_and_switch(
     Ok(reports)
 }
 
-/// Reads the whole feed with one binary `COPY` ([`feed_copy`]) and hands it on in pages of
+/// Reads the whole feed with one binary `COPY` ([`FeedCopy`]) and hands it on in pages of
 /// `page_size`: one statement, one snapshot, and no per-row decoding by column name (paging
 /// with [`commands::feed::read_after_with`] cost the replaying process a tenth of its samples more).
 async fn read_pages(
@@ -312,28 +311,14 @@ async fn read_pages(
     fields: FeedFields,
     pages: mpsc::Sender<Vec<StoredEvent>>,
 ) -> Result<(), Error> {
-    let page_size = usize::try_from(page_size).unwrap_or(1).max(1);
+    let page_size = usize::try_from(page_size).unwrap_or(1);
     let mut conn = pool.acquire().await?;
-    let mut copy = conn.copy_out_raw(&feed_copy::statement(&fields)).await?;
-    let mut decoder = FeedCopyDecoder::new(fields);
-    let mut page = Vec::with_capacity(page_size);
-    while let Some(chunk) = copy.next().await {
-        decoder.push(&chunk?);
-        while let Some(event) = decoder.next_event(&upcasters).map_err(sqlx::Error::from)? {
-            page.push(event);
-            if page.len() == page_size {
-                let full = std::mem::replace(&mut page, Vec::with_capacity(page_size));
-                if pages.send(full).await.is_err() {
-                    // The applier stopped (and reports why); dropping the copy ends it.
-                    return Ok(());
-                }
-            }
+    let mut feed = FeedCopy::start(&mut conn, fields).await?;
+    while let Some(page) = feed.next_page(&upcasters, page_size).await? {
+        if pages.send(page).await.is_err() {
+            // The applier stopped (and reports why); dropping the copy ends it.
+            return Ok(());
         }
-    }
-    decoder.finish().map_err(sqlx::Error::from)?;
-    if !page.is_empty() {
-        // The applier may have stopped: it reports why.
-        let _ = pages.send(page).await;
     }
     Ok(())
 }
@@ -430,7 +415,7 @@ async fn finish(pool: &PgPool, build: &mut Build) -> Result<(), Error> {
                 event.report(build.projection.name());
             }
             build.parked += parked.len();
-            execute_trusted(pool, key.index.clone()).await?;
+            build_index(pool, key.index.clone()).await?;
         }
         if let Some(constraint) = &key.constraint {
             execute_trusted(pool, constraint.clone()).await?;
