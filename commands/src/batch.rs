@@ -65,6 +65,7 @@ impl<A: Aggregate> CommandService<A> {
     ///
     /// - [`CommandError::Rejected`]: the first command the aggregate refused (by position).
     /// - [`CommandError::ClaimTaken`]: a claimed value is already held.
+    /// - [`CommandError::LimitReached`]: a count of QR codes would pass its limit.
     /// - [`CommandError::Conflict`]: one of the streams already exists.
     /// - [`CommandError::Serialization`], [`CommandError::InvalidEventVersion`],
     ///   [`CommandError::Storage`]: see [`CommandError`].

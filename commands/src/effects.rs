@@ -19,6 +19,7 @@ use sqlx::PgConnection;
 
 use crate::action_codes::{self, ActionCode, Purpose, code_hash};
 use crate::claims::is_digest;
+use crate::qrcode_usage;
 use crate::sessions::{self, NewSession};
 use crate::vault::AccountKey;
 
@@ -89,6 +90,12 @@ enum Effect {
     DeletePhoto {
         account_id: String,
     },
+    CountQrCodes {
+        account_id: String,
+        made_at: String,
+        codes: u32,
+        at_most: Option<u32>,
+    },
 }
 
 /// Why the effects did not all apply (the transaction is then rolled back).
@@ -100,6 +107,8 @@ pub(crate) enum EffectFailure {
     ActionCodeExpired,
     /// The account already has a key: another command set this stream up first.
     KeyExists,
+    /// The month's count of codes would pass its limit; `had` is the count before this command.
+    LimitReached { had: u32 },
     /// PostgreSQL failed.
     Storage(sqlx::Error),
 }
@@ -291,6 +300,30 @@ impl Effects {
         self
     }
 
+    /// Counts `codes` QR codes made for `account_id` at `made_at` (RFC 3339) in that São Paulo
+    /// month ([`qrcode_usage`](crate::qrcode_usage)). With `at_most`, the command fails with
+    /// [`CommandError::LimitReached`](crate::CommandError::LimitReached) (carrying the count
+    /// before it) and leaves nothing when the month's total would pass it.
+    ///
+    /// Add it first: the count's row stays locked until the command commits, so the account's
+    /// other creations wait for this one and then count it. A command that takes no other row
+    /// lock before it cannot deadlock on it.
+    pub fn count_qrcodes(
+        mut self,
+        account_id: impl Into<String>,
+        made_at: impl Into<String>,
+        codes: u32,
+        at_most: Option<u32>,
+    ) -> Self {
+        self.steps.push(Effect::CountQrCodes {
+            account_id: account_id.into(),
+            made_at: made_at.into(),
+            codes,
+            at_most,
+        });
+        self
+    }
+
     /// Runs every effect on `conn`, inside the caller's transaction, for stream `stream_id`.
     pub(crate) async fn apply(
         &self,
@@ -427,6 +460,22 @@ impl Effect {
                     .bind(account_id)
                     .execute(&mut *conn)
                     .await?;
+            }
+            Effect::CountQrCodes {
+                account_id,
+                made_at,
+                codes,
+                at_most,
+            } => {
+                let total = qrcode_usage::add(&mut *conn, account_id, made_at, *codes).await?;
+                if let Some(at_most) = at_most
+                    && total > i64::from(*at_most)
+                {
+                    let had = total.saturating_sub(i64::from(*codes));
+                    return Err(EffectFailure::LimitReached {
+                        had: u32::try_from(had).unwrap_or(u32::MAX),
+                    });
+                }
             }
         }
         Ok(())

@@ -19,6 +19,7 @@ use crate::ExpectedVersion;
 /// | [`IdempotencyKeyConflict`](Self::IdempotencyKeyConflict) | 409 Conflict | the client sent a key it already used with another request (another [`RequestDigest`](crate::RequestDigest)) |
 /// | [`Conflict`](Self::Conflict) | 409 Conflict | other writers kept changing the stream; retrying later will likely work |
 /// | [`ClaimTaken`](Self::ClaimTaken) | 409 Conflict | a unique value the command claims (an e-mail address…) is already held |
+/// | [`LimitReached`](Self::LimitReached) | 402 Payment Required | the month's count of QR codes would pass the plan's limit (the workflows in [`qrcodes`](crate::qrcodes) turn it into the domain's refusal, which names the plan) |
 /// | [`ActionCodeExpired`](Self::ActionCodeExpired) | 410 Gone | the link's action code is used, expired or not for this (the gateway answers `expired-action-code`) |
 /// | [`WrongExpectedVersion`](Self::WrongExpectedVersion) | 412 Precondition Failed | the caller's `If-Match` version is stale (use 409 if the expectation did not come from a precondition header) |
 /// | [`Storage`](Self::Storage), transient ([`is_transient`](Self::is_transient)) | 503 Service Unavailable | pool exhausted, connection lost, timeout, lock timeout, too many connections: retry with back-off |
@@ -64,6 +65,14 @@ pub enum CommandError<E: StdError> {
     ClaimTaken {
         /// The claim's scope, e.g. `email` or `invite:<account id>`.
         scope: String,
+    },
+
+    /// The month's count of QR codes ([`Effects::count_qrcodes`](crate::Effects::count_qrcodes))
+    /// would pass the limit it was given. Nothing was appended and no effect applied.
+    #[error("o limite de QR codes do mês foi atingido ({had} criados)")]
+    LimitReached {
+        /// The month's count before this command.
+        had: u32,
     },
 
     /// The action code the command spends
@@ -142,6 +151,7 @@ impl<E: StdError> CommandError<E> {
             | CommandError::ClaimTaken { .. }
             | CommandError::IdempotencyKeyConflict { .. } => 409,
             CommandError::ActionCodeExpired => 410,
+            CommandError::LimitReached { .. } => 402,
             CommandError::WrongExpectedVersion { .. } => 412,
             CommandError::Storage(_) if self.is_transient() => 503,
             CommandError::Storage(_)
@@ -171,6 +181,7 @@ impl<E: StdError> CommandError<E> {
             CommandError::IdempotencyKeyConflict { .. } => "idempotency_key_conflict",
             CommandError::ClaimTaken { .. } => "claim_taken",
             CommandError::ActionCodeExpired => "action_code_expired",
+            CommandError::LimitReached { .. } => "limit_reached",
             CommandError::InvalidEventVersion { .. }
             | CommandError::CorruptEvent { .. }
             | CommandError::Serialization(_) => "bug",

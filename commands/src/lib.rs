@@ -18,7 +18,8 @@
 //! - [`action_codes`]: the single-use codes of the links sent by e-mail (only their SHA-256 is
 //!   stored).
 //! - [`qrcodes`]: making an account's QR codes (one, or a batch in one transaction), each txid
-//!   claimed in its account with the code.
+//!   claimed in its account with the code and counted against the plan's monthly limit
+//!   ([`qrcode_usage`]) with it.
 //! - [`sign_up`]: opening an account with its claim, key, first session and verification code
 //!   in one transaction.
 //! - [`team`]: the team workflows (invite, accept, remove a member), each invitation and its
@@ -54,6 +55,7 @@ pub mod payments;
 pub mod photos;
 pub mod pix_keys;
 mod pool;
+pub mod qrcode_usage;
 pub mod qrcodes;
 pub mod secrets;
 mod service;

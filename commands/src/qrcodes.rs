@@ -1,8 +1,10 @@
 //! Making an account's QR codes: one code (typed or duplicated) and a batch.
 //!
 //! The gateway parses the request into [`StaticCodeRequest`]s (every problem at once, before
-//! any command); these calls claim each code's txid in its account (`txid:<owner>`, by the
-//! digest of its upper-case form, [`txid_claim`]) in the command's own transaction, so two codes
+//! any command); these calls count the codes against the plan's monthly limit
+//! ([`qrcode_usage`](crate::qrcode_usage): [`QrCodeError::PlanLimitReached`] past it) and claim
+//! each code's txid in its account (`txid:<owner>`, by the digest of its upper-case form,
+//! [`txid_claim`]) in the command's own transaction, so no month passes its limit and two codes
 //! of one account never share a txid, and answer what was made. A txid the person typed that is
 //! taken is [`QrCodeError::TxidTaken`]; a generated one that is (80 random bits: in practice
 //! never) is drawn again.
@@ -10,6 +12,8 @@
 use domain::brcode::StaticCodeRequest;
 use domain::qrcode::txid::{generated_txid, uniqueness_key};
 use domain::qrcode::{CreateAccountQrCode, QrCode, QrCodeCommand, QrCodeError};
+use domain::subscription::limits::{self, LimitedAction, Usage};
+use domain::subscription::plans::PlanId;
 
 use crate::claims::{digest, txid_scope};
 use crate::vault::random_bytes;
@@ -43,6 +47,27 @@ pub struct NewCode {
     /// Whether the person typed the txid (a taken one is refused) or it was generated (a taken
     /// one is drawn again).
     pub txid_typed: bool,
+    /// The account's plan now: its codes per month are the limit.
+    pub plan: PlanId,
+}
+
+/// The refusal of `adding` codes to a month that `had` already: the domain's, naming the plan.
+fn limit_reached(plan: PlanId, adding: u32, had: u32) -> QrCodeError {
+    let usage = Usage {
+        qrcodes_this_month: had,
+        ..Usage::default()
+    };
+    match limits::check(plan, LimitedAction::CreateQrCodes(adding), usage) {
+        Err(refusal) => QrCodeError::PlanLimitReached(refusal),
+        // The count and the plan disagree only if the plan changed between the two: the
+        // count's word stands, with the plan's own numbers.
+        Ok(()) => QrCodeError::PlanLimitReached(limits::PlanLimitReached {
+            plan,
+            limit: limits::Limit::QrCodesPerMonth,
+            allowed: plan.plan().limits.qrcodes_per_month,
+            premium_allows: PlanId::PremiumMensal.plan().limits.qrcodes_per_month,
+        }),
+    }
 }
 
 /// A committed code.
@@ -64,6 +89,7 @@ pub struct Created {
 /// # Errors
 ///
 /// [`QrCodeError::TxidTaken`] for a typed txid the account already uses;
+/// [`QrCodeError::PlanLimitReached`] when the month already has the plan's codes;
 /// [`QrCodeError::IdempotencyKeyReused`] for an idempotency key sent before with other values;
 /// the aggregate's refusals; storage failures.
 pub async fn create(
@@ -74,7 +100,9 @@ pub async fn create(
     let NewCode {
         mut create,
         txid_typed,
+        plan,
     } = code;
+    let at_most = plan.plan().limits.qrcodes_per_month;
     let attempts = if txid_typed {
         1
     } else {
@@ -84,7 +112,9 @@ pub async fn create(
     let scope = txid_scope(&create.owner_id);
     for attempt in 1..=attempts {
         let txid = create.request.txid.clone().unwrap_or_default();
-        let effects = Effects::new().claim(scope.clone(), txid_claim(&txid), qrcode_id.clone());
+        let effects = Effects::new()
+            .count_qrcodes(&create.owner_id, &create.requested_at, 1, Some(at_most))
+            .claim(scope.clone(), txid_claim(&txid), qrcode_id.clone());
         let request = create.request.clone();
         match qrcodes
             .execute_with(
@@ -113,21 +143,27 @@ pub async fn create(
             Err(CommandError::IdempotencyKeyConflict { .. }) => {
                 return Err(CommandError::Rejected(QrCodeError::IdempotencyKeyReused));
             }
+            Err(CommandError::LimitReached { had }) => {
+                return Err(CommandError::Rejected(limit_reached(plan, 1, had)));
+            }
             Err(other) => return Err(other),
         }
     }
     unreachable!("at least one attempt is made")
 }
 
-/// Makes every code of a batch in one transaction, or none. Each request's txid is generated.
+/// Makes every code of a batch in one transaction, or none, on an account with `plan`. Each
+/// request's txid is generated.
 ///
 /// # Errors
 ///
-/// [`QrCodeError::BatchTxidsTaken`] when a txid could not be reserved (nothing was made); the
-/// aggregate's first refusal; storage failures.
+/// [`QrCodeError::BatchTxidsTaken`] when a txid could not be reserved (nothing was made);
+/// [`QrCodeError::PlanLimitReached`] when the batch would pass the plan's codes per month
+/// (nothing was made); the aggregate's first refusal; storage failures.
 pub async fn create_batch(
     qrcodes: &CommandService<QrCode>,
     codes: Vec<CreateAccountQrCode>,
+    plan: PlanId,
     metadata: CommandMetadata,
 ) -> Result<BatchOutcome, CommandError<QrCodeError>> {
     let Some(owner) = codes.first().map(|c| c.owner_id.clone()) else {
@@ -145,7 +181,19 @@ pub async fn create_batch(
             )
         })
         .collect::<Vec<_>>();
-    let effects = Effects::new().claim_many(txid_scope(&owner), claims);
+    let made_at = codes
+        .first()
+        .map(|c| c.requested_at.clone())
+        .unwrap_or_default();
+    let count = u32::try_from(codes.len()).unwrap_or(u32::MAX);
+    let effects = Effects::new()
+        .count_qrcodes(
+            &owner,
+            made_at,
+            count,
+            Some(plan.plan().limits.qrcodes_per_month),
+        )
+        .claim_many(txid_scope(&owner), claims);
     let commands = codes
         .into_iter()
         .map(|c| (c.qrcode_id.clone(), QrCodeCommand::CreateAccountQrCode(c)))
@@ -155,6 +203,9 @@ pub async fn create_batch(
         .await
         .map_err(|error| match error {
             CommandError::ClaimTaken { .. } => CommandError::Rejected(QrCodeError::BatchTxidsTaken),
+            CommandError::LimitReached { had } => {
+                CommandError::Rejected(limit_reached(plan, count, had))
+            }
             other => other,
         })
 }

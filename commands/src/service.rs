@@ -158,6 +158,7 @@ impl<A: Aggregate> CommandService<A> {
     /// As [`execute_expecting`](Self::execute_expecting), and:
     /// - [`CommandError::ClaimTaken`]: a claimed value is already held.
     /// - [`CommandError::ActionCodeExpired`]: the action code to spend is not valid.
+    /// - [`CommandError::LimitReached`]: a count of QR codes would pass its limit.
     pub async fn execute_with(
         &self,
         stream_id: &str,
@@ -289,7 +290,9 @@ impl<A: Aggregate> CommandService<A> {
                     // first (it holds the claim, it spent the code): its outcome is the answer.
                     if matches!(
                         error,
-                        CommandError::ClaimTaken { .. } | CommandError::ActionCodeExpired
+                        CommandError::ClaimTaken { .. }
+                            | CommandError::ActionCodeExpired
+                            | CommandError::LimitReached { .. }
                     ) && let Some(key) = key
                         && let Some(recorded) = idempotency::find(pool, key).await?
                     {
@@ -399,6 +402,9 @@ pub(crate) fn effect_failure<E: std::error::Error>(failure: EffectFailure) -> Ap
             AppendFailure::Failed(CommandError::ClaimTaken { scope })
         }
         EffectFailure::ActionCodeExpired => AppendFailure::Failed(CommandError::ActionCodeExpired),
+        EffectFailure::LimitReached { had } => {
+            AppendFailure::Failed(CommandError::LimitReached { had })
+        }
         // The account's key exists: a concurrent command set the stream up first. Deciding again
         // on the stream as it is now gives the right answer (typically "already open").
         EffectFailure::KeyExists => AppendFailure::VersionTaken,

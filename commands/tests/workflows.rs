@@ -15,12 +15,13 @@ use commands::team::{self, Acceptance, Invitation};
 use commands::vault::{invitation_key_id, load_key};
 use commands::{CommandError, CommandMetadata, CommandService};
 use common::TestDb;
+use common::codes::new_code_at;
 use domain::account::{Account, AccountCommand, AccountError, DisableAccount, MemberStatus};
-use domain::brcode::{StaticCodeForm, StaticCodeRequest, preview_form};
 use domain::money::Centavos;
 use domain::payment::{Payment, PaymentError};
-use domain::qrcode::{CreateAccountQrCode, QrCode, QrCodeError};
+use domain::qrcode::{QrCode, QrCodeError};
 use domain::refusal::{Refusal, RefusalKind};
+use domain::subscription::plans::PlanId;
 use domain::team::Role;
 
 const AT: &str = "2026-11-26T00:00:00Z";
@@ -480,34 +481,8 @@ async fn deleting_an_account_leaves_its_teams_then_erases_everything_it_held_bes
     assert_eq!(again.kind(), RefusalKind::NotFound);
 }
 
-fn code_request(txid: &str) -> StaticCodeRequest {
-    let form = StaticCodeForm {
-        key: "dona@padaria.test".to_owned(),
-        key_kind: "email".to_owned(),
-        merchant_name: "Padaria da Dona".to_owned(),
-        merchant_city: "Recife".to_owned(),
-        txid: txid.to_owned(),
-        ..StaticCodeForm::default()
-    };
-    preview_form(&form)
-        .into_request(false)
-        .expect("a valid request")
-}
-
 fn new_code(owner: &str, txid: &str, typed: bool) -> NewCode {
-    NewCode {
-        create: CreateAccountQrCode {
-            qrcode_id: uuid::Uuid::now_v7().to_string(),
-            owner_id: owner.to_owned(),
-            created_by: owner.to_owned(),
-            key_id: None,
-            batch_id: None,
-            duplicate_of: None,
-            request: code_request(txid),
-            requested_at: AT.to_owned(),
-        },
-        txid_typed: typed,
-    }
+    new_code_at(owner, txid, typed, PlanId::Gratis, AT)
 }
 
 #[tokio::test]
@@ -584,11 +559,23 @@ async fn a_batch_whose_txid_is_taken_makes_nothing_and_a_good_batch_makes_every_
     };
 
     // When a batch reuses it, and when a batch does not
-    let clash =
-        refusal(qrcodes::create_batch(&codes, batch(&["LOTE1", "LOTE2"]), by(&owner)).await);
-    let made = qrcodes::create_batch(&codes, batch(&["LOTE3", "LOTE4"]), by(&owner))
-        .await
-        .expect("made");
+    let clash = refusal(
+        qrcodes::create_batch(
+            &codes,
+            batch(&["LOTE1", "LOTE2"]),
+            PlanId::Gratis,
+            by(&owner),
+        )
+        .await,
+    );
+    let made = qrcodes::create_batch(
+        &codes,
+        batch(&["LOTE3", "LOTE4"]),
+        PlanId::Gratis,
+        by(&owner),
+    )
+    .await
+    .expect("made");
 
     // Then the first made nothing (refused as a conflict), the second made both
     assert_eq!(clash, QrCodeError::BatchTxidsTaken);

@@ -6,6 +6,7 @@
     reason = "each test binary uses a different part of these helpers"
 )]
 
+pub mod codes;
 pub mod ledger;
 
 use commands::feed::{FeedPosition, StoredEvent, read_after};

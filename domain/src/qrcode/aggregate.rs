@@ -29,6 +29,9 @@ pub struct QrCode {
     /// Hex SHA-256 of a visitor's management token, if the code has a management link.
     #[serde(default)]
     pub management_digest: Option<String>,
+    /// When it was made (RFC 3339), once created: the month a claimed code counts in.
+    #[serde(default)]
+    pub created_at: Option<String>,
 }
 
 impl QrCode {
@@ -211,6 +214,7 @@ impl Aggregate for QrCode {
                 self.qrcode_id = created.qrcode_id;
                 self.payload = Some(created.payload);
                 self.owner_id = created.owner_id;
+                self.created_at = Some(created.created_at);
             }
             QrCodeEvent::QrCodeArchived(_) => self.archived = true,
             QrCodeEvent::QrCodeUnarchived(_) => self.archived = false,

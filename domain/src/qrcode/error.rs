@@ -1,6 +1,7 @@
 //! Why a QR-code command is refused.
 
 use crate::brcode::BrCodeError;
+use crate::subscription::limits::PlanLimitReached;
 
 /// A refused QR-code command. Messages are pt-BR, for the person who typed the values.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -52,6 +53,10 @@ pub enum QrCodeError {
         "Este Idempotency-Key já foi usado com outros dados. Use uma chave nova para um QR code diferente."
     )]
     IdempotencyKeyReused,
+    /// The codes would pass the plan's codes per month (decided by the creation workflow's
+    /// count, not by the aggregate).
+    #[error("{0}")]
+    PlanLimitReached(PlanLimitReached),
 }
 
 impl QrCodeError {
@@ -70,6 +75,7 @@ impl QrCodeError {
             QrCodeError::TxidTaken(_) => "txid-taken",
             QrCodeError::BatchTxidsTaken => "conflict",
             QrCodeError::IdempotencyKeyReused => "idempotency-key-reused",
+            QrCodeError::PlanLimitReached(_) => "plan-limit-reached",
         }
     }
 }
@@ -114,6 +120,7 @@ impl crate::refusal::Refusal for QrCodeError {
             }
             QrCodeError::AlreadyClaimed => crate::refusal::RefusalKind::Conflict,
             QrCodeError::AnonymousWithOwner => crate::refusal::RefusalKind::Invalid,
+            QrCodeError::PlanLimitReached(refusal) => crate::refusal::Refusal::kind(refusal),
         }
     }
 

@@ -1,6 +1,7 @@
 //! What the process benchmarks share: a private stack of real `balcao` processes (the binary
-//! cargo built for the bench) over a fresh database and a private `nats-server`, a signed-up
-//! shop, and CPU time read from `/proc`.
+//! cargo built for the bench, or the one `BALCAO_BENCH_BINARY` names, to compare two builds side
+//! by side) over a fresh database and a private `nats-server`, a signed-up shop, and CPU time
+//! read from `/proc`.
 
 #![allow(dead_code)] // each bench uses part of it
 
@@ -242,8 +243,12 @@ impl Stack {
             ("BALCAO_SANDBOX_PAYMENTS", "true".to_owned()),
             ("RUST_LOG", "warn".to_owned()),
         ];
+        // `BALCAO_BENCH_BINARY` runs another build's `balcao` (a copy of the one before a change)
+        // with this bench, so two builds are compared side by side in one sitting.
+        let binary = std::env::var("BALCAO_BENCH_BINARY")
+            .unwrap_or_else(|_| env!("CARGO_BIN_EXE_balcao").to_owned());
         let balcao = |args: &[&str]| {
-            let mut command = Command::new(env!("CARGO_BIN_EXE_balcao"));
+            let mut command = Command::new(&binary);
             command
                 .args(args)
                 .envs(environment.iter().map(|(k, v)| (*k, v.as_str())))

@@ -63,12 +63,31 @@ pub async fn claim(
         management_digest: token_digest(token),
         requested_at: now(),
     });
+    // The code counts in the account's plan usage from now on, in the month it was made (as the
+    // dashboard's month counts show it); a code never made is refused by the command, which
+    // then counts nothing. Claims are not limited: the code exists already.
+    let stream_id = qrcode_id.to_string();
+    let made_at = state
+        .qrcodes
+        .load(&stream_id)
+        .await
+        .map_err(ApiError::from)?
+        .aggregate
+        .created_at;
+    let effects = match made_at {
+        Some(made_at) => {
+            commands::Effects::new().count_qrcodes(workspace.account_id(), made_at, 1, None)
+        }
+        None => commands::Effects::new(),
+    };
     let outcome = state
         .qrcodes
-        .execute(
-            &qrcode_id.to_string(),
+        .execute_with(
+            &stream_id,
             command,
+            commands::ExpectedVersion::Any,
             commands::CommandMetadata::start().by(workspace.caller_id().to_owned()),
+            &effects,
         )
         .await
         .map_err(ApiError::from)?;

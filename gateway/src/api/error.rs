@@ -396,6 +396,7 @@ impl From<anyhow::Error> for ApiError {
 /// | the e-mail claim taken | 409 `email-already-in-use` |
 /// | another claim taken | 409 `already-in-use` |
 /// | a used, expired or foreign action code | 400 `expired-action-code` |
+/// | a count of QR codes past its limit, outside the QR-code workflows (which answer the refusal naming the plan) | 402 `plan-limit-reached` |
 /// | an `Idempotency-Key` used with another request | 409 `idempotency-key-reused` |
 /// | other writers won every retry; a key used on another record | 409 `conflict` |
 /// | a storage failure worth retrying | 503 `unavailable` |
@@ -414,6 +415,13 @@ impl<E: domain::refusal::Refusal> From<commands::CommandError<E>> for ApiError {
                 "Este valor já está em uso.",
             ),
             CommandError::ActionCodeExpired => ApiError::expired_action_code(),
+            // The QR-code workflows answer the domain's refusal, naming the plan; this is only
+            // a command that counted codes without one.
+            CommandError::LimitReached { .. } => ApiError::new(
+                StatusCode::PAYMENT_REQUIRED,
+                "plan-limit-reached",
+                "O limite de QR codes do seu plano neste mês foi atingido.",
+            ),
             CommandError::IdempotencyKeyConflict { .. } => ApiError::new(
                 StatusCode::CONFLICT,
                 "idempotency-key-reused",

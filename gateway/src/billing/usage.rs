@@ -1,14 +1,19 @@
 //! What an account has, counted for the plan's limits, and the hold that makes "count, then
 //! write" atomic per account.
 //!
-//! Only the count the action needs is read. Each count is the read model **plus the tail of the
-//! log the read model has not applied yet** (events after the projection's checkpoint), read in
-//! one statement, so one snapshot: exact however far the projector trails. Two requests racing
-//! at the limit are kept apart by [`UsageHold`]: a per-account advisory lock taken before the
-//! count and held until the limited command is written, so the second counts the first's write
-//! (in the read model, or else in the tail). Within one gateway process the requests of an
-//! account queue for that lock in memory first (a striped `tokio` mutex), so waiters neither poll
-//! PostgreSQL nor hold a connection; the advisory lock keeps separate processes apart.
+//! Only the count the action needs is read. QR codes are counted by the commands that make them
+//! ([`commands::qrcode_usage`], in their own transaction): the month's row is exact as soon as a
+//! creation commits, and a creation checks the limit with the count's own upsert, which also
+//! orders racing creations of the account (its row lock), so codes take no [`UsageHold`]; they
+//! only queue in memory per account ([`turn`]). Every other count is the read model **plus the
+//! tail of the log the read model has not applied yet** (events after the projection's
+//! checkpoint), read in one statement, so one snapshot: exact however far the projector trails.
+//! Two requests racing at those limits are kept apart by [`UsageHold`]: a per-account advisory
+//! lock taken before the count and held until the limited command is written, so the second
+//! counts the first's write (in the read model, or else in the tail). Within one gateway process
+//! the requests of an account queue for that lock in memory first (a striped `tokio` mutex,
+//! [`turn`]), so waiters neither poll PostgreSQL nor hold a connection; the advisory lock keeps
+//! separate processes apart.
 
 use std::sync::{Arc, LazyLock};
 use std::time::Duration;
@@ -26,42 +31,9 @@ pub const HOLD_PATIENCE: Duration = Duration::from_secs(10);
 const CHECKPOINTS: &str = "(select projection, tx_id, global_position from projection_checkpoints
                             union all
                             select p, '0'::xid8, 0
-                              from unnest(array['pix_keys', 'qrcodes', 'accounts']) p
+                              from unnest(array['pix_keys', 'accounts']) p
                              where not exists (select 1 from projection_checkpoints
                                                 where projection = p))";
-
-/// The codes `$1` made this calendar month (in São Paulo, where the shops are): the month's row
-/// of `qrcode_month_counts` (kept by the `qrcodes` projection; counting the month's rows of
-/// `qrcodes` grew with a shop's sales, 0.8 ms per creation in the creations benchmark) plus the
-/// creations of the log after the projection's checkpoint.
-///
-/// The tail is read through the feed's index from the checkpoint on (`lateral`), so a creation
-/// costs the same in a log of a thousand events or of a million. Joined with the checkpoint as
-/// a table, PostgreSQL filtered every `QrCodeCreated` of the log by owner instead: 6.8 ms of the
-/// statement's 8.5 ms at 20,000 events, 2.9 ms of every creation in the creations benchmark
-/// (`pg_stat_statements`, BENCHMARKS.md). `offset 0` keeps the planner from flattening the
-/// tail back into that join. Public so that a test can check its plan.
-pub const QRCODES_THIS_MONTH: &str = "with month as (
-        select local::date as day, local at time zone 'America/Sao_Paulo' as starts
-          from date_trunc('month', now() at time zone 'America/Sao_Paulo') as local
-     ),
-     checkpoint as (
-        select coalesce(max(tx_id), '0'::xid8) as tx_id,
-               coalesce(max(global_position), 0) as global_position
-          from projection_checkpoints where projection = 'qrcodes'
-     )
-     select coalesce((select codes from qrcode_month_counts, month
-                        where owner_id = $1 and qrcode_month_counts.month = month.day),
-                     0)
-          + (select count(*)
-               from checkpoint c, month,
-                    lateral (select e.stream_type, e.event_type, e.payload, e.recorded_at
-                               from events e
-                              where (e.tx_id, e.global_position) > (c.tx_id, c.global_position)
-                             offset 0) e
-              where e.stream_type = 'qrcode' and e.event_type = 'QrCodeCreated'
-                and e.payload->>'owner_id' = $1::text
-                and e.recorded_at >= month.starts)";
 
 /// Pause between tries of a lock another process holds (no connection is kept while waiting).
 const HOLD_RETRY: Duration = Duration::from_millis(15);
@@ -80,6 +52,30 @@ fn stripe(account: Uuid) -> Arc<tokio::sync::Mutex<()>> {
     // The low bits of a v4 or v7 id are random.
     let index = usize::try_from(account.as_u128() % STRIPES as u128).unwrap_or(0);
     QUEUES[index].clone()
+}
+
+/// `account`'s turn among this process's limited requests of the account (keep it until the
+/// command is written): the others wait in memory, holding no database connection, at most
+/// [`HOLD_PATIENCE`].
+///
+/// # Errors
+///
+/// 503 when the turn does not come that soon.
+pub async fn turn(account: Uuid) -> Result<tokio::sync::OwnedMutexGuard<()>, ApiError> {
+    turn_by(account, tokio::time::Instant::now() + HOLD_PATIENCE).await
+}
+
+async fn turn_by(
+    account: Uuid,
+    deadline: tokio::time::Instant,
+) -> Result<tokio::sync::OwnedMutexGuard<()>, ApiError> {
+    tokio::time::timeout_at(deadline, stripe(account).lock_owned())
+        .await
+        .map_err(|_| {
+            ApiError::unavailable(anyhow::anyhow!(
+                "the account's plan usage stayed locked for {HOLD_PATIENCE:?}"
+            ))
+        })
 }
 
 /// One account's limited actions, one at a time: held from the count until the command is
@@ -108,13 +104,7 @@ impl UsageHold {
     pub async fn take(pool: &PgPool, account: Uuid) -> Result<Self, ApiError> {
         let failed = |e: sqlx::Error| ApiError::unavailable(anyhow::anyhow!(e));
         let deadline = tokio::time::Instant::now() + HOLD_PATIENCE;
-        let queue = tokio::time::timeout_at(deadline, stripe(account).lock_owned())
-            .await
-            .map_err(|_| {
-                ApiError::unavailable(anyhow::anyhow!(
-                    "the account's plan usage stayed locked for {HOLD_PATIENCE:?}"
-                ))
-            })?;
+        let queue = turn_by(account, deadline).await?;
         loop {
             let mut transaction = pool.begin().await.map_err(failed)?;
             let taken: bool = sqlx::query_scalar(
@@ -197,12 +187,9 @@ pub async fn of(pool: &PgPool, account: Uuid, action: LimitedAction) -> Result<U
             usage.pix_keys = count(n);
         }
         LimitedAction::CreateQrCodes(_) => {
-            let n: i64 = sqlx::query_scalar(QRCODES_THIS_MONTH)
-                .bind(account)
-                .fetch_one(pool)
+            usage.qrcodes_this_month = commands::qrcode_usage::this_month(pool, account)
                 .await
                 .map_err(failed)?;
-            usage.qrcodes_this_month = count(n);
         }
         LimitedAction::InviteMember => {
             let n: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(

@@ -242,6 +242,15 @@ async fn a_sign_claimed_after_sign_up_is_listed_in_the_account_once_and_only_wit
         .unwrap_or_else(|| panic!("the claimed code is listed: {codes:?}"));
     assert_eq!(code["createdBy"], ana.account_id.as_str());
     assert_eq!(code["merchantName"], "PADARIA SAO JOAO");
+    // It counts in her plan's codes of the month, as the codes she makes.
+    let subscription = ana
+        .get(&Person::in_account(&ana.account_id, "/subscription"))
+        .await;
+    assert_eq!(
+        subscription.json["usage"]["qrcodesThisMonth"], 1,
+        "{}",
+        subscription.text
+    );
 
     let twice = ana.post(&claim_path, &json!({ "token": token })).await;
     assert_eq!(twice.status, StatusCode::CONFLICT, "{}", twice.text);

@@ -9,7 +9,6 @@ use commands::qrcodes::{self, NewCode};
 use commands::{CommandMetadata, IdempotencyKey, RequestDigest};
 use domain::brcode::StaticCodeRequest;
 use domain::qrcode::CreateAccountQrCode;
-use domain::subscription::limits::LimitedAction;
 use domain::team::Right;
 use serde::Serialize;
 use uuid::Uuid;
@@ -148,9 +147,9 @@ pub async fn create(
     let Some(request) = request.filter(|_| problems.is_empty()) else {
         return Ok(invalid(&problems));
     };
-    // Issue 12: the plan's QR codes per month.
-    let usage = crate::billing::allow(&state, &workspace, LimitedAction::CreateQrCodes(1)).await?;
     let key = idempotency_key(&workspace, &headers)?;
+    // Issue 12: the plan's QR codes per month, counted and checked by the command itself.
+    let plan = crate::billing::plan_of(&state, workspace.account_id()).await?;
     let qrcode_id = key.as_ref().map_or_else(Uuid::now_v7, |key| {
         Uuid::new_v5(&QRCODE_ID_NAMESPACE, key.as_str().as_bytes())
     });
@@ -167,6 +166,7 @@ pub async fn create(
             requested_at: requested_at.clone(),
         },
         txid_typed: typed_txid.is_some(),
+        plan,
     };
     let metadata = |request: &StaticCodeRequest| {
         let metadata = CommandMetadata::start().by(workspace.caller_id().to_owned());
@@ -177,10 +177,11 @@ pub async fn create(
             None => metadata,
         }
     };
+    let turn = crate::billing::usage::turn(workspace.account_uuid()).await?;
     let created = qrcodes::create(&state.qrcodes, code, metadata).await?;
-    // Written: the next limited request of the account may count it now (the hold is not kept
-    // while the read model catches up).
-    drop(usage);
+    // Counted: the account's next creation in this process may go (the turn is not kept while
+    // the read model catches up).
+    drop(turn);
     let json = answer(
         &state,
         &workspace,
@@ -376,19 +377,20 @@ pub async fn batch(
     if !problems.is_empty() {
         return Ok(invalid(&problems));
     }
-    // Issue 12: the plan's QR codes per month, for the whole batch (all or nothing).
-    let count = u32::try_from(codes.len()).unwrap_or(u32::MAX);
-    let usage =
-        crate::billing::allow(&state, &workspace, LimitedAction::CreateQrCodes(count)).await?;
+    // Issue 12: the plan's QR codes per month, for the whole batch (all or nothing), counted
+    // and checked by the command itself.
+    let plan = crate::billing::plan_of(&state, workspace.account_id()).await?;
+    let turn = crate::billing::usage::turn(workspace.account_uuid()).await?;
     let outcome = qrcodes::create_batch(
         &state.qrcodes,
         codes,
+        plan,
         CommandMetadata::start().by(workspace.caller_id().to_owned()),
     )
     .await?;
-    // Written: the next limited request of the account may count it now (the hold is not kept
-    // while the read model catches up).
-    drop(usage);
+    // Counted: the account's next creation in this process may go (the turn is not kept while
+    // the read model catches up).
+    drop(turn);
     let mut made = Vec::new();
     if wait_for(&state, projections::qrcodes::NAME, outcome.position).await {
         let query = projections::qrcodes::Search {
@@ -494,8 +496,8 @@ pub async fn duplicate(
     let Some(request) = request.filter(|_| problems.is_empty()) else {
         return Ok(invalid(&problems));
     };
-    // Issue 12: the plan's QR codes per month.
-    let usage = crate::billing::allow(&state, &workspace, LimitedAction::CreateQrCodes(1)).await?;
+    // Issue 12: the plan's QR codes per month, counted and checked by the command itself.
+    let plan = crate::billing::plan_of(&state, workspace.account_id()).await?;
     let qrcode_id = Uuid::now_v7();
     let requested_at = crate::auth::accounts::now();
     let code = NewCode {
@@ -510,14 +512,16 @@ pub async fn duplicate(
             requested_at: requested_at.clone(),
         },
         txid_typed: false,
+        plan,
     };
+    let turn = crate::billing::usage::turn(workspace.account_uuid()).await?;
     let created = qrcodes::create(&state.qrcodes, code, |_| {
         CommandMetadata::start().by(workspace.caller_id().to_owned())
     })
     .await?;
-    // Written: the next limited request of the account may count it now (the hold is not kept
-    // while the read model catches up).
-    drop(usage);
+    // Counted: the account's next creation in this process may go (the turn is not kept while
+    // the read model catches up).
+    drop(turn);
     let mut json = answer(
         &state,
         &workspace,
