@@ -222,6 +222,17 @@ mod tests {
             AppError::Internal(
                 anyhow::Error::new(sqlx::Error::PoolTimedOut).context("reading the read model"),
             ),
+            // An aggregate's load (the sign's page loads the code to check its token).
+            AppError::from(
+                commands::CommandError::<domain::qrcode::QrCodeError>::Storage(
+                    sqlx::Error::PoolTimedOut,
+                ),
+            ),
+            AppError::Internal(anyhow::Error::new(commands::CommandError::<
+                domain::account::AccountError,
+            >::Storage(
+                sqlx::Error::PoolTimedOut
+            ))),
         ] {
             let response = error.into_response();
             assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);

@@ -119,7 +119,8 @@ pub async fn is_disabled(state: &AppState, account_id: &str) -> anyhow::Result<b
         .accounts
         .load(account_id)
         .await
-        .map_err(|e| anyhow::anyhow!("{e}"))?;
+        // Keeps the cause, so that an unavailable database still answers 503.
+        .map_err(anyhow::Error::new)?;
     Ok(loaded.aggregate.is_disabled())
 }
 

@@ -257,7 +257,8 @@ async fn load(
         .qrcodes
         .load(&qrcode_id.to_string())
         .await
-        .map_err(|error| AppError::Internal(anyhow::anyhow!("{error}")))?;
+        // A pool that timed out under load is a 503 (retry), not a 500.
+        .map_err(AppError::from)?;
     let code: QrCode = loaded.aggregate;
     let Some(digest) = code.management_digest.as_deref() else {
         return Err(AppError::NotFound);
