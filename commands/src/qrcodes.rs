@@ -12,7 +12,7 @@
 use domain::brcode::StaticCodeRequest;
 use domain::qrcode::txid::{generated_txid, uniqueness_key};
 use domain::qrcode::{CreateAccountQrCode, QrCode, QrCodeCommand, QrCodeError};
-use domain::subscription::limits::{self, LimitedAction, Usage};
+use domain::subscription::limits::PlanLimitReached;
 use domain::subscription::plans::PlanId;
 
 use crate::claims::{digest, txid_scope};
@@ -49,25 +49,6 @@ pub struct NewCode {
     pub txid_typed: bool,
     /// The account's plan now: its codes per month are the limit.
     pub plan: PlanId,
-}
-
-/// The refusal of `adding` codes to a month that `had` already: the domain's, naming the plan.
-fn limit_reached(plan: PlanId, adding: u32, had: u32) -> QrCodeError {
-    let usage = Usage {
-        qrcodes_this_month: had,
-        ..Usage::default()
-    };
-    match limits::check(plan, LimitedAction::CreateQrCodes(adding), usage) {
-        Err(refusal) => QrCodeError::PlanLimitReached(refusal),
-        // The count and the plan disagree only if the plan changed between the two: the
-        // count's word stands, with the plan's own numbers.
-        Ok(()) => QrCodeError::PlanLimitReached(limits::PlanLimitReached {
-            plan,
-            limit: limits::Limit::QrCodesPerMonth,
-            allowed: plan.plan().limits.qrcodes_per_month,
-            premium_allows: PlanId::PremiumMensal.plan().limits.qrcodes_per_month,
-        }),
-    }
 }
 
 /// A committed code.
@@ -143,8 +124,10 @@ pub async fn create(
             Err(CommandError::IdempotencyKeyConflict { .. }) => {
                 return Err(CommandError::Rejected(QrCodeError::IdempotencyKeyReused));
             }
-            Err(CommandError::LimitReached { had }) => {
-                return Err(CommandError::Rejected(limit_reached(plan, 1, had)));
+            Err(CommandError::LimitReached { .. }) => {
+                return Err(CommandError::Rejected(QrCodeError::PlanLimitReached(
+                    PlanLimitReached::qrcodes_per_month(plan),
+                )));
             }
             Err(other) => return Err(other),
         }
@@ -203,9 +186,9 @@ pub async fn create_batch(
         .await
         .map_err(|error| match error {
             CommandError::ClaimTaken { .. } => CommandError::Rejected(QrCodeError::BatchTxidsTaken),
-            CommandError::LimitReached { had } => {
-                CommandError::Rejected(limit_reached(plan, count, had))
-            }
+            CommandError::LimitReached { .. } => CommandError::Rejected(
+                QrCodeError::PlanLimitReached(PlanLimitReached::qrcodes_per_month(plan)),
+            ),
             other => other,
         })
 }

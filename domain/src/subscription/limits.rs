@@ -107,6 +107,18 @@ impl Refusal for PlanLimitReached {
     }
 }
 
+impl PlanLimitReached {
+    /// `plan`'s codes per month are used up: the refusal of any code more this month.
+    pub fn qrcodes_per_month(plan: PlanId) -> PlanLimitReached {
+        PlanLimitReached {
+            plan,
+            limit: Limit::QrCodesPerMonth,
+            allowed: plan.plan().limits.qrcodes_per_month,
+            premium_allows: PlanId::PremiumMensal.plan().limits.qrcodes_per_month,
+        }
+    }
+}
+
 /// Whether `plan` allows `action` for an account that has `usage`.
 ///
 /// # Errors
@@ -129,11 +141,7 @@ pub fn check(plan: PlanId, action: LimitedAction, usage: Usage) -> Result<(), Pl
         LimitedAction::CreateQrCodes(n)
             if !within(usage.qrcodes_this_month, n, limits.qrcodes_per_month) =>
         {
-            Err(refuse(
-                Limit::QrCodesPerMonth,
-                limits.qrcodes_per_month,
-                premium.qrcodes_per_month,
-            ))
+            Err(PlanLimitReached::qrcodes_per_month(plan))
         }
         LimitedAction::InviteMember if !within(usage.extra_accounts, 1, limits.extra_accounts) => {
             Err(refuse(
