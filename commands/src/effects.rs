@@ -19,7 +19,7 @@ use sqlx::PgConnection;
 
 use crate::action_codes::{self, ActionCode, Purpose, code_hash};
 use crate::claims::is_digest;
-use crate::qrcode_usage;
+use crate::qrcode_usage::{self, ClaimRow, Counted, MonthLimit};
 use crate::sessions::{self, NewSession};
 use crate::vault::AccountKey;
 
@@ -94,7 +94,7 @@ enum Effect {
         account_id: String,
         made_at: String,
         codes: u32,
-        at_most: Option<u32>,
+        limit: Option<MonthLimit>,
     },
 }
 
@@ -109,6 +109,8 @@ pub(crate) enum EffectFailure {
     KeyExists,
     /// The month's count of codes would pass its limit; `had` is the count before this command.
     LimitReached { had: u32 },
+    /// The account's subscription moved past the version its limit was read at.
+    PlanChanged,
     /// PostgreSQL failed.
     Storage(sqlx::Error),
 }
@@ -301,25 +303,28 @@ impl Effects {
     }
 
     /// Counts `codes` QR codes made for `account_id` at `made_at` (RFC 3339) in that São Paulo
-    /// month ([`qrcode_usage`](crate::qrcode_usage)). With `at_most`, the command fails with
-    /// [`CommandError::LimitReached`](crate::CommandError::LimitReached) (carrying the count
-    /// before it) and leaves nothing when the month's total would pass it.
+    /// month ([`qrcode_usage`](crate::qrcode_usage)). With a `limit`, the command fails and
+    /// leaves nothing when the month's total would pass it
+    /// ([`CommandError::LimitReached`](crate::CommandError::LimitReached), carrying the count
+    /// before it) or when the account's subscription is no longer at the version the limit was
+    /// read at ([`CommandError::PlanChanged`](crate::CommandError::PlanChanged)).
     ///
     /// Add it first: the count's row stays locked until the command commits, so the account's
     /// other creations wait for this one and then count it. A command that takes no other row
-    /// lock before it cannot deadlock on it.
+    /// lock before it cannot deadlock on it. A [`claim`](Self::claim) added right after it is
+    /// made by the count's own statement (one round trip fewer per creation).
     pub fn count_qrcodes(
         mut self,
         account_id: impl Into<String>,
         made_at: impl Into<String>,
         codes: u32,
-        at_most: Option<u32>,
+        limit: Option<MonthLimit>,
     ) -> Self {
         self.steps.push(Effect::CountQrCodes {
             account_id: account_id.into(),
             made_at: made_at.into(),
             codes,
-            at_most,
+            limit,
         });
         self
     }
@@ -330,10 +335,59 @@ impl Effects {
         conn: &mut PgConnection,
         stream_id: &str,
     ) -> Result<(), EffectFailure> {
-        for step in &self.steps {
+        let mut steps = self.steps.iter().peekable();
+        while let Some(step) = steps.next() {
+            // A count followed by a claim (a QR code and its txid) is one statement.
+            if let Effect::CountQrCodes {
+                account_id,
+                made_at,
+                codes,
+                limit,
+            } = step
+                && let Some(Effect::Claim {
+                    scope,
+                    value,
+                    owner,
+                }) = steps.peek()
+            {
+                let claim = ClaimRow {
+                    scope,
+                    value,
+                    owner,
+                };
+                count(conn, account_id, made_at, *codes, *limit, Some(claim)).await?;
+                steps.next();
+                continue;
+            }
             step.apply(conn, stream_id).await?;
         }
         Ok(())
+    }
+}
+
+/// Counts `codes` (and makes `claim`, if given) as [`Effects::count_qrcodes`] says.
+async fn count(
+    conn: &mut PgConnection,
+    account_id: &str,
+    made_at: &str,
+    codes: u32,
+    limit: Option<MonthLimit>,
+    claim: Option<ClaimRow<'_>>,
+) -> Result<(), EffectFailure> {
+    let scope = claim.as_ref().map(|c| c.scope.to_owned());
+    let plan_version = limit.map(|l| l.plan_version);
+    match qrcode_usage::add(conn, account_id, made_at, codes, plan_version, claim).await? {
+        Counted::PlanChanged => Err(EffectFailure::PlanChanged),
+        Counted::Added { total, .. } if limit.is_some_and(|l| total > i64::from(l.at_most)) => {
+            let had = total.saturating_sub(i64::from(codes));
+            Err(EffectFailure::LimitReached {
+                had: u32::try_from(had).unwrap_or(u32::MAX),
+            })
+        }
+        Counted::Added { claimed: false, .. } => Err(EffectFailure::ClaimTaken {
+            scope: scope.unwrap_or_default(),
+        }),
+        Counted::Added { .. } => Ok(()),
     }
 }
 
@@ -465,18 +519,8 @@ impl Effect {
                 account_id,
                 made_at,
                 codes,
-                at_most,
-            } => {
-                let total = qrcode_usage::add(&mut *conn, account_id, made_at, *codes).await?;
-                if let Some(at_most) = at_most
-                    && total > i64::from(*at_most)
-                {
-                    let had = total.saturating_sub(i64::from(*codes));
-                    return Err(EffectFailure::LimitReached {
-                        had: u32::try_from(had).unwrap_or(u32::MAX),
-                    });
-                }
-            }
+                limit,
+            } => count(conn, account_id, made_at, *codes, *limit, None).await?,
         }
         Ok(())
     }

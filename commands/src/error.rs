@@ -20,6 +20,7 @@ use crate::ExpectedVersion;
 /// | [`Conflict`](Self::Conflict) | 409 Conflict | other writers kept changing the stream; retrying later will likely work |
 /// | [`ClaimTaken`](Self::ClaimTaken) | 409 Conflict | a unique value the command claims (an e-mail address…) is already held |
 /// | [`LimitReached`](Self::LimitReached) | 402 Payment Required | the month's count of QR codes would pass the plan's limit (the workflows in [`qrcodes`](crate::qrcodes) turn it into the domain's refusal, which names the plan) |
+/// | [`PlanChanged`](Self::PlanChanged) | 409 Conflict | the account's subscription changed after the caller read the plan it passed; read the plan again and retry (the QR-code handlers do, so it reaches nobody) |
 /// | [`ActionCodeExpired`](Self::ActionCodeExpired) | 410 Gone | the link's action code is used, expired or not for this (the gateway answers `expired-action-code`) |
 /// | [`WrongExpectedVersion`](Self::WrongExpectedVersion) | 412 Precondition Failed | the caller's `If-Match` version is stale (use 409 if the expectation did not come from a precondition header) |
 /// | [`Storage`](Self::Storage), transient ([`is_transient`](Self::is_transient)) | 503 Service Unavailable | pool exhausted, connection lost, timeout, lock timeout, too many connections: retry with back-off |
@@ -74,6 +75,12 @@ pub enum CommandError<E: StdError> {
         /// The month's count before this command.
         had: u32,
     },
+
+    /// The account's subscription stream is no longer at the version the limit of
+    /// [`Effects::count_qrcodes`](crate::Effects::count_qrcodes) was read at: the plan may have
+    /// changed since. Nothing was appended and no effect applied; read the plan again and retry.
+    #[error("o plano da conta mudou durante o pedido; tente de novo")]
+    PlanChanged,
 
     /// The action code the command spends
     /// ([`Effects::consume_action_code`](crate::Effects::consume_action_code)) is unknown, already
@@ -149,7 +156,8 @@ impl<E: StdError> CommandError<E> {
             CommandError::Rejected(_) | CommandError::IdempotencyKeyReused { .. } => 422,
             CommandError::Conflict { .. }
             | CommandError::ClaimTaken { .. }
-            | CommandError::IdempotencyKeyConflict { .. } => 409,
+            | CommandError::IdempotencyKeyConflict { .. }
+            | CommandError::PlanChanged => 409,
             CommandError::ActionCodeExpired => 410,
             CommandError::LimitReached { .. } => 402,
             CommandError::WrongExpectedVersion { .. } => 412,
@@ -165,7 +173,7 @@ impl<E: StdError> CommandError<E> {
     /// availability problems; never business rejections).
     pub fn is_transient(&self) -> bool {
         match self {
-            CommandError::Conflict { .. } => true,
+            CommandError::Conflict { .. } | CommandError::PlanChanged => true,
             CommandError::Storage(error) => storage_error_is_transient(error),
             _ => false,
         }
@@ -182,6 +190,7 @@ impl<E: StdError> CommandError<E> {
             CommandError::ClaimTaken { .. } => "claim_taken",
             CommandError::ActionCodeExpired => "action_code_expired",
             CommandError::LimitReached { .. } => "limit_reached",
+            CommandError::PlanChanged => "plan_changed",
             CommandError::InvalidEventVersion { .. }
             | CommandError::CorruptEvent { .. }
             | CommandError::Serialization(_) => "bug",

@@ -9,11 +9,67 @@
 //!
 //! [`Effects::count_qrcodes`]: crate::Effects::count_qrcodes
 
+use domain::subscription::plans::PlanId;
 use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
+/// The plan's monthly limit of QR codes as a creation checks it: the limit, and the version of
+/// the account's subscription stream the plan was read at. The count refuses with
+/// [`CommandError::PlanChanged`](crate::CommandError::PlanChanged) when the stream has moved
+/// since (an upgrade, a renewal, an expiry recorded), so a plan kept in memory between requests
+/// is never applied once it is stale.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MonthLimit {
+    /// The most codes the plan allows in a month.
+    pub at_most: u32,
+    /// The subscription stream's version the plan was read at (0: no subscription yet).
+    pub plan_version: i64,
+}
+
+/// An account's plan as a request read it: the plan in force, and the version of the
+/// subscription stream it was read at, which the count checks ([`MonthLimit`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PlanAsRead {
+    /// The plan in force when read.
+    pub plan: PlanId,
+    /// The subscription stream's version then (0: no subscription yet).
+    pub version: i64,
+}
+
+impl PlanAsRead {
+    /// The plan's monthly limit, to be checked against this reading.
+    pub fn month_limit(&self) -> MonthLimit {
+        MonthLimit {
+            at_most: self.plan.plan().limits.qrcodes_per_month,
+            plan_version: self.version,
+        }
+    }
+}
+
+/// A claim made by the count's own statement ([`add`]).
+pub(crate) struct ClaimRow<'a> {
+    pub scope: &'a str,
+    pub value: &'a str,
+    pub owner: &'a str,
+}
+
+/// What [`add`] found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Counted {
+    /// Added: the month's total with the new codes, and whether the claim (if one was given)
+    /// was made (`false`: the value is already held).
+    Added { total: i64, claimed: bool },
+    /// Nothing added: the subscription is no longer at the version given.
+    PlanChanged,
+}
+
 /// Adds `codes` to `account_id`'s count of the month of `made_at` (RFC 3339) and answers the
-/// month's total with them. Holds the row's lock until the caller's transaction ends.
+/// month's total with them; with `claim`, also claims its value (`unique_claims`, as
+/// [`Effects::claim`](crate::Effects::claim) does) in the same statement, one round trip for
+/// both. With `plan_version`, adds nothing (and claims nothing) unless the account's
+/// subscription stream is still at that version. Holds the count row's lock until the caller's
+/// transaction ends; the claim is made after the count (it reads the count's row), so every
+/// creation takes its locks in the same order.
 ///
 /// The month is the first day of `made_at`'s São Paulo month, as `qrcode_month_counts` and the
 /// migration's fill count it.
@@ -26,20 +82,67 @@ pub(crate) async fn add(
     account_id: &str,
     made_at: &str,
     codes: u32,
-) -> Result<i64, sqlx::Error> {
-    sqlx::query_scalar(
-        "insert into qrcode_usage (account_id, month, codes)
-         values ($1::uuid,
-                 (date_trunc('month', $2::timestamptz at time zone 'America/Sao_Paulo'))::date,
-                 $3)
+    plan_version: Option<i64>,
+    claim: Option<ClaimRow<'_>>,
+) -> Result<Counted, sqlx::Error> {
+    // `$1` is the account id as text: cast for the count, as it is for the stream id. A macro,
+    // so both statements below are literals built at compile time.
+    macro_rules! count {
+        () => {
+            "insert into qrcode_usage (account_id, month, codes)
+         select $1::uuid,
+                (date_trunc('month', $2::timestamptz at time zone 'America/Sao_Paulo'))::date,
+                $3
+          where $4::bigint is null
+             or $4 = coalesce((select max(stream_version) from events
+                                where stream_type = $5 and stream_id = $1), 0)
          on conflict (account_id, month) do update set codes = qrcode_usage.codes + excluded.codes
-         returning codes",
-    )
-    .bind(account_id)
-    .bind(made_at)
-    .bind(i64::from(codes))
-    .fetch_one(conn)
-    .await
+         returning codes"
+        };
+    }
+    let row: (Option<i64>, bool) = match claim {
+        None => {
+            sqlx::query_as(concat!(
+                "with counted as (",
+                count!(),
+                ") select (select codes from counted), true"
+            ))
+            .bind(account_id)
+            .bind(made_at)
+            .bind(i64::from(codes))
+            .bind(plan_version)
+            .bind(domain::subscription::STREAM_TYPE)
+            .fetch_one(conn)
+            .await?
+        }
+        Some(claim) => {
+            sqlx::query_as(concat!(
+                "with counted as (",
+                count!(),
+                "), claimed as (
+                     insert into unique_claims (scope, value, owner)
+                     select $6, $7, $8 from counted
+                     on conflict (scope, value) do nothing
+                     returning 1
+                 )
+                 select (select codes from counted), exists (select 1 from claimed)"
+            ))
+            .bind(account_id)
+            .bind(made_at)
+            .bind(i64::from(codes))
+            .bind(plan_version)
+            .bind(domain::subscription::STREAM_TYPE)
+            .bind(claim.scope)
+            .bind(claim.value)
+            .bind(claim.owner)
+            .fetch_one(conn)
+            .await?
+        }
+    };
+    Ok(match row {
+        (Some(total), claimed) => Counted::Added { total, claimed },
+        (None, _) => Counted::PlanChanged,
+    })
 }
 
 /// The codes `account` has made this calendar month (São Paulo time), claimed ones included.

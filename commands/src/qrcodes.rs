@@ -9,18 +9,17 @@
 //! taken is [`QrCodeError::TxidTaken`]; a generated one that is (80 random bits: in practice
 //! never) is drawn again.
 
-use domain::brcode::StaticCodeRequest;
-use domain::qrcode::txid::{generated_txid, uniqueness_key};
-use domain::qrcode::{CreateAccountQrCode, QrCode, QrCodeCommand, QrCodeError};
-use domain::subscription::limits::PlanLimitReached;
-use domain::subscription::plans::PlanId;
-
 use crate::claims::{digest, txid_scope};
+use crate::qrcode_usage::PlanAsRead;
 use crate::vault::random_bytes;
 use crate::{
     BatchOutcome, CommandError, CommandMetadata, CommandService, Effects, ExpectedVersion,
     FeedPosition,
 };
+use domain::brcode::StaticCodeRequest;
+use domain::qrcode::txid::{generated_txid, uniqueness_key};
+use domain::qrcode::{CreateAccountQrCode, QrCode, QrCodeCommand, QrCodeError};
+use domain::subscription::limits::PlanLimitReached;
 
 /// How many txids a creation with a generated txid tries before giving up.
 pub const GENERATED_TXID_ATTEMPTS: usize = 3;
@@ -47,8 +46,9 @@ pub struct NewCode {
     /// Whether the person typed the txid (a taken one is refused) or it was generated (a taken
     /// one is drawn again).
     pub txid_typed: bool,
-    /// The account's plan now: its codes per month are the limit.
-    pub plan: PlanId,
+    /// The account's plan as read for this request: its codes per month are the limit, and the
+    /// count refuses with [`CommandError::PlanChanged`] if the subscription moved since.
+    pub plan: PlanAsRead,
 }
 
 /// A committed code.
@@ -83,7 +83,7 @@ pub async fn create(
         txid_typed,
         plan,
     } = code;
-    let at_most = plan.plan().limits.qrcodes_per_month;
+    let limit = plan.month_limit();
     let attempts = if txid_typed {
         1
     } else {
@@ -94,7 +94,7 @@ pub async fn create(
     for attempt in 1..=attempts {
         let txid = create.request.txid.clone().unwrap_or_default();
         let effects = Effects::new()
-            .count_qrcodes(&create.owner_id, &create.requested_at, 1, Some(at_most))
+            .count_qrcodes(&create.owner_id, &create.requested_at, 1, Some(limit))
             .claim(scope.clone(), txid_claim(&txid), qrcode_id.clone());
         let request = create.request.clone();
         match qrcodes
@@ -126,7 +126,7 @@ pub async fn create(
             }
             Err(CommandError::LimitReached { .. }) => {
                 return Err(CommandError::Rejected(QrCodeError::PlanLimitReached(
-                    PlanLimitReached::qrcodes_per_month(plan),
+                    PlanLimitReached::qrcodes_per_month(plan.plan),
                 )));
             }
             Err(other) => return Err(other),
@@ -135,7 +135,7 @@ pub async fn create(
     unreachable!("at least one attempt is made")
 }
 
-/// Makes every code of a batch in one transaction, or none, on an account with `plan`. Each
+/// Makes every code of a batch in one transaction, or none, on an account with `plan` (as read). Each
 /// request's txid is generated.
 ///
 /// # Errors
@@ -146,7 +146,7 @@ pub async fn create(
 pub async fn create_batch(
     qrcodes: &CommandService<QrCode>,
     codes: Vec<CreateAccountQrCode>,
-    plan: PlanId,
+    plan: PlanAsRead,
     metadata: CommandMetadata,
 ) -> Result<BatchOutcome, CommandError<QrCodeError>> {
     let Some(owner) = codes.first().map(|c| c.owner_id.clone()) else {
@@ -170,12 +170,7 @@ pub async fn create_batch(
         .unwrap_or_default();
     let count = u32::try_from(codes.len()).unwrap_or(u32::MAX);
     let effects = Effects::new()
-        .count_qrcodes(
-            &owner,
-            made_at,
-            count,
-            Some(plan.plan().limits.qrcodes_per_month),
-        )
+        .count_qrcodes(&owner, made_at, count, Some(plan.month_limit()))
         .claim_many(txid_scope(&owner), claims);
     let commands = codes
         .into_iter()
@@ -187,7 +182,7 @@ pub async fn create_batch(
         .map_err(|error| match error {
             CommandError::ClaimTaken { .. } => CommandError::Rejected(QrCodeError::BatchTxidsTaken),
             CommandError::LimitReached { .. } => CommandError::Rejected(
-                QrCodeError::PlanLimitReached(PlanLimitReached::qrcodes_per_month(plan)),
+                QrCodeError::PlanLimitReached(PlanLimitReached::qrcodes_per_month(plan.plan)),
             ),
             other => other,
         })

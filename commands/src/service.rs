@@ -405,6 +405,7 @@ pub(crate) fn effect_failure<E: std::error::Error>(failure: EffectFailure) -> Ap
         EffectFailure::LimitReached { had } => {
             AppendFailure::Failed(CommandError::LimitReached { had })
         }
+        EffectFailure::PlanChanged => AppendFailure::Failed(CommandError::PlanChanged),
         // The account's key exists: a concurrent command set the stream up first. Deciding again
         // on the stream as it is now gives the right answer (typically "already open").
         EffectFailure::KeyExists => AppendFailure::VersionTaken,

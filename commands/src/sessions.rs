@@ -456,6 +456,26 @@ pub async fn end_all(
     Ok(done.rows_affected())
 }
 
+/// The common table expressions that read a session and note its use: `live` (one row,
+/// `active` and `revoked_reason`, when session `$1` of account `$2` (text) exists) and
+/// `touched` (sets `last_used_at` at most every five minutes). [`state`] selects from them; the
+/// gateway's workspace check adds the caller's access to them, so both read sessions the same
+/// way. Expands to a string literal, for `concat!`.
+#[macro_export]
+macro_rules! live_session_sql {
+    () => {
+        "live as (
+             select revoked_at is null as active, revoked_reason
+             from auth_sessions where id = $1 and account_id = $2
+         ), touched as (
+             update auth_sessions set last_used_at = now()
+             where id = $1 and account_id = $2 and revoked_at is null
+               and last_used_at < now() - interval '5 minutes'
+             returning id
+         )"
+    };
+}
+
 /// Whether `session_id` of `account_id` is live, in one round trip. It also records the use,
 /// at most every five minutes, so the session list shows recent activity without a write per
 /// request.
@@ -468,18 +488,11 @@ pub async fn state(
     account_id: &str,
     session_id: Uuid,
 ) -> Result<SessionState, sqlx::Error> {
-    let row: Option<(bool, Option<String>)> = sqlx::query_as(
-        "with live as (
-             select revoked_at is null as active, revoked_reason
-             from auth_sessions where id = $1 and account_id = $2
-         ), touched as (
-             update auth_sessions set last_used_at = now()
-             where id = $1 and account_id = $2 and revoked_at is null
-               and last_used_at < now() - interval '5 minutes'
-             returning id
-         )
-         select active, revoked_reason from live",
-    )
+    let row: Option<(bool, Option<String>)> = sqlx::query_as(concat!(
+        "with ",
+        crate::live_session_sql!(),
+        " select active, revoked_reason from live"
+    ))
     .bind(session_id)
     .bind(account_id)
     .fetch_optional(pool)

@@ -5,10 +5,11 @@
 
 mod common;
 
+use commands::qrcode_usage::PlanAsRead;
 use commands::qrcodes::{self, Created, NewCode};
 use commands::{BatchOutcome, CommandError, CommandMetadata, CommandService, IdempotencyKey};
 use common::TestDb;
-use common::codes::new_code_at;
+use common::codes::{new_code_at, unsubscribed};
 use domain::qrcode::{QrCode, QrCodeError};
 use domain::refusal::{Refusal, RefusalKind};
 use domain::subscription::plans::PlanId;
@@ -161,8 +162,20 @@ async fn a_batch_that_would_pass_the_month_makes_nothing_and_one_that_fits_makes
 
     // When a batch of three is sent, then one of two
     let by_shop = || by(&shop.id);
-    let three = qrcodes::create_batch(&shop.service, batch(3), PlanId::Gratis, by_shop()).await;
-    let two = qrcodes::create_batch(&shop.service, batch(2), PlanId::Gratis, by_shop()).await;
+    let three = qrcodes::create_batch(
+        &shop.service,
+        batch(3),
+        unsubscribed(PlanId::Gratis),
+        by_shop(),
+    )
+    .await;
+    let two = qrcodes::create_batch(
+        &shop.service,
+        batch(2),
+        unsubscribed(PlanId::Gratis),
+        by_shop(),
+    )
+    .await;
 
     // Then the three made nothing, the two were made and counted
     assert_eq!(refused_batch(three).code(), "plan-limit-reached");
@@ -217,6 +230,66 @@ async fn a_creation_repeated_with_its_idempotency_key_at_the_limit_answers_the_f
     assert_eq!(again.qrcode_id, first.qrcode_id);
     assert_eq!(shop.events().await, 1);
     assert_eq!(shop.usage("2026-11-01").await, 100);
+}
+
+#[tokio::test]
+async fn a_plan_read_before_the_subscription_moved_is_refused_and_leaves_nothing() {
+    // Given a free shop whose plan was read with no subscription, and then its subscription
+    // stream moved (a checkout started, in this process or another)
+    let shop = Shop::with_november(10).await;
+    let stale = shop.code_at("ANTES", true, PlanId::Gratis, NOVEMBER);
+    sqlx::query(
+        "insert into events (event_id, stream_type, stream_id, stream_version, event_type,
+                             schema_version, payload)
+         values ($1, 'subscription', $2, 1, 'CheckoutStarted', 1, '{}')",
+    )
+    .bind(uuid::Uuid::now_v7())
+    .bind(&shop.id)
+    .execute(&shop.db.pool)
+    .await
+    .expect("the subscription moved");
+
+    // When a code is made with the plan as read before, and again with the stream's version
+    let answer = shop.create(stale.clone()).await;
+    let counted_after_refusal = shop.usage("2026-11-01").await;
+    let claims = shop.count("select count(*) from unique_claims").await;
+    let fresh = NewCode {
+        plan: PlanAsRead {
+            plan: PlanId::Gratis,
+            version: 1,
+        },
+        ..stale
+    };
+    shop.create(fresh)
+        .await
+        .expect("made with the plan read again");
+
+    // Then the first is refused as a changed plan, leaving no event, count or txid claim, and
+    // the second is made and counted
+    assert!(
+        matches!(answer, Err(CommandError::PlanChanged)),
+        "{answer:?}"
+    );
+    assert_eq!((counted_after_refusal, claims), (10, 0));
+    assert_eq!(shop.events().await, 1);
+    assert_eq!(shop.usage("2026-11-01").await, 11);
+}
+
+#[tokio::test]
+async fn a_typed_txid_already_used_is_refused_by_the_count_statement_leaving_the_count() {
+    // Given a shop whose code has txid PEDIDO1
+    let shop = Shop::with_november(0).await;
+    let first = shop.code_at("PEDIDO1", true, PlanId::Gratis, NOVEMBER);
+    shop.create(first).await.expect("made");
+
+    // When another code is made with the same txid in lower case
+    let again = shop.code_at("pedido1", true, PlanId::Gratis, NOVEMBER);
+    let refusal = refused(shop.create(again).await);
+
+    // Then it is refused as a taken txid, and the month still counts one
+    assert!(matches!(refusal, QrCodeError::TxidTaken(_)), "{refusal:?}");
+    assert_eq!(shop.usage("2026-11-01").await, 1);
+    assert_eq!(shop.events().await, 1);
 }
 
 #[tokio::test]

@@ -15,7 +15,7 @@ use commands::team::{self, Acceptance, Invitation};
 use commands::vault::{invitation_key_id, load_key};
 use commands::{CommandError, CommandMetadata, CommandService};
 use common::TestDb;
-use common::codes::new_code_at;
+use common::codes::{new_code_at, unsubscribed};
 use domain::account::{Account, AccountCommand, AccountError, DisableAccount, MemberStatus};
 use domain::money::Centavos;
 use domain::payment::{Payment, PaymentError};
@@ -563,7 +563,7 @@ async fn a_batch_whose_txid_is_taken_makes_nothing_and_a_good_batch_makes_every_
         qrcodes::create_batch(
             &codes,
             batch(&["LOTE1", "LOTE2"]),
-            PlanId::Gratis,
+            unsubscribed(PlanId::Gratis),
             by(&owner),
         )
         .await,
@@ -571,7 +571,7 @@ async fn a_batch_whose_txid_is_taken_makes_nothing_and_a_good_batch_makes_every_
     let made = qrcodes::create_batch(
         &codes,
         batch(&["LOTE3", "LOTE4"]),
-        PlanId::Gratis,
+        unsubscribed(PlanId::Gratis),
         by(&owner),
     )
     .await

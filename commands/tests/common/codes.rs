@@ -1,5 +1,6 @@
 //! An account's QR codes to make in the workflow tests.
 
+use commands::qrcode_usage::PlanAsRead;
 use commands::qrcodes::NewCode;
 use domain::brcode::{StaticCodeForm, StaticCodeRequest, preview_form};
 use domain::qrcode::CreateAccountQrCode;
@@ -20,7 +21,13 @@ pub fn code_request(txid: &str) -> StaticCodeRequest {
         .expect("a valid request")
 }
 
-/// A code of `owner` with `txid` (typed or generated), made at `at` (RFC 3339) on `plan`.
+/// `plan` as read from an account with no subscription yet (its stream at version 0).
+pub fn unsubscribed(plan: PlanId) -> PlanAsRead {
+    PlanAsRead { plan, version: 0 }
+}
+
+/// A code of `owner` with `txid` (typed or generated), made at `at` (RFC 3339) on `plan`, read
+/// from an account with no subscription yet.
 pub fn new_code_at(owner: &str, txid: &str, typed: bool, plan: PlanId, at: &str) -> NewCode {
     NewCode {
         create: CreateAccountQrCode {
@@ -34,6 +41,6 @@ pub fn new_code_at(owner: &str, txid: &str, typed: bool, plan: PlanId, at: &str)
             requested_at: at.to_owned(),
         },
         txid_typed: typed,
-        plan,
+        plan: unsubscribed(plan),
     }
 }

@@ -72,6 +72,25 @@ pub struct Subscription {
     pub charges: Vec<Charge>,
 }
 
+/// The plan a subscription gives at any instant: its Premium plan until the end of the period
+/// paid for, Grátis otherwise ([`Subscription::schedule`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PlanSchedule {
+    /// The Premium plan and the instant its period ends; `None` when Premium is off.
+    premium: Option<(PlanId, DateTime<Utc>)>,
+}
+
+impl PlanSchedule {
+    /// The plan in force at `now` (Grátis from the end of the period on, whether or not
+    /// `SubscriptionExpired` was recorded yet).
+    pub fn plan_at(&self, now: DateTime<Utc>) -> PlanId {
+        match self.premium {
+            Some((plan, until)) if now < until => plan,
+            _ => PlanId::Gratis,
+        }
+    }
+}
+
 fn instant(text: &str) -> Result<DateTime<Utc>, SubscriptionError> {
     DateTime::parse_from_rfc3339(text)
         .map(|t| t.with_timezone(&Utc))
@@ -98,12 +117,19 @@ impl Subscription {
     /// The plan in force at `now`: Premium while the period paid for lasts, else Grátis
     /// (whether or not `SubscriptionExpired` was recorded yet).
     pub fn plan_at(&self, now: DateTime<Utc>) -> PlanId {
-        match (&self.plan, &self.active_until) {
-            (Some(plan), Some(until)) if self.premium => match instant(until) {
-                Ok(until) if now < until => *plan,
-                _ => PlanId::Gratis,
+        self.schedule().plan_at(now)
+    }
+
+    /// What [`plan_at`](Self::plan_at) needs, small and `Copy`: what a process keeps of the
+    /// subscription to answer the plan without loading its stream again.
+    pub fn schedule(&self) -> PlanSchedule {
+        PlanSchedule {
+            premium: match (&self.plan, &self.active_until) {
+                (Some(plan), Some(until)) if self.premium => {
+                    instant(until).ok().map(|until| (*plan, until))
+                }
+                _ => None,
             },
-            _ => PlanId::Gratis,
         }
     }
 

@@ -191,6 +191,18 @@ fn the_payment_activates_premium_for_one_calendar_month_from_the_payment() {
 }
 
 #[test]
+fn the_schedule_kept_of_a_subscription_answers_its_plan_at_every_instant() {
+    let premium = fold(&active()).schedule();
+    assert_eq!(
+        premium.plan_at(at("2026-12-31T23:00:00Z")),
+        PlanId::PremiumMensal
+    );
+    assert_eq!(premium.plan_at(at("2027-01-01T10:01:00Z")), PlanId::Gratis);
+    let never = Subscription::default().schedule();
+    assert_eq!(never.plan_at(at("2026-12-31T23:00:00Z")), PlanId::Gratis);
+}
+
+#[test]
 fn a_payment_confirmed_twice_records_nothing_the_second_time() {
     SubscriptionTest::with(())
         .given(active())

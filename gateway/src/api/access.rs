@@ -28,7 +28,9 @@ use uuid::Uuid;
 
 use crate::api::error::ApiError;
 use crate::auth::Authenticated;
+use crate::auth::session::SessionState;
 use crate::state::AppState;
+use projections::accounts::Access;
 
 /// The path segment naming the account (`/api/accounts/{accountId}/…`).
 pub const ACCOUNT_ID_SEGMENT: &str = "accountId";
@@ -62,17 +64,25 @@ impl Workspace {
         let caller_uuid = caller.account_uuid()?;
         let access = projections::accounts::access_to(&state.pool, account, caller_uuid)
             .await
-            .map_err(projection_error)?
-            .ok_or_else(ApiError::not_found)?;
+            .map_err(projection_error)?;
+        Self::admit(account, caller, access)
+    }
+
+    /// The workspace, when `access` (the caller's, to `account`) admits the caller.
+    fn admit(
+        account: Uuid,
+        caller: Authenticated,
+        access: Option<Access>,
+    ) -> Result<Workspace, ApiError> {
+        let access = access.ok_or_else(ApiError::not_found)?;
         if access.disabled {
             return Err(account_disabled());
         }
-        let role = access.role;
         Ok(Workspace {
             account_id: account.hyphenated().to_string(),
             account,
             caller,
-            role,
+            role: access.role,
         })
     }
 
@@ -127,18 +137,95 @@ impl FromRequestParts<AppState> for Workspace {
         parts: &mut Parts,
         state: &AppState,
     ) -> Result<Self, Self::Rejection> {
-        // Authentication first: without a token the answer is 401 whatever the path names.
-        let caller = Authenticated::from_request_parts(parts, state).await?;
-        let params = RawPathParams::from_request_parts(parts, state)
+        let account_id = RawPathParams::from_request_parts(parts, state)
             .await
-            .map_err(|_| ApiError::not_found())?;
-        let account_id = params
-            .iter()
-            .find(|(name, _)| *name == ACCOUNT_ID_SEGMENT)
-            .map(|(_, value)| value.to_owned())
-            .ok_or_else(ApiError::not_found)?;
-        Workspace::resolve(state, caller, &account_id).await
+            .ok()
+            .and_then(|params| {
+                params
+                    .iter()
+                    .find(|(name, _)| *name == ACCOUNT_ID_SEGMENT)
+                    .map(|(_, value)| value.to_owned())
+            });
+        // Account ids are UUIDs; a path naming anything else is 404, once the caller is known
+        // (authentication first: without a valid token the answer is 401 whatever the path).
+        let Some(account) = account_id.and_then(|id| Uuid::parse_str(&id).ok()) else {
+            Authenticated::from_request_parts(parts, state).await?;
+            return Err(ApiError::not_found());
+        };
+        let (caller, access) = crate::auth::authenticate_in(parts, state, account).await?;
+        Workspace::admit(account, caller, access)
     }
+}
+
+/// A row of [`session_and_access`]: the session's state, then the access columns (null when
+/// the session is not active or the caller holds no role in the account).
+#[derive(sqlx::FromRow)]
+struct SessionAndAccessRow {
+    active: bool,
+    reason: Option<String>,
+    role: Option<String>,
+    disabled: Option<bool>,
+}
+
+/// The session of `session_id` (read and touched by [`commands::live_session_sql`], as
+/// [`commands::sessions::state`] does) and `caller`'s access to `account` (as
+/// [`projections::accounts::access_to`] answers it), in one statement: every workspace request
+/// asks both. Keep the access half in step with `access_to`; the e2e tests `auth::tokens` and
+/// `workspace::authorization_matrix` check every answer through the extractor.
+pub(crate) async fn session_and_access(
+    pool: &sqlx::PgPool,
+    session_id: Uuid,
+    caller: &str,
+    account: Uuid,
+) -> Result<(SessionState, Option<Access>), ApiError> {
+    // The sessions table keys the caller by the token's text, the read model by UUID; a caller
+    // that is not a UUID has a session nowhere (tokens name accounts by their UUID).
+    let Ok(caller_uuid) = Uuid::parse_str(caller) else {
+        return Ok((SessionState::Missing, None));
+    };
+    let row: Option<SessionAndAccessRow> = sqlx::query_as(concat!(
+        "with ",
+        commands::live_session_sql!(),
+        " select live.active, live.revoked_reason as reason,
+                 case when a.account_id = $4 then 'owner'
+                      else (select m.role from account_members m
+                             where m.account_id = $3 and m.member_account_id = $4
+                               and m.status = 'active'
+                             limit 1)
+                 end as role,
+                 a.disabled
+            from live left join accounts a on live.active and a.account_id = $3"
+    ))
+    .bind(session_id)
+    .bind(caller)
+    .bind(account)
+    .bind(caller_uuid)
+    .fetch_optional(pool)
+    .await?;
+    let Some(SessionAndAccessRow {
+        active,
+        reason,
+        role,
+        disabled,
+    }) = row
+    else {
+        return Ok((SessionState::Missing, None));
+    };
+    if !active {
+        return Ok((SessionState::Ended(reason), None));
+    }
+    let access = match (role, disabled) {
+        (Some(role), Some(disabled)) => Some(Access {
+            role: Role::from_stored(&role).ok_or_else(|| {
+                ApiError::internal(anyhow::anyhow!(
+                    "unknown role {role:?} in the accounts read model"
+                ))
+            })?,
+            disabled,
+        }),
+        _ => None,
+    };
+    Ok((SessionState::Active, access))
 }
 
 /// 403 `account-disabled`: the account exists, the caller belongs to it, and it is disabled.

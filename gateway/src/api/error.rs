@@ -398,7 +398,7 @@ impl From<anyhow::Error> for ApiError {
 /// | a used, expired or foreign action code | 400 `expired-action-code` |
 /// | a count of QR codes past its limit, outside the QR-code workflows (which answer the refusal naming the plan) | 402 `plan-limit-reached` |
 /// | an `Idempotency-Key` used with another request | 409 `idempotency-key-reused` |
-/// | other writers won every retry; a key used on another record | 409 `conflict` |
+/// | other writers won every retry; a key used on another record; the plan changed under every retry | 409 `conflict` |
 /// | a storage failure worth retrying | 503 `unavailable` |
 /// | anything else | 500 `internal` |
 impl<E: domain::refusal::Refusal> From<commands::CommandError<E>> for ApiError {
@@ -427,9 +427,9 @@ impl<E: domain::refusal::Refusal> From<commands::CommandError<E>> for ApiError {
                 "idempotency-key-reused",
                 "Esta chave de idempotência já foi usada com outros dados.",
             ),
-            CommandError::Conflict { .. } | CommandError::IdempotencyKeyReused { .. } => {
-                ApiError::conflict()
-            }
+            CommandError::Conflict { .. }
+            | CommandError::IdempotencyKeyReused { .. }
+            | CommandError::PlanChanged => ApiError::conflict(),
             other if other.is_transient() => ApiError::unavailable(anyhow::anyhow!("{other}")),
             other => ApiError::internal(anyhow::anyhow!("{other}")),
         }

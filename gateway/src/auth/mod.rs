@@ -20,6 +20,7 @@ use domain::account::password_policy::PasswordPolicy;
 use sqlx::PgPool;
 
 pub use extractor::Authenticated;
+pub(crate) use extractor::authenticate_in;
 
 use crate::api::error::ApiError;
 use crate::config::AuthSettings;

@@ -5,10 +5,13 @@
 //! - [`usage`]: what an account has, counted from the read models and the log's tail, for
 //!   `domain::subscription::limits::check`, and the per-account hold around count and write.
 //! - [`allow`]: the one call a handler adds before a limited command.
+//! - [`kept_plans`]: the plans of accounts making QR codes, kept between requests and checked
+//!   by the creation's own count.
 //! - [`settle`]: a payment (or an overdue, refund, deletion) reported by the provider's webhook
 //!   or by the sandbox's "Simular pagamento", as a command on the account's subscription.
 
 pub mod asaas;
+pub mod kept_plans;
 pub mod provider;
 pub mod renewals;
 pub mod sandbox;
@@ -94,6 +97,8 @@ pub struct Billing {
     /// The `asaas-access-token` every Asaas webhook delivery must carry (unset: the webhook
     /// answers 404).
     pub webhook_token: Option<String>,
+    /// The plans kept for QR-code creations ([`kept_plans`]).
+    pub plans: kept_plans::KeptPlans,
 }
 
 impl Billing {
@@ -123,6 +128,7 @@ impl Billing {
                 .asaas_webhook_token
                 .clone()
                 .filter(|t| !t.is_empty()),
+            plans: kept_plans::KeptPlans::default(),
         })
     }
 }
@@ -157,7 +163,8 @@ pub async fn plan_of(state: &AppState, account_id: &str) -> Result<PlanId, ApiEr
 /// `plan-limit-reached` otherwise, with the domain's message naming the limit and offering
 /// Premium. The one call a limited handler adds before its command, except QR codes: their
 /// command counts them and checks the plan's monthly limit itself
-/// ([`commands::qrcode_usage`]; the handlers pass it [`plan_of`]).
+/// ([`commands::qrcode_usage`]; the handlers pass it the plan through
+/// [`kept_plans::PlanReadings`]).
 ///
 /// For an action the plan counts (keys, invitations, API Pix endpoints), the answer holds the
 /// account's usage lock ([`usage::UsageHold`]): keep it (`let _usage = allow(…)?;`) until the

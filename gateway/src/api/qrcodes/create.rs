@@ -19,6 +19,7 @@ use super::manage::code_of;
 use crate::api::access::Workspace;
 use crate::api::error::ApiError;
 use crate::api::json::Json;
+use crate::billing::kept_plans::PlanReadings;
 use crate::read_your_writes::wait_for;
 use crate::state::AppState;
 
@@ -148,25 +149,19 @@ pub async fn create(
         return Ok(invalid(&problems));
     };
     let key = idempotency_key(&workspace, &headers)?;
-    // Issue 12: the plan's QR codes per month, counted and checked by the command itself.
-    let plan = crate::billing::plan_of(&state, workspace.account_id()).await?;
     let qrcode_id = key.as_ref().map_or_else(Uuid::now_v7, |key| {
         Uuid::new_v5(&QRCODE_ID_NAMESPACE, key.as_str().as_bytes())
     });
     let requested_at = crate::auth::accounts::now();
-    let code = NewCode {
-        create: CreateAccountQrCode {
-            qrcode_id: qrcode_id.to_string(),
-            owner_id: workspace.account_id().to_owned(),
-            created_by: workspace.caller_id().to_owned(),
-            key_id: shared.key_id.map(|k| k.to_string()),
-            batch_id: None,
-            duplicate_of: None,
-            request,
-            requested_at: requested_at.clone(),
-        },
-        txid_typed: typed_txid.is_some(),
-        plan,
+    let create = CreateAccountQrCode {
+        qrcode_id: qrcode_id.to_string(),
+        owner_id: workspace.account_id().to_owned(),
+        created_by: workspace.caller_id().to_owned(),
+        key_id: shared.key_id.map(|k| k.to_string()),
+        batch_id: None,
+        duplicate_of: None,
+        request,
+        requested_at: requested_at.clone(),
     };
     let metadata = |request: &StaticCodeRequest| {
         let metadata = CommandMetadata::start().by(workspace.caller_id().to_owned());
@@ -178,7 +173,20 @@ pub async fn create(
         }
     };
     let turn = crate::billing::usage::turn(workspace.account_uuid()).await?;
-    let created = qrcodes::create(&state.qrcodes, code, metadata).await?;
+    // Issue 12: the plan's QR codes per month, counted and checked by the command itself.
+    let mut plans = PlanReadings::new(&state, workspace.account_uuid());
+    let created = loop {
+        let code = NewCode {
+            create: create.clone(),
+            txid_typed: typed_txid.is_some(),
+            plan: plans.next().await?,
+        };
+        if let Some(created) =
+            plans.settle(qrcodes::create(&state.qrcodes, code, &metadata).await)?
+        {
+            break created;
+        }
+    };
     // Counted: the account's next creation in this process may go (the turn is not kept while
     // the read model catches up).
     drop(turn);
@@ -379,15 +387,20 @@ pub async fn batch(
     }
     // Issue 12: the plan's QR codes per month, for the whole batch (all or nothing), counted
     // and checked by the command itself.
-    let plan = crate::billing::plan_of(&state, workspace.account_id()).await?;
     let turn = crate::billing::usage::turn(workspace.account_uuid()).await?;
-    let outcome = qrcodes::create_batch(
-        &state.qrcodes,
-        codes,
-        plan,
-        CommandMetadata::start().by(workspace.caller_id().to_owned()),
-    )
-    .await?;
+    let mut plans = PlanReadings::new(&state, workspace.account_uuid());
+    let outcome = loop {
+        let made = qrcodes::create_batch(
+            &state.qrcodes,
+            codes.clone(),
+            plans.next().await?,
+            CommandMetadata::start().by(workspace.caller_id().to_owned()),
+        )
+        .await;
+        if let Some(outcome) = plans.settle(made)? {
+            break outcome;
+        }
+    };
     // Counted: the account's next creation in this process may go (the turn is not kept while
     // the read model catches up).
     drop(turn);
@@ -496,29 +509,35 @@ pub async fn duplicate(
     let Some(request) = request.filter(|_| problems.is_empty()) else {
         return Ok(invalid(&problems));
     };
-    // Issue 12: the plan's QR codes per month, counted and checked by the command itself.
-    let plan = crate::billing::plan_of(&state, workspace.account_id()).await?;
     let qrcode_id = Uuid::now_v7();
     let requested_at = crate::auth::accounts::now();
-    let code = NewCode {
-        create: CreateAccountQrCode {
-            qrcode_id: qrcode_id.to_string(),
-            owner_id: workspace.account_id().to_owned(),
-            created_by: workspace.caller_id().to_owned(),
-            key_id: original.key_id.map(|k| k.to_string()),
-            batch_id: None,
-            duplicate_of: Some(original.qrcode_id.to_string()),
-            request,
-            requested_at: requested_at.clone(),
-        },
-        txid_typed: false,
-        plan,
+    let create = CreateAccountQrCode {
+        qrcode_id: qrcode_id.to_string(),
+        owner_id: workspace.account_id().to_owned(),
+        created_by: workspace.caller_id().to_owned(),
+        key_id: original.key_id.map(|k| k.to_string()),
+        batch_id: None,
+        duplicate_of: Some(original.qrcode_id.to_string()),
+        request,
+        requested_at: requested_at.clone(),
     };
     let turn = crate::billing::usage::turn(workspace.account_uuid()).await?;
-    let created = qrcodes::create(&state.qrcodes, code, |_| {
-        CommandMetadata::start().by(workspace.caller_id().to_owned())
-    })
-    .await?;
+    // Issue 12: the plan's QR codes per month, counted and checked by the command itself.
+    let mut plans = PlanReadings::new(&state, workspace.account_uuid());
+    let created = loop {
+        let code = NewCode {
+            create: create.clone(),
+            txid_typed: false,
+            plan: plans.next().await?,
+        };
+        let made = qrcodes::create(&state.qrcodes, code, |_| {
+            CommandMetadata::start().by(workspace.caller_id().to_owned())
+        })
+        .await;
+        if let Some(created) = plans.settle(made)? {
+            break created;
+        }
+    };
     // Counted: the account's next creation in this process may go (the turn is not kept while
     // the read model catches up).
     drop(turn);

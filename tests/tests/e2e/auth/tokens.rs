@@ -278,3 +278,60 @@ async fn a_session_can_be_ended_from_the_list_of_sessions() {
     assert_eq!(bad_id.status, StatusCode::NOT_FOUND);
     app.stop().await;
 }
+
+/// The workspace routes check the session and the caller's access in one query: each way a
+/// session can end is answered there exactly as on `/api/auth/me`, a use is still noted in the
+/// session list, and a path that names no account is 404 only to a caller with a valid token.
+#[tokio::test]
+async fn a_workspace_route_answers_an_ended_session_as_the_rest_of_the_api_does() {
+    let app = TestApp::spawn().await;
+    let mut phone = Browser::new(&app);
+    let signed_up = phone.sign_up("rui@exemplo.com", "segredo1", "Rui").await;
+    let account = signed_up.json["user"]["uid"].as_str().unwrap().to_owned();
+    let mut laptop = signed_in(&app, "rui@exemplo.com").await;
+    let qrcodes = format!("/api/accounts/{account}/qrcodes");
+    assert_eq!(phone.get(&qrcodes).await.status, StatusCode::OK);
+
+    // A use more than five minutes after the last one is noted, as on every route.
+    let db = app.db().await;
+    sqlx::query("update auth_sessions set last_used_at = now() - interval '1 hour'")
+        .execute(&db)
+        .await
+        .unwrap();
+    assert_eq!(phone.get(&qrcodes).await.status, StatusCode::OK);
+    let recent: i64 = sqlx::query_scalar(
+        "select count(*) from auth_sessions where last_used_at > now() - interval '1 minute'",
+    )
+    .fetch_one(&db)
+    .await
+    .unwrap();
+    assert_eq!(recent, 1, "the phone's session only");
+
+    // Not an account id: 404 with a valid token, 401 without one.
+    let not_an_id = phone.get("/api/accounts/nao-e-conta/qrcodes").await;
+    assert_eq!(not_an_id.status, StatusCode::NOT_FOUND);
+    let token = phone.access_token.take();
+    assert_eq!(phone.get(&qrcodes).await.status, StatusCode::UNAUTHORIZED);
+    let no_token = phone.get("/api/accounts/nao-e-conta/qrcodes").await;
+    assert_eq!(no_token.status, StatusCode::UNAUTHORIZED);
+    phone.access_token = token;
+
+    // Signed out: 401 at once, though the access token has not expired.
+    assert_eq!(phone.revoke(false).await.status, StatusCode::NO_CONTENT);
+    let ended = phone.get(&qrcodes).await;
+    assert_eq!(ended.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(ended.code(), "unauthenticated");
+
+    // Ended by disabling the account: 403 `user-disabled` while it stays disabled.
+    gateway::roles::account(
+        &app.settings,
+        gateway::roles::AccountAction::Disable,
+        "rui@exemplo.com",
+    )
+    .await
+    .expect("disabled");
+    let disabled = laptop.get(&qrcodes).await;
+    assert_eq!(disabled.status, StatusCode::FORBIDDEN);
+    assert_eq!(disabled.code(), "user-disabled");
+    app.stop().await;
+}
