@@ -71,8 +71,7 @@ pub(crate) enum Counted {
 /// transaction ends; the claim is made after the count (it reads the count's row), so every
 /// creation takes its locks in the same order.
 ///
-/// The month is the first day of `made_at`'s São Paulo month, as `qrcode_month_counts` and the
-/// migration's fill count it.
+/// The month is the first day of `made_at`'s São Paulo month, as the migration's fill counts it.
 ///
 /// # Errors
 ///

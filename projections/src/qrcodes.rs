@@ -12,7 +12,6 @@
 //! code created and archived within one batch ends archived, as it does event by event.
 
 mod claims;
-mod month_counts;
 mod replay_changes;
 
 use std::collections::HashMap;
@@ -458,7 +457,7 @@ impl Projection for QrCodes {
     }
 
     fn tables(&self) -> &'static [&'static str] {
-        &[TABLE, replay_changes::TABLE, month_counts::TABLE]
+        &[TABLE, replay_changes::TABLE]
     }
 
     /// Its owner, creator and txid indexes serve the gateway's lists, never `apply` (which
@@ -491,21 +490,6 @@ impl Projection for QrCodes {
         .await
     }
 
-    /// The month counts, from the rebuilt codes once their claims are made (a claimed code
-    /// counts for the account that claimed it).
-    async fn derive_after_fill(
-        &self,
-        conn: &mut PgConnection,
-        target: &TableSet,
-    ) -> Result<(), sqlx::Error> {
-        month_counts::rebuild(
-            conn,
-            &target.table(month_counts::TABLE),
-            &target.table(TABLE),
-        )
-        .await
-    }
-
     async fn remove_refused_by_keys(
         &self,
         conn: &mut PgConnection,
@@ -514,31 +498,20 @@ impl Projection for QrCodes {
         let t = target.table(TABLE);
         // Live inserts in feed order, so the first row of an id stays and every later one is
         // refused.
-        let removed: Vec<(Uuid, Option<Uuid>, DateTime<Utc>)> =
-            sqlx::query_as(sqlx::AssertSqlSafe(format!(
-                "delete from {t} d
-                  using (select ctid,
-                                row_number() over (partition by qrcode_id
-                                                   order by tx_id, global_position) as n
-                           from {t}
-                          where qrcode_id in (select qrcode_id from {t}
-                                               group by qrcode_id having count(*) > 1)) r
-                  where d.ctid = r.ctid and r.n > 1
-              returning d.event_id, d.owner_id, d.created_at"
-            )))
-            .fetch_all(&mut *conn)
-            .await?;
-        // `derive_after_fill` counted every row; live never counted the refused ones.
-        let owners: Vec<Option<Uuid>> = removed.iter().map(|(_, owner, _)| *owner).collect();
-        let created_at: Vec<DateTime<Utc>> = removed.iter().map(|(.., at)| *at).collect();
-        month_counts::remove(
-            conn,
-            &target.table(month_counts::TABLE),
-            &owners,
-            &created_at,
-        )
+        let removed: Vec<Uuid> = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+            "delete from {t} d
+              using (select ctid,
+                            row_number() over (partition by qrcode_id
+                                               order by tx_id, global_position) as n
+                       from {t}
+                      where qrcode_id in (select qrcode_id from {t}
+                                           group by qrcode_id having count(*) > 1)) r
+              where d.ctid = r.ctid and r.n > 1
+          returning d.event_id"
+        )))
+        .fetch_all(&mut *conn)
         .await?;
-        Ok(removed.into_iter().map(|(event_id, ..)| event_id).collect())
+        Ok(removed)
     }
 
     async fn apply_batch(
@@ -613,13 +586,7 @@ impl Projection for QrCodes {
             }
         }
         let t = target.table(TABLE);
-        let counts = target.table(month_counts::TABLE);
         if !columns.qrcode_id.is_empty() {
-            // Replay's fill counts nothing: `derive_after_fill` counts the rebuilt table once. (If
-            // the insert then fails, the transaction takes the count back with it.)
-            if !target.is_filling() {
-                month_counts::add(conn, &counts, &columns.owner_id, &columns.created_at).await?;
-            }
             insert_rows(conn, &t, columns).await?;
         }
         if target.is_filling() {
@@ -651,7 +618,7 @@ impl Projection for QrCodes {
         }
         // Every claim follows its code's creation in feed order, so applying the batch's claims
         // after its creations is the order live saw.
-        claims.apply(conn, &t, &counts).await?;
+        claims.apply(conn, &t).await?;
         Ok(())
     }
 }

@@ -6,14 +6,12 @@
 //! any. During replay's fill the table has no key yet (`keys_built_after_replay`), so claims are
 //! noted instead and applied in one pass after the fill (`super::replay_changes`).
 
-use chrono::{DateTime, Utc};
 use commands::Upcasters;
 use commands::feed::StoredEvent;
 use serde::Deserialize;
 use sqlx::PgConnection;
 use uuid::Uuid;
 
-use super::month_counts;
 use crate::ApplyError;
 
 /// The event type.
@@ -96,40 +94,23 @@ impl Claims {
         Ok(())
     }
 
-    /// Moves each claimed code into its account in table `t`, and its count in `counts`
-    /// (`qrcode_month_counts`) from its previous owner, if any, to the account.
-    pub(super) async fn apply(
-        self,
-        conn: &mut PgConnection,
-        t: &str,
-        counts: &str,
-    ) -> Result<(), sqlx::Error> {
+    /// Moves each claimed code into its account in table `t`.
+    pub(super) async fn apply(self, conn: &mut PgConnection, t: &str) -> Result<(), sqlx::Error> {
         if self.qrcode_id.is_empty() {
             return Ok(());
         }
-        // A code whose creation was parked has no row: nothing to move, as in replay. `before`
-        // sees the rows as they were before this statement's update.
-        let moved: Vec<(Option<Uuid>, Option<Uuid>, DateTime<Utc>)> =
-            sqlx::query_as(sqlx::AssertSqlSafe(format!(
-                "with before as (select qrcode_id, owner_id from {t} where qrcode_id = any($1))
-                 update {t} q
-                    set owner_id = c.owner_id, created_by = c.claimed_by
-                   from unnest($1::uuid[], $2::uuid[], $3::text[])
-                          as c(qrcode_id, owner_id, claimed_by),
-                        before b
-                  where q.qrcode_id = c.qrcode_id and b.qrcode_id = q.qrcode_id
-              returning b.owner_id, q.owner_id, q.created_at"
-            )))
-            .bind(&self.qrcode_id)
-            .bind(&self.owner_id)
-            .bind(&self.claimed_by)
-            .fetch_all(&mut *conn)
-            .await?;
-        let previous: Vec<Option<Uuid>> = moved.iter().map(|(before, ..)| *before).collect();
-        let next: Vec<Option<Uuid>> = moved.iter().map(|(_, after, _)| *after).collect();
-        let created_at: Vec<DateTime<Utc>> = moved.iter().map(|(.., at)| *at).collect();
-        month_counts::remove(conn, counts, &previous, &created_at).await?;
-        month_counts::add(conn, counts, &next, &created_at).await?;
+        // A code whose creation was parked has no row: nothing to move, as in replay.
+        sqlx::query(sqlx::AssertSqlSafe(format!(
+            "update {t} q
+                set owner_id = c.owner_id, created_by = c.claimed_by
+               from unnest($1::uuid[], $2::uuid[], $3::text[]) as c(qrcode_id, owner_id, claimed_by)
+              where q.qrcode_id = c.qrcode_id"
+        )))
+        .bind(&self.qrcode_id)
+        .bind(&self.owner_id)
+        .bind(&self.claimed_by)
+        .execute(&mut *conn)
+        .await?;
         Ok(())
     }
 }
