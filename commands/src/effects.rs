@@ -19,7 +19,7 @@ use sqlx::PgConnection;
 
 use crate::action_codes::{self, ActionCode, Purpose, code_hash};
 use crate::claims::is_digest;
-use crate::qrcode_usage::{self, ClaimRow, Counted, MonthLimit};
+use crate::qrcode_usage::{self, ClaimRow, Counted, PlanAsRead};
 use crate::sessions::{self, NewSession};
 use crate::vault::AccountKey;
 
@@ -94,7 +94,7 @@ enum Effect {
         account_id: String,
         made_at: String,
         codes: u32,
-        limit: Option<MonthLimit>,
+        limit: Option<PlanAsRead>,
     },
 }
 
@@ -303,8 +303,8 @@ impl Effects {
     }
 
     /// Counts `codes` QR codes made for `account_id` at `made_at` (RFC 3339) in that São Paulo
-    /// month ([`qrcode_usage`](crate::qrcode_usage)). With a `limit`, the command fails and
-    /// leaves nothing when the month's total would pass it
+    /// month ([`qrcode_usage`](crate::qrcode_usage)). With a `limit` (the plan as read), the
+    /// command fails and leaves nothing when the month's total would pass the plan's codes
     /// ([`CommandError::LimitReached`](crate::CommandError::LimitReached), carrying the count
     /// before it) or when the account's subscription is no longer at the version the limit was
     /// read at ([`CommandError::PlanChanged`](crate::CommandError::PlanChanged)).
@@ -318,7 +318,7 @@ impl Effects {
         account_id: impl Into<String>,
         made_at: impl Into<String>,
         codes: u32,
-        limit: Option<MonthLimit>,
+        limit: Option<PlanAsRead>,
     ) -> Self {
         self.steps.push(Effect::CountQrCodes {
             account_id: account_id.into(),
@@ -371,14 +371,16 @@ async fn count(
     account_id: &str,
     made_at: &str,
     codes: u32,
-    limit: Option<MonthLimit>,
+    limit: Option<PlanAsRead>,
     claim: Option<ClaimRow<'_>>,
 ) -> Result<(), EffectFailure> {
     let scope = claim.as_ref().map(|c| c.scope.to_owned());
-    let plan_version = limit.map(|l| l.plan_version);
+    let plan_version = limit.map(|plan| plan.version);
     match qrcode_usage::add(conn, account_id, made_at, codes, plan_version, claim).await? {
         Counted::PlanChanged => Err(EffectFailure::PlanChanged),
-        Counted::Added { total, .. } if limit.is_some_and(|l| total > i64::from(l.at_most)) => {
+        Counted::Added { total, .. }
+            if limit.is_some_and(|plan| total > i64::from(plan.qrcodes_per_month())) =>
+        {
             let had = total.saturating_sub(i64::from(codes));
             Err(EffectFailure::LimitReached {
                 had: u32::try_from(had).unwrap_or(u32::MAX),

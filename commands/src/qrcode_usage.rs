@@ -13,21 +13,11 @@ use domain::subscription::plans::PlanId;
 use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
-/// The plan's monthly limit of QR codes as a creation checks it: the limit, and the version of
-/// the account's subscription stream the plan was read at. The count refuses with
-/// [`CommandError::PlanChanged`](crate::CommandError::PlanChanged) when the stream has moved
-/// since (an upgrade, a renewal, an expiry recorded), so a plan kept in memory between requests
-/// is never applied once it is stale.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct MonthLimit {
-    /// The most codes the plan allows in a month.
-    pub at_most: u32,
-    /// The subscription stream's version the plan was read at (0: no subscription yet).
-    pub plan_version: i64,
-}
-
-/// An account's plan as a request read it: the plan in force, and the version of the
-/// subscription stream it was read at, which the count checks ([`MonthLimit`]).
+/// An account's plan as a request read it: the plan in force, whose monthly limit of QR codes
+/// a creation checks, and the version of the subscription stream it was read at. The count
+/// refuses with [`CommandError::PlanChanged`](crate::CommandError::PlanChanged) when the stream
+/// has moved since (an upgrade, a renewal, an expiry recorded), so a plan kept in memory between
+/// requests is never applied once it is stale.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PlanAsRead {
     /// The plan in force when read.
@@ -37,12 +27,9 @@ pub struct PlanAsRead {
 }
 
 impl PlanAsRead {
-    /// The plan's monthly limit, to be checked against this reading.
-    pub fn month_limit(&self) -> MonthLimit {
-        MonthLimit {
-            at_most: self.plan.plan().limits.qrcodes_per_month,
-            plan_version: self.version,
-        }
+    /// The most codes the plan allows in a month.
+    pub fn qrcodes_per_month(&self) -> u32 {
+        self.plan.plan().limits.qrcodes_per_month
     }
 }
 

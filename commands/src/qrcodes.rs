@@ -9,6 +9,11 @@
 //! taken is [`QrCodeError::TxidTaken`]; a generated one that is (80 random bits: in practice
 //! never) is drawn again.
 
+use domain::brcode::StaticCodeRequest;
+use domain::qrcode::txid::{generated_txid, uniqueness_key};
+use domain::qrcode::{CreateAccountQrCode, QrCode, QrCodeCommand, QrCodeError};
+use domain::subscription::limits::PlanLimitReached;
+
 use crate::claims::{digest, txid_scope};
 use crate::qrcode_usage::PlanAsRead;
 use crate::vault::random_bytes;
@@ -16,10 +21,6 @@ use crate::{
     BatchOutcome, CommandError, CommandMetadata, CommandService, Effects, ExpectedVersion,
     FeedPosition,
 };
-use domain::brcode::StaticCodeRequest;
-use domain::qrcode::txid::{generated_txid, uniqueness_key};
-use domain::qrcode::{CreateAccountQrCode, QrCode, QrCodeCommand, QrCodeError};
-use domain::subscription::limits::PlanLimitReached;
 
 /// How many txids a creation with a generated txid tries before giving up.
 pub const GENERATED_TXID_ATTEMPTS: usize = 3;
@@ -83,7 +84,6 @@ pub async fn create(
         txid_typed,
         plan,
     } = code;
-    let limit = plan.month_limit();
     let attempts = if txid_typed {
         1
     } else {
@@ -94,7 +94,7 @@ pub async fn create(
     for attempt in 1..=attempts {
         let txid = create.request.txid.clone().unwrap_or_default();
         let effects = Effects::new()
-            .count_qrcodes(&create.owner_id, &create.requested_at, 1, Some(limit))
+            .count_qrcodes(&create.owner_id, &create.requested_at, 1, Some(plan))
             .claim(scope.clone(), txid_claim(&txid), qrcode_id.clone());
         let request = create.request.clone();
         match qrcodes
@@ -135,8 +135,8 @@ pub async fn create(
     unreachable!("at least one attempt is made")
 }
 
-/// Makes every code of a batch in one transaction, or none, on an account with `plan` (as read). Each
-/// request's txid is generated.
+/// Makes every code of a batch in one transaction, or none, on an account with `plan` (as
+/// read). Each request's txid is generated.
 ///
 /// # Errors
 ///
@@ -170,7 +170,7 @@ pub async fn create_batch(
         .unwrap_or_default();
     let count = u32::try_from(codes.len()).unwrap_or(u32::MAX);
     let effects = Effects::new()
-        .count_qrcodes(&owner, made_at, count, Some(plan.month_limit()))
+        .count_qrcodes(&owner, made_at, count, Some(plan))
         .claim_many(txid_scope(&owner), claims);
     let commands = codes
         .into_iter()

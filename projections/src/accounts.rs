@@ -188,28 +188,48 @@ pub struct Access {
     pub disabled: bool,
 }
 
+/// The statement behind [`access_to`], for a larger statement to embed with its own parameter
+/// numbers (given as string literals, e.g. `account_access_sql!("$1", "$2")`): the role of
+/// member `$member` in account `$account` (`'owner'` when they are the same account, an active
+/// member's role, else null) as `role`, and the account's `disabled` flag; one row when the
+/// account exists. Expands to a string literal, for `concat!`.
+#[macro_export]
+macro_rules! account_access_sql {
+    ($account:literal, $member:literal) => {
+        concat!(
+            "select case when a.account_id = ",
+            $member,
+            " then 'owner'
+                     else (select m.role from account_members m
+                            where m.account_id = ",
+            $account,
+            " and m.member_account_id = ",
+            $member,
+            " and m.status = 'active'
+                            limit 1)
+                end as role,
+                a.disabled
+           from accounts a
+          where a.account_id = ",
+            $account
+        )
+    };
+}
+
 /// [`role_in`] and the account's `disabled` flag in one statement: every request to a
-/// workspace asks both (they were two round trips per request).
+/// workspace asks both (they were two round trips per request). The gateway's workspace check
+/// runs the same statement ([`account_access_sql`]) beside the session's.
 pub async fn access_to<'e>(
     executor: impl PgExecutor<'e>,
     account_id: Uuid,
     member_account_id: Uuid,
 ) -> Result<Option<Access>, Error> {
-    let row: Option<(Option<String>, bool)> = sqlx::query_as(
-        "select case when a.account_id = $2 then 'owner'
-                     else (select m.role from account_members m
-                            where m.account_id = $1 and m.member_account_id = $2
-                              and m.status = 'active'
-                            limit 1)
-                end,
-                a.disabled
-           from accounts a
-          where a.account_id = $1",
-    )
-    .bind(account_id)
-    .bind(member_account_id)
-    .fetch_optional(executor)
-    .await?;
+    let row: Option<(Option<String>, bool)> =
+        sqlx::query_as(crate::account_access_sql!("$1", "$2"))
+            .bind(account_id)
+            .bind(member_account_id)
+            .fetch_optional(executor)
+            .await?;
     let Some((Some(role), disabled)) = row else {
         return Ok(None);
     };

@@ -15,8 +15,9 @@
 //! 4. the caller's role lacks the right → 403 `forbidden`, with a pt-BR message naming what the
 //!    role cannot do ([`Role::can`] is the table; see `domain::team`).
 //!
-//! The role is read from the `accounts` read model ([`projections::accounts::role_in`]): the
-//! owner of an open account, or an active member. Removing a member, deleting an account and
+//! The role is read from the `accounts` read model (the rule of
+//! [`projections::accounts::role_in`], read with the session in one statement,
+//! [`session_and_access`]): the owner of an open account, or an active member. Removing a member, deleting an account and
 //! disabling one take effect on the next request once the projection has applied them (the
 //! handlers that make those changes wait for it).
 
@@ -45,29 +46,6 @@ pub struct Workspace {
 }
 
 impl Workspace {
-    /// The caller's role in `account_id`.
-    ///
-    /// # Errors
-    ///
-    /// 404 `not-found` when the caller holds no role there (or `account_id` is not even an
-    /// account id); 403 `account-disabled` when the account is disabled; 503/500 when
-    /// PostgreSQL fails.
-    pub async fn resolve(
-        state: &AppState,
-        caller: Authenticated,
-        account_id: &str,
-    ) -> Result<Workspace, ApiError> {
-        // Account ids are UUIDs; anything else cannot name an account, so skip the lookup.
-        let Ok(account) = Uuid::parse_str(account_id) else {
-            return Err(ApiError::not_found());
-        };
-        let caller_uuid = caller.account_uuid()?;
-        let access = projections::accounts::access_to(&state.pool, account, caller_uuid)
-            .await
-            .map_err(projection_error)?;
-        Self::admit(account, caller, access)
-    }
-
     /// The workspace, when `access` (the caller's, to `account`) admits the caller.
     fn admit(
         account: Uuid,
@@ -169,8 +147,8 @@ struct SessionAndAccessRow {
 
 /// The session of `session_id` (read and touched by [`commands::live_session_sql`], as
 /// [`commands::sessions::state`] does) and `caller`'s access to `account` (as
-/// [`projections::accounts::access_to`] answers it), in one statement: every workspace request
-/// asks both. Keep the access half in step with `access_to`; the e2e tests `auth::tokens` and
+/// [`projections::accounts::access_to`] answers it, with [`projections::account_access_sql`]),
+/// in one statement: every workspace request asks both. The e2e tests `auth::tokens` and
 /// `workspace::authorization_matrix` check every answer through the extractor.
 pub(crate) async fn session_and_access(
     pool: &sqlx::PgPool,
@@ -186,15 +164,10 @@ pub(crate) async fn session_and_access(
     let row: Option<SessionAndAccessRow> = sqlx::query_as(concat!(
         "with ",
         commands::live_session_sql!(),
-        " select live.active, live.revoked_reason as reason,
-                 case when a.account_id = $4 then 'owner'
-                      else (select m.role from account_members m
-                             where m.account_id = $3 and m.member_account_id = $4
-                               and m.status = 'active'
-                             limit 1)
-                 end as role,
-                 a.disabled
-            from live left join accounts a on live.active and a.account_id = $3"
+        " select live.active, live.revoked_reason as reason, x.role, x.disabled
+            from live left join lateral (",
+        projections::account_access_sql!("$3", "$4"),
+        ") x on live.active"
     ))
     .bind(session_id)
     .bind(caller)

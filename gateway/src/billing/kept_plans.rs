@@ -3,7 +3,7 @@
 //!
 //! A kept plan is never trusted on its own: it carries the version of the subscription stream
 //! it was read at, and the creation's count checks that version in its own statement
-//! ([`commands::qrcode_usage::MonthLimit`]). When the stream has moved (an upgrade, a renewal,
+//! ([`commands::qrcode_usage::PlanAsRead`]). When the stream has moved (an upgrade, a renewal,
 //! an expiry recorded, in this process or any other), the command refuses with
 //! [`CommandError::PlanChanged`], nothing is written, and [`PlanReadings`] reads the stream
 //! again and retries. What the plan is *at a given instant* (a paid period ending) is computed

@@ -174,19 +174,7 @@ pub async fn create(
     };
     let turn = crate::billing::usage::turn(workspace.account_uuid()).await?;
     // Issue 12: the plan's QR codes per month, counted and checked by the command itself.
-    let mut plans = PlanReadings::new(&state, workspace.account_uuid());
-    let created = loop {
-        let code = NewCode {
-            create: create.clone(),
-            txid_typed: typed_txid.is_some(),
-            plan: plans.next().await?,
-        };
-        if let Some(created) =
-            plans.settle(qrcodes::create(&state.qrcodes, code, &metadata).await)?
-        {
-            break created;
-        }
-    };
+    let created = make_code(&state, &workspace, create, typed_txid.is_some(), metadata).await?;
     // Counted: the account's next creation in this process may go (the turn is not kept while
     // the read model catches up).
     drop(turn);
@@ -207,6 +195,29 @@ pub async fn create(
             .insert("idempotent-replayed", HeaderValue::from_static("true"));
     }
     Ok(response)
+}
+
+/// Makes one code in the workspace's account with the account's plan as kept
+/// ([`PlanReadings`]: read again when the subscription changed under it).
+async fn make_code(
+    state: &AppState,
+    workspace: &Workspace,
+    create: CreateAccountQrCode,
+    txid_typed: bool,
+    metadata: impl Fn(&StaticCodeRequest) -> CommandMetadata,
+) -> Result<qrcodes::Created, ApiError> {
+    let mut plans = PlanReadings::new(state, workspace.account_uuid());
+    loop {
+        let code = NewCode {
+            create: create.clone(),
+            txid_typed,
+            plan: plans.next().await?,
+        };
+        let made = qrcodes::create(&state.qrcodes, code, &metadata).await;
+        if let Some(created) = plans.settle(made)? {
+            return Ok(created);
+        }
+    }
 }
 
 /// The code just made, from the command's own values: the engine is deterministic, so they are
@@ -523,21 +534,10 @@ pub async fn duplicate(
     };
     let turn = crate::billing::usage::turn(workspace.account_uuid()).await?;
     // Issue 12: the plan's QR codes per month, counted and checked by the command itself.
-    let mut plans = PlanReadings::new(&state, workspace.account_uuid());
-    let created = loop {
-        let code = NewCode {
-            create: create.clone(),
-            txid_typed: false,
-            plan: plans.next().await?,
-        };
-        let made = qrcodes::create(&state.qrcodes, code, |_| {
-            CommandMetadata::start().by(workspace.caller_id().to_owned())
-        })
-        .await;
-        if let Some(created) = plans.settle(made)? {
-            break created;
-        }
-    };
+    let created = make_code(&state, &workspace, create, false, |_| {
+        CommandMetadata::start().by(workspace.caller_id().to_owned())
+    })
+    .await?;
     // Counted: the account's next creation in this process may go (the turn is not kept while
     // the read model catches up).
     drop(turn);
