@@ -16,10 +16,10 @@
 //!    role cannot do ([`Role::can`] is the table; see `domain::team`).
 //!
 //! The role is read from the `accounts` read model (the rule of
-//! [`projections::accounts::role_in`], read with the session in one statement,
-//! [`session_and_access`]): the owner of an open account, or an active member. Removing a member, deleting an account and
-//! disabling one take effect on the next request once the projection has applied them (the
-//! handlers that make those changes wait for it).
+//! [`projections::accounts::role_in`], read with the session in one statement): the owner of an
+//! open account, or an active member. Removing a member, deleting an account and disabling one
+//! take effect on the next request once the projection has applied them (the handlers that make
+//! those changes wait for it).
 
 use axum::extract::{FromRequestParts, RawPathParams};
 use axum::http::StatusCode;
