@@ -356,3 +356,19 @@ async fn the_migration_fills_the_counts_from_the_log_claims_included() {
     expected.sort();
     assert_eq!(rows, expected);
 }
+
+#[tokio::test]
+async fn the_month_counts_the_projector_kept_before_qrcode_usage_are_gone() {
+    // Given the migrations applied to a fresh database
+    let shop = Shop::with_november(0).await;
+
+    // When the retired read model is looked up
+    let table: Option<String> =
+        sqlx::query_scalar("select to_regclass('qrcode_month_counts')::text")
+            .fetch_one(&shop.db.pool)
+            .await
+            .expect("looked up");
+
+    // Then it no longer exists: nothing reads or writes it since `qrcode_usage`
+    assert_eq!(table, None);
+}
