@@ -53,6 +53,10 @@ pub struct SignPage {
     pub amount: String,
     /// The QR code as an SVG element, level Q.
     pub qr_svg: String,
+    /// How to pay, as the sign files print it ([`domain::sign::INSTRUCTION`]).
+    pub instruction: &'static str,
+    /// "Confira o nome do recebedor antes de confirmar: NOME", as the sign files print it.
+    pub anti_fraud: String,
     /// Path of the script behind the print button.
     pub copy_js: &'static str,
     /// The paper (`?tamanho=`, A4 unless a known size is asked for): the print CSS's named
@@ -92,11 +96,14 @@ pub async fn sign(
             view.merchant_name
         ),
     );
+    let anti_fraud = domain::sign::anti_fraud_line(&view.merchant_name);
     Ok(HtmlTemplate(SignPage {
         meta,
         view,
         amount,
         qr_svg,
+        instruction: domain::sign::INSTRUCTION,
+        anti_fraud,
         copy_js: assets::copy_script_path(),
         size,
         files_query,

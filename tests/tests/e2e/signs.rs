@@ -186,6 +186,26 @@ async fn an_unknown_code_or_format_is_404() {
 }
 
 #[tokio::test]
+async fn the_print_page_tells_the_payer_how_to_pay_once_and_as_the_files_do() {
+    // Given a code
+    let app = TestApp::spawn().await;
+    let id = make_code(&app).await;
+
+    // When its print page is opened
+    let html = app.get_text(&format!("/pagamento/{id}/placa")).await;
+
+    // Then it carries the files' instruction and their anti-fraud line, and asks to check the
+    // name only in that line
+    assert!(html.contains(domain::sign::INSTRUCTION), "{html}");
+    assert!(
+        html.contains(&domain::sign::anti_fraud_line("LOJA DA ANA")),
+        "{html}"
+    );
+    assert_eq!(html.matches("Confira o nome").count(), 1, "{html}");
+    app.stop().await;
+}
+
+#[tokio::test]
 async fn the_print_page_prints_on_the_paper_it_is_asked_for() {
     let app = TestApp::spawn().await;
     let id = make_code(&app).await;
