@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { z } from 'zod';
 
+import { BreakableText } from '@/components/breakable-text';
 import { ConfirmBox } from '@/components/confirm-box';
 import { FormAlert } from '@/components/form-alert';
 import { FormOutcome } from '@/components/form-outcome';
@@ -101,7 +102,9 @@ export function KeyList({ accountId, keys, canManage }: KeyListProps) {
               </h3>
               <dl className="facts">
                 <dt>{KIND_LABELS[key.kind]}</dt>
-                <dd className="pix-key">{shown}</dd>
+                <dd className="pix-key">
+                  <BreakableText text={shown} />
+                </dd>
                 <dt>Titular</dt>
                 <dd>{key.holderName ?? '—'}</dd>
               </dl>

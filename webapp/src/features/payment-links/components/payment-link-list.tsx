@@ -1,5 +1,6 @@
 import { useState } from 'react';
 
+import { BreakableText } from '@/components/breakable-text';
 import { ConfirmBox } from '@/components/confirm-box';
 import { FormAlert } from '@/components/form-alert';
 import { PageStatus } from '@/components/page-status';
@@ -41,7 +42,9 @@ function LinkItem({ accountId, link }: { accountId: string; link: PaymentLink })
           </>
         ) : null}
         <dt>Chave Pix</dt>
-        <dd className="key">{link.pixKey}</dd>
+        <dd className="key">
+          <BreakableText text={link.pixKey} />
+        </dd>
         <dt>Validade</dt>
         <dd>{link.expiresAt === null ? 'Até ser cancelado' : `Até ${lastDay(link.expiresAt)}`}</dd>
         <dt>Criado em</dt>

@@ -1,6 +1,7 @@
 import { memo, useState } from 'react';
 import { Link } from 'react-router';
 
+import { BreakableText } from '@/components/breakable-text';
 import { FormAlert } from '@/components/form-alert';
 import { keyChoiceName } from '@/components/key-choice-name';
 import { PageStatus } from '@/components/page-status';
@@ -41,7 +42,9 @@ const QrCodeItem = memo(function QrCodeItem({ accountId, qrcode }: { accountId: 
         <dt>Valor</dt>
         <dd>{amount ?? 'Quem paga digita'}</dd>
         <dt>Chave Pix</dt>
-        <dd className="key">{qrcode.pixKey}</dd>
+        <dd className="key">
+          <BreakableText text={qrcode.pixKey} />
+        </dd>
         {qrcode.description ? (
           <>
             <dt>Descrição</dt>
