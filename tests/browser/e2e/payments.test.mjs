@@ -142,6 +142,24 @@ describe("a simulated payment reaches /painel/transacoes and its CSV", () => {
     await shots(owner, "transacoes");
   });
 
+  step("on a phone the screen opens with the less used filters folded and what was received in the first screen", async () => {
+    await owner.setViewportSize(PHONE);
+    await owner.reload();
+    const totals = owner.getByLabel("Totais do filtro");
+    await totals.getByText("R$ 12,50").first().waitFor();
+    const more = owner.locator("details.more-filters");
+    assert.equal(await more.evaluate((details) => details.open), false, "Mais filtros starts folded");
+    assert.equal(await owner.getByLabel("Origem").isVisible(), false, "a folded filter is hidden");
+    // The first row of figures (what was received) shows without scrolling; before the fold,
+    // seven filters filled the first screen and the figures began below 1,200 px.
+    const received = await totals.getByText("R$ 12,50").first().boundingBox();
+    assert.ok(received && received.y + received.height <= PHONE.height, `the amount received is at ${received?.y}`);
+    await shots(owner, "transacoes-celular");
+    await owner.getByText("Mais filtros", { exact: true }).click();
+    await owner.getByLabel("Origem").waitFor();
+    await owner.setViewportSize(DESKTOP);
+  });
+
   step("the detail panel tells the payment's history from the event log", async () => {
     await owner.getByRole("button", { name: /^Detalhes do pagamento de R\$ 12,50/ }).click();
     const panel = owner.getByRole("region", { name: "Pagamento de R$ 12,50" });

@@ -158,7 +158,9 @@ describe('/painel/transacoes', { timeout: 30_000 }, () => {
     expect(figures).toHaveTextContent('Pagamentos2');
     expect(figures).toHaveTextContent('Anulados1');
     expect(screen.getByText('Recebido por dia')).toBeInTheDocument();
-    const perDay = within(screen.getByRole('group')).getAllByRole('row');
+    const dayList = screen.getByText('Ver os valores de cada dia').closest('details');
+    expect(dayList).not.toBeNull();
+    const perDay = within(dayList as HTMLElement).getAllByRole('row');
     expect(perDay.map((row) => row.textContent)).toEqual([
       'DiaPagamentosRecebido',
       '01/11/20261R$ 1.234,56',
@@ -201,6 +203,50 @@ describe('/painel/transacoes', { timeout: 30_000 }, () => {
     await app.user.click(screen.getByRole('button', { name: 'Exportar CSV' }));
     await waitFor(() => expect(last(calls.exports)?.toString()).toBe(expected));
     expect(createObjectURL).toHaveBeenCalledOnce();
+  });
+
+  it('on a phone keeps the less used filters closed under "Mais filtros", which counts those in use', async () => {
+    owner();
+    fakeApi();
+    vi.stubGlobal('matchMedia', (query: string) => ({
+      matches: query.includes('max-width'),
+      media: query,
+      addEventListener: () => undefined,
+      removeEventListener: () => undefined,
+    }));
+    try {
+      const app = await openScreen();
+      const form = screen.getByRole('search', { name: 'Filtrar transações' });
+      const more = within(form).getByText('Mais filtros').closest('details');
+      expect(more).not.toBeNull();
+      expect(more?.open).toBe(false);
+      expect(within(form).getByLabelText('Período')).toBeVisible();
+      expect(within(form).getByLabelText('Buscar')).toBeVisible();
+
+      await app.user.click(within(form).getByText('Mais filtros'));
+      expect(more?.open).toBe(true);
+      await app.user.selectOptions(within(form).getByLabelText('Origem'), 'manual');
+      expect(within(form).getByText('Mais filtros (1 em uso)')).toBeInTheDocument();
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it('offers "Limpar filtros" once a filter is in use, and it puts every filter back', async () => {
+    owner();
+    const calls = fakeApi();
+    const app = await openScreen();
+    const form = screen.getByRole('search', { name: 'Filtrar transações' });
+    expect(within(form).queryByRole('button', { name: 'Limpar filtros' })).toBeNull();
+
+    await app.user.selectOptions(within(form).getByLabelText('Origem'), 'manual');
+    await app.user.type(within(form).getByLabelText('Buscar'), 'mesa');
+    await app.user.click(within(form).getByRole('button', { name: 'Limpar filtros' }));
+
+    expect(within(form).getByLabelText('Origem')).toHaveValue('');
+    expect(within(form).getByLabelText('Buscar')).toHaveValue('');
+    expect(within(form).queryByRole('button', { name: 'Limpar filtros' })).toBeNull();
+    await waitFor(() => expect(last(calls.lists)?.has('origem')).toBe(false));
   });
 
   it('keeps an amount that is not in reais from being sent and says why under it', async () => {

@@ -91,7 +91,11 @@ export function TransactionsScreen({ workspace, codes, keys }: TransactionsScree
       <TransactionFilters
         input={input}
         onChange={setInput}
-        onClear={() => setInput(START)}
+        onClear={
+          (Object.keys(START) as (keyof FilterInput)[]).every((name) => input[name] === START[name])
+            ? undefined
+            : () => setInput(START)
+        }
         codes={codes}
         keys={keys}
         errors={errors}
