@@ -139,6 +139,13 @@ describe("a visitor's sign is saved in the account they create", () => {
     const url = new URL(await visitor.locator(".link-url a").first().getAttribute("href"));
     await visitor.locator("ul.payment-links li", { hasText: "R$ 35,00" }).waitFor();
     await shots(visitor, "links-de-pagamento");
+    await visitor.setViewportSize(PHONE);
+    const amountLines = await visitor
+      .getByText("Link de pagamento criado")
+      .locator(".money")
+      .evaluate((amount) => amount.getClientRects().length);
+    assert.equal(amountLines, 1, "on a phone the amount keeps R$ and its number on one line");
+    await visitor.setViewportSize(DESKTOP);
     const payer = await stack.newPage("cliente");
     await payer.setViewportSize(PHONE);
     const opened = await payer.goto(`${url.pathname}${url.search}`);

@@ -88,8 +88,8 @@ export function PaymentLinkForm({ accountId, defaultMerchantName, defaultMerchan
       {created ? (
         <FormOutcome key={created.id}>
           <p>
-            Link de pagamento criado ({formatCentavos(created.amountCentavos)}). Envie este endereço para quem vai
-            pagar:
+            Link de pagamento criado (<span className="money">{formatCentavos(created.amountCentavos)}</span>). Envie
+            este endereço para quem vai pagar:
           </p>
           <p className="link-url">
             <a href={created.url}>{created.url}</a>
