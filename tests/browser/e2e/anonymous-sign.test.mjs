@@ -142,7 +142,7 @@ describe("a visitor's sign is saved in the account they create", () => {
     await visitor.setViewportSize(PHONE);
     const amountLines = await visitor
       .getByText("Link de pagamento criado")
-      .locator(".money")
+      .locator(".amount")
       .evaluate((amount) => amount.getClientRects().length);
     assert.equal(amountLines, 1, "on a phone the amount keeps R$ and its number on one line");
     await visitor.setViewportSize(DESKTOP);

@@ -74,6 +74,10 @@ describe("chaves Pix e a conta em uso", () => {
   step("screenshots of /painel/chaves on a phone and a laptop", async () => {
     await owner.goto("/painel/chaves");
     await owner.getByText("529.982.247-25").waitFor();
+    // The keys are cards, as the QR codes are: no list bullet beside each, no indent on a phone.
+    const list = owner.locator("ul.key-list");
+    assert.equal(await list.evaluate((ul) => getComputedStyle(ul).listStyleType), "none");
+    assert.equal(await list.evaluate((ul) => getComputedStyle(ul).paddingLeft), "0px");
     for (const [width, height] of [
       [390, 844],
       [1366, 900],

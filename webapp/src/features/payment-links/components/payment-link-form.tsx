@@ -88,7 +88,7 @@ export function PaymentLinkForm({ accountId, defaultMerchantName, defaultMerchan
       {created ? (
         <FormOutcome key={created.id}>
           <p>
-            Link de pagamento criado (<span className="money">{formatCentavos(created.amountCentavos)}</span>). Envie
+            Link de pagamento criado (<span className="amount">{formatCentavos(created.amountCentavos)}</span>). Envie
             este endereço para quem vai pagar:
           </p>
           <p className="link-url">

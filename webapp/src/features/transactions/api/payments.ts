@@ -130,21 +130,26 @@ export interface CsvFile {
 
 const base = (accountId: string) => `/api/accounts/${encodeURIComponent(accountId)}/payments`;
 
+/** Each filter's query parameter: also the name a problem with it comes under. */
+export const FILTER_PARAMS: Readonly<Record<keyof PaymentFilters, string>> = {
+  from: 'de',
+  to: 'ate',
+  qrcode: 'qrcode',
+  keyId: 'chave',
+  source: 'origem',
+  status: 'situacao',
+  min: 'minimo',
+  max: 'maximo',
+  text: 'busca',
+};
+
 /** The query string of `filters` (empty values left out). */
 export function filterParams(filters: PaymentFilters): URLSearchParams {
   const params = new URLSearchParams();
-  const set = (name: string, value: string) => {
-    if (value.trim() !== '') params.set(name, value.trim());
-  };
-  set('de', filters.from);
-  set('ate', filters.to);
-  set('qrcode', filters.qrcode);
-  set('chave', filters.keyId);
-  set('origem', filters.source);
-  set('situacao', filters.status);
-  set('minimo', filters.min);
-  set('maximo', filters.max);
-  set('busca', filters.text);
+  for (const name of Object.keys(FILTER_PARAMS) as (keyof PaymentFilters)[]) {
+    const value = filters[name].trim();
+    if (value !== '') params.set(FILTER_PARAMS[name], value);
+  }
   return params;
 }
 

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { SelectField } from '@/components/select-field';
 import { TextField } from '@/components/text-field';
 
-import type { PaymentFilters } from '../api/payments';
+import { FILTER_PARAMS, type PaymentFilters } from '../api/payments';
 import { PERIOD_LABELS, type PeriodPreset } from '../utils/periods';
 
 /** What the filter form holds, as typed. */
@@ -30,9 +30,8 @@ export interface TransactionFiltersProps {
   errors: Readonly<Record<string, string>>;
 }
 
-/** The filters under "Mais filtros", and the names their problems come under. */
-const MORE: readonly (keyof FilterInput)[] = ['qrcode', 'keyId', 'source', 'status', 'min', 'max'];
-const MORE_PROBLEMS = ['qrcode', 'chave', 'minimo', 'maximo'];
+/** The filters under "Mais filtros". */
+const MORE: readonly (keyof PaymentFilters)[] = ['qrcode', 'keyId', 'source', 'status', 'min', 'max'];
 
 /** A phone's width, as the stylesheets draw it (below 48rem). */
 function onPhone(): boolean {
@@ -48,7 +47,7 @@ export function TransactionFilters({ input, onChange, onClear, codes, keys, erro
   const set = <K extends keyof FilterInput>(name: K, value: FilterInput[K]) => onChange({ ...input, [name]: value });
   const inUse = MORE.filter((name) => input[name] !== '').length;
   const [open, setOpen] = useState(() => !onPhone() || inUse > 0);
-  const shown = open || MORE_PROBLEMS.some((name) => errors[name] !== undefined);
+  const shown = open || MORE.some((name) => errors[FILTER_PARAMS[name]] !== undefined);
   return (
     <form
       className="transaction-filters"
