@@ -4,7 +4,7 @@ CARGO ?= cargo
 export DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/balcao
 export NATS_URL ?= nats://127.0.0.1:4222
 
-.PHONY: run test services lint fmt bench lighthouse build webapp-deps webapp-build browser-deps e2e
+.PHONY: run test services test-deps lint fmt bench lighthouse build webapp-deps webapp-build browser-deps e2e
 
 ## Starts PostgreSQL and NATS when they are down, builds the dashboard, then the whole service in one
 ## process (http://localhost:8080; e-mails go to .data/outbox and their links to the log).
@@ -14,14 +14,14 @@ run: services webapp-build
 ## Runs the whole suite: Rust unit, integration and end-to-end tests over real PostgreSQL and NATS,
 ## then the dashboard's tests (Vitest), then the browser tests (Debian's Chromium, playwright-core)
 ## against the real binary.
-test: services webapp-deps
+test: services test-deps webapp-deps
 	$(CARGO) test --workspace --lib --bins --tests --examples --no-fail-fast
 	$(CARGO) test --workspace --doc
 	cd webapp && npm test
 	$(MAKE) e2e
 
 ## Browser tests: sign-up to recovery, and an owner inviting an operator, in Debian's Chromium.
-e2e: services webapp-build browser-deps
+e2e: services test-deps webapp-build browser-deps
 	$(CARGO) build -p gateway --bin balcao
 	cd tests/browser && npm run e2e
 
@@ -59,6 +59,10 @@ build:
 
 services:
 	@./scripts/services.sh
+
+## Debian's Chromium and poppler's pdftoppm, installed when missing (the tests drive both).
+test-deps:
+	@./scripts/test-deps.sh
 
 ## Builds the dashboard into webapp/dist, which the gateway serves at /painel.
 webapp-build: webapp-deps

@@ -423,7 +423,7 @@ pub async fn app_state(
     let tokens = crate::auth::token_keys(&pool, settings.auth.token_secret.as_deref()).await?;
     let mailer = Mailer::new(&settings.mail.mail_url, &settings.mail.mail_from)?;
     tracing::info!(mail = ?settings.mail, webapp = %settings.webapp_dir.display(), "gateway settings");
-    let progress = read_your_writes_progress(settings, &pool, &tokens);
+    let progress = read_your_writes_progress(settings, &pool);
     let live = live_updates(settings, &pool, &progress);
     let pool_for_payments = pool.clone();
     Ok(AppState::new(Inner {
@@ -470,7 +470,6 @@ pub async fn app_state(
 fn read_your_writes_progress(
     settings: &Settings,
     pool: &PgPool,
-    tokens: &crate::auth::token::TokenKeys,
 ) -> crate::read_your_writes::Progress {
     let names: Vec<&str> = projections::all().iter().map(|p| p.name()).collect();
     let watch = projections::projector::ProgressWatch::start(
@@ -479,10 +478,7 @@ fn read_your_writes_progress(
         settings.read_your_writes_waiters,
         Duration::from_millis(settings.read_your_writes_stall_ms),
     );
-    crate::read_your_writes::Progress::new(
-        watch,
-        crate::read_your_writes::PositionKey::new(tokens.derive("posicao")),
-    )
+    crate::read_your_writes::Progress::new(watch)
 }
 
 /// The live updates, following the payments and subscriptions projections through the read-your-writes listener

@@ -42,8 +42,7 @@ pub struct Inner {
     pub trusted_proxies: u8,
     /// How long a request waits for a read model to reach its own write.
     pub read_your_writes: Duration,
-    /// The read models' progress (waiting holds no database connection) and the key that
-    /// signs positions handed to clients.
+    /// The read models' progress (waiting holds no database connection).
     pub progress: crate::read_your_writes::progress::Progress,
     /// Payments: the Payment aggregate's commands, the API Pix receiver's settings, the sandbox.
     pub payments: crate::api::payments::Payments,
@@ -61,6 +60,20 @@ impl AppState {
     /// Wraps the shared fields.
     pub fn new(inner: Inner) -> Self {
         AppState(Arc::new(inner))
+    }
+
+    /// The QR code `qrcode_id` from its read model or, when the projector has not written it
+    /// yet, from its own stream ([`projections::qrcodes::find_or_from_log`]): pages and answers
+    /// about a code never 404 because a projector is stopped or behind.
+    ///
+    /// # Errors
+    ///
+    /// When PostgreSQL fails.
+    pub async fn qrcode(
+        &self,
+        qrcode_id: uuid::Uuid,
+    ) -> Result<Option<projections::qrcodes::QrCodeView>, projections::Error> {
+        projections::qrcodes::find_or_from_log(&self.pool, self.qrcodes.store(), qrcode_id).await
     }
 }
 

@@ -112,6 +112,9 @@ impl Setup {
         let child = Command::new(env!("CARGO_BIN_EXE_balcao"))
             .args(args)
             .envs(self.env.iter().map(|(k, v)| (*k, v.as_str())))
+            // Each role's operations listener on a free port: the defaults (9090–9092) belong to
+            // a `make run` that may be up beside the tests.
+            .env("BALCAO_OPS_LISTEN", format!("127.0.0.1:{}", free_port()))
             .stdout(Stdio::null())
             .stderr(log)
             .spawn()

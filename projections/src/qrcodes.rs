@@ -12,6 +12,7 @@
 //! code created and archived within one batch ends archived, as it does event by event.
 
 mod claims;
+mod from_log;
 mod replay_changes;
 
 use std::collections::HashMap;
@@ -23,6 +24,8 @@ use commands::feed::{FeedPosition, StoredEvent};
 use serde::Deserialize;
 use sqlx::{PgConnection, PgExecutor};
 use uuid::Uuid;
+
+pub use from_log::view_from_stream;
 
 use crate::copy_in::{BinaryRows, CopyIn};
 use crate::sql::position_from;
@@ -206,6 +209,28 @@ pub async fn find<'e>(
     .fetch_optional(executor)
     .await?;
     row.map(QrCodeView::try_from).transpose()
+}
+
+/// The QR code with this id from the read model or, when the read model does not have it yet
+/// (its projector stopped or behind), from the code's own stream in the event log
+/// ([`view_from_stream`]). For pages and answers about a code someone just made: they never
+/// wait for the projector and never answer 404 for a code that exists.
+///
+/// # Errors
+///
+/// When PostgreSQL fails.
+pub async fn find_or_from_log(
+    pool: &sqlx::PgPool,
+    store: &commands::PgEventStore,
+    qrcode_id: Uuid,
+) -> Result<Option<QrCodeView>, Error> {
+    if let Some(view) = find(pool, qrcode_id).await? {
+        return Ok(Some(view));
+    }
+    let events = store
+        .read_stream(STREAM_TYPE, &qrcode_id.hyphenated().to_string())
+        .await?;
+    Ok(view_from_stream(store.upcasters(), &events))
 }
 
 /// The newest `limit` QR codes of an account, newest first; with `created_by`, only those that

@@ -49,7 +49,7 @@ fn archive_event(of: &NewEvent, version: i64, archived: bool, minute: u32) -> Ne
 }
 
 #[tokio::test]
-async fn archives_fold_into_the_row_live_and_a_replay_gives_the_very_same_rows() {
+async fn archives_fold_into_the_row_live_the_log_draws_the_same_row_and_a_replay_gives_the_very_same_rows() {
     let env = TestEnv::start().await;
     let shutdown = CancellationToken::new();
     let relay = env.spawn_relay(env.relay_config("a"), &shutdown);
@@ -123,6 +123,20 @@ async fn archives_fold_into_the_row_live_and_a_replay_gives_the_very_same_rows()
     .await
     .unwrap();
     assert_eq!(in_batch.len(), 2);
+
+    // What a page draws from a code's own stream while the projector lags is the very row.
+    let store = commands::PgEventStore::new(env.pool.clone());
+    for (event, projected) in [(&a, &ra), (&b, &rb), (&c, &rc)] {
+        let stream = store.read_stream("qrcode", &event.stream_id).await.unwrap();
+        let drawn = qrcodes::view_from_stream(store.upcasters(), &stream);
+        assert_eq!(drawn.as_ref(), Some(projected), "{}", event.stream_id);
+    }
+    let ghost_stream = store.read_stream("qrcode", &ghost.stream_id).await.unwrap();
+    assert_eq!(
+        qrcodes::view_from_stream(store.upcasters(), &ghost_stream),
+        None,
+        "an archive of a code never made draws nothing, as it makes no row"
+    );
 
     let live = qrcode_rows(&env.pool, "qrcodes").await;
     assert_eq!(live.len(), 3, "the ghost's archive made no row");

@@ -17,9 +17,11 @@
 //!
 //! The role is read from the `accounts` read model (the rule of
 //! [`projections::accounts::role_in`], read with the session in one statement): the owner of an
-//! open account, or an active member. Removing a member, deleting an account and disabling one
-//! take effect on the next request once the projection has applied them (the handlers that make
-//! those changes wait for it).
+//! open account, or an active member. When the read model has no role for the caller, the
+//! account's own stream decides by the same rule (`access_from_log`), so an account opened or
+//! joined a moment ago is never a 404 while its projection lags. Removing a member, deleting an
+//! account and disabling one take effect on the next request once the projection has applied
+//! them (the handlers that make those changes wait for it).
 
 use axum::extract::{FromRequestParts, RawPathParams};
 use axum::http::StatusCode;
@@ -130,9 +132,41 @@ impl FromRequestParts<AppState> for Workspace {
             Authenticated::from_request_parts(parts, state).await?;
             return Err(ApiError::not_found());
         };
-        let (caller, access) = crate::auth::authenticate_in(parts, state, account).await?;
+        let (caller, mut access) = crate::auth::authenticate_in(parts, state, account).await?;
+        if access.is_none() {
+            access = access_from_log(state, account, &caller.account_id).await?;
+        }
         Workspace::admit(account, caller, access)
     }
+}
+
+/// `caller`'s access to `account` as the account's own stream says it, for a request the
+/// `accounts` read model has no role for: the log is the authority and the read model only lags
+/// it, so a just-opened account's first request, or a just-joined member's, is not a 404 while
+/// the projector is stopped or behind. Strangers get `None` here too, from the log.
+async fn access_from_log(
+    state: &AppState,
+    account: Uuid,
+    caller: &str,
+) -> Result<Option<Access>, ApiError> {
+    let loaded = state
+        .accounts
+        .load(&account.hyphenated().to_string())
+        .await
+        .map_err(ApiError::from)?;
+    let aggregate = loaded.aggregate;
+    if !aggregate.is_open() {
+        return Ok(None);
+    }
+    let role = if aggregate.account_id() == Some(caller) {
+        Some(Role::Owner)
+    } else {
+        aggregate.active_member(caller).map(|member| member.role)
+    };
+    Ok(role.map(|role| Access {
+        role,
+        disabled: aggregate.is_disabled(),
+    }))
 }
 
 /// A row of [`session_and_access`]: the session's state, then the access columns (null when

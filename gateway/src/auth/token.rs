@@ -87,8 +87,7 @@ impl TokenKeys {
         HmacSha256::new_from_slice(&self.key).expect("HMAC accepts keys of any length")
     }
 
-    /// A key for another purpose (e.g. `"posicao"`, the signed feed positions of
-    /// [`crate::read_your_writes`]), derived from the secret so that every gateway of a cluster
+    /// A key for another purpose (e.g. the payment links' signatures), derived from the secret so that every gateway of a cluster
     /// derives the same one, and so that nothing signed for one purpose is valid for another.
     pub fn derive(&self, purpose: &str) -> Vec<u8> {
         let mut mac = self.mac();

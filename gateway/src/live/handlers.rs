@@ -60,9 +60,7 @@ pub async fn payer(
     headers: HeaderMap,
 ) -> Result<Response, AppError> {
     let qrcode_id = Uuid::parse_str(&id).map_err(|_| AppError::NotFound)?;
-    let view = projections::qrcodes::find(&state.pool, qrcode_id)
-        .await?
-        .ok_or(AppError::NotFound)?;
+    let view = state.qrcode(qrcode_id).await?.ok_or(AppError::NotFound)?;
     let audience = Audience::Payer {
         qrcode_id,
         owner_id: view.owner_id,

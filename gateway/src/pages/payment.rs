@@ -17,7 +17,6 @@ use crate::assets;
 use crate::error::AppError;
 use crate::html::{HtmlTemplate, Meta};
 use crate::pages::payer_cache::{CachedPage, Marks, Stamp};
-use crate::read_your_writes::wait_for;
 use crate::state::AppState;
 
 /// The payer page.
@@ -83,9 +82,7 @@ pub async fn sign(
         _ => format!("?tamanho={}", size.slug()),
     };
     let qrcode_id = Uuid::parse_str(&id).map_err(|_| AppError::NotFound)?;
-    let view = qrcodes::find(&state.pool, qrcode_id)
-        .await?
-        .ok_or(AppError::NotFound)?;
+    let view = state.qrcode(qrcode_id).await?.ok_or(AppError::NotFound)?;
     let qr_svg = render_qr(&view, EcLevel::Q)?;
     let amount = amount_text(&view);
     let meta = Meta::unindexed(
@@ -125,10 +122,9 @@ fn amount_text(view: &QrCodeView) -> String {
 
 /// `GET /pagamento/{qrcode_id}`. An id that is not a UUID, or that no code has, is the 404 page.
 ///
-/// `?posicao=TX.GP.SIGNATURE` (set by the sign creator when its own wait ran out) makes the
-/// page wait, bounded and holding no database connection, for the read model to reach that
-/// feed position before answering 404. Only a position this server signed for this very code
-/// counts: anything else is ignored, so a made-up one cannot make the server wait.
+/// A code the projector has not written yet (stopped, behind, NATS down) is drawn from its own
+/// stream in the event log ([`AppState::qrcode`]): a payer never meets a 404 for a code that
+/// exists, and nothing waits.
 ///
 /// Served from [`crate::pages::payer_cache`]: with no projection moved since the page was stored, no row is
 /// read; otherwise the rows are read and the page rendered only if they changed. `ETag` /
@@ -136,7 +132,6 @@ fn amount_text(view: &QrCodeView) -> String {
 pub async fn show(
     State(state): State<AppState>,
     Path(id): Path<String>,
-    Query(query): Query<HashMap<String, String>>,
     request: HeaderMap,
 ) -> Result<Response, AppError> {
     let qrcode_id = Uuid::parse_str(&id).map_err(|_| AppError::NotFound)?;
@@ -152,16 +147,7 @@ pub async fn show(
     {
         return Ok(hit.page.respond(&request));
     }
-    let mut view = qrcodes::find(&state.pool, qrcode_id).await?;
-    if view.is_none()
-        && let Some(position) = query
-            .get("posicao")
-            .and_then(|signed| state.progress.positions().verify(qrcode_id, signed))
-        && wait_for(&state, qrcodes::NAME, Some(position)).await
-    {
-        view = qrcodes::find(&state.pool, qrcode_id).await?;
-    }
-    let view = view.ok_or(AppError::NotFound)?;
+    let view = state.qrcode(qrcode_id).await?.ok_or(AppError::NotFound)?;
     let paid = view.owner_id.is_some()
         && projections::payments::code_was_paid(&state.pool, view.qrcode_id).await?;
     let stamp = Stamp { view, paid };

@@ -27,7 +27,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use domain::qr::{EcLevel, QrMatrix};
 use domain::qrcode::QrCode;
 use hmac::{Hmac, Mac};
-use projections::qrcodes::{self, QrCodeView};
+use projections::qrcodes::QrCodeView;
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
 use uuid::Uuid;
@@ -37,7 +37,6 @@ use crate::client_address::ClientAddress;
 use crate::error::AppError;
 use crate::html::{HtmlTemplate, Meta};
 use crate::mail::Email;
-use crate::read_your_writes::wait_for;
 use crate::signs::SignRequest;
 use crate::state::AppState;
 use domain::sign::PaperSize;
@@ -148,9 +147,6 @@ pub struct SignQuery {
     /// The management token.
     #[serde(default)]
     pub chave: Option<String>,
-    /// A feed position signed by the form when its own wait ran out.
-    #[serde(default)]
-    pub posicao: Option<String>,
 }
 
 /// `GET /placa-pix-criada/{id}`. The design the creator chose (`modelo`, `tamanho`, `tema`,
@@ -168,7 +164,7 @@ pub async fn show(
     headers: HeaderMap,
 ) -> Result<Response, AppError> {
     let token = query.chave.clone().or_else(|| cookie_token(&headers));
-    let mut page = load(&state, &id, token, query.posicao.as_deref()).await?;
+    let mut page = load(&state, &id, token).await?;
     let design = SignRequest::from_query(&all)
         .or_else(|_| SignRequest::from_query(&HashMap::new()))
         .map_err(|e| AppError::Internal(anyhow::anyhow!("default sign options: {e}")))?;
@@ -199,7 +195,7 @@ pub async fn send_link(
     client: ClientAddress,
     Form(form): Form<EmailForm>,
 ) -> Result<Response, AppError> {
-    let mut page = load(&state, &id, Some(form.chave.clone()), None).await?;
+    let mut page = load(&state, &id, Some(form.chave.clone())).await?;
     let address = form.email.trim().to_lowercase();
     if !plausible_email(&address) {
         page.email_error = Some("Digite um e-mail válido, como nome@exemplo.com.".to_owned());
@@ -247,7 +243,6 @@ async fn load(
     state: &AppState,
     id: &str,
     token: Option<String>,
-    position: Option<&str>,
 ) -> Result<SignCreatedPage, AppError> {
     let qrcode_id = Uuid::parse_str(id).map_err(|_| AppError::NotFound)?;
     let token = token
@@ -266,15 +261,8 @@ async fn load(
     if !same(digest, &token_digest(&token)) {
         return Err(AppError::NotFound);
     }
-    let mut view = qrcodes::find(&state.pool, qrcode_id).await?;
-    if view.is_none()
-        && let Some(position) =
-            position.and_then(|p| state.progress.positions().verify(qrcode_id, p))
-        && wait_for(state, qrcodes::NAME, Some(position)).await
-    {
-        view = qrcodes::find(&state.pool, qrcode_id).await?;
-    }
-    let view = view.ok_or(AppError::NotFound)?;
+    // The row, or the code's own stream while the projector has not written it.
+    let view = state.qrcode(qrcode_id).await?.ok_or(AppError::NotFound)?;
     let qr_svg = QrMatrix::encode(&view.payload, EcLevel::M)
         .map_err(|e| AppError::Internal(anyhow::anyhow!("QR code for {qrcode_id}: {e}")))?
         .to_svg();

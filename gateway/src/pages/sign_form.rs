@@ -31,7 +31,6 @@ use crate::client_address::ClientAddress;
 use crate::error::AppError;
 use crate::html::{HtmlTemplate, Meta};
 use crate::pages::{sign_created, sign_preview};
-use crate::read_your_writes::wait_for;
 use crate::signs::{self, SignRequest};
 use crate::state::AppState;
 use domain::sign::{
@@ -503,19 +502,9 @@ async fn create(
     };
     let id = outcome.stream_id;
     // The design travels in the address: the page's downloads and print link carry it on.
-    let mut target = format!("/placa-pix-criada/{id}{}", design.query());
-    if let Some(position) = outcome.position
-        && !wait_for(state, projections::qrcodes::NAME, Some(position)).await
-    {
-        // Let the payer page wait once more rather than answer 404 (signed, so that nobody
-        // can hand the page a position of their own making).
-        target.push_str(if target.contains('?') {
-            "&posicao="
-        } else {
-            "?posicao="
-        });
-        target.push_str(&state.progress.positions().sign(qrcode_id, position));
-    }
+    // No wait for the projector: the sign's page draws a code it has not written yet from the
+    // code's own stream.
+    let target = format!("/placa-pix-criada/{id}{}", design.query());
     let mut response = Redirect::to(&target).into_response();
     response.headers_mut().insert(
         axum::http::header::SET_COOKIE,

@@ -6,9 +6,8 @@
 //! (or is not taken) is never an error: the command has committed, so the handler answers from
 //! the command's own result.
 //!
-//! A feed position that comes back from a client (the payer page's `?posicao=`) is signed with
-//! a key derived from the server secret and bound to its QR code, so a made-up position (say,
-//! far beyond the feed's head) cannot make the server wait: it is ignored.
+//! Pages about one QR code do not wait at all: a code the projector has not written yet is drawn
+//! from its own stream ([`crate::state::AppState::qrcode`]).
 
 use commands::FeedPosition;
 use projections::projector::Waited;
@@ -17,7 +16,7 @@ use crate::state::AppState;
 
 pub(crate) mod progress;
 
-pub use progress::{PositionKey, Progress};
+pub use progress::Progress;
 
 /// Waits, at most `BALCAO_READ_YOUR_WRITES_MS`, until `projection` has applied the event at
 /// `position` (`None`: the command appended nothing, so there is nothing to wait for). `true`

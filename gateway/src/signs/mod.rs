@@ -43,7 +43,7 @@ use domain::sign::{
     self, PaperSize, SignContent, SignDocument, SignError, SignOptions, Template as SignTemplate,
     Theme,
 };
-use projections::qrcodes::{self, KeyKind, QrCodeView};
+use projections::qrcodes::{KeyKind, QrCodeView};
 use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
@@ -387,9 +387,7 @@ pub async fn download(
     let (id, extension) = file.rsplit_once('.').ok_or(AppError::NotFound)?;
     let format = Format::parse(extension).ok_or(AppError::NotFound)?;
     let qrcode_id = Uuid::parse_str(id).map_err(|_| AppError::NotFound)?;
-    let view = qrcodes::find(&state.pool, qrcode_id)
-        .await?
-        .ok_or(AppError::NotFound)?;
+    let view = state.qrcode(qrcode_id).await?.ok_or(AppError::NotFound)?;
     let request = match SignRequest::from_query(&query) {
         Ok(request) => request,
         Err(message) => return Ok(bad_options(message)),

@@ -19,10 +19,10 @@ pub const CLAIMED: &str = "QrCodeClaimed";
 
 /// Payload of `QrCodeClaimed` in its current shape (schema version 1).
 #[derive(Debug, Deserialize)]
-struct QrCodeClaimedV1 {
-    qrcode_id: Uuid,
-    owner_id: Uuid,
-    claimed_by: String,
+pub(super) struct QrCodeClaimedV1 {
+    pub(super) qrcode_id: Uuid,
+    pub(super) owner_id: Uuid,
+    pub(super) claimed_by: String,
 }
 
 /// The claims of one batch, in feed order.

@@ -148,7 +148,8 @@ async fn code_of(
     workspace: &Workspace,
     id: Uuid,
 ) -> Result<Option<QrCodeView>, ApiError> {
-    Ok(projections::qrcodes::find(&state.pool, id)
+    Ok(state
+        .qrcode(id)
         .await
         .map_err(projection_error)?
         .filter(|c| c.owner_id == Some(workspace.account_uuid())))

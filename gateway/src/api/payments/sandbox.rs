@@ -13,7 +13,7 @@ use axum::response::{IntoResponse, Response};
 use chrono::{SecondsFormat, Utc};
 use domain::money::Centavos;
 use domain::payment::PaymentSource;
-use projections::qrcodes::{self, QrCodeView};
+use projections::qrcodes::QrCodeView;
 use uuid::Uuid;
 
 use super::receiver::{Target, receive};
@@ -63,9 +63,7 @@ pub async fn simulate(
     Path(id): Path<String>,
 ) -> Result<Response, AppError> {
     let qrcode_id = Uuid::parse_str(&id).map_err(|_| AppError::NotFound)?;
-    let view = qrcodes::find(&state.pool, qrcode_id)
-        .await?
-        .ok_or(AppError::NotFound)?;
+    let view = state.qrcode(qrcode_id).await?.ok_or(AppError::NotFound)?;
     if !offered(&state, &view) {
         return Err(AppError::NotFound);
     }

@@ -168,7 +168,8 @@ pub(crate) async fn code_of(
     id: &str,
 ) -> Result<QrCodeView, ApiError> {
     let qrcode_id = Uuid::parse_str(id).map_err(|_| ApiError::not_found())?;
-    let view = projections::qrcodes::find(&state.pool, qrcode_id)
+    let view = state
+        .qrcode(qrcode_id)
         .await
         .map_err(projection_error)?
         .filter(|view| view.owner_id == Some(workspace.account_uuid()))
