@@ -304,6 +304,12 @@ async fn fill_and_switch(
 /// Reads the whole feed with one binary `COPY` ([`FeedCopy`]) and hands it on in pages of
 /// `page_size`: one statement, one snapshot, and no per-row decoding by column name (paging
 /// with [`commands::feed::read_after_with`] cost the replaying process a tenth of its samples more).
+///
+/// That one statement lasts as long as the whole fill, as the `COPY` waits for the pages to be
+/// written (two pages ahead at most), so its own read-only transaction lifts the application's
+/// `statement_timeout` (`set local`, on this connection only): a log the writers take longer
+/// than the timeout to apply (a million payments) would otherwise be cancelled half read, as
+/// issue 37 saw at 300,000 payments. Every statement that writes still runs under the timeout.
 async fn read_pages(
     pool: PgPool,
     upcasters: Arc<Upcasters>,
@@ -312,14 +318,19 @@ async fn read_pages(
     pages: mpsc::Sender<Vec<StoredEvent>>,
 ) -> Result<(), Error> {
     let page_size = usize::try_from(page_size).unwrap_or(1);
-    let mut conn = pool.acquire().await?;
-    let mut feed = FeedCopy::start(&mut conn, fields).await?;
+    let mut tx = pool.begin().await?;
+    sqlx::query("set local statement_timeout = 0")
+        .execute(&mut *tx)
+        .await?;
+    let mut feed = FeedCopy::start(&mut tx, fields).await?;
     while let Some(page) = feed.next_page(&upcasters, page_size).await? {
         if pages.send(page).await.is_err() {
             // The applier stopped (and reports why); dropping the copy ends it.
             return Ok(());
         }
     }
+    drop(feed);
+    tx.commit().await?;
     Ok(())
 }
 
