@@ -263,7 +263,12 @@ async fn fill_and_switch(
         .await
         .map_err(|_| Error::Interrupted("the replay's feed reader panicked"))??;
     bar.finish();
-    futures::future::try_join_all(builds.iter_mut().map(|build| finish(pool, build))).await?;
+    // One projection after the other: each one's `finish` holds a connection while its index
+    // builds take others, so all at once they held every connection of `balcao replay`'s pool
+    // (four) and waited for a fifth until the pool timed out (`replay --all`).
+    for build in builds.iter_mut() {
+        finish(pool, build).await?;
+    }
 
     let mut reports = Vec::with_capacity(builds.len());
     for build in builds.iter() {
