@@ -250,12 +250,17 @@ impl Projection for Payments {
         let tables = Tables {
             payments: target.table(PAYMENTS_TABLE),
             totals: target.table(TOTALS_TABLE),
+            totals_after_fill: target.is_filling(),
         };
         let mut keys = Keys::default();
+        let mut changes: Vec<Change<'_>> = Vec::new();
         for event in events {
             if event.stream_type == domain::account::STREAM_TYPE
                 && event.event_type == "AccountDeleted"
             {
+                // What came before the deletion is written first, as event by event.
+                apply_changes(conn, &tables, &mut keys, &changes).await?;
+                changes.clear();
                 keys.loaded.remove(&event.stream_id);
                 forget_account(conn, &tables, event).await?;
                 continue;
@@ -276,8 +281,49 @@ impl Projection for Payments {
                 .payload
                 .deserialize()
                 .map_err(|error| rejected(event, format!("payload: {error}")))?;
-            fold(conn, &tables, &mut keys, event, decoded).await?;
+            let (account_text, reference) = event
+                .stream_id
+                .split_once(':')
+                .ok_or_else(|| rejected(event, "stream id is not account:reference".to_owned()))?;
+            let account_id = Uuid::parse_str(account_text)
+                .map_err(|error| rejected(event, format!("account id: {error}")))?;
+            changes.push(Change {
+                event,
+                account_id,
+                account_text,
+                reference,
+                decoded,
+            });
         }
+        apply_changes(conn, &tables, &mut keys, &changes).await
+    }
+
+    /// `payments` is only ever read through its primary key while it is written, so its other
+    /// indexes are built once after replay's fill.
+    fn indexes_built_after_replay(&self) -> bool {
+        true
+    }
+
+    /// Replay does not keep `daily_totals` during the fill ([`TableSet::is_filling`]): it sums
+    /// the filled `payments` here, in one statement. Live keeps no row whose payments cancelled
+    /// out, so the two agree.
+    async fn derive_after_fill(
+        &self,
+        conn: &mut PgConnection,
+        target: &TableSet,
+    ) -> Result<(), sqlx::Error> {
+        let (p, t) = (target.table(PAYMENTS_TABLE), target.table(TOTALS_TABLE));
+        sqlx::query(AssertSqlSafe(format!(
+            "insert into {t} (account_id, day, qrcode_id, payments, received_centavos,
+                              refunded_centavos)
+             select account_id, paid_on, qrcode_id, count(*), sum(amount_centavos),
+                    sum(refunded_centavos)
+               from {p}
+              where status = 'received'
+              group by account_id, paid_on, qrcode_id"
+        )))
+        .execute(conn)
+        .await?;
         Ok(())
     }
 }
@@ -285,6 +331,17 @@ impl Projection for Payments {
 struct Tables {
     payments: String,
     totals: String,
+    /// Replay's fill: `daily_totals` is derived once the fill ends.
+    totals_after_fill: bool,
+}
+
+/// One payment event of a batch, decoded.
+struct Change<'e> {
+    event: &'e StoredEvent,
+    account_id: Uuid,
+    account_text: &'e str,
+    reference: &'e str,
+    decoded: PaymentEvent,
 }
 
 /// A payment's row as the projector rewrites it.
@@ -326,28 +383,287 @@ impl Row {
     }
 }
 
-async fn fold(
+/// A payment as the batch leaves it: its row and the newest event it shows.
+struct Written {
+    row: Row,
+    version: i64,
+    tx_id: String,
+    global_position: i64,
+}
+
+/// The rows of `keys` (`account_id`s and `reference`s side by side), one primary-key probe
+/// each. The nested loop is the only plan the `lateral … limit 1` leaves, and
+/// `plan_cache_mode = force_custom_plan` (for the rest of the caller's transaction) has each
+/// run planned with the table's size as it is now: a plan cached while the table was empty
+/// probed `payments_account_code_idx` and read the account's every row per payment once the
+/// table grew (issue 37; PostgreSQL replans a cached plan only after `ANALYZE`, which nothing
+/// runs when autovacuum is off).
+async fn lookup(
+    conn: &mut PgConnection,
+    table: &str,
+    accounts: &[Uuid],
+    references: &[&str],
+) -> Result<Vec<Row>, sqlx::Error> {
+    sqlx::query("set local plan_cache_mode = force_custom_plan")
+        .execute(&mut *conn)
+        .await?;
+    sqlx::query_as(AssertSqlSafe(format!(
+        "select p.* from unnest($1::uuid[], $2::text[]) as k(account_id, reference)
+           cross join lateral (select {COLUMNS} from {table} r
+                                where r.account_id = k.account_id and r.reference = k.reference
+                                limit 1) as p"
+    )))
+    .bind(accounts)
+    .bind(references)
+    .fetch_all(&mut *conn)
+    .await
+}
+
+/// Applies a run of payment events (no `AccountDeleted` among them): one lookup of the
+/// payments they touch, each event folded in memory in feed order, one multi-row write of the
+/// rows as the run leaves them, and one of `daily_totals` moved by the difference between the
+/// rows' contributions before and after the run.
+async fn apply_changes(
     conn: &mut PgConnection,
     tables: &Tables,
     keys: &mut Keys,
-    event: &StoredEvent,
-    change: PaymentEvent,
+    changes: &[Change<'_>],
 ) -> Result<(), ApplyError> {
-    let (account_text, reference) = event
-        .stream_id
-        .split_once(':')
-        .ok_or_else(|| rejected(event, "stream id is not account:reference".to_owned()))?;
-    let account_id = Uuid::parse_str(account_text)
-        .map_err(|error| rejected(event, format!("account id: {error}")))?;
-    let p = &tables.payments;
-    let old: Option<Row> = sqlx::query_as(AssertSqlSafe(format!(
-        "select {COLUMNS} from {p} where account_id = $1 and reference = $2"
-    )))
-    .bind(account_id)
-    .bind(reference)
+    if changes.is_empty() {
+        return Ok(());
+    }
+    let mut slots: HashMap<(Uuid, &str), usize> = HashMap::with_capacity(changes.len());
+    let (mut accounts, mut references) = (Vec::new(), Vec::new());
+    for change in changes {
+        slots
+            .entry((change.account_id, change.reference))
+            .or_insert_with(|| {
+                accounts.push(change.account_id);
+                references.push(change.reference);
+                accounts.len() - 1
+            });
+    }
+    let mut before: Vec<Option<Row>> = vec![None; accounts.len()];
+    for row in lookup(conn, &tables.payments, &accounts, &references).await? {
+        if let Some(&slot) = slots.get(&(row.account_id, row.reference.as_str())) {
+            before[slot] = Some(row);
+        }
+    }
+    let mut after: Vec<Option<Written>> = Vec::with_capacity(before.len());
+    after.resize_with(before.len(), || None);
+    for change in changes {
+        let slot = slots[&(change.account_id, change.reference)];
+        let current = match after[slot].take() {
+            Some(written) => Some(written.row),
+            None => before[slot].clone(),
+        };
+        let row = fold(conn, keys, change, current).await?;
+        after[slot] = Some(Written {
+            row,
+            version: change.event.stream_version,
+            tx_id: change.event.position.tx_id.to_string(),
+            global_position: change.event.position.global_position,
+        });
+    }
+    let days = write_rows(conn, &tables.payments, &after).await?;
+    if !tables.totals_after_fill {
+        analyze_when_grown(conn, &tables.payments).await?;
+    }
+    for written in after.iter_mut().flatten() {
+        if let Some(day) = days.get(&(written.row.account_id, written.row.reference.clone())) {
+            written.row.paid_on = *day;
+        }
+    }
+    if tables.totals_after_fill {
+        return Ok(());
+    }
+    let mut deltas: HashMap<(Uuid, NaiveDate, Option<Uuid>), [i64; 3]> = HashMap::new();
+    for (old, new) in before.iter().zip(&after) {
+        let old = old.as_ref().map(|row| (row.account_id, row.contribution()));
+        let new = new
+            .as_ref()
+            .map(|written| (written.row.account_id, written.row.contribution()));
+        if old == new {
+            continue;
+        }
+        for (sign, part) in [(-1, old), (1, new)] {
+            if let Some((account_id, Some((day, code, n, received, refunded)))) = part {
+                let delta = deltas.entry((account_id, day, code)).or_default();
+                delta[0] += sign * n;
+                delta[1] += sign * received;
+                delta[2] += sign * refunded;
+            }
+        }
+    }
+    deltas.retain(|_, delta| *delta != [0, 0, 0]);
+    add_to_totals(conn, &tables.totals, &deltas).await?;
+    Ok(())
+}
+
+/// Gathers `table`'s statistics when it has none yet or has doubled in size since they were
+/// gathered (pages on disk against `pg_class.relpages`): a dozen `ANALYZE`s from an empty table
+/// to a million rows, each a sample of 30,000 rows. Without statistics, on a small table every
+/// index that starts with `account_id` costs the planner the same as the primary key and it may
+/// pick any (it read 142,522 index entries for 8,000 payments); with them, the key is the only
+/// cheap path. Plans must not wait for autovacuum, which is off on some servers (issue 37).
+async fn analyze_when_grown(conn: &mut PgConnection, table: &str) -> Result<(), sqlx::Error> {
+    let grown: bool = sqlx::query_scalar(
+        "select c.reltuples < 0
+                 or pg_relation_size(c.oid) / current_setting('block_size')::bigint
+                    >= 2 * greatest(c.relpages, 1)
+           from pg_class c
+          where c.oid = to_regclass($1)",
+    )
+    .bind(table)
     .fetch_optional(&mut *conn)
+    .await?
+    .unwrap_or(false);
+    if grown {
+        sqlx::query(AssertSqlSafe(format!("analyze {table}")))
+            .execute(&mut *conn)
+            .await?;
+    }
+    Ok(())
+}
+
+/// Writes every row of `rows` in one statement; answers each one's São Paulo day as
+/// PostgreSQL computed it from `paid_at`.
+async fn write_rows(
+    conn: &mut PgConnection,
+    table: &str,
+    rows: &[Option<Written>],
+) -> Result<HashMap<(Uuid, String), NaiveDate>, sqlx::Error> {
+    let rows: Vec<&Written> = rows.iter().flatten().collect();
+    let column = |pick: &dyn Fn(&Written) -> Option<String>| -> Vec<Option<String>> {
+        rows.iter().map(|w| pick(w)).collect()
+    };
+    let written: Vec<(Uuid, String, NaiveDate)> = sqlx::query_as(AssertSqlSafe(format!(
+        "insert into {table} ({COLUMNS}, tx_id, global_position)
+         select account_id, reference, end_to_end_id, amount_centavos, refunded_centavos,
+                paid_at, (paid_at at time zone 'America/Sao_Paulo')::date, txid, qrcode_id,
+                pix_key, source, confirmed_by, status, payer_name, payer_document, payer_info,
+                note, recorded_by, void_reason, recorded_at, refunds, version, tx_id::xid8,
+                global_position
+           from unnest($1::uuid[], $2::text[], $3::text[], $4::bigint[], $5::bigint[],
+                       $6::timestamptz[], $7::text[], $8::uuid[], $9::text[], $10::text[],
+                       $11::text[], $12::text[], $13::text[], $14::text[], $15::text[],
+                       $16::text[], $17::text[], $18::text[], $19::timestamptz[], $20::jsonb[],
+                       $21::bigint[], $22::text[], $23::bigint[])
+             as w(account_id, reference, end_to_end_id, amount_centavos, refunded_centavos,
+                  paid_at, txid, qrcode_id, pix_key, source, confirmed_by, status, payer_name,
+                  payer_document, payer_info, note, recorded_by, void_reason, recorded_at,
+                  refunds, version, tx_id, global_position)
+         on conflict (account_id, reference) do update set
+             end_to_end_id = excluded.end_to_end_id, amount_centavos = excluded.amount_centavos,
+             refunded_centavos = excluded.refunded_centavos, paid_at = excluded.paid_at,
+             paid_on = excluded.paid_on, txid = excluded.txid, qrcode_id = excluded.qrcode_id,
+             pix_key = excluded.pix_key, source = excluded.source,
+             confirmed_by = excluded.confirmed_by, status = excluded.status,
+             payer_name = excluded.payer_name, payer_document = excluded.payer_document,
+             payer_info = excluded.payer_info, note = excluded.note,
+             recorded_by = excluded.recorded_by, void_reason = excluded.void_reason,
+             recorded_at = excluded.recorded_at, refunds = excluded.refunds,
+             version = excluded.version, tx_id = excluded.tx_id,
+             global_position = excluded.global_position
+         returning account_id, reference, paid_on"
+    )))
+    .bind(rows.iter().map(|w| w.row.account_id).collect::<Vec<_>>())
+    .bind(column(&|w| Some(w.row.reference.clone())))
+    .bind(column(&|w| w.row.end_to_end_id.clone()))
+    .bind(rows.iter().map(|w| w.row.amount_centavos).collect::<Vec<_>>())
+    .bind(rows.iter().map(|w| w.row.refunded_centavos).collect::<Vec<_>>())
+    .bind(rows.iter().map(|w| w.row.paid_at).collect::<Vec<_>>())
+    .bind(column(&|w| w.row.txid.clone()))
+    .bind(rows.iter().map(|w| w.row.qrcode_id).collect::<Vec<_>>())
+    .bind(column(&|w| w.row.pix_key.clone()))
+    .bind(column(&|w| Some(w.row.source.clone())))
+    .bind(column(&|w| w.row.confirmed_by.clone()))
+    .bind(column(&|w| Some(w.row.status.clone())))
+    .bind(column(&|w| w.row.payer_name.clone()))
+    .bind(column(&|w| w.row.payer_document.clone()))
+    .bind(column(&|w| w.row.payer_info.clone()))
+    .bind(column(&|w| w.row.note.clone()))
+    .bind(column(&|w| w.row.recorded_by.clone()))
+    .bind(column(&|w| w.row.void_reason.clone()))
+    .bind(rows.iter().map(|w| w.row.recorded_at).collect::<Vec<_>>())
+    .bind(rows.iter().map(|w| w.row.refunds.clone()).collect::<Vec<_>>())
+    .bind(rows.iter().map(|w| w.version).collect::<Vec<_>>())
+    .bind(column(&|w| Some(w.tx_id.clone())))
+    .bind(rows.iter().map(|w| w.global_position).collect::<Vec<_>>())
+    .fetch_all(&mut *conn)
     .await?;
-    let mut row = match (old.clone(), change) {
+    Ok(written
+        .into_iter()
+        .map(|(account_id, reference, day)| ((account_id, reference), day))
+        .collect())
+}
+
+/// Moves `daily_totals` by `deltas` in one statement, then removes the rows left with no
+/// payment (the ones replay, which sums the standing payments, would not make).
+async fn add_to_totals(
+    conn: &mut PgConnection,
+    table: &str,
+    deltas: &HashMap<(Uuid, NaiveDate, Option<Uuid>), [i64; 3]>,
+) -> Result<(), sqlx::Error> {
+    if deltas.is_empty() {
+        return Ok(());
+    }
+    let (keys, amounts): (Vec<&(Uuid, NaiveDate, Option<Uuid>)>, Vec<&[i64; 3]>) =
+        deltas.iter().unzip();
+    let emptied: Vec<(Uuid, NaiveDate, Option<Uuid>)> = sqlx::query_as(AssertSqlSafe(format!(
+        "insert into {table} as t (account_id, day, qrcode_id, payments, received_centavos,
+                                   refunded_centavos)
+         select * from unnest($1::uuid[], $2::date[], $3::uuid[], $4::bigint[], $5::bigint[],
+                              $6::bigint[])
+         on conflict (account_id, day, qrcode_id) do update set
+             payments = t.payments + excluded.payments,
+             received_centavos = t.received_centavos + excluded.received_centavos,
+             refunded_centavos = t.refunded_centavos + excluded.refunded_centavos
+         returning account_id, day, qrcode_id, payments = 0"
+    )))
+    .bind(keys.iter().map(|k| k.0).collect::<Vec<_>>())
+    .bind(keys.iter().map(|k| k.1).collect::<Vec<_>>())
+    .bind(keys.iter().map(|k| k.2).collect::<Vec<_>>())
+    .bind(amounts.iter().map(|a| a[0]).collect::<Vec<_>>())
+    .bind(amounts.iter().map(|a| a[1]).collect::<Vec<_>>())
+    .bind(amounts.iter().map(|a| a[2]).collect::<Vec<_>>())
+    .fetch_all(&mut *conn)
+    .await?
+    .into_iter()
+    .filter_map(|(account_id, day, code, empty): (Uuid, NaiveDate, Option<Uuid>, bool)| {
+        empty.then_some((account_id, day, code))
+    })
+    .collect();
+    for (account_id, day, code) in emptied {
+        sqlx::query(AssertSqlSafe(format!(
+            "delete from {table}
+              where account_id = $1 and day = $2 and qrcode_id is not distinct from $3
+                and payments = 0"
+        )))
+        .bind(account_id)
+        .bind(day)
+        .bind(code)
+        .execute(&mut *conn)
+        .await?;
+    }
+    Ok(())
+}
+
+/// Applies one payment event to the row as it stands (`None`: not recorded yet), in memory.
+async fn fold(
+    conn: &mut PgConnection,
+    keys: &mut Keys,
+    change: &Change<'_>,
+    old: Option<Row>,
+) -> Result<Row, ApplyError> {
+    let Change {
+        event,
+        account_id,
+        account_text,
+        reference,
+        ..
+    } = *change;
+    let row = match (old, change.decoded.clone()) {
         (None, PaymentEvent::PaymentRecorded(recorded)) => Row {
             account_id,
             reference: reference.to_owned(),
@@ -451,97 +767,7 @@ async fn fold(
         .iter()
         .any(|s| s.as_str() == row.source)
     );
-    row.paid_on = sqlx::query_scalar(AssertSqlSafe(format!(
-        "insert into {p} ({COLUMNS}, tx_id, global_position)
-         values ($1, $2, $3, $4, $5, $6, ($6 at time zone 'America/Sao_Paulo')::date, $7, $8, $9,
-                 $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22::text::xid8, $23)
-         on conflict (account_id, reference) do update set
-             end_to_end_id = excluded.end_to_end_id, amount_centavos = excluded.amount_centavos,
-             refunded_centavos = excluded.refunded_centavos, paid_at = excluded.paid_at,
-             paid_on = excluded.paid_on, txid = excluded.txid, qrcode_id = excluded.qrcode_id,
-             pix_key = excluded.pix_key, source = excluded.source,
-             confirmed_by = excluded.confirmed_by, status = excluded.status,
-             payer_name = excluded.payer_name, payer_document = excluded.payer_document,
-             payer_info = excluded.payer_info, note = excluded.note,
-             recorded_by = excluded.recorded_by, void_reason = excluded.void_reason,
-             recorded_at = excluded.recorded_at, refunds = excluded.refunds,
-             version = excluded.version, tx_id = excluded.tx_id,
-             global_position = excluded.global_position
-         returning paid_on"
-    )))
-    .bind(row.account_id)
-    .bind(&row.reference)
-    .bind(&row.end_to_end_id)
-    .bind(row.amount_centavos)
-    .bind(row.refunded_centavos)
-    .bind(row.paid_at)
-    .bind(&row.txid)
-    .bind(row.qrcode_id)
-    .bind(&row.pix_key)
-    .bind(&row.source)
-    .bind(&row.confirmed_by)
-    .bind(&row.status)
-    .bind(&row.payer_name)
-    .bind(&row.payer_document)
-    .bind(&row.payer_info)
-    .bind(&row.note)
-    .bind(&row.recorded_by)
-    .bind(&row.void_reason)
-    .bind(row.recorded_at)
-    .bind(&row.refunds)
-    .bind(event.stream_version)
-    .bind(event.position.tx_id.to_string())
-    .bind(event.position.global_position)
-    .fetch_one(&mut *conn)
-    .await?;
-    let before = old.as_ref().and_then(Row::contribution);
-    let after = row.contribution();
-    if before != after {
-        if let Some((day, code, n, received, refunded)) = before {
-            add_to_totals(
-                conn, tables, account_id, day, code, -n, -received, -refunded,
-            )
-            .await?;
-        }
-        if let Some((day, code, n, received, refunded)) = after {
-            add_to_totals(conn, tables, account_id, day, code, n, received, refunded).await?;
-        }
-    }
-    Ok(())
-}
-
-#[allow(
-    clippy::too_many_arguments,
-    reason = "one delta's coordinates and amounts"
-)]
-async fn add_to_totals(
-    conn: &mut PgConnection,
-    tables: &Tables,
-    account_id: Uuid,
-    day: NaiveDate,
-    code: Option<Uuid>,
-    payments: i64,
-    received: i64,
-    refunded: i64,
-) -> Result<(), sqlx::Error> {
-    let t = &tables.totals;
-    sqlx::query(AssertSqlSafe(format!(
-        "insert into {t} (account_id, day, qrcode_id, payments, received_centavos, refunded_centavos)
-         values ($1, $2, $3, $4, $5, $6)
-         on conflict (account_id, day, qrcode_id) do update set
-             payments = {t}.payments + excluded.payments,
-             received_centavos = {t}.received_centavos + excluded.received_centavos,
-             refunded_centavos = {t}.refunded_centavos + excluded.refunded_centavos"
-    )))
-    .bind(account_id)
-    .bind(day)
-    .bind(code)
-    .bind(payments)
-    .bind(received)
-    .bind(refunded)
-    .execute(&mut *conn)
-    .await?;
-    Ok(())
+    Ok(row)
 }
 
 async fn forget_account(

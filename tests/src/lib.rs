@@ -3,6 +3,7 @@
 //! free port; [`browser::Browser`] plays the dashboard (it keeps the refresh cookie itself).
 
 pub mod browser;
+pub mod payment_fill;
 pub mod smtp_sink;
 
 use std::net::SocketAddr;

@@ -263,7 +263,12 @@ async fn fill_and_switch(
         .await
         .map_err(|_| Error::Interrupted("the replay's feed reader panicked"))??;
     bar.finish();
-    futures::future::try_join_all(builds.iter_mut().map(|build| finish(pool, build))).await?;
+    // One projection after the other: each one's `finish` holds a connection while its index
+    // builds take others, so all at once they held every connection of `balcao replay`'s pool
+    // (four) and waited for a fifth until the pool timed out (`replay --all`).
+    for build in builds.iter_mut() {
+        finish(pool, build).await?;
+    }
 
     let mut reports = Vec::with_capacity(builds.len());
     for build in builds.iter() {
@@ -304,6 +309,12 @@ async fn fill_and_switch(
 /// Reads the whole feed with one binary `COPY` ([`FeedCopy`]) and hands it on in pages of
 /// `page_size`: one statement, one snapshot, and no per-row decoding by column name (paging
 /// with [`commands::feed::read_after_with`] cost the replaying process a tenth of its samples more).
+///
+/// That one statement lasts as long as the whole fill, as the `COPY` waits for the pages to be
+/// written (two pages ahead at most), so its own read-only transaction lifts the application's
+/// `statement_timeout` (`set local`, on this connection only): a log the writers take longer
+/// than the timeout to apply (a million payments) would otherwise be cancelled half read, as
+/// issue 37 saw at 300,000 payments. Every statement that writes still runs under the timeout.
 async fn read_pages(
     pool: PgPool,
     upcasters: Arc<Upcasters>,
@@ -312,14 +323,19 @@ async fn read_pages(
     pages: mpsc::Sender<Vec<StoredEvent>>,
 ) -> Result<(), Error> {
     let page_size = usize::try_from(page_size).unwrap_or(1);
-    let mut conn = pool.acquire().await?;
-    let mut feed = FeedCopy::start(&mut conn, fields).await?;
+    let mut tx = pool.begin().await?;
+    sqlx::query("set local statement_timeout = 0")
+        .execute(&mut *tx)
+        .await?;
+    let mut feed = FeedCopy::start(&mut tx, fields).await?;
     while let Some(page) = feed.next_page(&upcasters, page_size).await? {
         if pages.send(page).await.is_err() {
             // The applier stopped (and reports why); dropping the copy ends it.
             return Ok(());
         }
     }
+    drop(feed);
+    tx.commit().await?;
     Ok(())
 }
 

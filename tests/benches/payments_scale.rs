@@ -1,0 +1,227 @@
+//! `balcao replay --all` and the payments projector at the scale of a busy shop (issue 37), side
+//! by side with a raw read of the same events, in one run:
+//!
+//! 1. one account's payments (`tests::payment_fill`: three years of São Paulo days, refunds,
+//!    voids, confirmations, codes and keys) are written into a private database's log
+//!    ([`TestApp`]: dropped at the end) with the projector stopped: first
+//!    [`SAMPLE`] payments, and the projector catches up on an empty table (its rate at 0 rows);
+//! 2. the rest, up to `BALCAO_BENCH_PAYMENTS` (default 100,000), which the projector catches up
+//!    on too; then [`SAMPLE`] more with the projector stopped, and its rate on a table of that
+//!    size. Nothing runs `ANALYZE` (autovacuum is off on this server: the bench prints it), so
+//!    the table the live projector grew has no statistics;
+//! 3. the raw read: the `COPY` replay runs (the same statement, fields and snapshot horizon),
+//!    its bytes counted and thrown away;
+//! 4. `replay --all` under the default statement timeout (`BALCAO_STATEMENT_TIMEOUT_MS`,
+//!    10 s).
+//!
+//! `cargo bench -p tests --bench payments_scale` (needs PostgreSQL and NATS, as the e2e tests).
+//! Targets (issue 37): replay ≥ 60 % of the raw read's rate; the projector's rate at the full
+//! size not below its rate on an empty table by more than the runs' spread.
+
+use std::io::Write;
+use std::time::{Duration, Instant};
+
+use chrono::NaiveDate;
+use commands::feed::FeedFields;
+use futures::StreamExt;
+use gateway::roles::{Roles, Running};
+use projections::Projection;
+use sqlx::PgPool;
+use tests::TestApp;
+use tests::browser::Browser;
+use tests::payment_fill::{self, Fill};
+use uuid::Uuid;
+
+/// Payments in each timed projector sample.
+const SAMPLE: u64 = 20_000;
+
+fn env(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// `count` per second over `elapsed`, in integers (the workspace allows no float arithmetic).
+fn per_second(count: u64, elapsed: Duration) -> u64 {
+    let millis = elapsed.as_millis().max(1);
+    u64::try_from(u128::from(count) * 1000 / millis).unwrap_or(u64::MAX)
+}
+
+/// The highest global position in the log.
+async fn last_position(db: &PgPool) -> i64 {
+    sqlx::query_scalar("select coalesce(max(global_position), 0) from events")
+        .fetch_one(db)
+        .await
+        .expect("the log answers")
+}
+
+/// Waits until the `payments` checkpoint reaches the log's last event.
+async fn caught_up(db: &PgPool, checkpoint: &str, name: &str) {
+    let last = last_position(db).await;
+    let query = format!("select global_position from {checkpoint} where {name}");
+    loop {
+        let at: Option<i64> = sqlx::query_scalar(sqlx::AssertSqlSafe(query.clone()))
+            .fetch_optional(db)
+            .await
+            .expect("the checkpoint answers");
+        if at.is_some_and(|at| at >= last) {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+async fn relay_caught_up(app: &TestApp, db: &PgPool) {
+    let stream = app.settings.nats_stream.replace('\'', "''");
+    caught_up(
+        db,
+        "relay_checkpoints",
+        &format!("stream_name = '{stream}'"),
+    )
+    .await;
+}
+
+async fn projector(app: &TestApp) -> Running {
+    app.start_roles(Roles {
+        serve: false,
+        relay: false,
+        project: true,
+        projections: vec![projections::payments::NAME.to_owned()],
+    })
+    .await
+}
+
+/// Starts the projector, waits until it has applied the whole log, and answers how long that
+/// took.
+async fn project(app: &TestApp, db: &PgPool) -> Duration {
+    relay_caught_up(app, db).await;
+    let started = Instant::now();
+    let running = projector(app).await;
+    caught_up(db, "projection_checkpoints", "projection = 'payments'").await;
+    let elapsed = started.elapsed();
+    running.stop().await.expect("the projector stops");
+    elapsed
+}
+
+fn main() {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    runtime.block_on(async {
+        let total = env("BALCAO_BENCH_PAYMENTS", 100_000).max(SAMPLE);
+        let app = TestApp::spawn_roles(
+            Roles {
+                project: false,
+                ..Roles::all()
+            },
+            |_| {},
+        )
+        .await;
+        let db = app.db().await;
+        let autovacuum: String = sqlx::query_scalar("show autovacuum")
+            .fetch_one(&db)
+            .await
+            .expect("settings");
+        let mut browser = Browser::new(&app);
+        let signed = browser
+            .sign_up("bench@mercado.test", "senha-boa-1", "Bancada")
+            .await;
+        let account = signed.json["user"]["uid"]
+            .as_str()
+            .expect("an account")
+            .to_owned();
+        let key = commands::vault::load_key(&db, &account)
+            .await
+            .expect("the vault")
+            .expect("a key");
+        let fill = |payments: u64, seed: u64, last_day: NaiveDate| Fill {
+            account_id: Uuid::parse_str(&account).expect("a uuid"),
+            key: key.clone(),
+            codes: (1..=12).map(|n| Uuid::from_u64_pair(37, n)).collect(),
+            pix_keys: vec![
+                "caixa@mercado.test".to_owned(),
+                "12345678000190".to_owned(),
+                "+5511987654321".to_owned(),
+            ],
+            payments,
+            // Each part covers its own stretch of the three years.
+            days: u32::try_from(payments * 3 * 365 / total).unwrap_or(1).max(1),
+            last_day,
+            seed,
+        };
+        let day = |y, m, d| NaiveDate::from_ymd_opt(y, m, d).expect("a day");
+
+        payment_fill::fill(&db, &fill(SAMPLE, 1, day(2024, 1, 31)))
+            .await
+            .expect("fill");
+        let at_zero = per_second(SAMPLE, project(&app, &db).await);
+        let rest = total - SAMPLE;
+        let started = Instant::now();
+        if rest > 0 {
+            payment_fill::fill(&db, &fill(rest, 2, day(2026, 10, 31)))
+                .await
+                .expect("fill");
+        }
+        let filled_in = started.elapsed();
+        let whole = per_second(rest, project(&app, &db).await);
+        payment_fill::fill(&db, &fill(SAMPLE, 3, day(2026, 11, 26)))
+            .await
+            .expect("fill");
+        let at_full = per_second(SAMPLE, project(&app, &db).await);
+        let payments = total + SAMPLE;
+
+        // The raw read: the COPY replay itself runs, bytes counted and dropped.
+        let events: i64 = sqlx::query_scalar("select count(*) from events")
+            .fetch_one(&db)
+            .await
+            .expect("count");
+        let fields = projections::all()
+            .iter()
+            .map(|p| p.reads())
+            .reduce(|all, one| all.union(&one))
+            .unwrap_or_else(FeedFields::everything);
+        let mut conn = db.acquire().await.expect("a connection");
+        let started = Instant::now();
+        let mut copy = conn
+            .copy_out_raw(&commands::feed_copy::statement(&fields))
+            .await
+            .expect("copy");
+        let mut bytes = 0;
+        while let Some(chunk) = copy.next().await {
+            bytes += chunk.expect("a chunk").len();
+        }
+        drop(copy);
+        let raw = started.elapsed();
+        drop(conn);
+
+        let started = Instant::now();
+        gateway::roles::replay(&app.settings, &["all".to_owned()], false)
+            .await
+            .expect("replay --all finishes under the default statement timeout");
+        let replay = started.elapsed();
+
+        let events = u64::try_from(events).unwrap_or_default();
+        let table = format!(
+            "autovacuum {autovacuum}; {payments} payments, {events} events in the log \
+             (filled at {} payments/s); projector over the whole fill: {whole} payments/s\n\n\
+             | payments | raw read (COPY, {} MB) | replay --all | replay ÷ raw read (rate) | projector at 0 rows | projector at {payments} rows | full ÷ empty |\n\
+             |---|---|---|---|---|---|---|\n\
+             | {payments} | {} ms ({} events/s) | {} ms ({} events/s) | {} % | {at_zero} payments/s | {at_full} payments/s | {} % |\n",
+            per_second(rest, filled_in),
+            bytes / 1_000_000,
+            raw.as_millis(),
+            per_second(events, raw),
+            replay.as_millis(),
+            per_second(events, replay),
+            raw.as_millis() * 100 / replay.as_millis().max(1),
+            at_full * 100 / at_zero.max(1),
+        );
+        std::io::stdout()
+            .lock()
+            .write_all(table.as_bytes())
+            .expect("stdout");
+        app.stop().await;
+    });
+}
