@@ -174,7 +174,11 @@ async fn claimed_codes(
     }
     let (scopes, values): (Vec<String>, Vec<String>) = wanted.into_iter().unzip();
     // A txid is claimed once per account and never released (an archived code keeps its
-    // claim), so each (scope, value) names at most one code.
+    // claim), so each (scope, value) names at most one code: what the `qrcodes` lookup this
+    // replaces found ("the oldest code with the txid"; there was only ever one). Every code of an
+    // account claims its txid when made; a visitor's code claimed into an account has none
+    // (`***`: the public form offers no txid, and `***` is no txid a delivery can carry), so the
+    // lookup never found one either. Claims compare txids in upper case, as creation does.
     let rows: Vec<(String, String, String)> = sqlx::query_as(
         "select c.scope, c.value, c.owner
            from unique_claims c
