@@ -37,7 +37,10 @@ pub struct BatchOutcome {
     pub position: Option<FeedPosition>,
 }
 
-const APPEND_STREAMS: &str = "
+/// Appends events of many streams in one statement, each at the version given (a stream's next
+/// versions after the ones loaded, or 1… for new ones): the primary key refuses the whole
+/// statement if any version is taken. Shared with `payments::record_reports`.
+pub(crate) const APPEND_STREAMS: &str = "
 insert into events (event_id, stream_type, stream_id, stream_version, event_type, schema_version,
                     payload, metadata)
 select e.event_id, $1::text, e.stream_id, e.stream_version, e.event_type, e.schema_version,

@@ -31,8 +31,9 @@
 //!   stored).
 //! - [`photos`]: profile photos' bytes, kept out of the log and deleted with the account.
 //! - [`secrets`]: secrets generated once and shared by every server (the access-token key).
-//! - [`payments`]: an API Pix delivery's payment reports decided and appended in one
-//!   transaction, under one advisory lock per Payment stream.
+//! - [`payments`]: the API Pix intake ([`payments::intake`]: parse, bound, check the key, seal)
+//!   and a delivery's payment reports matched to their codes by txid claim, decided and appended
+//!   in one transaction, under at most [`payments::LOCK_BUCKETS`] advisory locks per account.
 //! - [`feed`] reads every committed event in the one order all readers agree on.
 //! - [`connect`] and [`oldest_transaction_age`] are the guard rails that keep the feed moving.
 //! - [`MIGRATOR`] holds every migration in `migrations/`; all crates use this one.

@@ -1,27 +1,43 @@
 //! Recording many payment reports at once: an API Pix delivery is appended whole, in one
 //! transaction, or not at all.
 //!
-//! [`record_reports`] takes the reports of one delivery (each already parsed, matched to its
-//! code and sealed), and in one PostgreSQL transaction: takes a transaction-scoped advisory lock
-//! per Payment stream (in one fixed order, so two deliveries never wait on each other in a
-//! cycle), loads those streams, decides every report on its stream in delivery order (a stream
-//! named twice sees its first report's events), and appends what was decided after exactly the
-//! loaded versions. The locks make a hundred simultaneous deliveries of one payment decide one
-//! after another, so exactly one records it and the others decide nothing; nobody loses a race
-//! and retries. A writer that does not take the lock (a manual record through
-//! [`CommandService`](crate::CommandService)) is still caught by the stream-version key: the
-//! whole delivery is then decided again, a bounded number of times.
+//! [`intake`] is the API Pix delivery's workflow (parse, bound, check the key, seal, then
+//! [`record_reports`]). [`record_reports`] takes the reports of one delivery (each already
+//! parsed and sealed), and in one PostgreSQL transaction:
+//!
+//! 1. takes the delivery's advisory locks: one per *lock bucket* of an account (its Payment
+//!    streams spread over [`LOCK_BUCKETS`] by a hash of their id), in ascending key order, so
+//!    a delivery holds at most [`LOCK_BUCKETS`] locks per account whatever its size (PostgreSQL's
+//!    lock table is shared by the whole cluster: one lock per entry exhausted it) and two
+//!    deliveries never wait on each other in a cycle;
+//! 2. matches each report's `txid` to the account's code from the write side: the code's claim
+//!    of its txid in `unique_claims` (scope `txid:{account}`, owner the code's id, committed
+//!    with the code's creation; see [`claims::txid_scope`](crate::claims::txid_scope)), never
+//!    from the `qrcodes` read model, so a payment reported before its code is projected is
+//!    matched all the same;
+//! 3. loads those streams, decides every report on its stream in delivery order (a stream named
+//!    twice sees its first report's events), and appends what was decided, every stream in one
+//!    statement, after exactly the loaded versions.
+//!
+//! The locks make a hundred simultaneous deliveries of one payment decide one after another
+//! (one payment's stream is always in the same bucket), so exactly one records it and the others
+//! decide nothing; nobody loses a race and retries. A writer that does not take the lock (a
+//! manual record through [`CommandService`](crate::CommandService)) is still caught by the
+//! stream-version key: the whole delivery is then decided again, a bounded number of times.
 //!
 //! [`record_manual`] records one payment typed in by hand, on the same streams.
 
-use std::collections::{BTreeMap, HashMap};
+pub mod intake;
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use domain::payment::{Payment, PaymentCommand, PaymentError, PaymentEvent, ReportPayment};
 
-use crate::store::AppendFailure;
-use crate::{
-    CommandError, CommandMetadata, DEFAULT_MAX_RETRIES, ExpectedVersion, FeedPosition, PgEventStore,
-};
+use crate::batch::APPEND_STREAMS;
+use crate::claims::txid_scope;
+use crate::qrcodes::txid_claim;
+use crate::store::{AppendFailure, encode};
+use crate::{CommandError, CommandMetadata, DEFAULT_MAX_RETRIES, FeedPosition, PgEventStore};
 
 /// A payment typed in by hand, parsed at the edge (the amount, a past or present time, a
 /// well-formed end-to-end id, the account's own code).
@@ -102,7 +118,14 @@ pub struct Recorded {
     pub position: Option<FeedPosition>,
 }
 
-/// Decides and appends every report in one transaction (see the module).
+/// How many advisory locks one account's Payment streams are spread over: the most a delivery
+/// holds per account, however many entries it has; deliveries of different payments of an
+/// account mostly take different buckets and decide side by side.
+pub const LOCK_BUCKETS: i64 = 16;
+
+/// Matches, decides and appends every report in one transaction (see the module). A report
+/// that names no code (`qrcode_id` `None`) but a `txid` is matched to the code that claimed that
+/// txid in its account, if any.
 ///
 /// # Errors
 ///
@@ -133,6 +156,45 @@ pub async fn record_reports(
     })
 }
 
+/// The codes that claimed the reports' txids, by (account, claim digest), read in `tx`.
+async fn claimed_codes(
+    tx: &mut sqlx::PgConnection,
+    reports: &[ReportPayment],
+) -> Result<HashMap<(String, String), String>, sqlx::Error> {
+    let wanted: BTreeSet<(String, String)> = reports
+        .iter()
+        .filter(|r| r.qrcode_id.is_none())
+        .filter_map(|r| {
+            let txid = r.txid.as_deref()?;
+            Some((txid_scope(&r.account_id), txid_claim(txid)))
+        })
+        .collect();
+    if wanted.is_empty() {
+        return Ok(HashMap::new());
+    }
+    let (scopes, values): (Vec<String>, Vec<String>) = wanted.into_iter().unzip();
+    // A txid is claimed once per account and never released (an archived code keeps its
+    // claim), so each (scope, value) names at most one code: what the `qrcodes` lookup this
+    // replaces found ("the oldest code with the txid"; there was only ever one). Every code of an
+    // account claims its txid when made; a visitor's code claimed into an account has none
+    // (`***`: the public form offers no txid, and `***` is no txid a delivery can carry), so the
+    // lookup never found one either. Claims compare txids in upper case, as creation does.
+    let rows: Vec<(String, String, String)> = sqlx::query_as(
+        "select c.scope, c.value, c.owner
+           from unique_claims c
+           join unnest($1::text[], $2::text[]) as w(scope, value)
+             on c.scope = w.scope and c.value = w.value",
+    )
+    .bind(&scopes)
+    .bind(&values)
+    .fetch_all(tx)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|(scope, value, owner)| ((scope, value), owner))
+        .collect())
+}
+
 async fn attempt(
     store: &PgEventStore,
     reports: &[ReportPayment],
@@ -150,17 +212,26 @@ async fn attempt(
             .push(report);
     }
     let stream_ids: Vec<String> = by_stream.keys().cloned().collect();
+    let accounts: Vec<String> = by_stream
+        .values()
+        .map(|r| r.first().map(|r| r.account_id.clone()).unwrap_or_default())
+        .collect();
     let mut tx = store.pool().begin().await?;
-    // One lock per stream, by a 64-bit hash of its id, taken in ascending key order. Two ids
+    // One lock per (account, bucket), by a 64-bit hash, taken in ascending key order. Two keys
     // sharing a hash merely wait for each other.
     sqlx::query(
         "select pg_advisory_xact_lock(k)
-           from (select distinct hashtextextended('payment:' || s, 0) as k
-                   from unnest($1::text[]) as s order by k) as locks",
+           from (select distinct
+                        hashtextextended('payments:' || a || ':'
+                                         || (hashtextextended(s, 0) & ($3::bigint - 1)), 0) as k
+                   from unnest($1::text[], $2::text[]) as t(a, s) order by k) as locks",
     )
+    .bind(&accounts)
     .bind(&stream_ids)
+    .bind(LOCK_BUCKETS)
     .execute(&mut *tx)
     .await?;
+    let codes = claimed_codes(&mut tx, reports).await?;
     let rows: Vec<(String, i64, String, i32, crate::JsonText)> = sqlx::query_as(
         "select stream_id, stream_version, event_type, schema_version, payload
            from events
@@ -180,35 +251,56 @@ async fn attempt(
         entry.1 = version;
     }
     let mut recorded = Recorded::default();
+    let mut append_ids: Vec<String> = Vec::new();
+    let mut append_versions: Vec<i64> = Vec::new();
+    let mut decided: Vec<PaymentEvent> = Vec::new();
     for (stream_id, stream_reports) in by_stream {
-        let (mut payment, version) = loaded.remove(&stream_id).unwrap_or_default();
-        let mut decided: Vec<PaymentEvent> = Vec::new();
+        let (mut payment, mut version) = loaded.remove(&stream_id).unwrap_or_default();
+        let before = decided.len();
         for report in stream_reports {
+            let mut report = report.clone();
+            if report.qrcode_id.is_none()
+                && let Some(txid) = report.txid.as_deref()
+            {
+                let claim = (txid_scope(&report.account_id), txid_claim(txid));
+                report.qrcode_id = codes.get(&claim).cloned();
+            }
             let events = payment
-                .decide_now(PaymentCommand::ReportPayment(report.clone()))
+                .decide_now(PaymentCommand::ReportPayment(report))
                 .map_err(CommandError::Rejected)?;
             for event in events {
                 cqrs_es::Aggregate::apply(&mut payment, event.clone());
+                version += 1;
+                append_ids.push(stream_id.clone());
+                append_versions.push(version);
                 decided.push(event);
             }
         }
-        if decided.is_empty() {
-            continue;
+        if decided.len() > before {
+            recorded.streams += 1;
         }
-        let outcome = store
-            .try_append::<Payment>(
-                &mut *tx,
-                &stream_id,
-                ExpectedVersion::Exact(version),
-                &decided,
-                metadata,
-                None,
-                None,
-            )
+    }
+    if !decided.is_empty() {
+        let encoded = encode::<Payment>(&decided)?;
+        let positions: Vec<(i64, i64)> = sqlx::query_as(APPEND_STREAMS)
+            .bind(domain::payment::STREAM_TYPE)
+            .bind(&append_ids)
+            .bind(&append_versions)
+            .bind(&encoded.event_ids)
+            .bind(&encoded.event_types)
+            .bind(&encoded.schema_versions)
+            .bind(&encoded.payloads)
+            .bind(metadata)
+            .fetch_all(&mut *tx)
             .await?;
-        recorded.events += decided.len();
-        recorded.streams += 1;
-        recorded.position = recorded.position.max(outcome.position);
+        recorded.events = decided.len();
+        recorded.position = positions
+            .into_iter()
+            .map(|(tx_id, global_position)| FeedPosition {
+                tx_id: u64::try_from(tx_id).unwrap_or_default(),
+                global_position,
+            })
+            .max();
     }
     tx.commit().await?;
     Ok(recorded)

@@ -600,8 +600,8 @@ impl AuthSettings {
     }
 }
 
-/// Default of `BALCAO_API_PIX_MAX_BODY_BYTES`: about two thousand Pix entries, far beyond any
-/// batch a bank sends for one key.
+/// Default of `BALCAO_API_PIX_MAX_BODY_BYTES`: up to 10,699 of the smallest Pix entries (the
+/// intake's bound in entries lets them all in), far beyond any batch a bank sends for one key.
 pub const DEFAULT_API_PIX_MAX_BODY_BYTES: usize = 1024 * 1024;
 
 /// Payments: the API Pix receiver's second factor and limit, and the sandbox.

@@ -31,6 +31,40 @@ fn nats_url() -> String {
     std::env::var("NATS_URL").unwrap_or_else(|_| "nats://127.0.0.1:4222".to_owned())
 }
 
+/// The roles of a gateway whose projector runs apart (or not at all): serve and relay.
+pub fn serve_and_relay() -> Roles {
+    Roles {
+        serve: true,
+        relay: true,
+        project: false,
+        projections: Vec::new(),
+    }
+}
+
+/// The projector alone, to start beside a [`serve_and_relay`] app with [`TestApp::start_roles`]
+/// (and stop, to hold the read models back).
+pub fn project() -> Roles {
+    Roles {
+        project: true,
+        ..Roles::default()
+    }
+}
+
+/// A loopback NATS URL where nothing listens (a port the system just handed out and took back):
+/// for a role that must run with NATS unreachable.
+///
+/// # Panics
+///
+/// When no loopback port can be bound.
+pub fn dead_nats_url() -> String {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .expect("a free port")
+        .local_addr()
+        .expect("its address")
+        .port();
+    format!("nats://127.0.0.1:{port}")
+}
+
 /// The build id of the fixture dashboard every [`TestApp`] serves.
 pub const FIXTURE_BUILD_ID: &str = "build-de-teste";
 

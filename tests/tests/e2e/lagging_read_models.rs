@@ -12,30 +12,13 @@ use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::workspace::support::{Person, qrcode_body, sign_up};
-use gateway::roles::Roles;
 use reqwest::StatusCode;
 use serde_json::Value;
-use tests::{TestApp, eventually_within};
+use tests::{TestApp, eventually_within, project, serve_and_relay};
 use uuid::Uuid;
 
 /// More than the gateway's pool (20 connections).
 const PARALLEL: usize = 40;
-
-fn serve_and_relay() -> Roles {
-    Roles {
-        serve: true,
-        relay: true,
-        project: false,
-        projections: Vec::new(),
-    }
-}
-
-fn project() -> Roles {
-    Roles {
-        project: true,
-        ..Roles::default()
-    }
-}
 
 /// The sign form's confirmation step for a code named `name`.
 fn sign_form(name: &str) -> Vec<(&'static str, String)> {

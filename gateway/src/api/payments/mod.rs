@@ -12,11 +12,11 @@
 //! | `GET /api/accounts/{accountId}/daily-totals` | every role (operators: their own codes) | totals per São Paulo day ([`records`]) |
 //! | `GET /api/accounts/{accountId}/summary` | every role (operators: their own codes) | the dashboard home's figures ([`summary`]) |
 //!
-//! The receiver's pipeline ([`receiver::receive`]) is the same for the bank and the sandbox:
-//! the whole body is validated against the spec (`domain::payment::api_pix`), every `chave` must
-//! be the receiver's key, each `txid` is matched to the account's code, payer data is sealed
-//! with the account's key, and every entry is appended in one transaction
-//! (`commands::payments::record_reports`).
+//! The receiver's pipeline ([`receiver::receive`]) is the same for the bank and the sandbox: it
+//! hands the body to the intake workflow (`commands::payments::intake`): the whole body is
+//! validated against the spec (`domain::payment::api_pix`) and bounded in entries, every `chave`
+//! must be the receiver's key, payer data is sealed with the account's key, and every entry is
+//! matched to the account's code by the code's txid claim and appended, in one transaction.
 
 pub mod export;
 pub mod filters;

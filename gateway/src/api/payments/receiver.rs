@@ -1,12 +1,8 @@
 //! The API Pix receiver's pipeline, shared by the bank's webhook and the sandbox.
 
-use std::collections::HashMap;
-
 use commands::CommandMetadata;
-use commands::payments::{Recorded, record_reports};
-use commands::vault::load_key;
-use domain::payment::api_pix::{Problem, parse_delivery};
-use domain::payment::{PaymentSource, ReportPayment};
+use commands::payments::intake::{Accepted, Delivery, IntakeError, intake};
+use domain::payment::PaymentSource;
 use hmac::{Hmac, Mac};
 use sha2::{Digest, Sha256};
 use uuid::Uuid;
@@ -22,17 +18,6 @@ pub struct Target {
     pub pix_key: String,
     /// Who reports, for the events' metadata (`api-pix:{receiverId}`, `sandbox`).
     pub actor: String,
-}
-
-/// Why a delivery was not recorded.
-#[derive(Debug)]
-pub enum Refused {
-    /// The body breaks the spec (400); every problem, with its path.
-    Malformed(Vec<Problem>),
-    /// An entry is for a key that is not the receiver's (422).
-    ForeignKey(Vec<Problem>),
-    /// PostgreSQL or the event store failed (503/500); nothing was written.
-    Failed(anyhow::Error),
 }
 
 /// The SHA-256 of a receiver's token: all the database keeps.
@@ -77,96 +62,27 @@ fn decode_hex(text: &str) -> Option<Vec<u8>> {
         .collect()
 }
 
-/// Whether the `chave` an entry names is the receiver's key (e-mail keys compare without case).
-fn same_key(sent: &str, registered: &str) -> bool {
-    sent == registered || (registered.contains('@') && sent.eq_ignore_ascii_case(registered))
-}
-
-/// Validates `body` whole, matches and seals it, and records every entry in one transaction.
+/// Hands `body` to the intake workflow ([`commands::payments::intake`]): parsed, bounded,
+/// checked against the receiver's key, sealed, matched to the account's codes from the write
+/// side and appended in one transaction.
 ///
 /// # Errors
 ///
-/// As [`Refused`]; in every case nothing was written.
+/// As [`IntakeError`]; in every case nothing was written.
 pub async fn receive(
     state: &AppState,
     target: &Target,
     body: &[u8],
     source: PaymentSource,
-) -> Result<Recorded, Refused> {
-    let entries = parse_delivery(body).map_err(Refused::Malformed)?;
-    let foreign: Vec<Problem> = entries
-        .iter()
-        .enumerate()
-        .filter(|(_, e)| {
-            e.chave
-                .as_deref()
-                .is_some_and(|c| !same_key(c, &target.pix_key))
-        })
-        .map(|(i, _)| Problem {
-            path: format!("pix[{i}].chave"),
-            message: "Esta chave não é a chave cadastrada para este endereço.".to_owned(),
-        })
-        .collect();
-    if !foreign.is_empty() {
-        return Err(Refused::ForeignKey(foreign));
-    }
-    let account = target.account_id.hyphenated().to_string();
-    let txids: Vec<String> = entries.iter().filter_map(|e| e.txid.clone()).collect();
-    let codes: HashMap<String, Uuid> = if txids.is_empty() {
-        HashMap::new()
-    } else {
-        // The oldest code with a txid wins, should an account ever hold two.
-        let rows: Vec<(String, Uuid)> = sqlx::query_as(
-            "select txid, qrcode_id from qrcodes
-              where owner_id = $1 and txid = any($2::text[])
-              order by created_at desc",
-        )
-        .bind(target.account_id)
-        .bind(&txids)
-        .fetch_all(&state.pool)
-        .await
-        .map_err(|e| Refused::Failed(e.into()))?;
-        rows.into_iter().collect()
+) -> Result<Accepted, IntakeError> {
+    let delivery = Delivery {
+        account_id: target.account_id.hyphenated().to_string(),
+        pix_key: target.pix_key.clone(),
+        source,
+        received_at: crate::auth::accounts::now(),
     };
-    let key = load_key(&state.pool, &account)
-        .await
-        .map_err(|e| Refused::Failed(anyhow::Error::new(e)))?;
-    let seal = |plain: Option<&String>| match (&key, plain) {
-        (Some(key), Some(plain)) => Some(key.seal(plain)),
-        _ => None,
-    };
-    let received_at = crate::auth::accounts::now();
-    let reports: Vec<ReportPayment> = entries
-        .iter()
-        .map(|entry| ReportPayment {
-            account_id: account.clone(),
-            end_to_end_id: entry.end_to_end_id.clone(),
-            amount: entry.amount,
-            paid_at: entry.paid_at.clone(),
-            txid: entry.txid.clone(),
-            qrcode_id: entry
-                .txid
-                .as_ref()
-                .and_then(|t| codes.get(t))
-                .map(|id| id.hyphenated().to_string()),
-            pix_key: Some(
-                entry
-                    .chave
-                    .clone()
-                    .unwrap_or_else(|| target.pix_key.clone()),
-            ),
-            source,
-            payer_name: seal(entry.payer_name.as_ref()),
-            payer_document: seal(entry.payer_document.as_ref()),
-            payer_info: seal(entry.payer_info.as_ref()),
-            refunds: entry.refunds.clone(),
-            received_at: received_at.clone(),
-        })
-        .collect();
     let metadata = CommandMetadata::start().by(target.actor.clone());
-    record_reports(state.payments.commands.store(), &reports, &metadata)
-        .await
-        .map_err(|e| Refused::Failed(anyhow::Error::new(e)))
+    intake(state.payments.commands.store(), &delivery, body, &metadata).await
 }
 
 #[cfg(test)]
@@ -182,12 +98,5 @@ mod tests {
         assert!(!signature_matches(b"segredo", b"{}", Some(&header)));
         assert!(!signature_matches(b"segredo", body, None));
         assert!(!signature_matches(b"segredo", body, Some("sha256=zz")));
-    }
-
-    #[test]
-    fn an_email_key_matches_whatever_its_case_and_others_match_exactly() {
-        assert!(same_key("Loja@Example.com", "loja@example.com"));
-        assert!(same_key("+5511999998888", "+5511999998888"));
-        assert!(!same_key("+5511999998887", "+5511999998888"));
     }
 }

@@ -77,11 +77,11 @@ pub async fn simulate(
         actor: "sandbox".to_owned(),
     };
     match receive(&state, &target, body.as_bytes(), PaymentSource::Sandbox).await {
-        Ok(recorded) => {
+        Ok(accepted) => {
             let wait = crate::read_your_writes::wait_for(
                 &state,
                 projections::payments::NAME,
-                recorded.position,
+                accepted.recorded.position,
             );
             wait.await;
             Ok((

@@ -9,6 +9,7 @@
 //! | 401 `assinatura-invalida` | `BALCAO_API_PIX_HMAC_SECRET` is set and `X-Balcao-Signature` is missing or wrong | nothing |
 //! | 404 `nao-encontrado` | no live receiver has this token (unknown, rotated away, revoked, or its key removed) | nothing |
 //! | 413 `corpo-grande-demais` | the body is over `BALCAO_API_PIX_MAX_BODY_BYTES` | nothing |
+//! | 413 `pix-demais` | the delivery has more than `commands::payments::intake::MAX_ENTRIES` (11,000) entries | nothing |
 //! | 422 `chave-nao-cadastrada` | an entry's `chave` is not the receiver's key | nothing |
 //! | 503 `indisponivel` | PostgreSQL failed (the bank retries) | nothing |
 //!
@@ -23,7 +24,9 @@ use domain::payment::api_pix::Problem;
 use serde_json::json;
 use uuid::Uuid;
 
-use super::receiver::{Refused, Target, receive, signature_matches, token_digest};
+use commands::payments::intake::{IntakeError, MAX_ENTRIES};
+
+use super::receiver::{Target, receive, signature_matches, token_digest};
 use crate::state::AppState;
 
 /// The header carrying the optional HMAC.
@@ -131,40 +134,57 @@ pub async fn deliver(
         actor: format!("api-pix:{receiver_id}"),
     };
     match receive(&state, &target, &bytes, PaymentSource::ApiPix).await {
-        Ok(recorded) => (
+        Ok(accepted) => (
             StatusCode::OK,
-            axum::Json(json!({"recebidos": entries_in(&bytes), "novos": recorded.events})),
+            axum::Json(json!({"recebidos": accepted.entries, "novos": accepted.recorded.events})),
         )
             .into_response(),
         Err(refused) => refusal(refused),
     }
 }
 
-/// How many entries a valid delivery had.
-fn entries_in(bytes: &[u8]) -> usize {
-    serde_json::from_slice::<serde_json::Value>(bytes)
-        .ok()
-        .and_then(|v| v.get("pix").and_then(|p| p.as_array().map(Vec::len)))
-        .unwrap_or(0)
-}
-
 /// A refused delivery as the bank reads it.
-pub fn refusal(refused: Refused) -> Response {
+pub fn refusal(refused: IntakeError) -> Response {
     match refused {
-        Refused::Malformed(problems) => problem(
+        IntakeError::Malformed(problems) => problem(
             StatusCode::BAD_REQUEST,
             "corpo-invalido",
             "A notificação não segue o esquema da API Pix; nada foi registrado.",
             &problems,
         ),
-        Refused::ForeignKey(problems) => problem(
+        IntakeError::TooManyEntries { entries } => problem(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "pix-demais",
+            &format!(
+                "A notificação traz {} Pix; o limite é de {} por notificação. Envie em partes; \
+                 nada foi registrado.",
+                grouped(entries),
+                grouped(MAX_ENTRIES)
+            ),
+            &[],
+        ),
+        IntakeError::ForeignKey(problems) => problem(
             StatusCode::UNPROCESSABLE_ENTITY,
             "chave-nao-cadastrada",
             "A notificação traz Pix para outra chave; nada foi registrado.",
             &problems,
         ),
-        Refused::Failed(error) => unavailable(&error),
+        IntakeError::Vault(error) => unavailable(&anyhow::Error::new(error)),
+        IntakeError::Record(error) => unavailable(&anyhow::Error::new(error)),
     }
+}
+
+/// `n` with pt-BR thousands separators (`11.000`).
+fn grouped(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push('.');
+        }
+        out.push(digit);
+    }
+    out
 }
 
 fn unavailable(error: &anyhow::Error) -> Response {
@@ -179,4 +199,17 @@ fn unavailable(error: &anyhow::Error) -> Response {
         .headers_mut()
         .insert(header::RETRY_AFTER, header::HeaderValue::from_static("5"));
     response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_are_grouped_by_thousands_as_pt_br_writes_them() {
+        assert_eq!(grouped(7), "7");
+        assert_eq!(grouped(999), "999");
+        assert_eq!(grouped(11_000), "11.000");
+        assert_eq!(grouped(1_234_567), "1.234.567");
+    }
 }

@@ -2,24 +2,13 @@
 //! metrics live on the operations listener only, and the lag and parked-event gauges say what
 //! the log holds.
 
-use std::net::TcpListener;
 use std::time::Duration;
 
 use reqwest::StatusCode;
-use tests::{TestApp, eventually_within, metric_value};
+use tests::{TestApp, dead_nats_url, eventually_within, metric_value};
 
 /// Every projection the app runs.
 const PROJECTIONS: [&str; 3] = ["qrcodes", "event_counts", "accounts"];
-
-/// A loopback URL where nothing listens: a port the system just handed out and took back.
-fn dead_nats_url() -> String {
-    let port = TcpListener::bind("127.0.0.1:0")
-        .expect("a free port")
-        .local_addr()
-        .expect("its address")
-        .port();
-    format!("nats://127.0.0.1:{port}")
-}
 
 /// Appends `count` events straight into the log, recorded an hour ago, in one transaction.
 async fn append_old_events(app: &TestApp, count: i64) {

@@ -24,8 +24,8 @@ async fn every_payments_route_answers_each_kind_of_caller_as_the_contract_says()
     let stranger = people.stranger.account_id.clone();
     let path = |rest: &str| Person::in_account(&account, rest);
     let key = register_key(&db, &account).await;
-    let owners_code = code_with_txid(&db, &mut people.owner, &account, "dona1").await;
-    let operators_code = code_with_txid(&db, &mut people.operator, &account, "caixa1").await;
+    let owners_code = code_with_txid(&mut people.owner, &account, "dona1").await;
+    let operators_code = code_with_txid(&mut people.operator, &account, "caixa1").await;
     let record = async |person: &mut Person, code: &str| {
         let made = person
             .post(

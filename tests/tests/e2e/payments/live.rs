@@ -164,7 +164,7 @@ async fn a_hundred_simultaneous_deliveries_of_one_entry_make_exactly_one_live_no
     let mut owner = sign_up(&app, "dona@padaria.test", "Dona da Padaria").await;
     let account = owner.account_id.clone();
     let key = register_key(&db, &account).await;
-    let code = code_with_txid(&db, &mut owner, &account, "placa0001").await;
+    let code = code_with_txid(&mut owner, &account, "placa0001").await;
     let url = turn_on(&mut owner, key).await;
     let mut dashboard =
         Stream::open(&app, &events_path(&account), Some(&token(&owner)), None).await;
@@ -213,10 +213,9 @@ async fn a_hundred_simultaneous_deliveries_of_one_entry_make_exactly_one_live_no
 #[tokio::test]
 async fn a_quiet_stream_gets_heartbeats() {
     let app = TestApp::spawn_with(|s| s.server.live_heartbeat_ms = 200).await;
-    let db = app.db().await;
     let mut owner = sign_up(&app, "dona@padaria.test", "Dona da Padaria").await;
     let account = owner.account_id.clone();
-    let code = code_with_txid(&db, &mut owner, &account, "placa0001").await;
+    let code = code_with_txid(&mut owner, &account, "placa0001").await;
     for path in [format!("/pagamento/{code}/eventos"), events_path(&account)] {
         let mut stream = Stream::open(&app, &path, Some(&token(&owner)), None).await;
         let mut heartbeats = 0;
@@ -287,11 +286,10 @@ async fn a_dashboard_that_reconnects_with_last_event_id_gets_the_payment_it_miss
 #[tokio::test]
 async fn an_operator_hears_only_of_payments_to_their_own_codes_and_others_get_nothing() {
     let app = TestApp::spawn().await;
-    let db = app.db().await;
     let mut people = team(&app).await;
     let account = people.owner.account_id.clone();
-    let owners_code = code_with_txid(&db, &mut people.owner, &account, "dona1").await;
-    let operators_code = code_with_txid(&db, &mut people.operator, &account, "caixa1").await;
+    let owners_code = code_with_txid(&mut people.owner, &account, "dona1").await;
+    let operators_code = code_with_txid(&mut people.operator, &account, "caixa1").await;
     let mut operator = Stream::open(
         &app,
         &events_path(&account),
@@ -361,7 +359,7 @@ async fn the_payer_stream_says_paid_and_nothing_about_the_payer_or_the_payment()
     let mut owner = sign_up(&app, "dona@padaria.test", "Dona da Padaria").await;
     let account = owner.account_id.clone();
     let key = register_key(&db, &account).await;
-    let code = code_with_txid(&db, &mut owner, &account, "placa0001").await;
+    let code = code_with_txid(&mut owner, &account, "placa0001").await;
     let url = turn_on(&mut owner, key).await;
     let mut payer = Stream::open(&app, &format!("/pagamento/{code}/eventos"), None, None).await;
     payer
@@ -403,10 +401,9 @@ async fn the_payer_stream_says_paid_and_nothing_about_the_payer_or_the_payment()
 #[tokio::test]
 async fn streams_beyond_the_bound_are_refused_with_retry_after_and_shutdown_ends_the_others() {
     let app = TestApp::spawn_with(|s| s.server.live_max_clients = 2).await;
-    let db = app.db().await;
     let mut owner = sign_up(&app, "dona@padaria.test", "Dona da Padaria").await;
     let account = owner.account_id.clone();
-    let code = code_with_txid(&db, &mut owner, &account, "placa0001").await;
+    let code = code_with_txid(&mut owner, &account, "placa0001").await;
     let path = format!("/pagamento/{code}/eventos");
     let _one = Stream::open(&app, &path, None, None).await;
     let _two = Stream::open(&app, &events_path(&account), Some(&token(&owner)), None).await;

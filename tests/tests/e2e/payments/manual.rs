@@ -6,7 +6,8 @@ use serde_json::json;
 use tests::TestApp;
 
 use super::support::{
-    code_with_txid, delivery, post_delivery, register_key, spec_example, turn_on, wait_for_payments,
+    CODE_TXID, code_with_txid, delivery, post_delivery, register_key, spec_example, turn_on,
+    wait_for_payments,
 };
 use crate::workspace::support::{Person, team};
 
@@ -17,14 +18,8 @@ async fn people_record_and_void_by_hand_within_their_role_and_the_bank_confirms_
     let mut people = team(&app).await;
     let account = people.owner.account_id.clone();
     let path = |rest: &str| Person::in_account(&account, rest);
-    let owners_code = code_with_txid(
-        &db,
-        &mut people.owner,
-        &account,
-        "c3e0e7a4e7f1469a9f782d3d4999343c",
-    )
-    .await;
-    let operators_code = code_with_txid(&db, &mut people.operator, &account, "caixa1").await;
+    let owners_code = code_with_txid(&mut people.owner, &account, CODE_TXID).await;
+    let operators_code = code_with_txid(&mut people.operator, &account, "caixa1").await;
 
     // The operator records on their own code; not on the owner's.
     let own = people

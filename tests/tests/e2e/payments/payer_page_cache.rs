@@ -25,7 +25,7 @@ async fn a_payer_page_is_served_from_memory_until_its_code_is_archived() {
     let db = app.db().await;
     let mut owner = sign_up(&app, "dona@padaria.test", "Dona da Padaria").await;
     let account = owner.account_id.clone();
-    let code = code_with_txid(&db, &mut owner, &account, "placa0001").await;
+    let code = code_with_txid(&mut owner, &account, "placa0001").await;
     let first = app.get_text(&format!("/pagamento/{code}")).await;
     assert!(first.contains("Copiar código"), "{first}");
 
@@ -59,7 +59,7 @@ async fn a_payer_page_says_the_payment_was_received_once_it_is_recorded() {
     let db = app.db().await;
     let mut owner = sign_up(&app, "dona@padaria.test", "Dona da Padaria").await;
     let account = owner.account_id.clone();
-    let code = code_with_txid(&db, &mut owner, &account, "placa0001").await;
+    let code = code_with_txid(&mut owner, &account, "placa0001").await;
     let before = app.get_text(&format!("/pagamento/{code}")).await;
     assert!(!before.contains("Pagamento recebido"));
     rename_behind_the_projectors_back(&db, &code).await;
@@ -86,10 +86,9 @@ async fn a_payer_page_says_the_payment_was_received_once_it_is_recorded() {
 #[tokio::test]
 async fn a_payer_page_asked_again_with_its_etag_is_answered_304_until_it_changes() {
     let app = TestApp::spawn().await;
-    let db = app.db().await;
     let mut owner = sign_up(&app, "dona@padaria.test", "Dona da Padaria").await;
     let account = owner.account_id.clone();
-    let code = code_with_txid(&db, &mut owner, &account, "placa0001").await;
+    let code = code_with_txid(&mut owner, &account, "placa0001").await;
     let path = format!("/pagamento/{code}");
     let first = app.get(&path).await;
     assert_eq!(first.status(), StatusCode::OK);

@@ -7,8 +7,8 @@ use serde_json::json;
 use tests::TestApp;
 
 use super::support::{
-    code_with_txid, delivery, entry, payment_events, post_delivery, register_key, spec_example,
-    turn_on, wait_for_payments,
+    CODE_TXID, code_with_txid, delivery, entry, payment_events, post_delivery, register_key,
+    spec_example, turn_on, wait_for_payments,
 };
 use crate::billing::support::{go_premium, sandbox_app};
 use crate::workspace::support::{Person, sign_up};
@@ -19,13 +19,7 @@ async fn owner_with_receiver(app: &TestApp) -> (Person, String, String) {
     let mut owner = sign_up(app, "dona@padaria.test", "Dona da Padaria").await;
     let account = owner.account_id.clone();
     let key_id = register_key(&db, &account).await;
-    let code = code_with_txid(
-        &db,
-        &mut owner,
-        &account,
-        "c3e0e7a4e7f1469a9f782d3d4999343c",
-    )
-    .await;
+    let code = code_with_txid(&mut owner, &account, CODE_TXID).await;
     let url = turn_on(&mut owner, key_id).await;
     (owner, code, url)
 }

@@ -14,7 +14,8 @@ use tests::payment_fill::{self, Fill, Filled};
 use uuid::Uuid;
 
 use super::support::{
-    PIX_KEY, code_with_txid, delivery, entry, post_delivery, read_models, register_key,
+    CODE_TXID, PIX_KEY, code_with_txid, delivery, entry, post_delivery, read_models,
+    register_key,
     spec_example, turn_on, wait_for_payments,
 };
 use crate::workspace::support::{Person, qrcode_body, sign_up};
@@ -26,13 +27,7 @@ async fn a_replay_of_payments_and_daily_totals_equals_the_live_ones() {
     let mut owner = sign_up(&app, "dona@padaria.test", "Dona da Padaria").await;
     let account = owner.account_id.clone();
     let key_id = register_key(&db, &account).await;
-    code_with_txid(
-        &db,
-        &mut owner,
-        &account,
-        "c3e0e7a4e7f1469a9f782d3d4999343c",
-    )
-    .await;
+    code_with_txid(&mut owner, &account, CODE_TXID).await;
     let url = turn_on(&mut owner, key_id).await;
     // Bank deliveries (one carrying a refund, then the refund settled), a typed-in payment that
     // the bank later confirms, and one that is voided.

@@ -13,7 +13,7 @@ async fn simulate_payment_goes_through_the_receiver_and_the_payer_page_says_it_w
     let db = app.db().await;
     let mut owner = sign_up(&app, "dona@padaria.test", "Dona da Padaria").await;
     let account = owner.account_id.clone();
-    let code = code_with_txid(&db, &mut owner, &account, "placa0001").await;
+    let code = code_with_txid(&mut owner, &account, "placa0001").await;
     let page = app.get_text(&format!("/pagamento/{code}")).await;
     assert!(page.contains("Simular pagamento"), "the button is offered");
     assert!(!page.contains("Pagamento recebido"));
@@ -71,10 +71,9 @@ async fn simulate_payment_goes_through_the_receiver_and_the_payer_page_says_it_w
 #[tokio::test]
 async fn without_the_sandbox_there_is_no_button_and_no_simulation() {
     let app = TestApp::spawn().await;
-    let db = app.db().await;
     let mut owner = sign_up(&app, "dona@padaria.test", "Dona da Padaria").await;
     let account = owner.account_id.clone();
-    let code = code_with_txid(&db, &mut owner, &account, "placa0001").await;
+    let code = code_with_txid(&mut owner, &account, "placa0001").await;
     let page = app.get_text(&format!("/pagamento/{code}")).await;
     assert!(!page.contains("Simular pagamento"));
     let answer = app

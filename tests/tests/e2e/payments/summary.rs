@@ -37,10 +37,9 @@ async fn paid(
 #[tokio::test]
 async fn the_home_summary_adds_today_seven_and_thirty_days_and_operators_see_their_own_codes() {
     let app = TestApp::spawn().await;
-    let db = app.db().await;
     let mut people = team(&app).await;
     let account = people.owner.account_id.clone();
-    let operators_code = code_with_txid(&db, &mut people.operator, &account, "caixa1").await;
+    let operators_code = code_with_txid(&mut people.operator, &account, "caixa1").await;
     let path = Person::in_account(&account, "/summary");
 
     let empty = people.owner.get(&path).await;

@@ -89,8 +89,8 @@ async fn five_payments(
 ) -> Fixture {
     let account = people.owner.account_id.clone();
     let key = register_key(db, &account).await;
-    let owners_code = code_with_txid(db, &mut people.owner, &account, "dona1").await;
-    let operators_code = code_with_txid(db, &mut people.operator, &account, "caixa1").await;
+    let owners_code = code_with_txid(&mut people.owner, &account, "dona1").await;
+    let operators_code = code_with_txid(&mut people.operator, &account, "caixa1").await;
     let a = record(
         &mut people.owner,
         &account,
@@ -507,7 +507,7 @@ async fn the_history_lists_every_event_of_the_payment_from_the_log_with_who_and_
     let mut people = team(&app).await;
     let account = people.owner.account_id.clone();
     let key = register_key(&db, &account).await;
-    let owners_code = code_with_txid(&db, &mut people.owner, &account, "dona1").await;
+    let owners_code = code_with_txid(&mut people.owner, &account, "dona1").await;
     let url = turn_on(&mut people.owner, key).await;
 
     // The manager types a payment in, the owner voids it, then the bank reports it: recorded,
