@@ -78,7 +78,8 @@ pub use json_text::JsonText;
 pub use metadata::{CommandMetadata, IdempotencyKey, InvalidIdempotencyKey, RequestDigest};
 pub use outcome::CommandOutcome;
 pub use pool::{
-    PoolSettings, connect, connect_with, observe_oldest_transaction_age, oldest_transaction_age,
+    PING_WHEN_IDLE_FOR, PoolSettings, connect, connect_with, observe_oldest_transaction_age,
+    oldest_transaction_age,
 };
 pub use service::{CommandService, DEFAULT_MAX_RETRIES};
 pub use store::{LoadedAggregate, PgEventStore};

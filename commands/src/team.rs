@@ -12,6 +12,8 @@
 //! - [`accept`]: only an account whose sign-in address is the invited one accepts (compared by
 //!   the SHA-256 of the normalised addresses); the code is spent in the command's transaction,
 //!   and, since it went only to that address, the address is marked verified.
+//! - [`check`]: what a code offers, without spending it; whether the caller is the invited
+//!   address is decided as for accepting, and only then may the inviter be named.
 //! - [`remove_member`] and [`ending_invitation`]: ending an invitation releases the address's
 //!   claim and shreds the invitation's key, in the `RemoveMember` transaction.
 
@@ -177,24 +179,13 @@ pub async fn accept(
     accounts: &CommandService<Account>,
     acceptance: Acceptance,
 ) -> Result<Accepted, CommandError<AccountError>> {
-    let pool = accounts.store().pool();
     let code = acceptance.code.trim();
     let member = acceptance.member.as_str();
-    let pending = action_codes::peek(pool, code, Purpose::Invitation)
-        .await
-        .map_err(CommandError::Storage)?
-        .ok_or(CommandError::ActionCodeExpired)?;
-    let invitation_id = pending
-        .payload
-        .get("invitationId")
-        .and_then(serde_json::Value::as_str)
-        .ok_or(CommandError::ActionCodeExpired)?
-        .to_owned();
-    let invited_as = pending
-        .payload
-        .get("role")
-        .and_then(|role| serde_json::from_value::<Role>(role.clone()).ok());
-    let owner = pending.account_id;
+    let LiveCode {
+        owner,
+        invitation_id,
+        role: invited_as,
+    } = live_code(accounts, code).await?;
     // One's own team is refused by the aggregate (`cannot-invite-self`), whatever the address.
     let proves_address = owner != member
         && !invited_address_is_members(accounts, &owner, &invitation_id, member).await?;
@@ -262,6 +253,92 @@ pub async fn accept(
         role,
         verified_address,
         position,
+    })
+}
+
+/// What a live invitation code says.
+struct LiveCode {
+    /// The inviting account.
+    owner: String,
+    /// The invitation in its team.
+    invitation_id: String,
+    /// The role offered (`None` only for a code issued without it).
+    role: Option<Role>,
+}
+
+/// Reads `code` without spending it.
+async fn live_code(
+    accounts: &CommandService<Account>,
+    code: &str,
+) -> Result<LiveCode, CommandError<AccountError>> {
+    let pending = action_codes::peek(accounts.store().pool(), code, Purpose::Invitation)
+        .await
+        .map_err(CommandError::Storage)?
+        .ok_or(CommandError::ActionCodeExpired)?;
+    let invitation_id = pending
+        .payload
+        .get("invitationId")
+        .and_then(serde_json::Value::as_str)
+        .ok_or(CommandError::ActionCodeExpired)?
+        .to_owned();
+    let role = pending
+        .payload
+        .get("role")
+        .and_then(|role| serde_json::from_value::<Role>(role.clone()).ok());
+    Ok(LiveCode {
+        owner: pending.account_id,
+        invitation_id,
+        role,
+    })
+}
+
+/// What the holder of an invitation code may learn before accepting ([`check`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Offer {
+    /// The inviting account: for the caller to name only when `for_caller`.
+    pub owner: String,
+    /// The role offered.
+    pub role: Role,
+    /// Whether the caller is signed in with the invited address. The code alone proves
+    /// nothing (a link can be forwarded or leak), so who invites is the invitee's to know.
+    pub for_caller: bool,
+}
+
+/// Reads the invitation `code` leads to without spending it, for `caller` (the signed-in
+/// account, or `None` for a visitor): the role offered, and whether the caller's sign-in address
+/// is the invited one, as [`accept`] decides it.
+///
+/// # Errors
+///
+/// [`CommandError::ActionCodeExpired`] for an unknown, used, expired or cancelled code (or a
+/// team that is gone); storage failures.
+pub async fn check(
+    accounts: &CommandService<Account>,
+    code: &str,
+    caller: Option<&str>,
+) -> Result<Offer, CommandError<AccountError>> {
+    let LiveCode {
+        owner,
+        invitation_id,
+        role,
+    } = live_code(accounts, code.trim()).await?;
+    let role = role.ok_or(CommandError::ActionCodeExpired)?;
+    let for_caller = match caller {
+        Some(member) if member != owner => {
+            match invited_address_is_members(accounts, &owner, &invitation_id, member).await {
+                Ok(_) => true,
+                Err(CommandError::Rejected(
+                    AccountError::InvitationForAnotherEmail | AccountError::NotOpen,
+                )) => false,
+                Err(other) => return Err(other),
+            }
+        }
+        _ => false,
+    };
+    Ok(Offer {
+        owner,
+        role,
+        for_caller,
     })
 }
 

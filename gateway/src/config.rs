@@ -8,7 +8,9 @@
 //! | `BALCAO_OPS_LISTEN` | `127.0.0.1:9090` (`serve`, `all`), `127.0.0.1:9091` (`relay`), `127.0.0.1:9092` (`project`) | the operations listener: `/metrics`, `/healthz` and `/readyz` for the roles the process runs; one per process, loopback unless you open it |
 //! | `BALCAO_HEADER_READ_TIMEOUT_MS` | `10000` | a connection that has not sent a whole request header within this time (also an idle keep-alive connection) is closed |
 //! | `BALCAO_MAX_CONNECTIONS` | `512` | open connections the public listener holds at once; beyond it a new connection gets a 503 and is closed (keep it below the file limit) |
+//! | `BALCAO_MAX_CONNECTIONS_PER_ADDRESS` | `128` | of those, open connections from one address (an IPv6 /64); beyond it a 503 and closed. Only with `BALCAO_TRUSTED_PROXIES=0`: behind a proxy every connection comes from the proxy, which must cap its clients itself |
 //! | `BALCAO_LIVE_MAX_CLIENTS` | `256` | live-update streams (payer pages, dashboards) open at once; beyond it a new one gets a 503 with `Retry-After` (keep it below `BALCAO_MAX_CONNECTIONS`) |
+//! | `BALCAO_LIVE_MAX_CLIENTS_PER_ADDRESS` | `32` | of those, streams from one client address (an IPv6 /64; behind proxies the `X-Forwarded-For` entry `BALCAO_TRUSTED_PROXIES` designates); beyond it a 503 with `Retry-After` |
 //! | `BALCAO_LIVE_HEARTBEAT_MS` | `15000` | longest silence on a live stream before a heartbeat comment line |
 //! | `BALCAO_LIVE_MAX_STREAM_SECS` | `600` | a live stream ends after this long and the client reconnects with its last id (so a signed-out person stops receiving within it) |
 //! | `BALCAO_SITE_URL` | `http://localhost:8080` | public base URL, used for canonical links, Open Graph and the sitemap |
@@ -331,6 +333,16 @@ pub struct ServerSettings {
         global = true
     )]
     pub max_connections: usize,
+    /// Most connections the public listener holds open at once from one address (an IPv6 /64);
+    /// applied only with `BALCAO_TRUSTED_PROXIES=0`, since behind a proxy every connection
+    /// comes from the proxy.
+    #[arg(
+        long,
+        env = "BALCAO_MAX_CONNECTIONS_PER_ADDRESS",
+        default_value_t = DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
+        global = true
+    )]
+    pub max_connections_per_address: usize,
     /// Most live-update streams (server-sent events) open at once; keep it below
     /// `BALCAO_MAX_CONNECTIONS` so streams never take every connection.
     #[arg(
@@ -340,6 +352,15 @@ pub struct ServerSettings {
         global = true
     )]
     pub live_max_clients: usize,
+    /// Most live-update streams open at once from one client address (an IPv6 /64; the
+    /// `X-Forwarded-For` entry `BALCAO_TRUSTED_PROXIES` designates).
+    #[arg(
+        long,
+        env = "BALCAO_LIVE_MAX_CLIENTS_PER_ADDRESS",
+        default_value_t = DEFAULT_LIVE_MAX_CLIENTS_PER_ADDRESS,
+        global = true
+    )]
+    pub live_max_clients_per_address: usize,
     /// Longest silence on a live stream before a heartbeat comment, in milliseconds.
     #[arg(
         long,
@@ -360,6 +381,13 @@ pub struct ServerSettings {
 
 /// Default of `BALCAO_LIVE_MAX_CLIENTS`: half the default connection cap.
 pub const DEFAULT_LIVE_MAX_CLIENTS: usize = 256;
+/// Default of `BALCAO_MAX_CONNECTIONS_PER_ADDRESS`: a quarter of the default connection cap,
+/// twenty times what a browser opens to one host: room for many people behind one NAT, or a
+/// bank's burst of deliveries from one address.
+pub const DEFAULT_MAX_CONNECTIONS_PER_ADDRESS: usize = 128;
+/// Default of `BALCAO_LIVE_MAX_CLIENTS_PER_ADDRESS`: an eighth of the default stream cap, room
+/// for a shop's devices and its customers' phones behind one NAT.
+pub const DEFAULT_LIVE_MAX_CLIENTS_PER_ADDRESS: usize = 32;
 /// Default of `BALCAO_LIVE_HEARTBEAT_MS`: below the idle timeouts of common proxies (60 s).
 pub const DEFAULT_LIVE_HEARTBEAT_MS: u64 = 15_000;
 /// Default of `BALCAO_LIVE_MAX_STREAM_SECS`.
@@ -371,7 +399,9 @@ impl Default for ServerSettings {
             ops_listen: None,
             header_read_timeout_ms: DEFAULT_HEADER_READ_TIMEOUT_MS,
             max_connections: DEFAULT_MAX_CONNECTIONS,
+            max_connections_per_address: DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
             live_max_clients: DEFAULT_LIVE_MAX_CLIENTS,
+            live_max_clients_per_address: DEFAULT_LIVE_MAX_CLIENTS_PER_ADDRESS,
             live_heartbeat_ms: DEFAULT_LIVE_HEARTBEAT_MS,
             live_max_stream_secs: DEFAULT_LIVE_MAX_STREAM_SECS,
         }

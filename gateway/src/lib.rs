@@ -20,6 +20,7 @@ pub mod live;
 pub mod mail;
 pub mod ops;
 pub mod pages;
+pub mod per_address;
 pub mod rate_limit;
 pub mod read_your_writes;
 pub mod roles;

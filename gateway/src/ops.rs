@@ -246,9 +246,26 @@ async fn observe<E: std::fmt::Display>(what: &str, reading: impl Future<Output =
 }
 
 /// Whether PostgreSQL answers a trivial query through `pool` in time.
+///
+/// A failed query is tried once more within the same time: after a PostgreSQL restart a pooled
+/// connection used within [`commands::PING_WHEN_IDLE_FOR`] is handed out unchecked and fails,
+/// and is dropped then; the second try gets a fresh one, so readiness comes back with the
+/// first probe after the database answers, not one probe per dead connection later.
 async fn database_answers(pool: &PgPool) -> bool {
-    let query = sqlx::query_scalar::<_, i32>("select 1").fetch_one(pool);
-    matches!(tokio::time::timeout(CHECK_TIMEOUT, query).await, Ok(Ok(1)))
+    let answers = async {
+        for _ in 0..2 {
+            if let Ok(1) = sqlx::query_scalar::<_, i32>("select 1")
+                .fetch_one(pool)
+                .await
+            {
+                return true;
+            }
+        }
+        false
+    };
+    tokio::time::timeout(CHECK_TIMEOUT, answers)
+        .await
+        .unwrap_or(false)
 }
 
 /// Whether NATS answers a round trip in time (not the client's idea of its connection); sets
@@ -311,5 +328,6 @@ pub const METRIC_NAMES: &[&str] = &[
     NATS_UP,
     crate::server::OPEN_CONNECTIONS,
     crate::server::REFUSED_CONNECTIONS,
+    crate::server::REFUSED_PER_ADDRESS,
     crate::mail::MAIL_COUNTER,
 ];

@@ -233,6 +233,9 @@ pub async fn start(settings: &Settings, roles: Roles) -> anyhow::Result<Running>
     if settings.server.max_connections == 0 {
         anyhow::bail!("BALCAO_MAX_CONNECTIONS must be at least 1");
     }
+    if settings.server.max_connections_per_address == 0 {
+        anyhow::bail!("BALCAO_MAX_CONNECTIONS_PER_ADDRESS must be at least 1");
+    }
     let shutdown = CancellationToken::new();
     let mut tasks = JoinSet::new();
     let mut local_addr = None;
@@ -291,6 +294,9 @@ pub async fn start(settings: &Settings, roles: Roles) -> anyhow::Result<Running>
     let limits = Limits {
         header_read_timeout: Duration::from_millis(settings.server.header_read_timeout_ms),
         max_connections: settings.server.max_connections,
+        // At accept only the TCP peer is known: behind a proxy of ours that is the proxy.
+        max_connections_per_address: (settings.client_proxies() == 0)
+            .then_some(settings.server.max_connections_per_address),
     };
     if roles.serve {
         let pool = pool(settings, "balcao-gateway", 20).await?;
@@ -340,6 +346,7 @@ pub async fn start(settings: &Settings, roles: Roles) -> anyhow::Result<Running>
     tracing::info!(address = %ops_addr, "operations listener (/metrics, /healthz, /readyz)");
     let ops_limits = Limits {
         max_connections: OPS_MAX_CONNECTIONS,
+        max_connections_per_address: None,
         ..limits
     };
     let token = shutdown.clone();
@@ -502,6 +509,7 @@ fn live_updates(
         charges_follower,
         crate::live::LiveLimits {
             max_clients: settings.server.live_max_clients,
+            max_clients_per_address: settings.server.live_max_clients_per_address,
             heartbeat: Duration::from_millis(settings.server.live_heartbeat_ms.max(1)),
             max_stream: Duration::from_secs(settings.server.live_max_stream_secs.max(1)),
         },

@@ -12,6 +12,14 @@
 //! - at most `max_connections` connections are open at once; the next one is answered a
 //!   pt-BR 503 with `Retry-After` straight away and closed, so a flood costs a descriptor for
 //!   a moment, never for as long as its sender likes, and a load balancer retries elsewhere;
+//! - at most `max_connections_per_address` of them come from one address (IPv6: one /64,
+//!   [`crate::per_address`]), answered the same way beyond it: one client holding hundreds of
+//!   half-open sockets no longer leaves everyone else (the load balancer's `/healthz` included)
+//!   a 503. At accept only the TCP peer is known, so this cap counts peers: it is set only when
+//!   no proxy of ours stands in front (`BALCAO_TRUSTED_PROXIES=0`). Behind a proxy every
+//!   connection comes from the proxy, which must cap its clients itself (nginx `limit_conn`);
+//!   the live streams' cap per address, taken per request, still reads the client's address
+//!   from `X-Forwarded-For` ([`crate::live`]);
 //! - on shutdown the listener closes, idle connections close, and requests in flight finish.
 //!
 //! Only HTTP/1.1 is served: browsers speak HTTP/2 only over TLS, which a proxy in front ends.
@@ -29,10 +37,14 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::Semaphore;
 use tower::ServiceExt;
 
+use crate::per_address::PerAddress;
+
 /// Gauge, per listener (`listener` = `public` or `ops`): connections open now.
 pub const OPEN_CONNECTIONS: &str = "balcao_http_open_connections";
 /// Counter, per listener: connections refused with a 503 because the cap was reached.
 pub const REFUSED_CONNECTIONS: &str = "balcao_http_refused_connections_total";
+/// Counter, per listener: connections refused with a 503 because their address held its cap.
+pub const REFUSED_PER_ADDRESS: &str = "balcao_http_refused_per_address_total";
 
 /// What a listener allows its clients.
 #[derive(Debug, Clone, Copy)]
@@ -41,6 +53,9 @@ pub struct Limits {
     pub header_read_timeout: Duration,
     /// Most connections open at once.
     pub max_connections: usize,
+    /// Most connections open at once from one TCP peer (`None`: no cap per peer, as behind a
+    /// proxy of ours).
+    pub max_connections_per_address: Option<usize>,
 }
 
 /// The answer to a connection over the cap; the body says it in Portuguese.
@@ -68,6 +83,7 @@ pub async fn serve(
     shutdown: CancellationToken,
 ) -> std::io::Result<()> {
     let open = Arc::new(Semaphore::new(limits.max_connections));
+    let per_address = limits.max_connections_per_address.map(PerAddress::new);
     let graceful = GracefulShutdown::new();
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(TokioTimer::new())
@@ -84,8 +100,18 @@ pub async fn serve(
                 }
             },
         };
+        let address_slot = match &per_address {
+            Some(per_address) => match per_address.try_take(remote.ip()) {
+                Some(slot) => Some(slot),
+                None => {
+                    refuse(&stream, REFUSED_PER_ADDRESS, name);
+                    continue;
+                }
+            },
+            None => None,
+        };
         let Ok(permit) = Arc::clone(&open).try_acquire_owned() else {
-            refuse(&stream, name);
+            refuse(&stream, REFUSED_CONNECTIONS, name);
             continue;
         };
         // Small responses go out at once rather than waiting for Nagle's algorithm.
@@ -104,6 +130,7 @@ pub async fn serve(
             }
             metrics::gauge!(OPEN_CONNECTIONS, "listener" => name).decrement(1.0);
             drop(permit);
+            drop(address_slot);
         });
     }
     // Stop accepting at once, then let the open connections finish what they are doing.
@@ -113,9 +140,9 @@ pub async fn serve(
 }
 
 /// Answers 503 without waiting and closes: if the client's buffer is full the answer is lost,
-/// but the descriptor is never held for it.
-fn refuse(stream: &TcpStream, name: &'static str) {
-    metrics::counter!(REFUSED_CONNECTIONS, "listener" => name).increment(1);
+/// but the descriptor is never held for it. `counter` says which cap refused it.
+fn refuse(stream: &TcpStream, counter: &'static str, name: &'static str) {
+    metrics::counter!(counter, "listener" => name).increment(1);
     let _ = stream.try_write(BUSY);
 }
 

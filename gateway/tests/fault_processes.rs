@@ -8,6 +8,10 @@
 //!   nothing duplicated), and equals what `balcao replay --all` rebuilds from the log.
 //!
 //! Bounded load on loopback: 10 creations and 10 payer pages per second, about 70 s in all.
+//!
+//! And `balcao all` over a private PostgreSQL cluster (its own `initdb` folder and port; the
+//! shared server is never touched) that is restarted: the gateway is ready again within 5 s of
+//! the database answering, and requests after it succeed.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::net::TcpListener;
@@ -107,6 +111,41 @@ struct Setup {
 }
 
 impl Setup {
+    /// The environment of every `balcao` process of one test: its database, its own NATS
+    /// stream and subjects on `nats_port`, its public port, mail and logs in `scratch`.
+    fn new(
+        id: &str,
+        scratch: &std::path::Path,
+        database_url: &str,
+        nats_port: u16,
+        port: u16,
+    ) -> Setup {
+        Setup {
+            env: vec![
+                ("DATABASE_URL", database_url.to_owned()),
+                ("NATS_URL", format!("nats://127.0.0.1:{nats_port}")),
+                ("BALCAO_LISTEN", format!("127.0.0.1:{port}")),
+                ("BALCAO_NATS_STREAM", format!("FAULT_{id}")),
+                ("BALCAO_NATS_SUBJECT_PREFIX", format!("fault.{id}")),
+                (
+                    "BALCAO_MAIL_URL",
+                    format!("file://{}", scratch.join("mail").display()),
+                ),
+                (
+                    "BALCAO_WEBAPP_DIR",
+                    scratch.join("webapp").display().to_string(),
+                ),
+                ("BALCAO_CREATE_PER_MINUTE", "100000".to_owned()),
+                ("BALCAO_AUTH_PER_MINUTE_PER_ADDRESS", "1000".to_owned()),
+                ("BALCAO_AUTH_PER_MINUTE_PER_EMAIL", "1000".to_owned()),
+                ("RUST_LOG", "warn".to_owned()),
+                // The shop goes Premium through the built-in sandbox billing (below).
+                ("BALCAO_SANDBOX_PAYMENTS", "true".to_owned()),
+            ],
+            logs: scratch.to_path_buf(),
+        }
+    }
+
     fn balcao(&self, name: &'static str, args: &[&str]) -> Process {
         let log = std::fs::File::create(self.logs.join(format!("{name}.log"))).expect("log file");
         let child = Command::new(env!("CARGO_BIN_EXE_balcao"))
@@ -149,6 +188,36 @@ struct Tally {
     /// The first few of those, as reqwest described them (for the failure message).
     lost: Vec<String>,
     made: BTreeSet<String>,
+}
+
+/// Waits until the gateway at `base` is ready (`/readyz` 200), at most 30 s.
+async fn wait_until_ready(client: &reqwest::Client, base: &str) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while client
+        .get(format!("{base}/readyz"))
+        .send()
+        .await
+        .map_or(true, |r| !r.status().is_success())
+    {
+        assert!(Instant::now() < deadline, "the gateway did not come up");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Signs the shop's owner up; answers the account id and the access token.
+async fn sign_up(client: &reqwest::Client, base: &str) -> (String, String) {
+    let signed_up: Value = client
+        .post(format!("{base}/api/auth/signup"))
+        .json(&json!({"email": "dona@padaria.test", "password": "senha-boa-1", "displayName": "Dona"}))
+        .send()
+        .await
+        .expect("sign-up answered")
+        .json()
+        .await
+        .expect("JSON");
+    let account_id = signed_up["user"]["uid"].as_str().expect("uid").to_owned();
+    let token = signed_up["accessToken"].as_str().expect("token").to_owned();
+    (account_id, token)
 }
 
 /// Upgrades the account to Premium mensal and pays in the sandbox, then waits until the plan is
@@ -307,58 +376,15 @@ async fn a_frozen_projector_and_a_stopped_nats_fail_no_request_and_lose_nothing(
         .database("postgres");
     let database_url = admin.clone().database(&database).to_url_lossy().to_string();
     let port = free_port();
-    let setup = Setup {
-        env: vec![
-            ("DATABASE_URL", database_url.clone()),
-            ("NATS_URL", format!("nats://127.0.0.1:{}", nats.port)),
-            ("BALCAO_LISTEN", format!("127.0.0.1:{port}")),
-            ("BALCAO_NATS_STREAM", format!("FAULT_{id}")),
-            ("BALCAO_NATS_SUBJECT_PREFIX", format!("fault.{id}")),
-            (
-                "BALCAO_MAIL_URL",
-                format!("file://{}", scratch.join("mail").display()),
-            ),
-            (
-                "BALCAO_WEBAPP_DIR",
-                scratch.join("webapp").display().to_string(),
-            ),
-            ("BALCAO_CREATE_PER_MINUTE", "100000".to_owned()),
-            ("BALCAO_AUTH_PER_MINUTE_PER_ADDRESS", "1000".to_owned()),
-            ("BALCAO_AUTH_PER_MINUTE_PER_EMAIL", "1000".to_owned()),
-            ("RUST_LOG", "warn".to_owned()),
-            // The shop goes Premium through the built-in sandbox billing (below).
-            ("BALCAO_SANDBOX_PAYMENTS", "true".to_owned()),
-        ],
-        logs: scratch.clone(),
-    };
+    let setup = Setup::new(&id, &scratch, &database_url, nats.port, port);
     setup.run("migrate", &["migrate"]);
     let serve = setup.balcao("serve", &["serve"]);
     let relay = setup.balcao("relay", &["relay"]);
     let projector = setup.balcao("project", &["project"]);
     let base = format!("http://127.0.0.1:{port}");
     let client = reqwest::Client::new();
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while client
-        .get(format!("{base}/healthz"))
-        .send()
-        .await
-        .map_or(true, |r| !r.status().is_success())
-    {
-        assert!(Instant::now() < deadline, "the gateway did not come up");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-
-    let signed_up: Value = client
-        .post(format!("{base}/api/auth/signup"))
-        .json(&json!({"email": "dona@padaria.test", "password": "senha-boa-1", "displayName": "Dona"}))
-        .send()
-        .await
-        .expect("sign-up answered")
-        .json()
-        .await
-        .expect("JSON");
-    let account_id = signed_up["user"]["uid"].as_str().expect("uid").to_owned();
-    let token = signed_up["accessToken"].as_str().expect("token").to_owned();
+    wait_until_ready(&client, &base).await;
+    let (account_id, token) = sign_up(&client, &base).await;
     let codes_url = format!("{base}/api/accounts/{account_id}/qrcodes");
     go_premium(&client, &base, &account_id, &token).await;
     let mut page_urls = Vec::new();
@@ -524,5 +550,201 @@ async fn a_frozen_projector_and_a_stopped_nats_fail_no_request_and_lose_nothing(
         .execute(&mut admin)
         .await;
     }
+    let _ = std::fs::remove_dir_all(&scratch);
+}
+
+/// Whether this test runs as root, whom PostgreSQL refuses to run as.
+fn running_as_root() -> bool {
+    id(&["-u"]) == 0
+}
+
+/// A number `id` prints (`id -u`, `id -g postgres`).
+fn id(args: &[&str]) -> u32 {
+    let output = Command::new("id").args(args).output().expect("id runs");
+    String::from_utf8_lossy(&output.stdout)
+        .trim()
+        .parse()
+        .unwrap_or_else(|_| panic!("id {args:?} printed a number"))
+}
+
+/// A private PostgreSQL cluster in its own folder, on its own port: this test stops and starts
+/// it, which it must never do to the shared server others use. Run as the `postgres` user when
+/// the test runs as root.
+struct Postgres {
+    port: u16,
+    dir: PathBuf,
+    user: Option<(u32, u32)>,
+}
+
+impl Postgres {
+    /// `initdb` in `dir` (trust authentication, user `postgres`).
+    fn create(dir: PathBuf) -> Postgres {
+        std::fs::create_dir_all(&dir).expect("cluster folder");
+        let user = running_as_root().then(|| (id(&["-u", "postgres"]), id(&["-g", "postgres"])));
+        if let Some((uid, gid)) = user {
+            std::os::unix::fs::chown(&dir, Some(uid), Some(gid)).expect("the folder is postgres's");
+        }
+        let cluster = Postgres {
+            port: free_port(),
+            dir,
+            user,
+        };
+        let status = cluster
+            .command("initdb")
+            .arg("-D")
+            .arg(&cluster.dir)
+            .args(["-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .expect("initdb is on the PATH (Debian: /usr/lib/postgresql/*/bin)");
+        assert!(status.success(), "initdb failed");
+        cluster
+    }
+
+    fn command(&self, program: &str) -> Command {
+        use std::os::unix::process::CommandExt;
+        let mut command = Command::new(program);
+        if let Some((uid, gid)) = self.user {
+            command.uid(uid).gid(gid);
+        }
+        command
+    }
+
+    /// Starts the server and returns once it accepts connections.
+    fn start(&self) -> Process {
+        let child = self
+            .command("postgres")
+            .arg("-D")
+            .arg(&self.dir)
+            .args(["-p", &self.port.to_string(), "-k"])
+            .arg(&self.dir)
+            .args(["-c", "listen_addresses=127.0.0.1", "-c", "fsync=off"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("postgres is on the PATH");
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while !self.answers() {
+            assert!(Instant::now() < deadline, "postgres did not start");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        Process {
+            name: "postgres",
+            child,
+        }
+    }
+
+    /// Whether the server accepts connections now.
+    fn answers(&self) -> bool {
+        Command::new("pg_isready")
+            .args(["-q", "-h", "127.0.0.1", "-p", &self.port.to_string()])
+            .status()
+            .is_ok_and(|status| status.success())
+    }
+
+    /// Stops the server the fast way (SIGINT: sessions are ended, nothing is lost) and waits
+    /// until it has.
+    fn stop(&self, mut server: Process) {
+        server.signal("-INT");
+        let _ = server.child.wait();
+    }
+
+    fn url(&self, database: &str) -> String {
+        format!("postgres://postgres@127.0.0.1:{}/{database}", self.port)
+    }
+}
+
+/// The gateway's connections to the cluster (`application_name` `balcao-gateway`).
+async fn gateway_connections(admin: &str) -> i64 {
+    let mut conn = PgConnection::connect(admin)
+        .await
+        .expect("the cluster answers");
+    let count = sqlx::query_scalar(
+        "select count(*) from pg_stat_activity where application_name = 'balcao-gateway'",
+    )
+    .fetch_one(&mut conn)
+    .await
+    .expect("pg_stat_activity reads");
+    conn.close().await.ok();
+    count
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn after_a_postgresql_restart_the_gateway_is_ready_within_five_seconds_and_serves_requests() {
+    let id = Uuid::new_v4().simple().to_string();
+    let scratch = std::env::temp_dir().join(format!("balcao-pg-restart-{id}"));
+    std::fs::create_dir_all(scratch.join("nats")).expect("scratch folder");
+    let nats = Nats {
+        port: free_port(),
+        dir: scratch.join("nats"),
+    };
+    let _nats = nats.start();
+    let cluster = Postgres::create(scratch.join("pg"));
+    let mut server = cluster.start();
+    let port = free_port();
+    let setup = Setup::new(&id, &scratch, &cluster.url("balcao"), nats.port, port);
+    setup.run("migrate", &["migrate"]);
+    let all = setup.balcao("all", &["all"]);
+    let base = format!("http://127.0.0.1:{port}");
+    let client = reqwest::Client::new();
+    wait_until_ready(&client, &base).await;
+    let (_, token) = sign_up(&client, &base).await;
+    let workspaces = format!("{base}/api/workspaces");
+    let burst = async || {
+        let requests = (0..30).map(|_| client.get(&workspaces).bearer_auth(&token).send());
+        futures::future::join_all(requests)
+            .await
+            .into_iter()
+            .map(|answer| answer.map_or(0, |r| r.status().as_u16()))
+            .collect::<Vec<_>>()
+    };
+
+    // Bursts of requests leave the gateway's pool holding many connections, all idle after.
+    let admin = cluster.url("postgres");
+    let mut pooled = 0;
+    for _ in 0..20 {
+        let statuses = burst().await;
+        assert!(statuses.iter().all(|&s| s == 200), "{statuses:?}");
+        pooled = gateway_connections(&admin).await;
+        if pooled >= 10 {
+            break;
+        }
+    }
+    assert!(pooled >= 10, "the pool kept {pooled} connections");
+
+    // The restart: every pooled connection dies.
+    cluster.stop(server);
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    server = cluster.start();
+
+    // A load balancer's probe once a second: ready within 5 s of the database answering.
+    let mut probes = Vec::new();
+    for _ in 0..5 {
+        let status = client
+            .get(format!("{base}/readyz"))
+            .send()
+            .await
+            .map_or(0, |r| r.status().as_u16());
+        probes.push(status);
+        if status == 200 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_secs(1)).await;
+    }
+    assert_eq!(
+        probes.last(),
+        Some(&200),
+        "/readyz after the restart, one probe a second: {probes:?}"
+    );
+    // And requests after it succeed: no dead connection is left to fail one.
+    let statuses = burst().await;
+    assert!(
+        statuses.iter().all(|&s| s == 200),
+        "requests after the restart: {statuses:?}"
+    );
+
+    all.stop();
+    cluster.stop(server);
     let _ = std::fs::remove_dir_all(&scratch);
 }

@@ -127,6 +127,9 @@ async fn main() {
     let app = TestApp::spawn_with(|s| {
         s.server.max_connections = clients + 200;
         s.server.live_max_clients = clients + 50;
+        // Every client of the bench is on 127.0.0.1: the caps per address must not count here.
+        s.server.max_connections_per_address = clients + 200;
+        s.server.live_max_clients_per_address = clients + 50;
         // Idle means idle: no heartbeat during the measurement.
         s.server.live_heartbeat_ms = 600_000;
     })

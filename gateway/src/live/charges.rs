@@ -4,6 +4,7 @@
 
 use std::collections::VecDeque;
 use std::convert::Infallible;
+use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -14,13 +15,12 @@ use projections::projector::Follower;
 use projections::subscriptions::{self, ChargeChange};
 use serde_json::json;
 use sqlx::PgPool;
-use tokio::sync::OwnedSemaphorePermit;
 use tokio::sync::broadcast::{self, error::RecvError};
 use tokio::time::Instant;
 use uuid::Uuid;
 
 use super::stream::{RECONNECT_AFTER, event_id, sse};
-use super::{LIVE_CLIENTS, Live};
+use super::{LIVE_CLIENTS, Live, Place};
 
 /// Rows read per query; a burst larger than this is read in several.
 const PAGE: i64 = 500;
@@ -87,7 +87,7 @@ struct Checkout {
     /// Changes up to here were told (or were older than what the client already had).
     told_up_to: FeedPosition,
     ends_at: Instant,
-    _permit: OwnedSemaphorePermit,
+    _place: Place,
 }
 
 impl Drop for Checkout {
@@ -122,7 +122,8 @@ impl Checkout {
 }
 
 /// The stream of the charge `charge` (already known to be the caller's), resuming after
-/// `resume_after` when the client sent it, or `None` when every place is taken.
+/// `resume_after` when the client sent it, or `None` when every place is taken (or every place
+/// for the client's `address`).
 ///
 /// The first event is the charge as it stands, unless the client already saw that state (its
 /// `Last-Event-ID` is at or past the row's position); then each change as the projection applies
@@ -130,9 +131,10 @@ impl Checkout {
 pub(super) async fn open(
     live: &Live,
     charge: subscriptions::ChargeView,
+    address: IpAddr,
     resume_after: Option<FeedPosition>,
 ) -> Option<Response> {
-    let permit = live.admit()?;
+    let place = live.admit(address)?;
     metrics::gauge!(LIVE_CLIENTS).increment(1.0);
     // Subscribe, then read the row again: a change applied in between is in one or the other.
     let receiver = live.shared.charges.subscribe();
@@ -157,7 +159,7 @@ pub(super) async fn open(
         pending,
         told_up_to: at.max(seen),
         ends_at: Instant::now() + live.shared.limits.max_stream,
-        _permit: permit,
+        _place: place,
     };
     let events = futures::stream::unfold(checkout, |mut checkout| async move {
         checkout

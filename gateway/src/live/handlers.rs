@@ -7,8 +7,9 @@
 //! | `GET /api/accounts/{accountId}/subscription/charges/{chargeId}/events` | bearer token; the owner | `cobranca` `{status}`: the charge as it stands on connect, then each change (the checkout, `/pagar_asaas`) |
 //!
 //! All take the last id seen as `Last-Event-ID` (or `?desde=`), and answer 503 with
-//! `Retry-After` when every place is taken; an unknown code is 404, an account the caller has no
-//! role in is 404 (as every account route).
+//! `Retry-After` and `Connection: close` when every place is taken, or every place for the
+//! client's address; an unknown code is 404, an account the caller has no role in is 404 (as
+//! every account route).
 
 use std::collections::HashMap;
 
@@ -22,6 +23,7 @@ use uuid::Uuid;
 use super::stream::{Audience, open, parse_event_id};
 use crate::api::access::Workspace;
 use crate::api::error::ApiError;
+use crate::client_address::ClientAddress;
 use crate::error::AppError;
 use crate::state::AppState;
 
@@ -38,12 +40,16 @@ fn resume_after(headers: &HeaderMap, query: &HashMap<String, String>) -> Option<
         .and_then(parse_event_id)
 }
 
+/// `response` as a refusal: 503, `Retry-After`, and the connection closed after it, so a
+/// client retrying in a loop holds no idle connection between its tries.
 fn busy(mut response: Response) -> Response {
     *response.status_mut() = StatusCode::SERVICE_UNAVAILABLE;
-    response.headers_mut().insert(
+    let headers = response.headers_mut();
+    headers.insert(
         header::RETRY_AFTER,
         HeaderValue::from_static(RETRY_AFTER_SECS),
     );
+    headers.insert(header::CONNECTION, HeaderValue::from_static("close"));
     response
 }
 
@@ -55,6 +61,7 @@ fn busy(mut response: Response) -> Response {
 /// 404 page for an unknown code; 503 when the read model cannot be read.
 pub async fn payer(
     State(state): State<AppState>,
+    ClientAddress(address): ClientAddress,
     Path(id): Path<String>,
     Query(query): Query<HashMap<String, String>>,
     headers: HeaderMap,
@@ -65,7 +72,8 @@ pub async fn payer(
         qrcode_id,
         owner_id: view.owner_id,
     };
-    match open(&state.live, audience, resume_after(&headers, &query)).await {
+    let resume = resume_after(&headers, &query);
+    match open(&state.live, audience, address, resume).await {
         Some(response) => Ok(response),
         None => Ok(busy(
             "Muitas pessoas acompanhando agora; tentando de novo em instantes.".into_response(),
@@ -81,6 +89,7 @@ pub async fn payer(
 pub async fn account(
     State(state): State<AppState>,
     workspace: Workspace,
+    ClientAddress(address): ClientAddress,
     Query(query): Query<HashMap<String, String>>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
@@ -90,7 +99,8 @@ pub async fn account(
         only_codes_by: (!workspace.can(Right::ViewAllTransactions))
             .then(|| workspace.caller_id().to_owned()),
     };
-    match open(&state.live, audience, resume_after(&headers, &query)).await {
+    let resume = resume_after(&headers, &query);
+    match open(&state.live, audience, address, resume).await {
         Some(response) => Ok(response),
         None => Ok(busy(
             ApiError::new(
@@ -113,6 +123,7 @@ pub async fn account(
 pub async fn charge(
     State(state): State<AppState>,
     workspace: Workspace,
+    ClientAddress(address): ClientAddress,
     Path((_, id)): Path<(String, String)>,
     Query(query): Query<HashMap<String, String>>,
     headers: HeaderMap,
@@ -124,7 +135,7 @@ pub async fn charge(
         .map_err(crate::api::access::projection_error)?
         .filter(|c| c.account_id == workspace.account_uuid())
         .ok_or_else(ApiError::not_found)?;
-    match super::charges::open(&state.live, view, resume_after(&headers, &query)).await {
+    match super::charges::open(&state.live, view, address, resume_after(&headers, &query)).await {
         Some(response) => Ok(response),
         None => Ok(busy(
             ApiError::new(

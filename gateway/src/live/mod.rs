@@ -28,8 +28,14 @@
 //!   [`BROADCAST_CAPACITY`] changes behind loses its place, its stream ends, and it reconnects
 //!   with its last id, getting the rest from the read model. Heartbeats (comment lines) keep
 //!   proxies from closing an idle stream and find dead clients.
-//! - **Bounds.** At most `BALCAO_LIVE_MAX_CLIENTS` streams at once (the next gets 503 with
-//!   `Retry-After`), so streams never take every connection of the listener; each stream ends
+//! - **Bounds.** At most `BALCAO_LIVE_MAX_CLIENTS` streams at once, and at most
+//!   `BALCAO_LIVE_MAX_CLIENTS_PER_ADDRESS` of them from one client address (the address
+//!   [`ClientAddress`] reads, so behind proxies the one `X-Forwarded-For` designates; an IPv6
+//!   /64 counts as one, [`crate::per_address`]): one client cannot hold every place for the
+//!   others. The next gets 503 with `Retry-After` and `Connection: close`, so a client that
+//!   retries in a loop does not also pile up idle kept-alive connections until the listener's
+//!   connection cap refuses everyone (the load balancer's `/healthz` too). Streams never take
+//!   every connection of the listener; each stream ends
 //!   after `BALCAO_LIVE_MAX_STREAM_SECS` (the client reconnects with its id, losing nothing), so a
 //!   signed-out person or a removed member stops receiving within that time, and on shutdown
 //!   every stream ends so the server can stop.
@@ -47,7 +53,9 @@
 //! second kind of credential (a signed ticket) has to be minted, stored or revoked.
 //!
 //! [`Right::ViewOwnTransactions`]: domain::team::Right::ViewOwnTransactions
+//! [`ClientAddress`]: crate::client_address::ClientAddress
 
+use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -58,6 +66,8 @@ use projections::projector::Follower;
 use projections::subscriptions::ChargeChange;
 use sqlx::PgPool;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, broadcast, watch};
+
+use crate::per_address::{AddressSlot, PerAddress};
 
 mod charges;
 mod fanout;
@@ -73,12 +83,16 @@ pub const REPLAY_LIMIT: i64 = 100;
 pub const LIVE_CLIENTS: &str = "balcao_live_clients";
 /// Counter: streams refused because `BALCAO_LIVE_MAX_CLIENTS` were open.
 pub const LIVE_REFUSED: &str = "balcao_live_refused_total";
+/// Counter: streams refused because their address held `BALCAO_LIVE_MAX_CLIENTS_PER_ADDRESS`.
+pub const LIVE_REFUSED_PER_ADDRESS: &str = "balcao_live_refused_per_address_total";
 
 /// How the live streams are bounded.
 #[derive(Debug, Clone, Copy)]
 pub struct LiveLimits {
     /// Most streams open at once.
     pub max_clients: usize,
+    /// Most streams open at once from one client address.
+    pub max_clients_per_address: usize,
     /// Longest silence on a stream before a heartbeat comment.
     pub heartbeat: Duration,
     /// Longest a stream stays open before the client is asked to reconnect.
@@ -99,6 +113,7 @@ struct Shared {
     /// Subscription charges as they change (the checkout's stream).
     charges: broadcast::Sender<Arc<ChargeChange>>,
     clients: Arc<Semaphore>,
+    per_address: Arc<PerAddress>,
     limits: LiveLimits,
     closing: CancellationToken,
     _fan_out: AbortOnDrop,
@@ -144,6 +159,7 @@ impl Live {
                 head,
                 charges,
                 clients: Arc::new(Semaphore::new(limits.max_clients)),
+                per_address: PerAddress::new(limits.max_clients_per_address),
                 limits,
                 closing: CancellationToken::new(),
                 _fan_out: AbortOnDrop(task),
@@ -167,17 +183,31 @@ impl Live {
         self.shared.limits.max_clients - self.shared.clients.available_permits()
     }
 
-    /// A place among the bounded streams, if one is free.
-    fn admit(&self) -> Option<OwnedSemaphorePermit> {
+    /// A place among the bounded streams for a client at `address`, if one is free both among
+    /// all streams and among that address's.
+    fn admit(&self, address: IpAddr) -> Option<Place> {
         if self.shared.closing.is_cancelled() {
             return None;
         }
+        let Some(address) = self.shared.per_address.try_take(address) else {
+            metrics::counter!(LIVE_REFUSED_PER_ADDRESS).increment(1);
+            return None;
+        };
         match Arc::clone(&self.shared.clients).try_acquire_owned() {
-            Ok(permit) => Some(permit),
+            Ok(all) => Some(Place {
+                _all: all,
+                _address: address,
+            }),
             Err(_) => {
                 metrics::counter!(LIVE_REFUSED).increment(1);
                 None
             }
         }
     }
+}
+
+/// A stream's places, given back when it ends: one among all streams, one among its address's.
+struct Place {
+    _all: OwnedSemaphorePermit,
+    _address: AddressSlot,
 }

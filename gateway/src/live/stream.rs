@@ -3,6 +3,7 @@
 
 use std::collections::VecDeque;
 use std::convert::Infallible;
+use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -12,12 +13,11 @@ use commands::FeedPosition;
 use futures::Stream;
 use projections::payment_changes::{self, PaymentChange, Scope};
 use serde_json::json;
-use tokio::sync::OwnedSemaphorePermit;
 use tokio::sync::broadcast::{self, error::RecvError};
 use tokio::time::Instant;
 use uuid::Uuid;
 
-use super::{LIVE_CLIENTS, Live, REPLAY_LIMIT};
+use super::{LIVE_CLIENTS, Live, Place, REPLAY_LIMIT};
 
 /// How long a browser waits before reconnecting after a stream ends (the SSE `retry:` field).
 pub(super) const RECONNECT_AFTER: Duration = Duration::from_secs(2);
@@ -123,7 +123,7 @@ struct Client {
     /// The replay already told everything up to here.
     told_up_to: FeedPosition,
     ends_at: Instant,
-    _permit: OwnedSemaphorePermit,
+    _place: Place,
 }
 
 impl Drop for Client {
@@ -194,13 +194,15 @@ impl Client {
 }
 
 /// The stream for `audience`, resuming after `resume_after` when the client sent it, or `None`
-/// when every place is taken (or the server is stopping).
+/// when every place is taken, or every place for the client's `address` (or the server is
+/// stopping).
 pub(super) async fn open(
     live: &Live,
     audience: Audience,
+    address: IpAddr,
     resume_after: Option<FeedPosition>,
 ) -> Option<Response> {
-    let permit = live.admit()?;
+    let place = live.admit(address)?;
     metrics::gauge!(LIVE_CLIENTS).increment(1.0);
     // Subscribe before reading anything, so nothing falls between the replay and the broadcast.
     let receiver = live.shared.changes.subscribe();
@@ -212,7 +214,7 @@ pub(super) async fn open(
         pending: VecDeque::new(),
         told_up_to: FeedPosition::default(),
         ends_at: Instant::now() + live.shared.limits.max_stream,
-        _permit: permit,
+        _place: place,
     };
     client
         .pending

@@ -104,7 +104,7 @@ describe("telefone primeiro: dúvidas no painel, convites e links explicados, ex
     await owner.setViewportSize(DESKTOP);
   });
 
-  step("an invitation link says who invites and as what on /entrar and /criar-conta", async () => {
+  step("an invitation link says as what, not who invites, on /entrar and /criar-conta", async () => {
     await owner.getByRole("navigation", { name: "Painel" }).getByRole("link", { name: "Contas extras" }).click();
     await owner.getByRole("link", { name: "Criar conta extra" }).click();
     await waitForPath(owner, "/painel/criar-conta-extra");
@@ -119,18 +119,19 @@ describe("telefone primeiro: dúvidas no painel, convites e links explicados, ex
     await guest.setViewportSize(PHONE);
     await guest.goto(linkTo(message, "/painel/convite").href);
     await waitForPath(guest, "/entrar");
-    const notice = guest.getByText(/Você foi convidado para a conta/);
+    // The guest holds the link but has not shown they are the invited address: the role, not who invites.
+    const notice = guest.getByText(/Você foi convidado para uma conta/);
     await notice.waitFor();
     assert.equal(
       await notice.innerText(),
-      `Você foi convidado para a conta ${owners.name} como operador. Entre ou crie sua conta para aceitar.`,
+      "Você foi convidado para uma conta do Balcão como operador. Entre ou crie sua conta para aceitar.",
     );
     assert.ok(await inView(notice), "the invitation is said in the first screen of a phone");
     await shots(guest, "convite-entrar");
 
     await guest.getByRole("link", { name: "Criar conta", exact: true }).click();
     await waitForPath(guest, "/criar-conta");
-    await guest.getByText(/Você foi convidado para a conta .* Crie sua conta \(ou entre, se já tem uma\) para aceitar\./).waitFor();
+    await guest.getByText(/Você foi convidado para uma conta do Balcão como operador\. Crie sua conta \(ou entre, se já tem uma\) para aceitar\./).waitFor();
     await shots(guest, "convite-criar-conta");
   });
 

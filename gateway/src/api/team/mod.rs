@@ -6,7 +6,7 @@
 //! | `GET /api/accounts/{accountId}/members` | owner ([`Right::ManageMembers`]) | `{members: [{invitationId, email, role, status, invitedAt, joinedAt}]}`, pending and active, oldest first |
 //! | `POST /api/accounts/{accountId}/members {email, role}` | owner | 201 the member (status `invited`); the invitee gets an e-mail with `/painel/convite?codigo=…`, valid 7 days; 409 `member-already-invited`; 422 `cannot-invite-self`; 422 `invalid-argument` on `email` or `role` (`manager` or `operator`); 429 `too-many-requests` (per account and per client address) |
 //! | `DELETE /api/accounts/{accountId}/members/{invitationId}` | owner | 204: a pending invitation is cancelled (its link stops working), an active member loses access at once; 404 when there is no such invitation |
-//! | `POST /api/invitations/check {code}` | anyone, no session | `{displayName, role}` of a live invitation, the code not spent; 400 `expired-action-code` |
+//! | `POST /api/invitations/check {code}` | anyone, session optional | `{displayName, role}` of a live invitation, the code not spent; `displayName` (who invites) only to a caller signed in with the invited address, `null` to anyone else; 400 `expired-action-code` |
 //! | `POST /api/invitations/accept {code}` | the account whose e-mail is the invited one | `{accountId, role}`; 400 `expired-action-code` (unknown, used, expired or cancelled); 422 `cannot-invite-self`; 403 `invitation-for-another-email` (signed in with another address); 409 `already-member` |
 //!
 //! The invitee's address is sealed in `MemberInvited` with a key of the invitation's own
@@ -37,7 +37,6 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use chrono::{DateTime, SecondsFormat, Utc};
-use commands::action_codes::{self, Purpose};
 use commands::claims::digest;
 use commands::team::{self, Invitation};
 use domain::account::MemberStatus;
@@ -323,42 +322,47 @@ pub async fn remove(
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct InvitationOffer {
-    /// The inviting account's name, when it has one.
+    /// The inviting account's name, when it has one and the caller is the invitee.
     pub display_name: Option<String>,
     /// The role offered.
     pub role: Role,
 }
 
-/// `POST /api/invitations/check {code}`: who invites and as what, so the sign-in and sign-up
+/// `POST /api/invitations/check {code}`: what an invitation offers, so the sign-in and sign-up
 /// pages a link leads to can say what is going on. Needs no session (the visitor has not signed
-/// in yet); the code is the credential, as for accepting, and is read, never spent.
+/// in yet); the code is read, never spent.
+///
+/// Holding the code is not proof of being the invitee (a link can be forwarded, or leak from a
+/// shared screen or a log): a visitor or anyone signed in with another address learns only that
+/// there is a live invitation and its role; who invites (`displayName`) is said only to a caller
+/// signed in with the invited address, decided as for accepting ([`team::check`]). The invitee
+/// already read the inviter's name in the e-mail the code came in.
 ///
 /// # Errors
 ///
-/// 400 `expired-action-code` for an unknown, used, expired or cancelled code.
+/// 400 `expired-action-code` for an unknown, used, expired or cancelled code; 401 for a bearer
+/// token that is not valid (no header at all is a visitor).
 pub async fn check(
     State(state): State<AppState>,
+    caller: Option<Authenticated>,
     Json(body): Json<Acceptance>,
 ) -> Result<Json<InvitationOffer>, ApiError> {
-    let pending = action_codes::peek(&state.pool, body.code.trim(), Purpose::Invitation)
-        .await?
-        .ok_or_else(ApiError::expired_action_code)?;
-    let role = pending
-        .payload
-        .get("role")
-        .and_then(|role| serde_json::from_value::<Role>(role.clone()).ok())
-        .ok_or_else(ApiError::expired_action_code)?;
+    let caller = caller.map(|caller| caller.account_id);
+    let offer = team::check(&state.accounts, &body.code, caller.as_deref()).await?;
     // The name only makes the message nicer: without it the page still says what is offered.
-    let display_name = match Uuid::parse_str(&pending.account_id) {
-        Ok(owner) => projections::accounts::find(&state.pool, owner)
+    let display_name = match (offer.for_caller, Uuid::parse_str(&offer.owner)) {
+        (true, Ok(owner)) => projections::accounts::find(&state.pool, owner)
             .await
             .inspect_err(|error| tracing::warn!(%error, "could not read the inviter's name"))
             .ok()
             .flatten()
             .and_then(|account| account.display_name),
-        Err(_) => None,
+        _ => None,
     };
-    Ok(Json(InvitationOffer { display_name, role }))
+    Ok(Json(InvitationOffer {
+        display_name,
+        role: offer.role,
+    }))
 }
 
 /// `POST /api/invitations/accept`.

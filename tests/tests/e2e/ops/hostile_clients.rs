@@ -1,13 +1,14 @@
 //! A slow or hostile client never holds what others need: half-sent headers are cut off, the
-//! number of open connections is capped (the operations listener keeps answering), and odd
-//! asset names are plain 404s.
+//! number of open connections is capped, in all and per address (the operations listener keeps
+//! answering), and odd asset names are plain 404s.
 
+use std::net::{Ipv4Addr, SocketAddr};
 use std::time::Duration;
 
 use reqwest::StatusCode;
 use tests::{TestApp, eventually_within};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpStream;
+use tokio::net::{TcpSocket, TcpStream};
 
 /// Far longer than any limit the tests set: "closed within a generous bound".
 const GENEROUS: Duration = Duration::from_secs(15);
@@ -116,6 +117,69 @@ async fn beyond_the_connection_cap_a_client_gets_a_503_and_the_operations_listen
         },
     )
     .await;
+    drop(held);
+    app.stop().await;
+}
+
+/// A connection to `to` from the loopback address `from` (all of 127.0.0.0/8 is loopback on
+/// Linux), so one test can play several clients.
+async fn connect_from(from: Ipv4Addr, to: &str) -> TcpStream {
+    let socket = TcpSocket::new_v4().expect("a socket");
+    socket.bind(SocketAddr::from((from, 0))).expect("bound");
+    socket
+        .connect(to.parse().expect("an address"))
+        .await
+        .expect("connects")
+}
+
+#[tokio::test]
+async fn five_hundred_twelve_half_open_sockets_from_one_address_leave_another_address_served() {
+    // The default caps (512 in all, 128 per address); the header timeout long enough that the
+    // half-open sockets stay for the whole test.
+    let app = TestApp::spawn_with(|settings| settings.server.header_read_timeout_ms = 60_000).await;
+    let public = address(&app.base_url);
+    let flooder = Ipv4Addr::new(127, 0, 0, 1);
+    let mut held = Vec::new();
+    for _ in 0..512 {
+        let mut stream = connect_from(flooder, &public).await;
+        // Half a header, never finished.
+        stream
+            .write_all(b"GET /healthz HTTP/1.1\r\nHost: balcao.test\r\n")
+            .await
+            .expect("half a header sent");
+        held.push(stream);
+    }
+    // Connections are accepted in the order they were made: by the time the other client's is,
+    // every one of the flood's was, and those past its address's cap were refused.
+    let mut last = held.pop().expect("the flood");
+    let refused = read_until_closed(&mut last)
+        .await
+        .expect("a connection over the address's cap is answered and closed at once");
+    let refused = String::from_utf8_lossy(&refused);
+    assert!(refused.starts_with("HTTP/1.1 503"), "{refused}");
+    assert!(refused.contains("Servidor ocupado"), "{refused}");
+
+    let other = Ipv4Addr::new(127, 0, 0, 2);
+    let client = reqwest::Client::builder()
+        .local_address(std::net::IpAddr::V4(other))
+        .build()
+        .expect("client builds");
+    for path in ["/healthz", "/readyz"] {
+        let answer = client
+            .get(app.url(path))
+            .send()
+            .await
+            .expect("the other address is answered");
+        assert_eq!(answer.status(), StatusCode::OK, "{path}");
+    }
+    let metrics = app.metrics().await;
+    assert!(
+        metrics
+            .lines()
+            .any(|line| line
+                .starts_with("balcao_http_refused_per_address_total{listener=\"public\"}")),
+        "{metrics}"
+    );
     drop(held);
     app.stop().await;
 }

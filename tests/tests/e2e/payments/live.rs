@@ -398,23 +398,44 @@ async fn the_payer_stream_says_paid_and_nothing_about_the_payer_or_the_payment()
     app.stop().await;
 }
 
+/// Signs the shop up with a code; answers the owner, the account and the code's payer stream.
+async fn owner_with_a_code(app: &TestApp) -> (Person, String, String) {
+    let mut owner = sign_up(app, "dona@padaria.test", "Dona da Padaria").await;
+    let account = owner.account_id.clone();
+    let code = code_with_txid(&mut owner, &account, "placa0001").await;
+    (owner, account, format!("/pagamento/{code}/eventos"))
+}
+
+/// Opens two streams (the payer's and the dashboard's) from the test's own address, 127.0.0.1,
+/// and checks that a third of each kind is then refused: 503, `Retry-After`, and the connection
+/// closed, so a client retrying in a loop holds no idle connection between its tries. Answers
+/// the two open streams.
+async fn two_streams_then_refusals(
+    app: &TestApp,
+    owner: &Person,
+    account: &str,
+    path: &str,
+) -> (Stream, Stream) {
+    let one = Stream::open(app, path, None, None).await;
+    let two = Stream::open(app, &events_path(account), Some(&token(owner)), None).await;
+    let third = Stream::request(app, path, None, None).await;
+    assert_eq!(third.status(), StatusCode::SERVICE_UNAVAILABLE);
+    assert!(third.headers().contains_key("retry-after"));
+    assert_eq!(third.headers()["connection"], "close");
+    let fourth = Stream::request(app, &events_path(account), Some(&token(owner)), None).await;
+    assert_eq!(fourth.status(), StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(fourth.headers()["connection"], "close");
+    let body: Value = fourth.json().await.expect("JSON");
+    assert_eq!(body["error"]["code"], "live-updates-full");
+    (one, two)
+}
+
 #[tokio::test]
 async fn streams_beyond_the_bound_are_refused_with_retry_after_and_shutdown_ends_the_others() {
     let app = TestApp::spawn_with(|s| s.server.live_max_clients = 2).await;
-    let mut owner = sign_up(&app, "dona@padaria.test", "Dona da Padaria").await;
-    let account = owner.account_id.clone();
-    let code = code_with_txid(&mut owner, &account, "placa0001").await;
-    let path = format!("/pagamento/{code}/eventos");
-    let _one = Stream::open(&app, &path, None, None).await;
-    let _two = Stream::open(&app, &events_path(&account), Some(&token(&owner)), None).await;
-    let third = Stream::request(&app, &path, None, None).await;
-    assert_eq!(third.status(), StatusCode::SERVICE_UNAVAILABLE);
-    assert!(third.headers().contains_key("retry-after"));
-    let fourth = Stream::request(&app, &events_path(&account), Some(&token(&owner)), None).await;
-    assert_eq!(fourth.status(), StatusCode::SERVICE_UNAVAILABLE);
-    let body: Value = fourth.json().await.expect("JSON");
-    assert_eq!(body["error"]["code"], "live-updates-full");
-    drop(_one);
+    let (owner, account, path) = owner_with_a_code(&app).await;
+    let (one, _two) = two_streams_then_refusals(&app, &owner, &account, &path).await;
+    drop(one);
     // The place is given back when a client goes.
     tests::eventually("a place freed", async || {
         let again = Stream::request(&app, &path, None, None).await;
@@ -425,4 +446,29 @@ async fn streams_beyond_the_bound_are_refused_with_retry_after_and_shutdown_ends
     tokio::time::timeout(Duration::from_secs(20), app.stop())
         .await
         .expect("the server stops with streams open");
+}
+
+#[tokio::test]
+async fn one_address_cannot_hold_every_live_stream_and_another_address_still_gets_one() {
+    let app = TestApp::spawn_with(|s| {
+        s.server.live_max_clients = 4;
+        s.server.live_max_clients_per_address = 2;
+    })
+    .await;
+    let (owner, account, path) = owner_with_a_code(&app).await;
+    // Two of the four places, all that 127.0.0.1 may hold.
+    let _open = two_streams_then_refusals(&app, &owner, &account, &path).await;
+
+    // Another address (all of 127.0.0.0/8 is loopback on Linux) still gets a place.
+    let elsewhere = reqwest::Client::builder()
+        .local_address(std::net::IpAddr::from([127, 0, 0, 2]))
+        .build()
+        .expect("client builds");
+    let other = elsewhere
+        .get(app.url(&path))
+        .send()
+        .await
+        .expect("the gateway answers");
+    assert_eq!(other.status(), StatusCode::OK);
+    app.stop().await;
 }

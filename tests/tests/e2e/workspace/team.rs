@@ -111,7 +111,8 @@ async fn an_invitation_link_works_once() {
 }
 
 #[tokio::test]
-async fn an_invitation_link_says_who_invites_and_as_what_without_a_session_or_spending_it() {
+async fn an_invitation_link_says_as_what_to_anyone_holding_it_and_who_invites_only_to_the_invited_address()
+ {
     let app = TestApp::spawn().await;
     let mut owner = sign_up(&app, "dona@padaria.test", "Padaria da Dona").await;
     assert_eq!(
@@ -121,10 +122,30 @@ async fn an_invitation_link_says_who_invites_and_as_what_without_a_session_or_sp
         StatusCode::CREATED
     );
     let code = invitation_code(&app, "caixa@padaria.test").await;
+    let check = json!({ "code": code });
 
+    // A visitor holding the code (the invitee before signing in, or anyone the link reached):
+    // there is an invitation, and its role, but not who sent it.
     let mut visitor = tests::browser::Browser::new(&app);
-    let offer = visitor
-        .post_json("/api/invitations/check", &json!({ "code": code }))
+    let offer = visitor.post_json("/api/invitations/check", &check).await;
+    assert_eq!(offer.status, StatusCode::OK, "{}", offer.text);
+    assert_eq!(offer.json, json!({"displayName": null, "role": "operator"}));
+    assert!(!offer.text.contains("Padaria"), "{}", offer.text);
+
+    // A stranger signed in with another address learns no more.
+    let mut stranger = sign_up(&app, "estranha@outra.test", "Estranha").await;
+    let offer = stranger
+        .browser
+        .post_json("/api/invitations/check", &check)
+        .await;
+    assert_eq!(offer.status, StatusCode::OK, "{}", offer.text);
+    assert_eq!(offer.json, json!({"displayName": null, "role": "operator"}));
+
+    // The invited address, signed in, is told who invites.
+    let mut caixa = sign_up(&app, "caixa@padaria.test", "Caixa").await;
+    let offer = caixa
+        .browser
+        .post_json("/api/invitations/check", &check)
         .await;
     assert_eq!(offer.status, StatusCode::OK, "{}", offer.text);
     assert_eq!(
@@ -132,15 +153,12 @@ async fn an_invitation_link_says_who_invites_and_as_what_without_a_session_or_sp
         json!({"displayName": "Padaria da Dona", "role": "operator"})
     );
 
-    let mut caixa = sign_up(&app, "caixa@padaria.test", "Caixa").await;
     assert_eq!(
         accept(&mut caixa, &code).await.status,
         StatusCode::OK,
-        "the check spent nothing"
+        "the checks spent nothing"
     );
-    let used = visitor
-        .post_json("/api/invitations/check", &json!({ "code": code }))
-        .await;
+    let used = visitor.post_json("/api/invitations/check", &check).await;
     assert_eq!(used.status, StatusCode::BAD_REQUEST);
     assert_eq!(used.code(), "expired-action-code");
     app.stop().await;

@@ -3,7 +3,7 @@ import type { Role } from '@/lib/roles';
 
 /** What an invitation link offers (`POST /api/invitations/check`). */
 export interface InvitationOffer {
-  /** The inviting account's name, when it has one. */
+  /** The inviting account's name: only for a caller signed in with the invited address, else null. */
   displayName: string | null;
   role: Role;
 }

@@ -22,9 +22,10 @@ export interface InvitationNoticeProps {
 }
 
 /**
- * On /entrar and /criar-conta when they will continue to an invitation: who invites, as what, and
- * that signing in (or creating the account) is how to accept. A spent link says so here, before
- * anyone signs in for nothing.
+ * On /entrar and /criar-conta when they will continue to an invitation: as what, and that signing
+ * in (or creating the account) is how to accept. Who invites is named only when the server says so
+ * (to a caller signed in with the invited address); a visitor holding the link, who may not be the
+ * invitee, is not told. A spent link says so here, before anyone signs in for nothing.
  */
 export function InvitationNotice({ page }: InvitationNoticeProps) {
   const [searchParams] = useSearchParams();
@@ -58,8 +59,14 @@ function Notice({ code, page }: { code: string; page: InvitationNoticeProps['pag
   const role = roleLabel(offer.role).toLowerCase();
   return (
     <p className="notice invitation-notice" role="status">
-      Você foi convidado para a conta {offer.displayName ? <strong>{offer.displayName}</strong> : 'de outra pessoa'}{' '}
-      como {role}. {next}
+      {offer.displayName ? (
+        <>
+          Você foi convidado para a conta <strong>{offer.displayName}</strong> como {role}.
+        </>
+      ) : (
+        `Você foi convidado para uma conta do Balcão como ${role}.`
+      )}{' '}
+      {next}
     </p>
   );
 }

@@ -105,7 +105,8 @@ export const teamHandlers = [
     return noContent();
   }),
 
-  // No session needed: the code is the credential, and it is read, never spent.
+  // No session needed: the code is read, never spent. Who invites is named only to a caller signed
+  // in with the invited address: holding the code is not proof of being the invitee.
   http.post('/api/invitations/check', async ({ request }) => {
     const body = (await request.json()) as { code: string };
     const code = db.actionCodes.get(body.code);
@@ -114,7 +115,8 @@ export const teamHandlers = [
     if (code === undefined || code.used || code.purpose !== 'invitation' || member === undefined) {
       return apiError(400, 'expired-action-code', 'Convite expirado.');
     }
-    return HttpResponse.json({ displayName: owner?.displayName ?? null, role: member.role });
+    const invitee = bearerUser(request)?.email.toLowerCase() === member.email.toLowerCase();
+    return HttpResponse.json({ displayName: invitee ? (owner?.displayName ?? null) : null, role: member.role });
   }),
 
   http.post('/api/invitations/accept', async ({ request }) => {

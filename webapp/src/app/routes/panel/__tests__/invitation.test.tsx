@@ -37,9 +37,11 @@ describe('/painel/convite', () => {
     const app = renderApp(`/painel/convite?codigo=${code}`);
     await screen.findByRole('heading', { name: 'Entrar' });
     expect(app.location()).toBe(`/entrar?continuar=%2Fpainel%2Fconvite%3Fcodigo%3D${code}`);
-    expect(await screen.findByText(/Você foi convidado para a conta/)).toHaveTextContent(
-      'Você foi convidado para a conta Mercearia do Bruno como operador. Entre ou crie sua conta para aceitar.',
+    // A visitor holding the link may not be the invitee: the role, not who invites.
+    expect(await screen.findByText(/Você foi convidado para uma conta/)).toHaveTextContent(
+      'Você foi convidado para uma conta do Balcão como operador. Entre ou crie sua conta para aceitar.',
     );
+    expect(screen.queryByText(/Mercearia do Bruno/)).not.toBeInTheDocument();
     expect(callTimes(ACCEPT)).toEqual([]);
 
     await app.user.type(screen.getByLabelText('E-mail'), ana.email);
@@ -96,8 +98,8 @@ describe('/painel/convite', () => {
     await screen.findByRole('heading', { name: 'Entrar' }, { timeout: 5000 });
     await app.user.click(await screen.findByRole('link', { name: 'Criar conta' }));
     expect(await screen.findByRole('heading', { name: 'Criar conta' }, { timeout: 5000 })).toBeInTheDocument();
-    expect(await screen.findByText(/Você foi convidado para a conta/)).toHaveTextContent(
-      'Você foi convidado para a conta Mercearia do Bruno como gerente. Crie sua conta (ou entre, se já tem uma) para aceitar.',
+    expect(await screen.findByText(/Você foi convidado para uma conta/)).toHaveTextContent(
+      'Você foi convidado para uma conta do Balcão como gerente. Crie sua conta (ou entre, se já tem uma) para aceitar.',
     );
     expect(db.members.get(member.invitationId)?.status).toBe('invited');
     expect(db.actionCodes.get(code)?.used).toBe(false);
