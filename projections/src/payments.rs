@@ -623,8 +623,7 @@ async fn add_to_totals(
     if deltas.is_empty() {
         return Ok(());
     }
-    let (keys, amounts): (Vec<&TotalsKey>, Vec<&[i64; 3]>) =
-        deltas.iter().unzip();
+    let (keys, amounts): (Vec<&TotalsKey>, Vec<&[i64; 3]>) = deltas.iter().unzip();
     let emptied: Vec<(Uuid, NaiveDate, Option<Uuid>)> = sqlx::query_as(AssertSqlSafe(format!(
         "insert into {table} as t (account_id, day, qrcode_id, payments, received_centavos,
                                    refunded_centavos)
