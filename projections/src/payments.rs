@@ -477,7 +477,7 @@ async fn apply_changes(
     if tables.totals_after_fill {
         return Ok(());
     }
-    let mut deltas: HashMap<(Uuid, NaiveDate, Option<Uuid>), [i64; 3]> = HashMap::new();
+    let mut deltas: HashMap<TotalsKey, [i64; 3]> = HashMap::new();
     for (old, new) in before.iter().zip(&after) {
         let old = old.as_ref().map(|row| (row.account_id, row.contribution()));
         let new = new
@@ -570,8 +570,16 @@ async fn write_rows(
     .bind(rows.iter().map(|w| w.row.account_id).collect::<Vec<_>>())
     .bind(column(&|w| Some(w.row.reference.clone())))
     .bind(column(&|w| w.row.end_to_end_id.clone()))
-    .bind(rows.iter().map(|w| w.row.amount_centavos).collect::<Vec<_>>())
-    .bind(rows.iter().map(|w| w.row.refunded_centavos).collect::<Vec<_>>())
+    .bind(
+        rows.iter()
+            .map(|w| w.row.amount_centavos)
+            .collect::<Vec<_>>(),
+    )
+    .bind(
+        rows.iter()
+            .map(|w| w.row.refunded_centavos)
+            .collect::<Vec<_>>(),
+    )
     .bind(rows.iter().map(|w| w.row.paid_at).collect::<Vec<_>>())
     .bind(column(&|w| w.row.txid.clone()))
     .bind(rows.iter().map(|w| w.row.qrcode_id).collect::<Vec<_>>())
@@ -586,7 +594,11 @@ async fn write_rows(
     .bind(column(&|w| w.row.recorded_by.clone()))
     .bind(column(&|w| w.row.void_reason.clone()))
     .bind(rows.iter().map(|w| w.row.recorded_at).collect::<Vec<_>>())
-    .bind(rows.iter().map(|w| w.row.refunds.clone()).collect::<Vec<_>>())
+    .bind(
+        rows.iter()
+            .map(|w| w.row.refunds.clone())
+            .collect::<Vec<_>>(),
+    )
     .bind(rows.iter().map(|w| w.version).collect::<Vec<_>>())
     .bind(column(&|w| Some(w.tx_id.clone())))
     .bind(rows.iter().map(|w| w.global_position).collect::<Vec<_>>())
@@ -598,18 +610,20 @@ async fn write_rows(
         .collect())
 }
 
+/// A `daily_totals` row's key: account, São Paulo day, code.
+type TotalsKey = (Uuid, NaiveDate, Option<Uuid>);
+
 /// Moves `daily_totals` by `deltas` in one statement, then removes the rows left with no
 /// payment (the ones replay, which sums the standing payments, would not make).
 async fn add_to_totals(
     conn: &mut PgConnection,
     table: &str,
-    deltas: &HashMap<(Uuid, NaiveDate, Option<Uuid>), [i64; 3]>,
+    deltas: &HashMap<TotalsKey, [i64; 3]>,
 ) -> Result<(), sqlx::Error> {
     if deltas.is_empty() {
         return Ok(());
     }
-    let (keys, amounts): (Vec<&(Uuid, NaiveDate, Option<Uuid>)>, Vec<&[i64; 3]>) =
-        deltas.iter().unzip();
+    let (keys, amounts): (Vec<&TotalsKey>, Vec<&[i64; 3]>) = deltas.iter().unzip();
     let emptied: Vec<(Uuid, NaiveDate, Option<Uuid>)> = sqlx::query_as(AssertSqlSafe(format!(
         "insert into {table} as t (account_id, day, qrcode_id, payments, received_centavos,
                                    refunded_centavos)
@@ -630,9 +644,11 @@ async fn add_to_totals(
     .fetch_all(&mut *conn)
     .await?
     .into_iter()
-    .filter_map(|(account_id, day, code, empty): (Uuid, NaiveDate, Option<Uuid>, bool)| {
-        empty.then_some((account_id, day, code))
-    })
+    .filter_map(
+        |(account_id, day, code, empty): (Uuid, NaiveDate, Option<Uuid>, bool)| {
+            empty.then_some((account_id, day, code))
+        },
+    )
     .collect();
     for (account_id, day, code) in emptied {
         sqlx::query(AssertSqlSafe(format!(

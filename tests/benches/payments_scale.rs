@@ -25,7 +25,6 @@ use chrono::NaiveDate;
 use commands::feed::FeedFields;
 use futures::StreamExt;
 use gateway::roles::{Roles, Running};
-use projections::Projection;
 use sqlx::PgPool;
 use tests::TestApp;
 use tests::browser::Browser;

@@ -22,8 +22,8 @@
 use chrono::{DateTime, Duration, NaiveDate, NaiveTime, SecondsFormat, Utc};
 use commands::vault::AccountKey;
 use domain::payment::{
-    PaymentConfirmed, PaymentEvent, PaymentRecorded, PaymentRefunded, PaymentSource,
-    PaymentVoided, RefundStatus,
+    PaymentConfirmed, PaymentEvent, PaymentRecorded, PaymentRefunded, PaymentSource, PaymentVoided,
+    RefundStatus,
 };
 use sqlx::PgPool;
 use uuid::Uuid;
@@ -207,9 +207,10 @@ pub async fn fill(pool: &PgPool, fill: &Fill) -> anyhow::Result<Filled> {
                 } else {
                     amount / 2
                 };
-                for (version, status) in
-                    [(2, RefundStatus::EmProcessamento), (3, RefundStatus::Devolvido)]
-                {
+                for (version, status) in [
+                    (2, RefundStatus::EmProcessamento),
+                    (3, RefundStatus::Devolvido),
+                ] {
                     due(
                         u64::try_from(version).unwrap_or(1) * 5,
                         version,
@@ -217,7 +218,11 @@ pub async fn fill(pool: &PgPool, fill: &Fill) -> anyhow::Result<Filled> {
                     );
                 }
             }
-            5 => due(7, 2, refund(&reference, amount, RefundStatus::NaoRealizado, &at)),
+            5 => due(
+                7,
+                2,
+                refund(&reference, amount, RefundStatus::NaoRealizado, &at),
+            ),
             94..97 => due(
                 11,
                 2,

@@ -130,12 +130,11 @@ async fn wait_for_every_event(db: &PgPool, filled: Filled) {
         Duration::from_secs(300),
         "every payment event in the read model",
         async || {
-            let (rows, events): (i64, i64) = sqlx::query_as(
-                "select count(*), coalesce(sum(version), 0)::bigint from payments",
-            )
-            .fetch_one(db)
-            .await
-            .ok()?;
+            let (rows, events): (i64, i64) =
+                sqlx::query_as("select count(*), coalesce(sum(version), 0)::bigint from payments")
+                    .fetch_one(db)
+                    .await
+                    .ok()?;
             (u64::try_from(rows).ok()? == filled.payments
                 && u64::try_from(events).ok()? == filled.events)
                 .then_some(())
@@ -152,7 +151,11 @@ async fn a_replay_of_thirty_thousand_payments_finishes_under_a_two_second_statem
     let filled = busy_shop(&app, &db, 30_000).await;
     wait_for_every_event(&db, filled).await;
     let live = read_models(&db).await;
-    assert!(live.1.len() > 1_000, "three years of days: {}", live.1.len());
+    assert!(
+        live.1.len() > 1_000,
+        "three years of days: {}",
+        live.1.len()
+    );
 
     // Each statement of the replay must end within the timeout; the log's read is the only one
     // exempt (its own transaction lifts it).
@@ -168,13 +171,16 @@ async fn a_replay_of_thirty_thousand_payments_finishes_under_a_two_second_statem
             .fetch_one(&db)
             .await
             .expect("pg_stats");
-    assert!(statistics > 0, "the replayed table was analysed before it went live");
+    assert!(
+        statistics > 0,
+        "the replayed table was analysed before it went live"
+    );
     app.stop().await;
 }
 
 #[tokio::test]
 async fn the_projector_finds_payments_by_their_primary_key_as_its_table_grows_with_autovacuum_off()
- {
+{
     // The projector starts on the empty table of a fresh database (autovacuum is off here, and
     // nothing else runs `analyze`), so any plan it caches is made while the table is empty.
     let app = TestApp::spawn_roles(
@@ -218,7 +224,9 @@ async fn the_projector_finds_payments_by_their_primary_key_as_its_table_grows_wi
     .await
     .expect("index statistics");
     assert!(
-        scans.iter().any(|(index, n)| index == "payments_pkey" && *n > 0),
+        scans
+            .iter()
+            .any(|(index, n)| index == "payments_pkey" && *n > 0),
         "the projector's reads are counted: {scans:?}"
     );
     for (index, n) in &scans {
