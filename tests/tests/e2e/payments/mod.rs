@@ -4,6 +4,7 @@
 mod authorization;
 pub(crate) mod live;
 mod manual;
+mod payer_page;
 mod payer_page_cache;
 mod receiver;
 mod replay;
