@@ -37,7 +37,11 @@ describe("uma placa paga por muitos clientes", () => {
   let stack;
   let owner;
   let payerPath;
+  // The three checks need only the code; each goes on when another fails.
   const step = stepsOf(() => stack);
+  const payments = stepsOf(() => stack, step);
+  const naming = stepsOf(() => stack, step);
+  const printing = stepsOf(() => stack, step);
 
   before(async () => {
     process.env.BALCAO_SANDBOX_PAYMENTS = "true";
@@ -74,7 +78,7 @@ describe("uma placa paga por muitos clientes", () => {
   });
 
   for (const screen of SCREENS) {
-    step(`${screen.width}×${screen.height}: the customer who pays sees it received; the next one sees it ready to pay`, async () => {
+    payments(`${screen.width}×${screen.height}: the customer who pays sees it received; the next one sees it ready to pay`, async () => {
       const paying = await stack.newPage(`paga-${screen.width}`);
       await paying.setViewportSize(screen);
       await paying.goto(payerPath);
@@ -101,7 +105,7 @@ describe("uma placa paga por muitos clientes", () => {
     });
   }
 
-  step("the payer page asks to check the name the bank shows, the key holder's", async () => {
+  naming("the payer page asks to check the name the bank shows, the key holder's", async () => {
     const payer = await stack.newPage("nome");
     for (const screen of SCREENS) {
       await payer.setViewportSize(screen);
@@ -114,7 +118,7 @@ describe("uma placa paga por muitos clientes", () => {
     await payer.context().close();
   });
 
-  step("“Imprimir placa” prints the designed sign, the layout of its PDF", async () => {
+  printing("“Imprimir placa” prints the designed sign, the layout of its PDF", async () => {
     const page = await stack.newPage("impressao");
     const query = `?tamanho=a5&modelo=faixa&tema=vinho&rodape=${encodeURIComponent(FOOTER)}`;
     await page.goto(`${payerPath}/placa${query}`);
