@@ -1,15 +1,21 @@
-// The payer page's live status: when the payment to this code is recorded, "Pagamento recebido"
-// appears without a reload. The stream (`/pagamento/{id}/eventos`) says only whether the code was
-// paid, never who paid. No framework: the page must stay light on a phone.
+// The payer page's live status: when a payment to this code arrives while the page is open,
+// "Pagamento recebido" appears without a reload. A sign is paid by many people, so a page opens
+// ready to pay and the stream (`/pagamento/{id}/eventos`) tells only of payments after what the
+// page saw: after `?desde=` in the address (where "Simular pagamento" sends its payer back), else
+// after the stream opened; never who paid. No framework: the page must stay light on a phone.
 (function () {
   'use strict';
   var page = document.querySelector('[data-live]');
   if (!page || typeof window.EventSource === 'undefined') return;
   var status = page.querySelector('.paid-status');
-  var lastId = null;
+  // Set by the server (a position `TX.GP`); anything else is left out.
+  var given = new window.URLSearchParams(window.location.search).get('desde');
+  var lastId = given && /^\d+\.\d+$/.test(given) ? given : null;
   var pause = 2000;
 
   function show(paid) {
+    // What the stream last said, for whoever checks the page (a test, a support person).
+    page.setAttribute('data-estado', paid ? 'pago' : 'aguardando');
     if (!status) return;
     status.textContent = paid ? 'Pagamento recebido' : '';
     status.hidden = !paid;

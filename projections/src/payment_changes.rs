@@ -38,6 +38,17 @@ pub struct PaymentChange {
     pub paid_at: DateTime<Utc>,
     /// The feed position of the newest event the row shows.
     pub position: FeedPosition,
+    /// The payment stream's version the row shows: 1 when this change is the payment's arrival
+    /// (its recording), more for a later confirmation, refund or void.
+    pub version: i64,
+}
+
+impl PaymentChange {
+    /// Whether this change is a payment arriving (recorded now, and standing): what a payer page
+    /// open at a reusable code confirms.
+    pub fn is_arrival(&self) -> bool {
+        self.version == 1 && self.status == "received"
+    }
 }
 
 /// Whose changes to read.
@@ -61,6 +72,7 @@ struct Row {
     paid_at: DateTime<Utc>,
     tx_id: i64,
     global_position: i64,
+    version: i64,
 }
 
 /// The payments in `scope` whose newest event lies after `after`, in feed order, at most
@@ -78,7 +90,7 @@ pub async fn after<'e>(
     let rows: Vec<Row> = sqlx::query_as(
         "select p.account_id, p.reference, p.qrcode_id, q.created_by as code_created_by,
                 p.amount_centavos, p.status, p.source, p.paid_at,
-                p.tx_id::text::bigint as tx_id, p.global_position
+                p.tx_id::text::bigint as tx_id, p.global_position, p.version
            from payments p
            left join qrcodes q on q.qrcode_id = p.qrcode_id and q.owner_id = p.account_id
           where (p.tx_id, p.global_position) > ($1::text::xid8, $2)
@@ -106,6 +118,7 @@ pub async fn after<'e>(
             source: row.source,
             paid_at: row.paid_at,
             position: position_from(row.tx_id, row.global_position),
+            version: row.version,
         })
         .collect())
 }

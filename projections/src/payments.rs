@@ -162,21 +162,6 @@ pub async fn find<'e>(
     .await?)
 }
 
-/// Whether a payment to `qrcode_id` stands (received, not voided): what the payer page tells.
-pub async fn code_was_paid<'e>(
-    executor: impl PgExecutor<'e>,
-    qrcode_id: Uuid,
-) -> Result<bool, Error> {
-    Ok(sqlx::query_scalar(
-        "select exists (select 1 from payments p join qrcodes q on q.qrcode_id = p.qrcode_id
-                         where p.qrcode_id = $1 and p.account_id = q.owner_id
-                           and p.status = 'received')",
-    )
-    .bind(qrcode_id)
-    .fetch_one(executor)
-    .await?)
-}
-
 /// One day's totals.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct DayTotal {

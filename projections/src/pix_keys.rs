@@ -8,7 +8,8 @@
 //! transaction; a key that is gone (the account was deleted: crypto-shredding) leaves them null,
 //! on replay too, before `AccountDeleted` deletes the rows again.
 //!
-//! The gateway reads it with [`list_active`], [`find`] and [`find_active_by_key`].
+//! The gateway reads it with [`list_active`], [`find`], [`find_active_by_key`] and
+//! [`holder_for`].
 
 use std::collections::HashMap;
 
@@ -107,6 +108,30 @@ pub async fn find_active_by_key<'e>(
     .bind(pix_key)
     .fetch_optional(executor)
     .await?)
+}
+
+/// The holder's name the payer's bank shows for a code of account `account_id` made with the
+/// registered key `key_id`, or, for a code made with a typed key (`key_id` `None`), with the
+/// account's active key whose DICT form is `pix_key`; `None` when the account registered
+/// neither or the name cannot be opened.
+pub async fn holder_for<'e>(
+    executor: impl PgExecutor<'e>,
+    account_id: Uuid,
+    key_id: Option<Uuid>,
+    pix_key: &str,
+) -> Result<Option<String>, Error> {
+    Ok(sqlx::query_scalar(
+        "select holder_name from pix_keys
+          where account_id = $1
+            and (key_id = $2 or ($2::uuid is null and pix_key = $3 and removed_at is null))
+          limit 1",
+    )
+    .bind(account_id)
+    .bind(key_id)
+    .bind(pix_key)
+    .fetch_optional(executor)
+    .await?
+    .flatten())
 }
 
 /// The `pix_keys` projection.

@@ -658,7 +658,7 @@ impl Stack {
         below.push(Block {
             role: Role::AntiFraud,
             fitted: fit(
-                &anti_fraud_line(&content.name),
+                &anti_fraud_line(content.holder.as_deref()),
                 Weight::Bold,
                 anti_size,
                 anti_size * 0.7,

@@ -51,17 +51,31 @@ pub const MAX_FOOTER_CHARS: usize = 80;
 /// How the payer pays, printed on every sign.
 pub const INSTRUCTION: &str = "Abra o app do seu banco, escolha Pix e depois Pagar com QR Code. Aponte a câmera para o código.";
 
-/// The anti-fraud line every sign prints.
+/// The anti-fraud line every sign prints: the name the payer's bank app will show, which is the
+/// key holder's as registered in the DICT (field 59, the code's merchant name, is not shown by
+/// the payer's app). When that name is not known (a visitor's sign, a key typed without
+/// registering it), the line says plainly which name to expect instead of naming one.
 ///
 /// ```
 /// assert_eq!(
-///     domain::sign::anti_fraud_line("LOJA DA ANA"),
-///     "Confira o nome do recebedor antes de confirmar: LOJA DA ANA"
+///     domain::sign::anti_fraud_line(Some("Beatriz Lima")),
+///     "Confira o nome do recebedor antes de confirmar: Beatriz Lima"
+/// );
+/// assert_eq!(
+///     domain::sign::anti_fraud_line(None),
+///     "Antes de confirmar, confira no app do banco o nome do titular da chave."
 /// );
 /// ```
-pub fn anti_fraud_line(name: &str) -> String {
-    format!("Confira o nome do recebedor antes de confirmar: {name}")
+pub fn anti_fraud_line(holder: Option<&str>) -> String {
+    match holder.map(str::trim).filter(|h| !h.is_empty()) {
+        Some(holder) => format!("Confira o nome do recebedor antes de confirmar: {holder}"),
+        None => UNKNOWN_HOLDER_LINE.to_owned(),
+    }
 }
+
+/// The anti-fraud line of a sign whose key holder's name is not known ([`anti_fraud_line`]).
+pub const UNKNOWN_HOLDER_LINE: &str =
+    "Antes de confirmar, confira no app do banco o nome do titular da chave.";
 
 /// What a sign says.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -72,6 +86,9 @@ pub struct SignContent {
     pub name: String,
     /// The recipient's city (field 60, up to 15 characters).
     pub city: String,
+    /// The key holder's name as the payer's bank shows it (the registered key's holder), when
+    /// known; the anti-fraud line names it ([`anti_fraud_line`]).
+    pub holder: Option<String>,
     /// The fixed amount, when the code has one.
     pub amount: Option<Centavos>,
     /// What the payment is for.
@@ -97,6 +114,7 @@ impl SignContent {
             payload: payload.into(),
             name: name.into(),
             city: city.into(),
+            holder: None,
             amount: None,
             description: None,
             key_line: None,

@@ -20,6 +20,11 @@ fn longest() -> SignContent {
         payload: made.payload,
         name: made.merchant_name,
         city: made.merchant_city,
+        // A holder name near the longest a key is registered with (99 of 100 characters).
+        holder: Some(
+            "Mercadinho São João e Filhos Comércio de Alimentos e Bebidas da Vila Mariana Sociedade Limitada EPP"
+                .to_owned(),
+        ),
         amount: Some(Centavos::new(123_456_789)),
         description: Some(
             "Combo almoço executivo com sobremesa e bebida da casa, pague no caixa".to_owned(),
@@ -132,7 +137,7 @@ fn check(doc: &SignDocument, content: &SignContent, options: &SignOptions) {
                 .collect();
             assert_eq!(
                 anti_fraud.join(" "),
-                anti_fraud_line(&content.name),
+                anti_fraud_line(content.holder.as_deref()),
                 "{options:?}: panel {panel} prints the anti-fraud line whole"
             );
             for role in [Role::Headline, Role::Name, Role::City] {

@@ -2,7 +2,7 @@
 //!
 //! | route | who | events |
 //! |---|---|---|
-//! | `GET /pagamento/{id}/eventos` | anyone with the payer page | `pagamento` `{"pago": bool}` on connect and whenever it changes |
+//! | `GET /pagamento/{id}/eventos` | anyone with the payer page | `pagamento` `{"pago": false}` on connect (the code ready to pay), `{"pago": true}` when a payment to the code arrives; a resumed stream: `{"pago": true}` if one arrived after its last id, else nothing |
 //! | `GET /api/accounts/{accountId}/events` | bearer token; every role (operators: their own codes) | `pagamento` `{reference, qrcodeId, amountCentavos, status, source, paidAt}` per change; `resync` after a gap too large to replay |
 //! | `GET /api/accounts/{accountId}/subscription/charges/{chargeId}/events` | bearer token; the owner | `cobranca` `{status}`: the charge as it stands on connect, then each change (the checkout, `/pagar_asaas`) |
 //!
@@ -53,8 +53,8 @@ fn busy(mut response: Response) -> Response {
     response
 }
 
-/// `GET /pagamento/{qrcode_id}/eventos`: whether the code was paid, live. Carries nothing about
-/// the payment or the payer.
+/// `GET /pagamento/{qrcode_id}/eventos`: whether a payment to the code arrived while the page
+/// was open, live. Carries nothing about the payment or the payer.
 ///
 /// # Errors
 ///

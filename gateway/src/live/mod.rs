@@ -14,8 +14,11 @@
 //! ```
 //!
 //! - **Who sees what.** `GET /pagamento/{id}/eventos` (anyone holding the payer page): only
-//!   whether the code was paid (`{"pago":true}`), never who paid nor anything else about the
-//!   payment. `GET /api/accounts/{accountId}/events` (bearer token, [`Right::ViewOwnTransactions`]):
+//!   whether a payment to the code arrived while the page was open (`{"pago":true}`), never who
+//!   paid nor anything else about the payment. A code is a printed sign paid by many people, so
+//!   a page opening anew starts "not paid" (`{"pago":false}`) whatever was paid before, and a
+//!   page that resumes (`?desde=`, `Last-Event-ID`) hears only of payments that arrived after
+//!   what it saw. `GET /api/accounts/{accountId}/events` (bearer token, [`Right::ViewOwnTransactions`]):
 //!   the account's payments as they change, amount and status but no payer data; operators only
 //!   the payments to codes they made. Both are [`handlers`].
 //! - **Ids and resuming.** Every event's `id:` is the feed position (`TX.GP`) of the change it
@@ -73,6 +76,8 @@ mod charges;
 mod fanout;
 pub mod handlers;
 mod stream;
+
+pub use stream::event_id;
 
 /// Changes the broadcast keeps for readers that are behind; a reader further behind than this
 /// loses its place (its stream ends and it resumes from the read model).

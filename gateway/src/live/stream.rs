@@ -75,7 +75,7 @@ impl Audience {
 }
 
 /// `TX.GP`, the `id:` of an event.
-pub(super) fn event_id(position: FeedPosition) -> String {
+pub fn event_id(position: FeedPosition) -> String {
     format!("{}.{}", position.tx_id, position.global_position)
 }
 
@@ -86,6 +86,16 @@ pub(super) fn parse_event_id(text: &str) -> Option<FeedPosition> {
         tx_id: tx.parse().ok()?,
         global_position: gp.parse().ok()?,
     })
+}
+
+/// What a payer page learns from a change to its code: a payment arriving is "paid"; nothing
+/// else (a refund, a void, a confirmation of an earlier payment) is this page's payment, so it
+/// tells nothing. A printed sign is paid by many people: "paid" is only ever news of a payment
+/// that arrived while the page was open, never the code's history.
+fn payer_after(change: &PaymentChange) -> Option<Event> {
+    change
+        .is_arrival()
+        .then(|| payer_event(true, change.position))
 }
 
 /// The payer's event: paid or not, nothing else.
@@ -133,36 +143,9 @@ impl Drop for Client {
 }
 
 impl Client {
-    /// What the payer's page should show after a change to its code: paid unless the change
-    /// was a void, in which case another payment may still stand (asked once, rarely).
-    async fn payer_after(&self, change: &PaymentChange) -> Option<Event> {
-        if change.status == "received" {
-            return Some(payer_event(true, change.position));
-        }
-        let paid = self.code_paid().await?;
-        Some(payer_event(paid, change.position))
-    }
-
-    async fn code_paid(&self) -> Option<bool> {
-        let Audience::Payer {
-            qrcode_id,
-            owner_id: Some(_),
-        } = &self.audience
-        else {
-            return Some(false);
-        };
-        match projections::payments::code_was_paid(&self.live.shared.pool, *qrcode_id).await {
-            Ok(paid) => Some(paid),
-            Err(error) => {
-                tracing::warn!(%error, "live updates: could not read whether a code was paid");
-                None
-            }
-        }
-    }
-
-    async fn event_for(&self, change: &PaymentChange) -> Option<Event> {
+    fn event_for(&self, change: &PaymentChange) -> Option<Event> {
         match self.audience {
-            Audience::Payer { .. } => self.payer_after(change).await,
+            Audience::Payer { .. } => payer_after(change),
             Audience::Account { .. } => Some(account_event(change)),
         }
     }
@@ -186,7 +169,7 @@ impl Client {
             if change.position <= self.told_up_to || !self.audience.sees(&change) {
                 continue;
             }
-            if let Some(event) = self.event_for(&change).await {
+            if let Some(event) = self.event_for(&change) {
                 return Some(event);
             }
         }
@@ -233,11 +216,39 @@ pub(super) async fn open(
 /// for a dashboard that resumes, what changed after its last id (or `resync` if too much did).
 async fn first_events(client: &mut Client, resume_after: Option<FeedPosition>, head: FeedPosition) {
     match (&client.audience, resume_after) {
-        (Audience::Payer { .. }, _) => {
-            if let Some(paid) = client.code_paid().await {
-                client.pending.push_back(payer_event(paid, head));
-            }
+        // A page opening anew: the code is ready to pay, whatever was paid before.
+        (Audience::Payer { .. }, None) => {
+            client.pending.push_back(payer_event(false, head));
             client.told_up_to = head;
+        }
+        // A page resuming: whether a payment arrived after what it saw (replayed, at most one
+        // "paid"); nothing when none did, so the page keeps what it shows.
+        (Audience::Payer { .. }, Some(after)) => {
+            client.told_up_to = after;
+            let missed = payment_changes::after(
+                &client.live.shared.pool,
+                after,
+                client.audience.scope(),
+                REPLAY_LIMIT,
+            )
+            .await;
+            match missed {
+                Ok(missed) => {
+                    let mut arrived = None;
+                    for change in missed {
+                        client.told_up_to = client.told_up_to.max(change.position);
+                        if client.audience.sees(&change) && change.is_arrival() {
+                            arrived = Some(change.position);
+                        }
+                    }
+                    if let Some(position) = arrived {
+                        client.pending.push_back(payer_event(true, position));
+                    }
+                }
+                Err(error) => {
+                    tracing::warn!(%error, "live updates: could not replay a payer page's payments");
+                }
+            }
         }
         (Audience::Account { .. }, None) => {}
         (Audience::Account { .. }, Some(after)) => {
@@ -307,6 +318,7 @@ mod tests {
                 tx_id: 7,
                 global_position: 3,
             },
+            version: 1,
         }
     }
 

@@ -45,6 +45,9 @@ pub struct PayLinkPage {
     pub qr_svg: String,
     /// Path of the copy-button script.
     pub copy_js: &'static str,
+    /// The name the payer's bank shows: the holder of the account's registered key equal to the
+    /// link's key, when it has one.
+    pub holder: Option<String>,
 }
 
 fn error_page(
@@ -112,6 +115,8 @@ pub async fn show(
             .with_timezone(&chrono::FixedOffset::west_opt(3 * 3600).expect("UTC−3"));
         format!("Válido até {}", last_day.format("%d/%m/%Y"))
     });
+    let holder =
+        projections::pix_keys::holder_for(&state.pool, view.owner_id, None, &view.pix_key).await?;
     let meta = Meta::unindexed(
         Some(&state.site),
         format!("Pagar {} com Pix | Balcão", view.merchant_name),
@@ -127,6 +132,7 @@ pub async fn show(
         validity,
         qr_svg,
         copy_js: assets::copy_script_path(),
+        holder,
     })
     .into_response())
 }

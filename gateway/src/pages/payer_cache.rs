@@ -3,16 +3,18 @@
 //! queries, a render and a compression per request.
 //!
 //! **When an entry is still right.** A payer page is a function of the code's row in `qrcodes`
-//! (its `version` moves on archive, unarchive and claim) and of whether a payment to it stands
-//! (`payments`). Each entry remembers both, as its [`Stamp`], and where those two projections'
-//! checkpoints were ([`Marks`], as this process's [`projections::projector::ProgressWatch`]
+//! (its `version` moves on archive, unarchive and claim) and of its key holder's name
+//! (`pix_keys`: the name the payer's bank shows, which a rename changes). Payments are not in
+//! it: a code is paid by many people, so every page opens ready to pay and hears of a payment
+//! over its live stream. Each entry remembers both, as its [`Stamp`], and where those two
+//! projections' checkpoints were ([`Marks`], as this process's [`projections::projector::ProgressWatch`]
 //! heard them) *before* the rows were read. A checkpoint moves in the same transaction as its
 //! read model, and the watch only moves forward, so while both marks are unchanged neither row
 //! can have changed: the entry is served with no database work at all. Once either projection
 //! moves (by any event, for any code), the next request reads the two rows again; an unchanged
 //! stamp keeps the bytes (only the marks are brought forward), a changed one renders anew. A
 //! request that waited for its own write (`read_your_writes`) sees the watch past that write, so
-//! archiving or paying is never answered with the old page.
+//! archiving is never answered with the old page.
 //!
 //! The `ETag` is a digest of the HTML, so `If-None-Match` is answered 304 from the entry. The
 //! compressed forms are made on first demand, once per version, at a mid level: paid once, not
@@ -38,23 +40,23 @@ pub const DEFAULT_BUDGET_BYTES: usize = 4 << 20;
 
 /// Everything a payer page is rendered from: the code's whole row (its `version` moves on
 /// archive, unarchive and claim; comparing the whole row also catches a change nobody foresaw)
-/// and whether a payment to it stands.
+/// and its key holder's name.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Stamp {
     /// The code's row in `qrcodes`.
     pub view: QrCodeView,
-    /// Whether a payment to it stands.
-    pub paid: bool,
+    /// The name the payer's bank shows (`pix_keys`), when known.
+    pub holder: Option<String>,
 }
 
-/// Where the `qrcodes` and `payments` projections were, as this process heard, when the rows
+/// Where the `qrcodes` and `pix_keys` projections were, as this process heard, when the rows
 /// behind an entry were read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Marks {
     /// The `qrcodes` checkpoint.
     pub qrcodes: FeedPosition,
-    /// The `payments` checkpoint.
-    pub payments: FeedPosition,
+    /// The `pix_keys` checkpoint.
+    pub pix_keys: FeedPosition,
 }
 
 /// One code's page.
@@ -86,7 +88,7 @@ impl CachedPage {
     pub fn respond(&self, request: &HeaderMap) -> Response {
         let headers = [
             (header::ETAG, self.etag.clone()),
-            // Always asked again (the code may be archived or paid), answered 304 while not.
+            // Always asked again (the code may be archived), answered 304 while not.
             (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
             (header::VARY, HeaderValue::from_static("accept-encoding")),
         ];
@@ -298,7 +300,7 @@ mod tests {
                 archived_at: None,
                 version,
             },
-            paid: false,
+            holder: None,
         }
     }
 
@@ -312,7 +314,7 @@ mod tests {
                 tx_id: n,
                 global_position: 1,
             },
-            payments: FeedPosition::default(),
+            pix_keys: FeedPosition::default(),
         }
     }
 

@@ -1,6 +1,11 @@
 //! The payer page, `/pagamento/{qrcode_id}`: who receives, how much, the QR code as inline SVG,
 //! "Pix Copia e Cola" with a copy button, and how to pay. An archived code's page says in pt-BR
 //! that it no longer takes payments, and shows neither the code nor its copy text.
+//!
+//! A code is a sign many people pay: the page always opens ready to pay, and "Pagamento
+//! recebido" appears only on a page that was open when a payment to the code arrived (its live
+//! stream, [`crate::live`]). The name it asks the payer to check is the one the payer's bank
+//! shows, the key holder's ([`crate::signs::holder_of`]), not the code's merchant name.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -33,14 +38,15 @@ pub struct PaymentPage {
     pub qr_svg: String,
     /// Path of the copy-button script.
     pub copy_js: &'static str,
-    /// Whether a payment to this code stands ("Pagamento recebido"; never who paid).
-    pub paid: bool,
+    /// The name the payer's bank shows (the key holder's), when known.
+    pub holder: Option<String>,
     /// Whether the sandbox's "Simular pagamento" is offered.
     pub simulate: bool,
 }
 
-/// The printable sign (placa) for a QR code: the empty layout, the code at level Q, which
-/// survives wear, glare and lamination better.
+/// The printable sign (placa) for a QR code: the designed sign itself (the SVG of
+/// `/placas/{id}.svg`, the same layout as the PDF with the same choices), shown on screen and
+/// printed alone on a sheet of the chosen paper.
 #[derive(Template)]
 #[template(path = "sign.html")]
 pub struct SignPage {
@@ -48,26 +54,20 @@ pub struct SignPage {
     pub meta: Meta,
     /// The QR code's read model.
     pub view: QrCodeView,
-    /// "R$ 12,50" or "Valor livre".
-    pub amount: String,
-    /// The QR code as an SVG element, level Q.
-    pub qr_svg: String,
-    /// How to pay, as the sign files print it ([`domain::sign::INSTRUCTION`]).
-    pub instruction: &'static str,
-    /// "Confira o nome do recebedor antes de confirmar: NOME", as the sign files print it.
-    pub anti_fraud: String,
+    /// Everything the sign says, in print order: the image's text for screen readers.
+    pub description: String,
     /// Path of the script behind the print button.
     pub copy_js: &'static str,
-    /// The paper (`?tamanho=`, A4 unless a known size is asked for): the print CSS's named
-    /// `@page` (`placa-a5` …) and the file downloads follow it.
+    /// The paper: the print CSS's named `@page` (`placa-a5` …).
     pub size: domain::sign::PaperSize,
-    /// The query of the file downloads: the paper and whatever else of the design the page was
-    /// asked for (`modelo`, `tema`, `titulo`, `rodape`), so the files are the sign chosen.
+    /// The query of the image and the file downloads: the paper and whatever else of the design
+    /// the page was asked for (`modelo`, `tema`, `titulo`, `rodape`), so both are the sign chosen.
     pub files_query: String,
 }
 
-/// `GET /pagamento/{qrcode_id}/placa[?tamanho=a5]`: the printable sign; the print CSS sets the
-/// paper size from `tamanho` (an unknown one prints on A4).
+/// `GET /pagamento/{qrcode_id}/placa[?tamanho=a5&modelo=…]`: the printable sign. Choices the
+/// file routes would refuse are dropped (the page then shows the default design on the paper
+/// asked for, A4 when that is unknown too).
 pub async fn sign(
     State(state): State<AppState>,
     Path(id): Path<String>,
@@ -77,13 +77,16 @@ pub async fn sign(
         .get("tamanho")
         .and_then(|s| s.parse::<domain::sign::PaperSize>().ok())
         .unwrap_or(domain::sign::PaperSize::A4);
-    let files_query = match crate::signs::SignRequest::from_query(&query) {
-        Ok(design) if !design.query().is_empty() => design.query(),
-        _ => format!("?tamanho={}", size.slug()),
-    };
+    let design = crate::signs::SignRequest::from_query(&query).unwrap_or_else(|_| {
+        let paper = HashMap::from([("tamanho".to_owned(), size.slug().to_owned())]);
+        crate::signs::SignRequest::from_query(&paper).expect("a known paper size is a design")
+    });
+    let files_query = design.query();
+    let size = design.options.size;
     let qrcode_id = Uuid::parse_str(&id).map_err(|_| AppError::NotFound)?;
     let view = state.qrcode(qrcode_id).await?.ok_or(AppError::NotFound)?;
-    let qr_svg = render_qr(&view, EcLevel::Q)?;
+    let holder = crate::signs::holder_of(&state, &view).await?;
+    let content = crate::signs::content_for(&view, holder, &design);
     let amount = amount_text(&view);
     let meta = Meta::unindexed(
         Some(&state.site),
@@ -93,18 +96,34 @@ pub async fn sign(
             view.merchant_name
         ),
     );
-    let anti_fraud = domain::sign::anti_fraud_line(&view.merchant_name);
     Ok(HtmlTemplate(SignPage {
         meta,
         view,
-        amount,
-        qr_svg,
-        instruction: domain::sign::INSTRUCTION,
-        anti_fraud,
+        description: sign_description(&content, &amount),
         copy_js: assets::copy_script_path(),
         size,
         files_query,
     }))
+}
+
+/// What a sign says, in the order it prints it, as one text.
+fn sign_description(content: &domain::sign::SignContent, amount: &str) -> String {
+    let mut lines = vec![
+        format!("Placa Pix: {}", content.headline),
+        format!("{}, {}", content.name, content.city),
+        amount.to_owned(),
+    ];
+    lines.extend(content.description.clone());
+    lines.extend(content.key_line.clone());
+    lines.push(domain::sign::anti_fraud_line(content.holder.as_deref()));
+    lines.push(domain::sign::INSTRUCTION.to_owned());
+    lines.extend(content.footer.clone());
+    lines
+        .iter()
+        .map(|line| line.trim_end_matches('.'))
+        .collect::<Vec<_>>()
+        .join(". ")
+        + "."
 }
 
 fn render_qr(view: &QrCodeView, level: EcLevel) -> Result<String, AppError> {
@@ -139,7 +158,7 @@ pub async fn show(
     let watch = state.progress.watch();
     let marks = Marks {
         qrcodes: watch.position(qrcodes::NAME),
-        payments: watch.position(projections::payments::NAME),
+        pix_keys: watch.position(projections::pix_keys::NAME),
     };
     let cached = state.payer_pages.get(qrcode_id, marks);
     if let Some(hit) = &cached
@@ -148,23 +167,26 @@ pub async fn show(
         return Ok(hit.page.respond(&request));
     }
     let view = state.qrcode(qrcode_id).await?.ok_or(AppError::NotFound)?;
-    let paid = view.owner_id.is_some()
-        && projections::payments::code_was_paid(&state.pool, view.qrcode_id).await?;
-    let stamp = Stamp { view, paid };
+    let holder = crate::signs::holder_of(&state, &view).await?;
+    let stamp = Stamp { view, holder };
     if let Some(hit) = cached
         && hit.page.stamp == stamp
     {
         state.payer_pages.confirm(qrcode_id, &stamp, marks);
         return Ok(hit.page.respond(&request));
     }
-    let html = render_payment(&state, stamp.view.clone(), paid)?;
+    let html = render_payment(&state, stamp.view.clone(), stamp.holder.clone())?;
     let page = Arc::new(CachedPage::new(stamp, html));
     state.payer_pages.put(qrcode_id, Arc::clone(&page), marks);
     Ok(page.respond(&request))
 }
 
 /// The payer page's HTML for `view`.
-fn render_payment(state: &AppState, view: QrCodeView, paid: bool) -> Result<String, AppError> {
+fn render_payment(
+    state: &AppState,
+    view: QrCodeView,
+    holder: Option<String>,
+) -> Result<String, AppError> {
     // An archived code's page says so and shows no code to pay with.
     let qr_svg = if view.archived_at.is_some() {
         String::new()
@@ -187,7 +209,7 @@ fn render_payment(state: &AppState, view: QrCodeView, paid: bool) -> Result<Stri
         amount,
         qr_svg,
         copy_js: assets::copy_script_path(),
-        paid,
+        holder,
         simulate,
     }
     .render()

@@ -28,7 +28,7 @@ use uuid::Uuid;
 
 use super::{
     Format, SignRequest, account_logo, bad_options, content_for, etag, file_answer, file_name,
-    quoted_tag, render,
+    holder_of, quoted_tag, render,
 };
 use crate::error::AppError;
 use crate::state::AppState;
@@ -89,14 +89,22 @@ pub async fn download(
         }
         _ => None,
     };
-    let contents: Vec<SignContent> = views
-        .iter()
-        .map(|view| {
-            let mut content = content_for(view, &request);
-            content.logo.clone_from(&logo);
-            content
-        })
-        .collect();
+    let mut contents: Vec<SignContent> = Vec::with_capacity(views.len());
+    // The codes of a batch are usually made with one key: its holder is read once.
+    let mut holders: HashMap<(Option<Uuid>, &str), Option<String>> = HashMap::new();
+    for view in &views {
+        let holder = match holders.get(&(view.key_id, view.pix_key.as_str())) {
+            Some(holder) => holder.clone(),
+            None => {
+                let holder = holder_of(&state, view).await?;
+                holders.insert((view.key_id, view.pix_key.as_str()), holder.clone());
+                holder
+            }
+        };
+        let mut content = content_for(view, holder, &request);
+        content.logo.clone_from(&logo);
+        contents.push(content);
+    }
     let etag = batch_etag(&contents, &request);
     // Archiving a code changes the batch's pages: a cached copy is checked again after a minute.
     file_answer(

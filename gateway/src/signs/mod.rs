@@ -53,7 +53,7 @@ use crate::state::AppState;
 
 /// Bumped whenever the layout or the renderers change what a file looks like, so cached
 /// copies are not served for a new design.
-const RENDER_VERSION: &str = "placa-v2";
+const RENDER_VERSION: &str = "placa-v3";
 
 /// The three file formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -208,9 +208,15 @@ impl SignRequest {
     }
 }
 
-/// What the sign of `view` says, with the buyer's headline and footer.
-pub fn content_for(view: &QrCodeView, request: &SignRequest) -> SignContent {
+/// What the sign of `view` says, with the buyer's headline and footer; `holder` is the name the
+/// payer's bank shows ([`holder_of`]).
+pub fn content_for(
+    view: &QrCodeView,
+    holder: Option<String>,
+    request: &SignRequest,
+) -> SignContent {
     let mut content = SignContent::new(&view.payload, &view.merchant_name, &view.merchant_city);
+    content.holder = holder;
     content.amount = view
         .amount_centavos
         .and_then(|c| u64::try_from(c).ok())
@@ -218,6 +224,21 @@ pub fn content_for(view: &QrCodeView, request: &SignRequest) -> SignContent {
     content.description = view.description.clone().filter(|d| !d.trim().is_empty());
     content.key_line = Some(key_line(view.key_kind, &view.pix_key));
     with_choices(content, request)
+}
+
+/// The name the payer's bank app shows for `view`: the holder of the account's registered key
+/// the code was made with (or of the registered key equal to its typed key); `None` for a
+/// visitor's code and a key the account never registered. The code's own merchant name (field
+/// 59) is not it: payers' apps show the DICT holder's name.
+///
+/// # Errors
+///
+/// 503 when PostgreSQL fails.
+pub async fn holder_of(state: &AppState, view: &QrCodeView) -> Result<Option<String>, AppError> {
+    let Some(owner) = view.owner_id else {
+        return Ok(None);
+    };
+    Ok(projections::pix_keys::holder_for(&state.pool, owner, view.key_id, &view.pix_key).await?)
 }
 
 /// `content` with the buyer's headline and footer.
@@ -286,6 +307,7 @@ pub fn etag(content: &SignContent, request: &SignRequest, format: Format) -> Str
         &content.payload,
         &content.name,
         &content.city,
+        content.holder.as_deref().unwrap_or(""),
         &amount,
         content.description.as_deref().unwrap_or(""),
         content.key_line.as_deref().unwrap_or(""),
@@ -392,7 +414,8 @@ pub async fn download(
         Ok(request) => request,
         Err(message) => return Ok(bad_options(message)),
     };
-    let mut content = content_for(&view, &request);
+    let holder = holder_of(&state, &view).await?;
+    let mut content = content_for(&view, holder, &request);
     if request.with_logo
         && request.options.template != SignTemplate::CodeOnly
         && let Some(owner) = view.owner_id

@@ -194,14 +194,56 @@ async fn the_print_page_tells_the_payer_how_to_pay_once_and_as_the_files_do() {
     // When its print page is opened
     let html = app.get_text(&format!("/pagamento/{id}/placa")).await;
 
-    // Then it carries the files' instruction and their anti-fraud line, and asks to check the
-    // name only in that line
+    // Then it carries the files' instruction and their anti-fraud line, which for a visitor's
+    // code (no registered key holder) says which name the bank shows instead of the code's own
     assert!(html.contains(domain::sign::INSTRUCTION), "{html}");
     assert!(
-        html.contains(&domain::sign::anti_fraud_line("LOJA DA ANA")),
+        html.contains(&domain::sign::anti_fraud_line(None)),
         "{html}"
     );
-    assert_eq!(html.matches("Confira o nome").count(), 1, "{html}");
+    assert_eq!(html.matches("confira no app").count(), 1, "{html}");
+    assert!(!html.contains("antes de confirmar: LOJA DA ANA"), "{html}");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn the_print_page_shows_and_prints_the_very_sign_its_pdf_is_made_of() {
+    // Given a code
+    let app = TestApp::spawn().await;
+    let id = make_code(&app).await;
+
+    // When its print page is asked for a design
+    let design = "tamanho=a5&modelo=faixa&tema=vinho&rodape=Aberto%20das%208h%20%C3%A0s%2018h";
+    let html = app
+        .get_text(&format!("/pagamento/{id}/placa?{design}"))
+        .await;
+
+    // Then what it shows (and prints) is the sign file of that design, the PDF's layout, as SVG
+    let query = "?modelo=faixa&tamanho=a5&tema=vinho&rodape=Aberto+das+8h+%C3%A0s+18h";
+    let image = format!(
+        "<img src=\"/placas/{id}.svg{}\"",
+        query.replace('&', "&#38;")
+    );
+    assert!(html.contains(&image), "{html}");
+    assert!(
+        html.contains(&format!(
+            "/placas/{id}.pdf{}\"",
+            query.replace('&', "&#38;")
+        )),
+        "the PDF offered is the same design: {html}"
+    );
+    let svg = app.get(&format!("/placas/{id}.svg{query}")).await;
+    assert_eq!(svg.status(), StatusCode::OK);
+    assert_eq!(svg.headers()[CONTENT_TYPE], "image/svg+xml");
+    // and its description (what a screen reader says) has the sign's every line
+    for line in [
+        "LOJA DA ANA, NATAL",
+        "R$ 15,00",
+        "Chave e-mail: loja@example.com",
+        "Aberto das 8h às 18h",
+    ] {
+        assert!(html.contains(line), "{line} in {html}");
+    }
     app.stop().await;
 }
 
@@ -214,7 +256,6 @@ async fn the_print_page_prints_on_the_paper_it_is_asked_for() {
         .await;
     assert!(html.contains("class=\"placa placa-a5\""), "{html}");
     assert!(html.contains(&format!("/placas/{id}.pdf?tamanho=a5")));
-    assert!(html.contains("Confira o nome do recebedor antes de confirmar: LOJA DA ANA"));
     let start = html.find("/static/site.").expect("stylesheet link");
     let css_path = &html[start..start + html[start..].find('"').expect("quote")];
     let css = app.get_text(css_path).await;

@@ -5,7 +5,9 @@
 //! as a bank would (one entry: a fresh `endToEndId`, the code's `txid`, its amount or R$ 1,00
 //! when the payer types it, its key, now) and hands the bytes to the very receiver the bank's
 //! webhook uses ([`super::receiver::receive`], same validation), with source `sandbox`; then it
-//! sends the payer back to the payer page (303).
+//! sends the payer back to the payer page (303) with `?desde=` the `payments` position heard
+//! before the simulation, so that page's live stream confirms this payment (a page opening
+//! anew starts ready to pay: a sign is paid by many people).
 
 use axum::extract::{Path, State};
 use axum::http::{StatusCode, header};
@@ -71,6 +73,8 @@ pub async fn simulate(
         return Err(AppError::NotFound);
     };
     let body = delivery_for(&view).to_string();
+    // Before the payment is written: the page the payer returns to hears of what came after.
+    let before = state.progress.watch().position(projections::payments::NAME);
     let target = Target {
         account_id,
         pix_key: view.pix_key.clone(),
@@ -86,7 +90,13 @@ pub async fn simulate(
             wait.await;
             Ok((
                 StatusCode::SEE_OTHER,
-                [(header::LOCATION, format!("/pagamento/{qrcode_id}"))],
+                [(
+                    header::LOCATION,
+                    format!(
+                        "/pagamento/{qrcode_id}?desde={}",
+                        crate::live::event_id(before)
+                    ),
+                )],
             )
                 .into_response())
         }

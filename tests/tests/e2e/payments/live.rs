@@ -388,13 +388,13 @@ async fn the_payer_stream_says_paid_and_nothing_about_the_payer_or_the_payment()
             .join("\n");
         assert!(!sent.contains(secret), "{secret} in {}", payer.raw);
     }
-    // A page opened afterwards starts from "paid" (the first answer says where the code stands).
+    // A page opened afterwards starts ready to pay: that payment was someone else's.
     let mut later = Stream::open(&app, &format!("/pagamento/{code}/eventos"), None, None).await;
     let first = later
         .next_event("pagamento")
         .await
         .expect("the first answer");
-    assert_eq!(first.json(), json!({"pago": true}));
+    assert_eq!(first.json(), json!({"pago": false}));
     app.stop().await;
 }
 

@@ -5,6 +5,7 @@ mod authorization;
 mod intake;
 pub(crate) mod live;
 mod manual;
+mod payer_page;
 mod payer_page_cache;
 mod receiver;
 mod replay;

@@ -8,7 +8,7 @@ use super::support::{code_with_txid, wait_for_payments};
 use crate::workspace::support::sign_up;
 
 #[tokio::test]
-async fn simulate_payment_goes_through_the_receiver_and_the_payer_page_says_it_was_received() {
+async fn simulate_payment_goes_through_the_receiver_and_sends_the_payer_back_to_hear_of_it() {
     let app = TestApp::spawn_with(|s| s.payments.sandbox_payments = true).await;
     let db = app.db().await;
     let mut owner = sign_up(&app, "dona@padaria.test", "Dona da Padaria").await;
@@ -28,6 +28,13 @@ async fn simulate_payment_goes_through_the_receiver_and_the_payer_page_says_it_w
         .await
         .expect("answer");
     assert_eq!(simulated.status(), StatusCode::SEE_OTHER);
+    // Back to the payer page, whose live stream hears of the payments after `desde`
+    // (`payments::payer_page` follows it).
+    let back = simulated.headers()["location"].to_str().expect("ascii");
+    assert!(
+        back.starts_with(&format!("/pagamento/{code}?desde=")),
+        "{back}"
+    );
     wait_for_payments(&db, 1).await;
     let (source, actor, amount): (String, String, i64) = sqlx::query_as(
         "select p.source, e.metadata->>'actor', p.amount_centavos
@@ -40,8 +47,7 @@ async fn simulate_payment_goes_through_the_receiver_and_the_payer_page_says_it_w
         (source.as_str(), actor.as_str(), amount),
         ("sandbox", "sandbox", 1_250)
     );
-    let page = app.get_text(&format!("/pagamento/{code}")).await;
-    assert!(page.contains("Pagamento recebido"), "{page}");
+    let page = app.get_text(back).await;
     assert!(
         !page.contains("Pagamento simulado no Balcão"),
         "never who paid or what they wrote"

@@ -1,0 +1,164 @@
+// Issue 32, items 1, 2 and 4, in a real browser against the real server (sandbox payments on):
+// a shop's printed sign is paid by many people. The customer who pays ("Simular pagamento") sees
+// their confirmation; the next customer, in another browser, opens the same address later and
+// sees the code ready to pay. Both pages ask the payer to check the name their bank shows (the key
+// holder's, "Beatriz Lima"), not the code's name ("LOJA DA BIA"). "Imprimir placa" prints the
+// designed sign: the print media shows the sign file (SVG) of the very design the PDF has.
+// At 390×844 and 1366×900; E2E_SHOTS_DIR=/tmp/x keeps screenshots.
+
+import assert from "node:assert/strict";
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { after, before, describe } from "node:test";
+
+import { signUpThroughForm, startStack, stepsOf, uniqueEmail, waitForPath } from "./harness.mjs";
+import { expectFitsEveryScreen } from "./layout.mjs";
+
+const SCREENS = [
+  { width: 390, height: 844 },
+  { width: 1366, height: 900 },
+];
+const KEY = `bia.${Date.now()}@loja-e2e.com.br`;
+const FOOTER = "Aberto das 8h às 18h";
+
+async function shots(page, name) {
+  const dir = process.env.E2E_SHOTS_DIR;
+  if (!dir) return;
+  await mkdir(dir, { recursive: true });
+  const size = page.viewportSize();
+  for (const screen of SCREENS) {
+    await page.setViewportSize(screen);
+    await page.screenshot({ path: join(dir, `${name}--${screen.width}x${screen.height}.png`), fullPage: true });
+  }
+  if (size) await page.setViewportSize(size);
+}
+
+describe("uma placa paga por muitos clientes", () => {
+  let stack;
+  let owner;
+  let payerPath;
+  // The three checks need only the code; each goes on when another fails.
+  const step = stepsOf(() => stack);
+  const payments = stepsOf(() => stack, step);
+  const naming = stepsOf(() => stack, step);
+  const printing = stepsOf(() => stack, step);
+
+  before(async () => {
+    process.env.BALCAO_SANDBOX_PAYMENTS = "true";
+    stack = await startStack("placa-reutilizavel");
+    owner = await stack.newPage("titular");
+  });
+
+  after(async () => {
+    await stack?.stop();
+  });
+
+  step("the owner registers her key as Beatriz Lima and makes a code named Loja da Bia", async () => {
+    await signUpThroughForm(owner, { name: "Beatriz Lima", email: uniqueEmail("bia"), password: "Senha-da-Bia-7" });
+    await owner.goto("/painel/chaves");
+    const keyForm = owner.getByRole("form", { name: "Cadastrar chave Pix" });
+    await keyForm.getByLabel("Chave Pix", { exact: true }).fill(KEY);
+    await keyForm.getByLabel("Nome do titular, como o banco mostra", { exact: true }).fill("Beatriz Lima");
+    await keyForm.getByRole("button", { name: "Cadastrar chave" }).click();
+    await keyForm.getByRole("status").filter({ hasText: "é a chave padrão desta conta" }).waitFor();
+    await owner.goto("/painel/criar-qrcode");
+    const form = owner.getByRole("form", { name: "Criar QR code" });
+    await owner.waitForFunction(
+      (select) => select.selectedOptions[0]?.textContent?.includes("(padrão)"),
+      await form.getByRole("combobox", { name: "Chave Pix", exact: true }).elementHandle(),
+    );
+    await form.getByLabel("Nome de quem recebe", { exact: true }).fill("Loja da Bia");
+    await form.getByLabel("Cidade", { exact: true }).fill("Recife");
+    await form.getByLabel("Valor (opcional)", { exact: true }).fill("12,50");
+    await form.getByRole("button", { name: "Criar QR code" }).click();
+    const made = owner.getByRole("article", { name: "QR code criado" });
+    await made.waitFor();
+    payerPath = await made.getByRole("link", { name: "Abrir a página de pagamento" }).getAttribute("href");
+    assert.match(payerPath, /^\/pagamento\/[0-9a-f-]{36}$/);
+  });
+
+  for (const screen of SCREENS) {
+    payments(`${screen.width}×${screen.height}: the customer who pays sees it received; the next one sees it ready to pay`, async () => {
+      const paying = await stack.newPage(`paga-${screen.width}`);
+      await paying.setViewportSize(screen);
+      await paying.goto(payerPath);
+      await paying.getByRole("heading", { name: "Pagar LOJA DA BIA" }).waitFor();
+      assert.equal(await paying.getByText("Pagamento recebido").isVisible(), false);
+      await paying.getByRole("button", { name: "Simular pagamento" }).click();
+      await waitForPath(paying, payerPath);
+      await paying.getByRole("status").filter({ hasText: "Pagamento recebido" }).waitFor();
+      await shots(paying, `placa-paga-${screen.width}`);
+
+      // Another person, another browser, the same address afterwards.
+      const next = await stack.newPage(`proximo-${screen.width}`);
+      await next.setViewportSize(screen);
+      await next.goto(payerPath);
+      await next.getByRole("heading", { name: "Pagar LOJA DA BIA" }).waitFor();
+      await next.getByRole("button", { name: "Copiar código" }).waitFor();
+      // The live stream has answered (a page opens with "not paid"), and the page offers the code.
+      await next.locator('[data-estado="aguardando"]').waitFor({ state: "attached" });
+      assert.equal(await next.getByText("Pagamento recebido").isVisible(), false, "the next customer has paid nothing");
+      assert.equal(await next.locator("svg").first().isVisible(), true, "the code to pay is shown");
+      await shots(next, `placa-proximo-${screen.width}`);
+      await paying.context().close();
+      await next.context().close();
+    });
+  }
+
+  naming("the payer page asks to check the name the bank shows, the key holder's", async () => {
+    const payer = await stack.newPage("nome");
+    for (const screen of SCREENS) {
+      await payer.setViewportSize(screen);
+      await payer.goto(payerPath);
+      const how = payer.getByRole("listitem").filter({ hasText: "Confira" });
+      assert.match(await how.innerText(), /Confira se o app mostra Beatriz Lima como quem recebe, e o valor R\$\s12,50/);
+      assert.doesNotMatch(await payer.locator("main").innerText(), /nome de quem recebe é LOJA DA BIA/);
+    }
+    await expectFitsEveryScreen(payer, payerPath);
+    await payer.context().close();
+  });
+
+  printing("“Imprimir placa” prints the designed sign, the layout of its PDF", async () => {
+    const page = await stack.newPage("impressao");
+    const query = `?tamanho=a5&modelo=faixa&tema=vinho&rodape=${encodeURIComponent(FOOTER)}`;
+    await page.goto(`${payerPath}/placa${query}`);
+    const pdfHref = await page.getByRole("link", { name: "PDF", exact: true }).getAttribute("href");
+    const pdfUrl = new URL(pdfHref, stack.baseUrl);
+    for (const [name, value] of [
+      ["modelo", "faixa"],
+      ["tema", "vinho"],
+      ["tamanho", "a5"],
+      ["rodape", FOOTER],
+    ]) {
+      assert.equal(pdfUrl.searchParams.get(name), value, name);
+    }
+    const pdf = await page.request.get(pdfHref);
+    assert.equal(pdf.status(), 200);
+    assert.equal(pdf.headers()["content-type"], "application/pdf");
+
+    await page.emulateMedia({ media: "print" });
+    for (const screen of SCREENS) {
+      await page.setViewportSize(screen);
+      const printed = page.getByRole("img", { name: /Placa Pix/ });
+      await printed.waitFor();
+      // What prints is the sign file of the same design as the PDF (one layout renders both), and
+      // nothing else; its description is that layout's text: city, key line, holder, footer.
+      const src = new URL(await printed.getAttribute("src"), stack.baseUrl);
+      assert.equal(src.pathname, pdfUrl.pathname.replace(/\.pdf$/, ".svg"));
+      assert.equal(src.search, pdfUrl.search);
+      assert.ok(await printed.evaluate((img) => img.complete && img.naturalWidth > 0), "the sign is drawn");
+      const description = await printed.getAttribute("alt");
+      for (const line of ["RECIFE", KEY, "Beatriz Lima", FOOTER]) assert.ok(description.includes(line), line);
+      for (const hidden of ["Imprimir", "Voltar"]) {
+        assert.equal(await page.getByRole("button", { name: hidden }).or(page.getByRole("link", { name: hidden })).isVisible(), false);
+      }
+      const box = await printed.boundingBox();
+      assert.ok(box.width >= screen.width - 1, `the sign fills the sheet's width (${box.width} of ${screen.width})`);
+    }
+    await page.emulateMedia({ media: "screen" });
+    await shots(page, "placa-impressao-tela");
+    await page.emulateMedia({ media: "print" });
+    await shots(page, "placa-impressao-papel");
+    await page.context().close();
+  });
+});
