@@ -93,7 +93,7 @@ pub async fn receive(
     body: &[u8],
     source: PaymentSource,
 ) -> Result<Recorded, Refused> {
-    let entries = parse_delivery(body).map_err(Refused::Malformed)?;
+    let entries = parse_delivery(body, chrono::Utc::now()).map_err(Refused::Malformed)?;
     let foreign: Vec<Problem> = entries
         .iter()
         .enumerate()

@@ -2,6 +2,7 @@
 //! `payments` and `daily_totals` read models, and who may do what.
 
 mod authorization;
+mod hostile;
 pub(crate) mod live;
 mod manual;
 mod payer_page_cache;
