@@ -237,7 +237,7 @@ fn checked_by<'a>(
     check: impl Fn(&str) -> Result<(), String>,
 ) -> Result<Option<&'a str>, ()> {
     let text = string(object, name, path, required, problems)?;
-    match text.map(|t| check(t)) {
+    match text.map(check) {
         Some(Err(message)) => {
             problems.add(&format!("{path}.{name}"), message);
             Err(())

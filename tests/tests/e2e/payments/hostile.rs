@@ -123,22 +123,23 @@ const FIELDS: [(&str, &str); 16] = [
 /// U+0000, other controls, lone surrogates, quotes, other scripts, and values that are valid.
 fn hostile_text() -> impl Strategy<Value = String> {
     prop_oneof![
-        Just(r"\u0000".to_owned()),
-        Just(r"Maria\u0000Silva".to_owned()),
-        Just(r"\ud800".to_owned()),
-        Just(r"\udc00\ud800x".to_owned()),
-        Just(r"\u0007\u001b[2J\u007f".to_owned()),
-        Just(r"linha\r\nlinha\t".to_owned()),
-        Just(r#"\"'\\ <b>&amp;"#.to_owned()),
-        Just(r"Zoë Ñandú 李 ☕ \ud83d\ude00 \u200f\ufeff\uffff".to_owned()),
-        Just("0000-01-01T00:00:00Z".to_owned()),
-        Just("2026-11-03T12:00:00-03:00".to_owned()),
-        Just("DEVOLVIDO".to_owned()),
-        Just(PIX_KEY.to_owned()),
-        "[a-zA-Z0-9]{32}",
-        "[a-zA-Z0-9]{1,35}",
-        "[1-9][0-9]{0,2}\\.[0-9]{2}",
-        "[0-9]{11}",
+        // U+0000 is what parked payments (issue 31): drawn most often.
+        4 => Just(r"\u0000".to_owned()),
+        4 => Just(r"Maria\u0000Silva".to_owned()),
+        1 => Just(r"\ud800".to_owned()),
+        1 => Just(r"\udc00\ud800x".to_owned()),
+        1 => Just(r"\u0007\u001b[2J\u007f".to_owned()),
+        1 => Just(r"linha\r\nlinha\t".to_owned()),
+        1 => Just(r#"\"'\\ <b>&amp;"#.to_owned()),
+        1 => Just(r"Zoë Ñandú 李 ☕ \ud83d\ude00 \u200f\ufeff\uffff".to_owned()),
+        1 => Just("0000-01-01T00:00:00Z".to_owned()),
+        1 => Just("2026-11-03T12:00:00-03:00".to_owned()),
+        1 => Just("DEVOLVIDO".to_owned()),
+        1 => Just(PIX_KEY.to_owned()),
+        1 => "[a-zA-Z0-9]{32}",
+        1 => "[a-zA-Z0-9]{1,35}",
+        1 => "[1-9][0-9]{0,2}\\.[0-9]{2}",
+        1 => "[0-9]{11}",
     ]
 }
 
@@ -198,7 +199,7 @@ async fn any_delivery_the_receiver_accepts_is_projected_and_any_it_refuses_names
     let runtime = tokio::runtime::Handle::current();
     let cases = AtomicUsize::new(0);
     let mut runner = TestRunner::new(Config {
-        cases: 48,
+        cases: 64,
         failure_persistence: None,
         ..Config::default()
     });
