@@ -47,6 +47,10 @@ pub struct ManualPayment {
     pub account_id: String,
     /// The Pix end-to-end id from the receipt, if the person typed one.
     pub end_to_end_id: Option<String>,
+    /// Without an end-to-end id, the payment's reference is `manual-{manual_id}` (simple form):
+    /// the edge derives it from the request's idempotency key, so a retry names the same
+    /// payment, or draws a new one.
+    pub manual_id: uuid::Uuid,
     /// The amount received.
     pub amount: domain::money::Centavos,
     /// When it was paid, RFC 3339.
@@ -68,11 +72,14 @@ pub struct ManualRecorded {
     pub reference: String,
     /// Where its events are in the feed (read-your-writes).
     pub position: Option<FeedPosition>,
+    /// The answer of an earlier request with the same idempotency key: nothing was written.
+    pub replayed: bool,
 }
 
 /// Records a payment typed in by hand. Its stream is the account's and the end-to-end id's (a
-/// bank's later report of the same payment confirms it) or, without one, a new `manual-…`
-/// reference.
+/// bank's later report of the same payment confirms it) or, without one, the `manual-…`
+/// reference of [`ManualPayment::manual_id`]. A repeated idempotency key (in `metadata`)
+/// answers the first outcome, or refuses other values.
 ///
 /// # Errors
 ///
@@ -85,7 +92,7 @@ pub async fn record_manual(
     let reference = manual
         .end_to_end_id
         .clone()
-        .unwrap_or_else(|| format!("manual-{}", uuid::Uuid::now_v7().simple()));
+        .unwrap_or_else(|| format!("manual-{}", manual.manual_id.simple()));
     let (qrcode_id, txid) = manual.qrcode.unzip();
     let command = PaymentCommand::RecordManualPayment(domain::payment::RecordManualPayment {
         account_id: manual.account_id.clone(),
@@ -104,6 +111,7 @@ pub async fn record_manual(
     Ok(ManualRecorded {
         reference,
         position: outcome.position,
+        replayed: outcome.replayed,
     })
 }
 

@@ -600,6 +600,7 @@ async fn a_payment_typed_in_by_hand_is_recorded_under_its_end_to_end_id_or_a_man
     let manual = |e2e: Option<&str>| ManualPayment {
         account_id: account.clone(),
         end_to_end_id: e2e.map(str::to_owned),
+        manual_id: uuid::Uuid::now_v7(),
         amount: Centavos::new(1250),
         paid_at: AT.to_owned(),
         qrcode: None,

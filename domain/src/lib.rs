@@ -18,6 +18,7 @@
 //! | [`subscription`] | plans (Grátis, Premium) as configuration, their limits, and the Subscription aggregate |
 //! | [`sealed`] | [`sealed::Sealed`], the encrypted form of a personal field in events |
 //! | [`team`] | [`team::Role`] and [`team::Right`]: who may do what in an account |
+//! | [`text`] | text from outside checked for what the log and the read models can hold (no U+0000; no control characters in a name) |
 
 pub mod account;
 pub mod brcode;
@@ -34,3 +35,4 @@ pub mod sealed;
 pub mod sign;
 pub mod subscription;
 pub mod team;
+pub mod text;

@@ -30,7 +30,7 @@ fn entry(n: u64) -> serde_json::Value {
         "endToEndId": format!("E87654321{:023}", n),
         "txid": "971122d8f37211eaadc10242ac120002",
         "valor": "110.00",
-        "horario": "2020-09-09T20:15:00.358Z",
+        "horario": "2026-09-09T20:15:00.358Z",
         "infoPagador": "0123456789",
     })
 }

@@ -10,30 +10,33 @@
 //! | `pix` | required array of `Pix` |
 //! | `endToEndId` | required, `[a-zA-Z0-9]{32}` |
 //! | `txid` | `[a-zA-Z0-9]{1,35}` (the spec's `allOf` of `TxId`, 26–35, and 1–35: static codes use 1–25, so the wider one is what banks send) |
-//! | `valor` | required, `\d{1,10}\.\d{2}`, read into centavos without floats |
-//! | `chave` | at most 77 characters |
-//! | `horario` | required, RFC 3339 date-time |
-//! | `infoPagador` | at most 140 characters |
+//! | `valor` | required, `\d{1,10}\.\d{2}`, read into centavos without floats; more than zero ([`bounds::amount`]) |
+//! | `chave` | at most 77 characters, one line ([`text::one_line`]) |
+//! | `horario` | required, RFC 3339 date-time, from the start of Pix to a few minutes from now ([`bounds::paid_at`]) |
+//! | `infoPagador` | at most 140 characters, free text ([`text::free_text`]) |
 //! | `componentesValor` | an object |
 //! | `devolucoes` | array of `Devolucao` (a single object is also read, as the spec's own example `pixWebhook1` sends it) |
 //! | `devolucoes[].id` | required, `[a-zA-Z0-9]{1,35}` |
 //! | `devolucoes[].rtrId` | required, `[a-zA-Z0-9]{32}` |
-//! | `devolucoes[].valor` | required, `\d{1,10}\.\d{2}` |
-//! | `devolucoes[].horario` | required object; `solicitacao`, `liquidacao` RFC 3339 when present |
+//! | `devolucoes[].valor` | required, `\d{1,10}\.\d{2}`, more than zero |
+//! | `devolucoes[].horario` | required object; `solicitacao`, `liquidacao` RFC 3339 when present, in the same window as `horario` |
 //! | `devolucoes[].status` | required, `EM_PROCESSAMENTO`, `DEVOLVIDO` or `NAO_REALIZADO` |
 //! | `devolucoes[].natureza` | `ORIGINAL`, `RETIRADA`, `MED_OPERACIONAL`, `MED_FRAUDE` or `MED_PIX_AUTOMATICO` |
-//! | `devolucoes[].descricao`, `motivo` | at most 140 characters |
-//! | `pagador` | not in the 2.9.0 `Pix` schema, but sent by many PSPs: an object with `nome` (≤ 200), and `cpf` (11 digits) or `cnpj` (14 digits) |
+//! | `devolucoes[].descricao`, `motivo` | at most 140 characters, free text |
+//! | `pagador` | not in the 2.9.0 `Pix` schema, but sent by many PSPs: an object with `nome` (≤ 200, one line), and `cpf` (11 digits) or `cnpj` (14 digits) |
+//! | every string read | no U+0000 ([`text::storable`]): PostgreSQL cannot hold it, and a projector would park the payment |
 //!
 //! Patterns are matched against the whole value. Other properties are ignored, as JSON Schema
-//! allows them; a property the schema types as a string must be a string (`null` is refused).
+//! allows them (and are not kept); a property the schema types as a string must be a string
+//! (`null` is refused). A lone surrogate escape (`"\ud800"`) makes the body invalid JSON.
 
-use chrono::DateTime;
+use chrono::{DateTime, Utc};
 use serde_json::{Map, Value};
 
 use crate::money::Centavos;
+use crate::text;
 
-use super::{RefundReport, RefundStatus};
+use super::{RefundReport, RefundStatus, bounds};
 
 /// One `pix` entry, validated.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -70,13 +73,14 @@ pub struct Problem {
 /// At most this many problems are listed (a hostile body could have millions).
 pub const MAX_PROBLEMS: usize = 20;
 
-/// Parses and validates a whole delivery.
+/// Parses and validates a whole delivery received at `now` (the times it reports are bounded
+/// by it, [`bounds::paid_at`]).
 ///
 /// # Errors
 ///
 /// Every problem found (up to [`MAX_PROBLEMS`]), when the body is not JSON or any entry breaks
 /// the schema.
-pub fn parse_delivery(body: &[u8]) -> Result<Vec<PixEntry>, Vec<Problem>> {
+pub fn parse_delivery(body: &[u8], now: DateTime<Utc>) -> Result<Vec<PixEntry>, Vec<Problem>> {
     let value: Value = serde_json::from_slice(body).map_err(|error| {
         vec![Problem {
             path: String::new(),
@@ -99,7 +103,7 @@ pub fn parse_delivery(body: &[u8]) -> Result<Vec<PixEntry>, Vec<Problem>> {
         let path = format!("pix[{index}]");
         match item.as_object() {
             Some(object) => {
-                if let Some(entry) = entry(object, &path, &mut problems) {
+                if let Some(entry) = entry(object, &path, now, &mut problems) {
                     entries.push(entry);
                 }
             }
@@ -153,8 +157,25 @@ fn decimal(text: &str) -> Option<Centavos> {
     Centavos::parse_emv(text).ok()
 }
 
-fn date_time(text: &str) -> bool {
-    DateTime::parse_from_rfc3339(text).is_ok()
+/// An RFC 3339 time a bank can report at `now` ([`bounds::paid_at`]).
+fn bank_time(now: DateTime<Utc>) -> impl Fn(&str) -> Result<(), String> {
+    move |text: &str| match DateTime::parse_from_rfc3339(text) {
+        Ok(at) => bounds::paid_at(&at, now).map_err(|fault| fault.to_string()),
+        Err(_) => Err(
+            "O horário deve ser uma data e hora RFC 3339, como 2020-11-16T20:15:00.358Z."
+                .to_owned(),
+        ),
+    }
+}
+
+/// A `valor` (`\d{1,10}\.\d{2}`) a payment or a refund can have ([`bounds::amount`]).
+fn amount(format: &'static str) -> impl Fn(&str) -> Result<(), String> {
+    move |text: &str| match decimal(text) {
+        Some(centavos) => bounds::amount(centavos)
+            .map(|_| ())
+            .map_err(|fault| fault.to_string()),
+        None => Err(format.to_owned()),
+    }
 }
 
 /// The string at `name`: `Ok(None)` when absent, `Err(())` (a problem recorded) when not a string.
@@ -172,7 +193,13 @@ fn string<'a>(
             Err(())
         }
         None => Ok(None),
-        Some(Value::String(text)) => Ok(Some(text)),
+        Some(Value::String(text)) => match text::storable(text) {
+            Ok(()) => Ok(Some(text)),
+            Err(fault) => {
+                problems.add(&at, fault.to_string());
+                Err(())
+            }
+        },
         Some(_) => {
             problems.add(&at, "Deve ser um texto.");
             Err(())
@@ -190,21 +217,56 @@ fn checked<'a>(
     valid: impl Fn(&str) -> bool,
     message: &str,
 ) -> Result<Option<&'a str>, ()> {
+    let check = |text: &str| {
+        if valid(text) {
+            Ok(())
+        } else {
+            Err(message.to_owned())
+        }
+    };
+    checked_by(object, name, path, required, problems, check)
+}
+
+/// A string field checked by `check`, whose error is the problem's message.
+fn checked_by<'a>(
+    object: &'a Map<String, Value>,
+    name: &str,
+    path: &str,
+    required: bool,
+    problems: &mut Problems,
+    check: impl Fn(&str) -> Result<(), String>,
+) -> Result<Option<&'a str>, ()> {
     let text = string(object, name, path, required, problems)?;
-    match text {
-        Some(text) if !valid(text) => {
+    match text.map(check) {
+        Some(Err(message)) => {
             problems.add(&format!("{path}.{name}"), message);
             Err(())
         }
-        other => Ok(other),
+        _ => Ok(text),
     }
 }
 
-fn at_most(max: usize) -> impl Fn(&str) -> bool {
-    move |text: &str| text.chars().count() <= max
+/// At most `max` characters, and text of the `kind` given ([`text::one_line`],
+/// [`text::free_text`]).
+fn text_of(
+    max: usize,
+    kind: fn(&str) -> Result<(), text::TextFault>,
+    too_long: &'static str,
+) -> impl Fn(&str) -> Result<(), String> {
+    move |text: &str| {
+        if text.chars().count() > max {
+            return Err(too_long.to_owned());
+        }
+        kind(text).map_err(|fault| fault.to_string())
+    }
 }
 
-fn entry(object: &Map<String, Value>, path: &str, problems: &mut Problems) -> Option<PixEntry> {
+fn entry(
+    object: &Map<String, Value>,
+    path: &str,
+    now: DateTime<Utc>,
+    problems: &mut Problems,
+) -> Option<PixEntry> {
     let e2e = checked(
         object,
         "endToEndId",
@@ -223,41 +285,34 @@ fn entry(object: &Map<String, Value>, path: &str, problems: &mut Problems) -> Op
         |t| alphanumeric(t, 1, 35),
         "O txid deve ter de 1 a 35 letras ou números.",
     );
-    let valor = checked(
+    let valor = checked_by(
         object,
         "valor",
         path,
         true,
         problems,
-        |t| decimal(t).is_some(),
-        "O valor deve ser escrito como 110.00 (até 10 dígitos, ponto e 2 casas).",
+        amount("O valor deve ser escrito como 110.00 (até 10 dígitos, ponto e 2 casas)."),
     );
-    let chave = checked(
+    let chave = checked_by(
         object,
         "chave",
         path,
         false,
         problems,
-        at_most(77),
-        "A chave pode ter até 77 caracteres.",
+        text_of(77, text::one_line, "A chave pode ter até 77 caracteres."),
     );
-    let horario = checked(
-        object,
-        "horario",
-        path,
-        true,
-        problems,
-        date_time,
-        "O horário deve ser uma data e hora RFC 3339, como 2020-09-09T20:15:00.358Z.",
-    );
-    let info = checked(
+    let horario = checked_by(object, "horario", path, true, problems, bank_time(now));
+    let info = checked_by(
         object,
         "infoPagador",
         path,
         false,
         problems,
-        at_most(140),
-        "O infoPagador pode ter até 140 caracteres.",
+        text_of(
+            140,
+            text::free_text,
+            "O infoPagador pode ter até 140 caracteres.",
+        ),
     );
     if let Some(components) = object.get("componentesValor")
         && !components.is_object()
@@ -265,7 +320,7 @@ fn entry(object: &Map<String, Value>, path: &str, problems: &mut Problems) -> Op
         problems.add(&format!("{path}.componentesValor"), "Deve ser um objeto.");
     }
     let payer = payer(object.get("pagador"), path, problems);
-    let refunds = refunds(object.get("devolucoes"), path, problems);
+    let refunds = refunds(object.get("devolucoes"), path, now, problems);
     let (
         Ok(Some(e2e)),
         Ok(txid),
@@ -304,14 +359,13 @@ fn payer(value: Option<&Value>, path: &str, problems: &mut Problems) -> Result<P
         problems.add(&path, "Deve ser um objeto.");
         return Err(());
     };
-    let name = checked(
+    let name = checked_by(
         object,
         "nome",
         &path,
         false,
         problems,
-        at_most(200),
-        "O nome pode ter até 200 caracteres.",
+        text_of(200, text::one_line, "O nome pode ter até 200 caracteres."),
     );
     let digits = |n: usize| move |t: &str| t.len() == n && t.bytes().all(|b| b.is_ascii_digit());
     let cpf = checked(
@@ -341,6 +395,7 @@ fn payer(value: Option<&Value>, path: &str, problems: &mut Problems) -> Result<P
 fn refunds(
     value: Option<&Value>,
     path: &str,
+    now: DateTime<Utc>,
     problems: &mut Problems,
 ) -> Result<Vec<RefundReport>, ()> {
     let path = format!("{path}.devolucoes");
@@ -358,7 +413,7 @@ fn refunds(
     let mut failed = false;
     for (index, item) in items.into_iter().enumerate() {
         let at = format!("{path}[{index}]");
-        match item.as_object().map(|o| refund(o, &at, problems)) {
+        match item.as_object().map(|o| refund(o, &at, now, problems)) {
             Some(Some(refund)) => refunds.push(refund),
             Some(None) => failed = true,
             None => {
@@ -381,6 +436,7 @@ const NATURES: [&str; 5] = [
 fn refund(
     object: &Map<String, Value>,
     path: &str,
+    now: DateTime<Utc>,
     problems: &mut Problems,
 ) -> Option<RefundReport> {
     let id = checked(
@@ -401,14 +457,13 @@ fn refund(
         |t| alphanumeric(t, 32, 32),
         "O rtrId deve ter exatamente 32 letras ou números.",
     );
-    let valor = checked(
+    let valor = checked_by(
         object,
         "valor",
         path,
         true,
         problems,
-        |t| decimal(t).is_some(),
-        "O valor deve ser escrito como 10.00 (até 10 dígitos, ponto e 2 casas).",
+        amount("O valor deve ser escrito como 10.00 (até 10 dígitos, ponto e 2 casas)."),
     );
     let nature = checked(
         object,
@@ -419,23 +474,29 @@ fn refund(
         |t| NATURES.contains(&t),
         "Natureza desconhecida.",
     );
-    let description = checked(
+    let description = checked_by(
         object,
         "descricao",
         path,
         false,
         problems,
-        at_most(140),
-        "A descrição pode ter até 140 caracteres.",
+        text_of(
+            140,
+            text::free_text,
+            "A descrição pode ter até 140 caracteres.",
+        ),
     );
-    let reason = checked(
+    let reason = checked_by(
         object,
         "motivo",
         path,
         false,
         problems,
-        at_most(140),
-        "O motivo pode ter até 140 caracteres.",
+        text_of(
+            140,
+            text::free_text,
+            "O motivo pode ter até 140 caracteres.",
+        ),
     );
     let status = checked(
         object,
@@ -453,25 +514,9 @@ fn refund(
         }
         Some(Value::Object(horario)) => {
             let at = format!("{path}.horario");
-            let message = "Deve ser uma data e hora RFC 3339.";
-            let requested = checked(
-                horario,
-                "solicitacao",
-                &at,
-                false,
-                problems,
-                date_time,
-                message,
-            );
-            let settled = checked(
-                horario,
-                "liquidacao",
-                &at,
-                false,
-                problems,
-                date_time,
-                message,
-            );
+            let requested =
+                checked_by(horario, "solicitacao", &at, false, problems, bank_time(now));
+            let settled = checked_by(horario, "liquidacao", &at, false, problems, bank_time(now));
             match (requested, settled) {
                 (Ok(r), Ok(s)) => Ok((r.map(str::to_owned), s.map(str::to_owned))),
                 _ => Err(()),
@@ -510,18 +555,20 @@ fn refund(
 mod tests {
     use super::*;
 
-    /// The spec's examples `pixWebhook1` and `pixWebhook2`, as the callback body lists them.
+    /// The spec's examples `pixWebhook1` and `pixWebhook2`, as the callback body lists them, moved
+    /// from 2020-09-09 (before Pix began, so no bank sends it) to 2026-09-09.
     const SPEC_BODY: &str = r#"{"pix":[
       {"endToEndId":"E12345678202009091221kkkkkkkkkkk","txid":"c3e0e7a4e7f1469a9f782d3d4999343c",
-       "valor":"110.00","horario":"2020-09-09T20:15:00.358Z","infoPagador":"0123456789",
+       "valor":"110.00","horario":"2026-09-09T20:15:00.358Z","infoPagador":"0123456789",
        "devolucoes":{"id":"123ABC","rtrId":"D12345678202009091221abcdf098765","valor":"10.00",
-                     "horario":{"solicitacao":"2020-09-09T20:15:00.358Z"},"status":"EM_PROCESSAMENTO"}},
+                     "horario":{"solicitacao":"2026-09-09T20:15:00.358Z"},"status":"EM_PROCESSAMENTO"}},
       {"endToEndId":"E87654321202009091221dfghi123456","txid":"971122d8f37211eaadc10242ac120002",
-       "valor":"110.00","horario":"2020-09-09T20:15:00.358Z","infoPagador":"0123456789"}]}"#;
+       "valor":"110.00","horario":"2026-09-09T20:15:00.358Z","infoPagador":"0123456789"}]}"#;
 
     #[test]
     fn the_specs_own_examples_are_read_into_centavos_with_their_refund() {
-        let entries = parse_delivery(SPEC_BODY.as_bytes()).expect("the spec's examples are valid");
+        let entries =
+            parse_delivery(SPEC_BODY.as_bytes(), now()).expect("the spec's examples are valid");
         assert_eq!(entries.len(), 2);
         assert_eq!(entries[0].amount, Centavos::new(11_000));
         assert_eq!(entries[0].refunds.len(), 1);
@@ -532,7 +579,14 @@ mod tests {
     }
 
     fn problems_of(body: &str) -> Vec<Problem> {
-        parse_delivery(body.as_bytes()).expect_err("refused")
+        parse_delivery(body.as_bytes(), now()).expect_err("refused")
+    }
+
+    /// The clock the tests read deliveries at.
+    fn now() -> DateTime<Utc> {
+        DateTime::parse_from_rfc3339("2026-11-27T21:00:00Z")
+            .expect("a time")
+            .with_timezone(&Utc)
     }
 
     #[test]
@@ -560,7 +614,7 @@ mod tests {
         }
         let max = SPEC_BODY.replacen("\"110.00\"", "\"9999999999.99\"", 1);
         assert_eq!(
-            parse_delivery(max.as_bytes()).expect("valid")[0].amount,
+            parse_delivery(max.as_bytes(), now()).expect("valid")[0].amount,
             Centavos::new(999_999_999_999)
         );
     }
@@ -581,7 +635,7 @@ mod tests {
                 "pix[0].chave",
             ),
             (
-                SPEC_BODY.replacen("2020-09-09T20:15:00.358Z", "09/09/2020", 1),
+                SPEC_BODY.replacen("2026-09-09T20:15:00.358Z", "09/09/2020", 1),
                 "pix[0].horario",
             ),
             (
@@ -618,7 +672,7 @@ mod tests {
             r#""pagador":{"nome":"Maria da Silva","cpf":"12345678909"},"infoPagador""#,
             1,
         );
-        let entries = parse_delivery(body.as_bytes()).expect("valid");
+        let entries = parse_delivery(body.as_bytes(), now()).expect("valid");
         assert_eq!(entries[0].payer_name.as_deref(), Some("Maria da Silva"));
         assert_eq!(entries[0].payer_document.as_deref(), Some("12345678909"));
         let bad = body.replace("12345678909", "123");
@@ -630,5 +684,259 @@ mod tests {
         let entries = vec![r#"{"endToEndId":"x"}"#; 1000].join(",");
         let problems = problems_of(&format!("{{\"pix\":[{entries}]}}"));
         assert_eq!(problems.len(), MAX_PROBLEMS);
+    }
+
+    #[test]
+    fn a_nul_in_any_string_field_refuses_the_delivery_and_names_the_field() {
+        let with_payer = SPEC_BODY.replacen(
+            "\"infoPagador\"",
+            r#""pagador":{"nome":"Maria","cpf":"12345678909"},"chave":"loja@padaria.test","infoPagador""#,
+            1,
+        );
+        let cases = [
+            ("\"0123456789\"", "pix[0].infoPagador"),
+            ("\"Maria\"", "pix[0].pagador.nome"),
+            ("\"loja@padaria.test\"", "pix[0].chave"),
+            ("\"110.00\"", "pix[0].valor"),
+            ("\"123ABC\"", "pix[0].devolucoes[0].id"),
+            ("\"EM_PROCESSAMENTO\"", "pix[0].devolucoes[0].status"),
+        ];
+        for (value, path) in cases {
+            let hostile = format!("{}\\u0000x\"", &value[..value.len() - 1]);
+            let bad = with_payer.replacen(value, &hostile, 1);
+            let problems = problems_of(&bad);
+            assert_eq!(problems[0].path, path, "{problems:?}");
+        }
+        let bad = with_payer.replacen("\"Maria\"", "\"a\\u0000b\"", 1);
+        assert_eq!(
+            problems_of(&bad)[0].message,
+            "O texto tem um caractere nulo (U+0000), que não pode ser guardado."
+        );
+    }
+
+    #[test]
+    fn a_control_character_in_a_name_is_refused_and_free_text_keeps_its_line_breaks() {
+        let body = SPEC_BODY.replacen(
+            "\"infoPagador\"",
+            r#""pagador":{"nome":"Maria\u001b[31m"},"infoPagador""#,
+            1,
+        );
+        let problems = problems_of(&body);
+        assert_eq!(problems[0].path, "pix[0].pagador.nome");
+        assert_eq!(
+            problems[0].message,
+            "O texto tem um caractere de controle, que não cabe aqui."
+        );
+        let lines = SPEC_BODY.replacen("\"0123456789\"", "\"mesa 3\\r\\npedido 12\"", 1);
+        let entries = parse_delivery(lines.as_bytes(), now()).expect("valid");
+        assert_eq!(
+            entries[0].payer_info.as_deref(),
+            Some("mesa 3\r\npedido 12")
+        );
+        let bell = SPEC_BODY.replacen("\"0123456789\"", "\"a\\u0007\"", 1);
+        assert_eq!(problems_of(&bell)[0].path, "pix[0].infoPagador");
+    }
+
+    #[test]
+    fn a_lone_surrogate_escape_is_not_json() {
+        let bad = SPEC_BODY.replacen("\"0123456789\"", "\"a\\ud800b\"", 1);
+        let problems = problems_of(&bad);
+        assert_eq!(problems.len(), 1);
+        assert!(problems[0].message.starts_with("O corpo não é JSON válido"));
+    }
+
+    #[test]
+    fn no_centavos_is_no_payment_nor_refund() {
+        let zero = SPEC_BODY.replacen("\"110.00\"", "\"0.00\"", 1);
+        let problems = problems_of(&zero);
+        assert_eq!(problems[0].path, "pix[0].valor");
+        assert_eq!(problems[0].message, "O valor deve ser maior que zero.");
+        let refund = SPEC_BODY.replacen("\"10.00\"", "\"0.00\"", 1);
+        assert_eq!(problems_of(&refund)[0].path, "pix[0].devolucoes[0].valor");
+    }
+
+    #[test]
+    fn times_before_pix_or_ahead_of_the_clock_are_refused_everywhere_they_are_read() {
+        for (year, message) in [
+            (
+                "0000",
+                "A data não pode ser anterior a 03/11/2020, quando o Pix começou.",
+            ),
+            (
+                "2020",
+                "A data não pode ser anterior a 03/11/2020, quando o Pix começou.",
+            ),
+            ("9999", "A data não pode estar no futuro."),
+        ] {
+            let time = format!("{year}-09-09T20:15:00.358Z");
+            let bad = SPEC_BODY.replace("2026-09-09T20:15:00.358Z", &time);
+            let problems = problems_of(&bad);
+            let paths: Vec<&str> = problems.iter().map(|p| p.path.as_str()).collect();
+            assert_eq!(
+                paths,
+                [
+                    "pix[0].horario",
+                    "pix[0].devolucoes[0].horario.solicitacao",
+                    "pix[1].horario"
+                ],
+                "{year}"
+            );
+            assert!(
+                problems.iter().all(|p| p.message == message),
+                "{problems:?}"
+            );
+        }
+        // A bank's clock a little ahead of ours is fine.
+        let ahead = SPEC_BODY.replacen("2026-09-09T20:15:00.358Z", "2026-11-27T21:04:00Z", 1);
+        assert!(parse_delivery(ahead.as_bytes(), now()).is_ok());
+    }
+
+    mod hostile {
+        use proptest::prelude::*;
+
+        use super::*;
+
+        /// Strings a hostile or broken sender may put anywhere: NUL, other controls, lone
+        /// surrogate escapes, quotes and backslashes, other scripts, and plain valid values.
+        fn hostile() -> impl Strategy<Value = String> {
+            prop_oneof![
+                Just("\\u0000".to_owned()),
+                Just("a\\u0000b".to_owned()),
+                Just("\\ud800".to_owned()),
+                Just("\\udfff\\ud800".to_owned()),
+                Just("\\u0007\\u001b[2J".to_owned()),
+                Just("\\n\\r\\t".to_owned()),
+                Just("\\u0085\\u009f".to_owned()),
+                Just("\\\"'\\\\".to_owned()),
+                Just("Zoë 李 ☕ \\ud83d\\ude00".to_owned()),
+                Just("\\uFFFE\\uFFFF\\u200f".to_owned()),
+                "[a-zA-Z0-9]{32}",
+                "[a-zA-Z0-9]{1,35}",
+                "[0-9]{1,3}\\.[0-9]{2}",
+                Just("2026-10-01T12:00:00Z".to_owned()),
+                Just("0000-01-01T00:00:00Z".to_owned()),
+                Just("DEVOLVIDO".to_owned()),
+                "[0-9]{11}",
+                "\\PC{0,10}",
+            ]
+        }
+
+        /// Every string field of the spec's delivery, by its path.
+        const FIELDS: [&str; 16] = [
+            "endToEndId",
+            "txid",
+            "valor",
+            "chave",
+            "horario",
+            "infoPagador",
+            "pagador.nome",
+            "pagador.cpf",
+            "devolucoes[0].id",
+            "devolucoes[0].rtrId",
+            "devolucoes[0].valor",
+            "devolucoes[0].natureza",
+            "devolucoes[0].descricao",
+            "devolucoes[0].motivo",
+            "devolucoes[0].status",
+            "devolucoes[0].horario.solicitacao",
+        ];
+
+        /// The spec's delivery as JSON text with `raw` (already escaped) in `field`.
+        fn delivery_with(field: &str, raw: &str) -> String {
+            let mut values: Vec<(&str, String)> = [
+                ("endToEndId", "E12345678202609091221kkkkkkkkkkk"),
+                ("txid", "c3e0e7a4e7f1469a9f782d3d4999343c"),
+                ("valor", "110.00"),
+                ("chave", "loja@padaria.test"),
+                ("horario", "2026-09-09T20:15:00.358Z"),
+                ("infoPagador", "0123456789"),
+                ("pagador.nome", "Maria"),
+                ("pagador.cpf", "12345678909"),
+                ("devolucoes[0].id", "123ABC"),
+                ("devolucoes[0].rtrId", "D12345678202009091221abcdf098765"),
+                ("devolucoes[0].valor", "10.00"),
+                ("devolucoes[0].natureza", "ORIGINAL"),
+                ("devolucoes[0].descricao", "troco"),
+                ("devolucoes[0].motivo", "pedido"),
+                ("devolucoes[0].status", "EM_PROCESSAMENTO"),
+                ("devolucoes[0].horario.solicitacao", "2026-09-09T20:16:00Z"),
+            ]
+            .into_iter()
+            .map(|(name, value)| (name, format!("\"{value}\"")))
+            .collect();
+            for (name, value) in &mut values {
+                if *name == field {
+                    *value = format!("\"{raw}\"");
+                }
+            }
+            let v = |name: &str| {
+                values
+                    .iter()
+                    .find(|(n, _)| *n == name)
+                    .map(|(_, v)| v.clone())
+                    .unwrap_or_default()
+            };
+            format!(
+                r#"{{"pix":[{{"endToEndId":{},"txid":{},"valor":{},"chave":{},"horario":{},
+                "infoPagador":{},"pagador":{{"nome":{},"cpf":{}}},
+                "devolucoes":[{{"id":{},"rtrId":{},"valor":{},"natureza":{},"descricao":{},
+                "motivo":{},"status":{},"horario":{{"solicitacao":{}}}}}]}}]}}"#,
+                v("endToEndId"),
+                v("txid"),
+                v("valor"),
+                v("chave"),
+                v("horario"),
+                v("infoPagador"),
+                v("pagador.nome"),
+                v("pagador.cpf"),
+                v("devolucoes[0].id"),
+                v("devolucoes[0].rtrId"),
+                v("devolucoes[0].valor"),
+                v("devolucoes[0].natureza"),
+                v("devolucoes[0].descricao"),
+                v("devolucoes[0].motivo"),
+                v("devolucoes[0].status"),
+                v("devolucoes[0].horario.solicitacao"),
+            )
+        }
+
+        fn storable(text: Option<&String>) -> bool {
+            text.is_none_or(|t| crate::text::storable(t).is_ok())
+        }
+
+        proptest! {
+            /// Whatever string lands in whichever field, a delivery is either read into values
+            /// the store can hold, or refused naming that field (or, when the escape is no JSON
+            /// at all, the body).
+            #[test]
+            fn hostile_text_in_any_field_is_read_storable_or_refused_by_name(
+                field in proptest::sample::select(FIELDS.to_vec()),
+                raw in hostile(),
+            ) {
+                let body = delivery_with(field, &raw);
+                match parse_delivery(body.as_bytes(), now()) {
+                    Ok(entries) => {
+                        let entry = &entries[0];
+                        prop_assert!(storable(entry.payer_info.as_ref()));
+                        prop_assert!(entry.payer_name.as_deref().is_none_or(|n| crate::text::one_line(n).is_ok()));
+                        prop_assert!(storable(entry.chave.as_ref()));
+                        prop_assert!(entry.amount.get() > 0);
+                        prop_assert!(storable(Some(&entry.paid_at)));
+                        for refund in &entry.refunds {
+                            prop_assert!(refund.amount.get() > 0);
+                            prop_assert!(storable(refund.nature.as_ref()));
+                            prop_assert!(storable(refund.requested_at.as_ref()));
+                        }
+                    }
+                    Err(problems) => {
+                        let expected = format!("pix[0].{field}");
+                        prop_assert!(
+                            problems.iter().all(|p| p.path == expected || p.path.is_empty()),
+                            "{field} = {raw:?}: {problems:?}"
+                        );
+                    }
+                }
+            }
+        }
     }
 }

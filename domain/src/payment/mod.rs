@@ -24,6 +24,7 @@
 
 mod aggregate;
 pub mod api_pix;
+pub mod bounds;
 mod commands;
 mod error;
 mod events;

@@ -30,6 +30,7 @@
 //! | code | status | when |
 //! |---|---|---|
 //! | `invalid-json` | 400 | the body is not JSON (or not the form the call takes) |
+//! | `invalid-text` | 400 | a string of the body holds U+0000, which cannot be stored (`field` says which; `crate::api::json`) |
 //! | `invalid-credential` | 401 | sign-in with an unknown e-mail **or** a wrong password (the same answer for both, so the API never tells whether an e-mail has an account); a refused refresh token |
 //! | `wrong-password` | 400 | the current password given to confirm a change is wrong (signed-in calls only; not 401, which means a bad token) |
 //! | `user-not-found` | — | never sent by sign-in (see `invalid-credential`); kept in the list because the dashboard reads it like `invalid-credential` |
@@ -397,8 +398,8 @@ impl From<anyhow::Error> for ApiError {
 /// | another claim taken | 409 `already-in-use` |
 /// | a used, expired or foreign action code | 400 `expired-action-code` |
 /// | a count of QR codes past its limit, outside the QR-code workflows (which answer the refusal naming the plan) | 402 `plan-limit-reached` |
-/// | an `Idempotency-Key` used with another request | 409 `idempotency-key-reused` |
-/// | other writers won every retry; a key used on another record; the plan changed under every retry | 409 `conflict` |
+/// | an `Idempotency-Key` used with another request, or first on another record | 409 `idempotency-key-reused` |
+/// | other writers won every retry; the plan changed under every retry | 409 `conflict` |
 /// | a storage failure worth retrying | 503 `unavailable` |
 /// | anything else | 500 `internal` |
 impl<E: domain::refusal::Refusal> From<commands::CommandError<E>> for ApiError {
@@ -422,14 +423,16 @@ impl<E: domain::refusal::Refusal> From<commands::CommandError<E>> for ApiError {
                 "plan-limit-reached",
                 "O limite de QR codes do seu plano neste mês foi atingido.",
             ),
-            CommandError::IdempotencyKeyConflict { .. } => ApiError::new(
+            // Keys are scoped to the call, the account and the caller (`crate::api::idempotency`):
+            // one first used on another record was sent with other values (another end-to-end
+            // id), the same mistake as other values on the same record.
+            CommandError::IdempotencyKeyConflict { .. }
+            | CommandError::IdempotencyKeyReused { .. } => ApiError::new(
                 StatusCode::CONFLICT,
                 "idempotency-key-reused",
                 "Esta chave de idempotência já foi usada com outros dados.",
             ),
-            CommandError::Conflict { .. }
-            | CommandError::IdempotencyKeyReused { .. }
-            | CommandError::PlanChanged => ApiError::conflict(),
+            CommandError::Conflict { .. } | CommandError::PlanChanged => ApiError::conflict(),
             other if other.is_transient() => ApiError::unavailable(anyhow::anyhow!("{other}")),
             other => ApiError::internal(anyhow::anyhow!("{other}")),
         }

@@ -5,8 +5,12 @@
 //! |---|---|
 //! | no `Content-Type: application/json` (or `…+json`) | 415 `unsupported-media-type` |
 //! | the body is over the API's limit | 413 `payload-too-large` |
-//! | not JSON at all, empty, cut short, or not an object | 400 `invalid-json` |
+//! | not JSON at all, empty, cut short, or not an object; a lone surrogate escape (`"\ud800"`) | 400 `invalid-json` |
+//! | a string (or a key) holding U+0000, which PostgreSQL cannot store | 400 `invalid-text` with `field` |
 //! | a field missing or of the wrong type | 422 `invalid-argument` with `field` |
+//!
+//! The U+0000 check is here, once, for every JSON body the API reads, so no handler can pass one
+//! on to an event or a read model (where the projector would park it: `domain::text`).
 
 use axum::body::Bytes;
 use axum::extract::{FromRequest, Request};
@@ -92,6 +96,14 @@ pub fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
     }
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
     let value: T = serde_path_to_error::deserialize(&mut deserializer).map_err(describe)?;
+    if let Some(field) = nul_field(bytes) {
+        let message = format!(
+            "O campo {field} tem um caractere nulo (U+0000), que não pode ser guardado. Apague-o e tente de novo."
+        );
+        return Err(
+            ApiError::new(StatusCode::BAD_REQUEST, "invalid-text", message).with_field(field),
+        );
+    }
     // Trailing garbage after the value is a syntax error too.
     deserializer
         .end()
@@ -125,6 +137,50 @@ fn describe(error: serde_path_to_error::Error<serde_json::Error>) -> ApiError {
             let text = format!("O campo {path} tem um valor inválido.");
             ApiError::invalid_argument(path, text)
         }
+    }
+}
+
+/// The path (`name`, `payer.name`, `lines[2]`) of the first string or key of the JSON `bytes`
+/// that holds U+0000, if any. JSON can only carry it escaped (`\u0000`), so bodies without that
+/// escape are not read twice.
+pub fn nul_field(bytes: &[u8]) -> Option<String> {
+    const ESCAPE: &[u8] = b"\\u0000";
+    if !bytes.windows(ESCAPE.len()).any(|w| w == ESCAPE) {
+        return None;
+    }
+    // `\\u0000` (an escaped backslash, then `u0000`) also matched: only the tree can tell.
+    let value: serde_json::Value = serde_json::from_slice(bytes).ok()?;
+    let mut path = String::new();
+    find_nul(&value, &mut path).then_some(path)
+}
+
+/// Whether `value` holds U+0000; `path` is left naming where.
+fn find_nul(value: &serde_json::Value, path: &mut String) -> bool {
+    use serde_json::Value;
+    match value {
+        Value::String(text) => text.contains('\0'),
+        Value::Array(items) => items.iter().enumerate().any(|(index, item)| {
+            let length = path.len();
+            path.push_str(&format!("[{index}]"));
+            let found = find_nul(item, path);
+            if !found {
+                path.truncate(length);
+            }
+            found
+        }),
+        Value::Object(fields) => fields.iter().any(|(name, item)| {
+            let length = path.len();
+            if !path.is_empty() {
+                path.push('.');
+            }
+            path.push_str(name);
+            let found = name.contains('\0') || find_nul(item, path);
+            if !found {
+                path.truncate(length);
+            }
+            found
+        }),
+        _ => false,
     }
 }
 
@@ -183,6 +239,33 @@ mod tests {
             assert_eq!(error.status(), StatusCode::BAD_REQUEST, "{body:?}");
             assert_eq!(error.code(), "invalid-json", "{body:?}");
         }
+    }
+
+    #[test]
+    fn a_nul_anywhere_is_refused_with_400_naming_the_field() {
+        let error = error_of(r#"{"email": "a\u0000b", "newPassword": "x"}"#);
+        assert_eq!(error.status(), StatusCode::BAD_REQUEST);
+        assert_eq!(error.code(), "invalid-text");
+        assert_eq!(error.field(), Some("email"));
+        assert_eq!(
+            nul_field(br#"{"a": {"b": ["ok", "\u0000"]}}"#).as_deref(),
+            Some("a.b[1]")
+        );
+        assert_eq!(
+            nul_field(br#"{"a": {"x\u0000": 1}}"#).as_deref(),
+            Some("a.x\u{0}")
+        );
+        // An escaped backslash followed by "u0000" is six plain characters.
+        assert_eq!(nul_field(br#"{"a": "\\u0000"}"#), None);
+        let fine = parse::<Login>(br#"{"email": "\\u0000", "newPassword": "x"}"#);
+        assert!(fine.is_ok());
+    }
+
+    #[test]
+    fn a_lone_surrogate_is_not_json() {
+        let error = error_of(r#"{"email": "a\ud800", "newPassword": "x"}"#);
+        assert_eq!(error.status(), StatusCode::BAD_REQUEST);
+        assert_eq!(error.code(), "invalid-json");
     }
 
     #[test]

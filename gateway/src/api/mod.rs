@@ -65,6 +65,7 @@ pub mod brcode;
 pub mod claims;
 pub mod error;
 pub mod faq;
+pub mod idempotency;
 pub mod json;
 pub mod keys;
 pub mod payment_links;

@@ -269,6 +269,134 @@ async fn an_idempotency_key_sent_again_with_other_values_answers_409_and_makes_n
     app.stop().await;
 }
 
+/// What names the thing an answer made: its `id`, or a payment's `reference`.
+fn made_id(answer: &Answer) -> serde_json::Value {
+    let id = &answer.json["id"];
+    if id.is_null() {
+        answer.json["reference"].clone()
+    } else {
+        id.clone()
+    }
+}
+
+#[tokio::test]
+async fn every_call_that_creates_answers_a_repeated_key_with_the_first_answer_and_refuses_other_values()
+ {
+    let app = TestApp::spawn().await;
+    let db = app.db().await;
+    let mut owner = sign_up(&app, "dona@padaria.test", "Dona").await;
+    let account = owner.account_id.clone();
+    let at = |rest: &str| Person::in_account(&account, rest);
+    // Two codes and two signs to copy, made without a key.
+    let mut made = Vec::new();
+    for (path, body) in [
+        (at("/qrcodes"), qrcode_body("Padaria")),
+        (at("/qrcodes"), qrcode_body("Confeitaria")),
+    ] {
+        let answer = owner.post(&path, &body).await;
+        assert_eq!(answer.status, StatusCode::CREATED, "{}", answer.text);
+        made.push(answer.json["id"].as_str().expect("id").to_owned());
+    }
+    let sign_body = |code: &str| {
+        json!({"qrcodeId": code, "name": "Balcão", "template": "faixa", "size": "a5",
+               "theme": "azul", "headline": "Pague aqui com Pix", "footer": "Aberto", "withLogo": false})
+    };
+    for code in made.clone() {
+        let answer = owner.post(&at("/placas"), &sign_body(&code)).await;
+        assert_eq!(answer.status, StatusCode::CREATED, "{}", answer.text);
+        made.push(answer.json["id"].as_str().expect("id").to_owned());
+    }
+    let [code_a, code_b, sign_a, sign_b] = made.as_slice() else {
+        panic!("two codes and two signs");
+    };
+    let link = |amount: &str| {
+        json!({"pixKey": "loja@padaria.test", "merchantName": "Padaria", "merchantCity": "Natal",
+               "amount": amount, "description": "Bolo"})
+    };
+    let mut other_code = qrcode_body("Padaria");
+    other_code["amount"] = json!("99,90");
+    // What is made, the call and its body, and the same key with other values.
+    let calls = [
+        (
+            "um QR code",
+            at("/qrcodes"),
+            qrcode_body("Padaria"),
+            at("/qrcodes"),
+            other_code,
+        ),
+        (
+            "a cópia de um QR code",
+            at(&format!("/qrcodes/{code_a}/duplicar")),
+            json!({}),
+            at(&format!("/qrcodes/{code_b}/duplicar")),
+            json!({}),
+        ),
+        (
+            "uma chave Pix",
+            at("/keys"),
+            json!({"pixKey": "loja@padaria.test", "holderName": "Padaria"}),
+            at("/keys"),
+            json!({"pixKey": "caixa@padaria.test", "holderName": "Padaria"}),
+        ),
+        (
+            "um pagamento à mão",
+            at("/payments"),
+            json!({"amount": "5,00"}),
+            at("/payments"),
+            json!({"amount": "6,00"}),
+        ),
+        (
+            "um link de pagamento",
+            at("/payment-links"),
+            link("45,90"),
+            at("/payment-links"),
+            link("46,00"),
+        ),
+        (
+            "uma placa",
+            at("/placas"),
+            sign_body(code_a),
+            at("/placas"),
+            sign_body(code_b),
+        ),
+        (
+            "a cópia de uma placa",
+            at(&format!("/placas/{sign_a}/duplicar")),
+            json!({}),
+            at(&format!("/placas/{sign_b}/duplicar")),
+            json!({}),
+        ),
+    ];
+    let events = async || -> i64 {
+        sqlx::query_scalar("select count(*) from events")
+            .fetch_one(&db)
+            .await
+            .expect("count")
+    };
+    for (n, (what, path, body, other_path, other_body)) in calls.into_iter().enumerate() {
+        owner
+            .browser
+            .set_header("idempotency-key", &format!("pedido-{n}"));
+        let first = owner.post(&path, &body).await;
+        assert_eq!(first.status, StatusCode::CREATED, "{what}: {}", first.text);
+        let written = events().await;
+        let again = owner.post(&path, &body).await;
+        assert_eq!(again.status, StatusCode::CREATED, "{what}: {}", again.text);
+        assert_eq!(again.header("idempotent-replayed"), Some("true"), "{what}");
+        assert_eq!(made_id(&again), made_id(&first), "{what}");
+        let reused = owner.post(&other_path, &other_body).await;
+        assert_eq!(
+            reused.status,
+            StatusCode::CONFLICT,
+            "{what}: {}",
+            reused.text
+        );
+        assert_eq!(reused.code(), "idempotency-key-reused", "{what}");
+        assert_eq!(events().await, written, "{what}: nothing more was written");
+    }
+    app.stop().await;
+}
+
 #[tokio::test]
 async fn cross_site_requests_to_the_cookie_calls_are_refused_and_sign_no_one_out() {
     let app = TestApp::spawn().await;

@@ -80,7 +80,11 @@ pub async fn deliver(State(state): State<AppState>, headers: HeaderMap, body: By
     if !same(given, expected.as_bytes()) {
         return answer(StatusCode::UNAUTHORIZED, "invalid-token");
     }
-    let Ok(envelope) = serde_json::from_slice::<Envelope<'_>>(&body) else {
+    // U+0000 cannot be stored: refused like any body that is not Asaas's.
+    let Some(envelope) = serde_json::from_slice::<Envelope<'_>>(&body)
+        .ok()
+        .filter(|_| crate::api::json::nul_field(&body).is_none())
+    else {
         return answer(StatusCode::BAD_REQUEST, "invalid-body");
     };
     match handled(&state, &envelope.id).await {

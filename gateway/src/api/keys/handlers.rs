@@ -1,11 +1,11 @@
 //! The keys API's handlers (see the module table in [`super`]).
 
 use axum::extract::{Path, State};
-use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use chrono::{DateTime, SecondsFormat, Utc};
+use commands::CommandOutcome;
 use commands::pix_keys::Registration;
-use commands::{CommandOutcome, IdempotencyKey};
 use domain::key_ring::{HolderName, KeyInput, KeyLabel};
 use domain::team::Right;
 use projections::pix_keys::PixKeyView;
@@ -167,11 +167,8 @@ pub async fn register(
     )
     .await?;
     let mut metadata = commands::CommandMetadata::start().by(workspace.caller_id().to_owned());
-    let idempotency = idempotency_key(&workspace, &headers)?;
-    let key_id = match &idempotency {
-        Some(key) => Uuid::new_v5(&KEY_ID_NAMESPACE, key.as_str().as_bytes()),
-        None => Uuid::now_v7(),
-    };
+    let idempotency = crate::api::idempotency::key(&workspace, &headers, "painel-chave")?;
+    let key_id = crate::api::idempotency::id_for(&KEY_ID_NAMESPACE, idempotency.as_ref());
     let registration = Registration {
         account_id: workspace.account_id().to_owned(),
         key_id: key_id.to_string(),
@@ -213,11 +210,7 @@ pub async fn register(
         }
     };
     let mut response = (StatusCode::CREATED, Json(json)).into_response();
-    if outcome.replayed {
-        response
-            .headers_mut()
-            .insert("idempotent-replayed", HeaderValue::from_static("true"));
-    }
+    crate::api::idempotency::mark_replayed(&mut response, outcome.replayed);
     Ok(response)
 }
 
@@ -395,34 +388,6 @@ async fn current_default(state: &AppState, workspace: &Workspace) -> Option<Stri
 fn stamp(at: &str) -> String {
     DateTime::parse_from_rfc3339(at)
         .map_or_else(|_| at.to_owned(), |t| rfc3339(t.with_timezone(&Utc)))
-}
-
-/// The command's idempotency key from the `Idempotency-Key` header, scoped to the account and
-/// the caller.
-fn idempotency_key(
-    workspace: &Workspace,
-    headers: &HeaderMap,
-) -> Result<Option<IdempotencyKey>, ApiError> {
-    let Some(value) = headers.get("idempotency-key") else {
-        return Ok(None);
-    };
-    let bad = || {
-        ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "invalid-idempotency-key",
-            "O cabeçalho Idempotency-Key deve ter de 1 a 100 caracteres visíveis.",
-        )
-    };
-    let text = value.to_str().map_err(|_| bad())?.trim();
-    if text.is_empty() || text.len() > 100 {
-        return Err(bad());
-    }
-    let scoped = format!(
-        "painel-chave:{}:{}:{text}",
-        workspace.account_id(),
-        workspace.caller_id()
-    );
-    IdempotencyKey::parse(&scoped).map(Some).map_err(|_| bad())
 }
 
 #[cfg(test)]

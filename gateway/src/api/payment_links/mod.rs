@@ -19,7 +19,7 @@
 pub mod token;
 
 use axum::extract::{Path, State};
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use chrono::{DateTime, FixedOffset, NaiveDate, SecondsFormat, TimeZone, Utc};
 use commands::{CommandError, CommandService, ExpectedVersion, PgEventStore};
@@ -214,6 +214,9 @@ fn failure(error: CommandError<PaymentLinkError>) -> ApiError {
     }
 }
 
+/// Namespace of the link ids derived from idempotency keys (a fixed, random UUID of its own).
+const LINK_ID_NAMESPACE: Uuid = Uuid::from_u128(0x5b8e_2c47_91d3_4f0a_a6e5_3d17_c09b_82f4);
+
 /// A txid for the link's code: `LINK` and 21 hex digits of its id (the random end of a v7
 /// UUID), so a payment's txid names the link it came through.
 fn txid_for(link_id: Uuid) -> String {
@@ -265,9 +268,11 @@ async fn chosen_key(
 pub async fn create(
     State(state): State<AppState>,
     workspace: Workspace,
+    headers: HeaderMap,
     Json(body): Json<NewPaymentLink>,
 ) -> Result<Response, ApiError> {
     workspace.require(Right::ManagePaymentLinks)?;
+    let idempotency = crate::api::idempotency::key(&workspace, &headers, "painel-link")?;
     if body.amount.trim().is_empty() {
         return Err(ApiError::invalid_argument(
             "amount",
@@ -291,7 +296,15 @@ pub async fn create(
         Some(day) if !day.is_empty() => Some(end_of_day_in_brasilia(day)?),
         _ => None,
     };
-    let link_id = Uuid::now_v7();
+    let mut metadata = commands::CommandMetadata::start().by(workspace.caller_id().to_owned());
+    if let Some(key) = idempotency.clone() {
+        // What was asked, as parsed (before the link's own txid is set).
+        let asked = format!("{request:?}\n{expires_at:?}");
+        metadata = metadata
+            .with_idempotency_key(key)
+            .with_request_digest(commands::RequestDigest::of(asked.as_bytes()));
+    }
+    let link_id = crate::api::idempotency::id_for(&LINK_ID_NAMESPACE, idempotency.as_ref());
     request.txid = Some(txid_for(link_id));
     let command = PaymentLinkCommand::CreatePaymentLink(CreatePaymentLink {
         link_id: link_id.to_string(),
@@ -306,15 +319,17 @@ pub async fn create(
             &link_id.to_string(),
             command,
             ExpectedVersion::NoStream,
-            commands::CommandMetadata::start().by(workspace.caller_id().to_owned()),
+            metadata,
         )
         .await
         .map_err(failure)?;
-    Ok((
+    let mut response = (
         StatusCode::CREATED,
         Json(answer(&state, link_id, outcome.position).await),
     )
-        .into_response())
+        .into_response();
+    crate::api::idempotency::mark_replayed(&mut response, outcome.replayed);
+    Ok(response)
 }
 
 /// The link after a command: the read model once it has caught up, else what the log holds.

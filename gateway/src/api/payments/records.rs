@@ -4,7 +4,7 @@
 //! | call | who | answer |
 //! |---|---|---|
 //! | `GET …/payments/{reference}` | as the list (an operator asking for another's → 403 `forbidden`) | 200 the payment; 404 `not-found` |
-//! | `POST …/payments` `{qrcodeId?, amount, paidAt?, note?, endToEndId?}` | owner, manager: any code or none; operator: only a code they made | 201 the payment; 422 naming `amount`, `paidAt`, `endToEndId`, `note` or `qrcodeId`; 409 `payment-already-recorded` |
+//! | `POST …/payments` `{qrcodeId?, amount, paidAt?, note?, endToEndId?}` (`Idempotency-Key` honoured) | owner, manager: any code or none; operator: only a code they made | 201 the payment (the first answer again, `Idempotent-Replayed: true`, for a repeated key); 422 naming `amount` (more than zero, at most R$ 9.999.999.999,99), `paidAt` (from 2020-11-03, the start of Pix, to now: `domain::payment::bounds`), `endToEndId`, `note` or `qrcodeId`; 409 `payment-already-recorded`, `idempotency-key-reused` |
 //! | `POST …/payments/{reference}/void` `{reason}` | as recording, for the payment's code | 200 the payment; 409 `payment-not-manual` (a bank reported it), `payment-already-voided`; 422 `payment-reason-invalid` |
 //! | `GET …/daily-totals?de=&ate=&qrcode=` | as the list | 200 `{days: [{day, payments, receivedCentavos, refundedCentavos}], total}` (São Paulo days) |
 //!
@@ -13,11 +13,12 @@
 //! paid, and how much, not who paid.
 
 use axum::extract::{Path, Query, State};
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use chrono::{DateTime, Duration, NaiveDate, SecondsFormat, Utc};
+use chrono::{DateTime, NaiveDate, SecondsFormat, Utc};
+use commands::RequestDigest;
 use domain::money::Centavos;
-use domain::payment::{PaymentCommand, VoidPayment};
+use domain::payment::{PaymentCommand, VoidPayment, bounds};
 use domain::team::Right;
 use projections::payments::{Filter, PaymentView};
 use projections::qrcodes::QrCodeView;
@@ -192,6 +193,10 @@ pub struct NewPayment {
     pub end_to_end_id: Option<String>,
 }
 
+/// Namespace of the manual references derived from idempotency keys (a fixed, random UUID of
+/// its own).
+const MANUAL_ID_NAMESPACE: Uuid = Uuid::from_u128(0x7d2f_41c6_0b9e_4a57_8e13_c6a0_5f92_d4b8);
+
 /// `POST /api/accounts/{accountId}/payments`.
 ///
 /// # Errors
@@ -200,6 +205,7 @@ pub struct NewPayment {
 pub async fn record(
     State(state): State<AppState>,
     workspace: Workspace,
+    headers: HeaderMap,
     Json(body): Json<NewPayment>,
 ) -> Result<Response, ApiError> {
     workspace.require(Right::ViewOwnTransactions)?;
@@ -215,19 +221,18 @@ pub async fn record(
     };
     own_code(&workspace, code.as_ref())?;
     let amount = Centavos::parse_br(&body.amount)
-        .map_err(|error| ApiError::invalid_argument("amount", error.to_string()))?;
+        .map_err(|error| error.to_string())
+        .and_then(|amount| bounds::amount(amount).map_err(|fault| fault.to_string()))
+        .map_err(|message| ApiError::invalid_argument("amount", message))?;
     let now = Utc::now();
-    let paid_at = match body.paid_at.as_deref().filter(|p| !p.is_empty()) {
+    let typed_at = body.paid_at.as_deref().filter(|p| !p.is_empty());
+    let paid_at = match typed_at {
         Some(text) => {
             let at = DateTime::parse_from_rfc3339(text)
                 .map_err(|_| ApiError::invalid_argument("paidAt", "Informe data e hora válidas."))?
                 .with_timezone(&Utc);
-            if at > now + Duration::minutes(5) {
-                return Err(ApiError::invalid_argument(
-                    "paidAt",
-                    "A data do pagamento não pode estar no futuro.",
-                ));
-            }
+            bounds::paid_at(&at, now)
+                .map_err(|fault| ApiError::invalid_argument("paidAt", fault.to_string()))?;
             at
         }
         None => now,
@@ -249,9 +254,26 @@ pub async fn record(
         }
         None => None,
     };
+    let key = crate::api::idempotency::key(&workspace, &headers, "painel-pagamento")?;
+    let mut metadata = metadata(&workspace);
+    if let Some(key) = &key {
+        // What was asked, as parsed: "now" is the same request whenever it is retried.
+        let asked = format!(
+            "{:?}\n{}\n{:?}\n{:?}\n{:?}",
+            code.as_ref().map(|c| c.qrcode_id),
+            amount.get(),
+            typed_at.map(|_| rfc3339(paid_at)),
+            end_to_end_id,
+            body.note,
+        );
+        metadata = metadata
+            .with_idempotency_key(key.clone())
+            .with_request_digest(RequestDigest::of(asked.as_bytes()));
+    }
     let manual = commands::payments::ManualPayment {
         account_id: workspace.account_id().to_owned(),
         end_to_end_id,
+        manual_id: crate::api::idempotency::id_for(&MANUAL_ID_NAMESPACE, key.as_ref()),
         amount,
         paid_at: rfc3339(paid_at),
         qrcode: code.as_ref().map(|c| {
@@ -265,11 +287,12 @@ pub async fn record(
         recorded_at: crate::auth::accounts::now(),
     };
     let recorded =
-        commands::payments::record_manual(&state.payments.commands, manual, metadata(&workspace))
-            .await?;
+        commands::payments::record_manual(&state.payments.commands, manual, metadata).await?;
     let (reference, position) = (recorded.reference, recorded.position);
     let json = answer(&state, &workspace, &reference, position).await;
-    Ok((StatusCode::CREATED, Json(json)).into_response())
+    let mut response = (StatusCode::CREATED, Json(json)).into_response();
+    crate::api::idempotency::mark_replayed(&mut response, recorded.replayed);
+    Ok(response)
 }
 
 fn metadata(workspace: &Workspace) -> commands::CommandMetadata {

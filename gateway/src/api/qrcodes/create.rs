@@ -3,10 +3,10 @@
 //! (`POST …/qrcodes/conferir`).
 
 use axum::extract::{Path, Query, State};
-use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use commands::qrcodes::{self, NewCode};
-use commands::{CommandMetadata, IdempotencyKey, RequestDigest};
+use commands::{CommandMetadata, RequestDigest};
 use domain::brcode::StaticCodeRequest;
 use domain::qrcode::CreateAccountQrCode;
 use domain::team::Right;
@@ -148,10 +148,8 @@ pub async fn create(
     let Some(request) = request.filter(|_| problems.is_empty()) else {
         return Ok(invalid(&problems));
     };
-    let key = idempotency_key(&workspace, &headers)?;
-    let qrcode_id = key.as_ref().map_or_else(Uuid::now_v7, |key| {
-        Uuid::new_v5(&QRCODE_ID_NAMESPACE, key.as_str().as_bytes())
-    });
+    let key = crate::api::idempotency::key(&workspace, &headers, "painel-qrcode")?;
+    let qrcode_id = crate::api::idempotency::id_for(&QRCODE_ID_NAMESPACE, key.as_ref());
     let requested_at = crate::auth::accounts::now();
     let create = CreateAccountQrCode {
         qrcode_id: qrcode_id.to_string(),
@@ -189,11 +187,7 @@ pub async fn create(
     )
     .await?;
     let mut response = (StatusCode::CREATED, Json(json)).into_response();
-    if created.replayed {
-        response
-            .headers_mut()
-            .insert("idempotent-replayed", HeaderValue::from_static("true"));
-    }
+    crate::api::idempotency::mark_replayed(&mut response, created.replayed);
     Ok(response)
 }
 
@@ -283,34 +277,6 @@ async fn answer(
         version: 1,
         qr_svg,
     })
-}
-
-/// The command's idempotency key from the `Idempotency-Key` header, scoped to the account and
-/// the caller (the same scoping as before this module, so old keys keep their meaning).
-fn idempotency_key(
-    workspace: &Workspace,
-    headers: &HeaderMap,
-) -> Result<Option<IdempotencyKey>, ApiError> {
-    let Some(value) = headers.get("idempotency-key") else {
-        return Ok(None);
-    };
-    let bad = || {
-        ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "invalid-idempotency-key",
-            "O cabeçalho Idempotency-Key deve ter de 1 a 100 caracteres visíveis.",
-        )
-    };
-    let text = value.to_str().map_err(|_| bad())?.trim();
-    if text.is_empty() || text.len() > 100 {
-        return Err(bad());
-    }
-    let scoped = format!(
-        "painel-qrcode:{}:{}:{text}",
-        workspace.account_id(),
-        workspace.caller_id()
-    );
-    IdempotencyKey::parse(&scoped).map(Some).map_err(|_| bad())
 }
 
 /// What a create asks for, as parsed (a generated txid counts as "generated", so a retry that
@@ -479,7 +445,8 @@ fn late_code(state: &AppState, id: &str, txid: &str, batch_id: Uuid) -> CodeJson
 }
 
 /// `POST /api/accounts/{accountId}/qrcodes/{id}/duplicar`: a new code with the same key,
-/// receiver, amount and description, and a new txid.
+/// receiver, amount and description, and a new txid. With an `Idempotency-Key`, a retry answers
+/// the first copy; the same key on another code is 409 `idempotency-key-reused`.
 ///
 /// # Errors
 ///
@@ -488,8 +455,10 @@ pub async fn duplicate(
     State(state): State<AppState>,
     workspace: Workspace,
     Path((_, id)): Path<(String, String)>,
+    headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     workspace.require(Right::CreateQrCodes)?;
+    let key = crate::api::idempotency::key(&workspace, &headers, "painel-qrcode-copia")?;
     let original = code_of(&state, &workspace, &id).await?;
     let key_kind = original.key_kind.as_str();
     let form = domain::brcode::StaticCodeForm {
@@ -520,7 +489,7 @@ pub async fn duplicate(
     let Some(request) = request.filter(|_| problems.is_empty()) else {
         return Ok(invalid(&problems));
     };
-    let qrcode_id = Uuid::now_v7();
+    let qrcode_id = crate::api::idempotency::id_for(&QRCODE_ID_NAMESPACE, key.as_ref());
     let requested_at = crate::auth::accounts::now();
     let create = CreateAccountQrCode {
         qrcode_id: qrcode_id.to_string(),
@@ -534,8 +503,16 @@ pub async fn duplicate(
     };
     let turn = crate::billing::usage::turn(workspace.account_uuid()).await?;
     // Issue 12: the plan's QR codes per month, counted and checked by the command itself.
+    // The request is the code copied: its values and the drawn txid are the copy's own.
+    let copied = RequestDigest::of(original.qrcode_id.as_bytes());
     let created = make_code(&state, &workspace, create, false, |_| {
-        CommandMetadata::start().by(workspace.caller_id().to_owned())
+        let metadata = CommandMetadata::start().by(workspace.caller_id().to_owned());
+        match &key {
+            Some(key) => metadata
+                .with_idempotency_key(key.clone())
+                .with_request_digest(copied),
+            None => metadata,
+        }
     })
     .await?;
     // Counted: the account's next creation in this process may go (the turn is not kept while
@@ -552,5 +529,7 @@ pub async fn duplicate(
     )
     .await?;
     json.duplicate_of = Some(original.qrcode_id.to_string());
-    Ok((StatusCode::CREATED, Json(json)).into_response())
+    let mut response = (StatusCode::CREATED, Json(json)).into_response();
+    crate::api::idempotency::mark_replayed(&mut response, created.replayed);
+    Ok(response)
 }

@@ -6,10 +6,10 @@
 //! | route | handler | who | answer |
 //! |---|---|---|---|
 //! | `GET /api/accounts/{accountId}/placas` | [`list`] | owner, manager: every sign; operator: their own | 200 `{signs: [...]}` newest first, at most [`MAX_LISTED`] |
-//! | `POST /api/accounts/{accountId}/placas` | [`create`] | every role, from a code they may see | 201 the sign; 422 `invalid-argument` naming `qrcodeId`, `name`, `template`, `size`, `theme`, `headline` or `footer` |
+//! | `POST /api/accounts/{accountId}/placas` (`Idempotency-Key` honoured) | [`create`] | every role, from a code they may see | 201 the sign (the first answer again, `Idempotent-Replayed: true`, for a repeated key); 422 `invalid-argument` naming `qrcodeId`, `name`, `template`, `size`, `theme`, `headline` or `footer`; 409 `idempotency-key-reused` |
 //! | `GET /api/accounts/{accountId}/placas/{id}` | [`show`] | owner, manager; operator: own sign (another member's → 403) | 200 the sign |
 //! | `PATCH /api/accounts/{accountId}/placas/{id}` | [`update`] | as `GET …/{id}` | 200 the sign; absent fields keep their value; 422 as `POST` |
-//! | `POST /api/accounts/{accountId}/placas/{id}/duplicar` | [`duplicate`] | as `GET …/{id}` | 201 the copy ("Cópia de …", same code and choices) |
+//! | `POST /api/accounts/{accountId}/placas/{id}/duplicar` (`Idempotency-Key` honoured) | [`duplicate`] | as `GET …/{id}` | 201 the copy ("Cópia de …", same code and choices); 409 `idempotency-key-reused` |
 //! | `DELETE /api/accounts/{accountId}/placas/{id}` | [`delete`] | as `GET …/{id}` | 204 |
 //!
 //! The rights are the QR codes' (a sign is a way to print a code): making and changing signs is
@@ -23,10 +23,13 @@
 pub mod body;
 
 use axum::extract::{Path, State};
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use chrono::{DateTime, SecondsFormat, Utc};
-use commands::{CommandMetadata, CommandService, ExpectedVersion, FeedPosition, PgEventStore};
+use commands::{
+    CommandMetadata, CommandService, ExpectedVersion, FeedPosition, IdempotencyKey, PgEventStore,
+    RequestDigest,
+};
 use domain::saved_sign::{
     ChangeSign, DeleteSign, MAX_NAME_CHARS, SaveSign, SavedSign, SavedSignCommand, SignSettings,
 };
@@ -313,8 +316,16 @@ async fn save(
     (qrcode_id, code): (Uuid, Option<SignCodeJson>),
     duplicate_of: Option<Uuid>,
     settings: SignSettings,
+    key: Option<IdempotencyKey>,
 ) -> Result<Response, ApiError> {
-    let sign_id = Uuid::now_v7();
+    let sign_id = crate::api::idempotency::id_for(&SIGN_ID_NAMESPACE, key.as_ref());
+    let mut metadata = CommandMetadata::start().by(workspace.caller_id().to_owned());
+    if let Some(key) = key {
+        let asked = format!("{qrcode_id}\n{duplicate_of:?}\n{settings:?}");
+        metadata = metadata
+            .with_idempotency_key(key)
+            .with_request_digest(RequestDigest::of(asked.as_bytes()));
+    }
     let requested_at = now();
     let command = SavedSignCommand::SaveSign(SaveSign {
         sign_id: sign_id.to_string(),
@@ -330,7 +341,7 @@ async fn save(
             &sign_id.to_string(),
             command,
             ExpectedVersion::NoStream,
-            CommandMetadata::start().by(workspace.caller_id().to_owned()),
+            metadata,
         )
         .await
         .map_err(ApiError::from)?;
@@ -343,8 +354,13 @@ async fn save(
         &requested_at,
     );
     let json = answer(state, sign_id, outcome.position, fallback).await;
-    Ok((StatusCode::CREATED, Json(json)).into_response())
+    let mut response = (StatusCode::CREATED, Json(json)).into_response();
+    crate::api::idempotency::mark_replayed(&mut response, outcome.replayed);
+    Ok(response)
 }
+
+/// Namespace of the sign ids derived from idempotency keys (a fixed, random UUID of its own).
+const SIGN_ID_NAMESPACE: Uuid = Uuid::from_u128(0x0c6b_93e1_5a7d_4e28_b4f0_e2d9_7a15_36c8);
 
 /// `POST /api/accounts/{accountId}/placas`.
 ///
@@ -354,9 +370,11 @@ async fn save(
 pub async fn create(
     State(state): State<AppState>,
     workspace: Workspace,
+    headers: HeaderMap,
     Json(body): Json<SignBody>,
 ) -> Result<Response, ApiError> {
     workspace.require(Right::CreateQrCodes)?;
+    let key = crate::api::idempotency::key(&workspace, &headers, "painel-placa")?;
     let not_ours = || {
         ApiError::invalid_argument(
             "qrcodeId",
@@ -390,6 +408,7 @@ pub async fn create(
         (code.qrcode_id, Some(facts)),
         None,
         settings,
+        key,
     )
     .await
 }
@@ -454,8 +473,10 @@ pub async fn duplicate(
     State(state): State<AppState>,
     workspace: Workspace,
     Path((_, id)): Path<(String, String)>,
+    headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     workspace.require(Right::CreateQrCodes)?;
+    let key = crate::api::idempotency::key(&workspace, &headers, "painel-placa-copia")?;
     let original = sign_of(&state, &workspace, &id).await?;
     let mut settings = settings_of(&original)?;
     settings.name = copy_name(&original.name);
@@ -465,6 +486,7 @@ pub async fn duplicate(
         (original.qrcode_id, code_of_view(&original)),
         Some(original.sign_id),
         settings,
+        key,
     )
     .await
 }

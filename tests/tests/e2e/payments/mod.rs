@@ -3,6 +3,7 @@
 
 mod authorization;
 mod intake;
+mod hostile;
 pub(crate) mod live;
 mod manual;
 mod payer_page;

@@ -30,7 +30,7 @@ async fn the_specs_two_examples_are_recorded_matched_by_txid_with_the_refund_and
     let app = sandbox_app().await;
     let db = app.db().await;
     let (mut owner, code, url) = owner_with_receiver(&app).await;
-    // The spec's examples are dated 2020: Grátis lists only the last 90 days, Premium all.
+    // The spec's examples are dated 2026-09-09: Grátis lists only the last 90 days, Premium all.
     go_premium(&mut owner).await;
     let body = delivery(vec![
         spec_example("pixWebhook1"),
@@ -54,7 +54,7 @@ async fn the_specs_two_examples_are_recorded_matched_by_txid_with_the_refund_and
     assert_eq!(first["qrcodeId"], code.as_str());
     assert_eq!(first["source"], "api-pix");
     assert_eq!(
-        first["day"], "2020-09-09",
+        first["day"], "2026-09-09",
         "20:15 UTC is 17:15 in São Paulo"
     );
     assert_eq!(first["refunds"][0]["status"], "EM_PROCESSAMENTO");

@@ -62,7 +62,7 @@ async fn a_replay_of_payments_and_daily_totals_equals_the_live_ones() {
     assert_eq!(status, StatusCode::OK, "{answer}");
     let mut settled = spec_example("pixWebhook1");
     settled["devolucoes"]["status"] = json!("DEVOLVIDO");
-    settled["devolucoes"]["horario"]["liquidacao"] = json!("2020-09-09T21:00:00Z");
+    settled["devolucoes"]["horario"]["liquidacao"] = json!("2026-09-09T21:00:00Z");
     let (status, _) = post_delivery(&app, &url, delivery(vec![settled]), None).await;
     assert_eq!(status, StatusCode::OK);
     // 20 entries, pixWebhook1, and pixWebhook2 confirming the typed one; the voided one: 23.

@@ -15,10 +15,12 @@ use crate::workspace::support::{Person, qrcode_body};
 pub const CODE_TXID: &str = "PEDIDO0001";
 
 /// The spec's examples `pixWebhook1` (with a refund, sent as an object as the spec does; its
-/// `txid` replaced by [`CODE_TXID`]) and `pixWebhook2`, copied from the BCB API Pix OpenAPI 2.9.0.
+/// `txid` replaced by [`CODE_TXID`]) and `pixWebhook2`, copied from the BCB API Pix OpenAPI 2.9.0,
+/// and moved from 2020-09-09 to 2026-09-09: the spec predates Pix, and no bank reports a Pix made
+/// before 2020-11-03 (`domain::payment::bounds`).
 pub fn spec_example(name: &str) -> Value {
-    let all: Value =
-        serde_json::from_str(include_str!("api_pix_examples.json")).expect("the examples are JSON");
+    let text = include_str!("api_pix_examples.json").replace("\"2020-09-09T", "\"2026-09-09T");
+    let all: Value = serde_json::from_str(&text).expect("the examples are JSON");
     let mut example = all[name].clone();
     if name == "pixWebhook1" {
         example["txid"] = json!(CODE_TXID);
