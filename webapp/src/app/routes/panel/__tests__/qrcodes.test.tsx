@@ -97,7 +97,7 @@ describe('/painel/qrcodes: the list', () => {
       within(filter)
         .getAllByRole('option')
         .map((option) => option.textContent),
-    ).toEqual(['Todas as chaves', 'Caixa: caixa@padaria.com (padrão)', 'CPF: 12345678909']);
+    ).toEqual(['Todas as chaves', 'Caixa: caixa@padaria.com (padrão)', 'CPF: 123.456.789-09']);
     await user.selectOptions(filter, 'Caixa: caixa@padaria.com (padrão)');
     await waitFor(() => expect(asked).toContain(caixa.id));
   });
@@ -196,7 +196,7 @@ describe('/painel/criar-qrcode: creating a code', () => {
     const picker = within(form).getByRole('combobox', { name: 'Chave Pix' });
     await waitFor(() => expect(picker).not.toHaveValue(''));
 
-    await user.selectOptions(picker, 'CPF: 12345678909');
+    await user.selectOptions(picker, 'CPF: 123.456.789-09');
     expect(picker).toHaveValue(cpf.id);
     expect(within(form).getByLabelText('Nome de quem recebe')).toHaveValue('Ana Souza');
 
