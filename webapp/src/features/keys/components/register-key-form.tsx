@@ -13,7 +13,7 @@ import { errorMessage } from '@/lib/error-messages';
 import { optionalText, requiredText } from '@/utils/field-rules';
 
 import { type NewPixKey, useRegisterPixKeyMutation } from '../api/keys';
-import { KIND_CHOICES, type KindChoice, formatTyped, inputModeOf, notOfKind } from '../utils/key-kinds';
+import { KIND_CHOICES, type KindChoice, formatTyped, inputModeOf, maskAsTyped, notOfKind } from '../utils/key-kinds';
 
 export const MAX_HOLDER_NAME = 100;
 export const MAX_LABEL = 40;
@@ -94,7 +94,7 @@ export function RegisterKeyForm({ accountId, isFirst }: { accountId: string; isF
         ))}
       </SelectField>
       {/* Free text whatever the kind: what was typed stays (an e-mail under CPF is kept and said not to be
-          one); a CPF, CNPJ or mobile is written with its mask once typed. */}
+          one); a CPF, CNPJ or mobile follows its mask as it is typed. */}
       <TextField
         label="Chave Pix"
         autoComplete="off"
@@ -103,6 +103,15 @@ export function RegisterKeyForm({ accountId, isFirst }: { accountId: string; isF
         inputMode={inputModeOf(kind)}
         hint={HINTS[kind]}
         {...keyField}
+        onChange={(event) => {
+          // Masked as typed at the end of the text (an edit in the middle keeps the caret where it is).
+          const input = event.target;
+          if (input.selectionStart === input.value.length) {
+            const masked = maskAsTyped(kind, input.value);
+            if (masked !== input.value) input.value = masked;
+          }
+          void keyField.onChange(event);
+        }}
         onBlur={(event) => {
           const typed = event.target.value;
           const formatted = formatTyped(kind, typed);

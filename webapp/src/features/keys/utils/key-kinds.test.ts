@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { formatTyped, maskOf, notOfKind } from './key-kinds';
+import { formatTyped, maskAsTyped, maskOf, notOfKind } from './key-kinds';
 
 describe('keys as people read them', () => {
   it('types CPF, CNPJ and mobiles with a mask and the rest as free text', () => {
@@ -26,5 +26,14 @@ describe('keys as people read them', () => {
     expect(formatTyped('telefone', '+55 11 98765-4321')).toBe('(11) 98765-4321');
     expect(formatTyped('cpf', '5299')).toBe('5299');
     expect(formatTyped('cpf', 'bia@loja.com')).toBe('bia@loja.com');
+  });
+
+  it('follows the mask as a CPF or mobile is typed, and leaves alone what cannot be one', () => {
+    expect(maskAsTyped('cpf', '5299822')).toBe('529.982.2');
+    expect(maskAsTyped('telefone', '1198765')).toBe('(11) 9876-5');
+    expect(maskAsTyped('telefone', '(11) 9876-54321')).toBe('(11) 98765-4321');
+    expect(maskAsTyped('telefone', '+55119')).toBe('+55119');
+    expect(maskAsTyped('cpf', 'rita@')).toBe('rita@');
+    expect(maskAsTyped('email', '52998224725')).toBe('52998224725');
   });
 });

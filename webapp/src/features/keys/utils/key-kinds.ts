@@ -62,3 +62,15 @@ export function inputModeOf(choice: KindChoice): 'numeric' | 'tel' | 'text' {
   const mask = maskOf(choice);
   return mask === null ? 'text' : MASK_PRESETS[mask].inputMode;
 }
+
+/**
+ * A key of a masked kind with its mask as far as it is typed (`5299822` → `529.982.2`), for the
+ * field to follow the typing; anything that cannot be of the kind, or a mobile typed with its
+ * country code (`+55…`, written once typed), stays as it is.
+ */
+export function maskAsTyped(choice: KindChoice, text: string): string {
+  const mask = maskOf(choice);
+  if (mask === null || text === '' || notOfKind(choice, text) !== null) return text;
+  if (mask === 'phone' && text.trimStart().startsWith('+')) return text;
+  return applyMask(mask, text).masked;
+}
