@@ -69,7 +69,7 @@ impl std::fmt::Display for PlanLimitReached {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let plan = self.plan.plan().name;
         let (allowed, premium) = (self.allowed, self.premium_allows);
-        let offer = "Assine o Premium em Plano e assinatura (/painel/premium)";
+        let offer = "Assine o Premium no menu Plano do painel";
         match self.limit {
             Limit::PixKeys => write!(
                 f,
@@ -188,6 +188,30 @@ mod tests {
         assert!(message.contains("até 10 chaves Pix"), "{message}");
         assert!(message.contains("Premium"), "{message}");
         assert!(check(PlanId::PremiumMensal, LimitedAction::RegisterPixKey, at(10)).is_ok());
+    }
+
+    #[test]
+    fn a_refusal_offers_premium_in_words_a_shop_owner_reads_not_a_raw_path() {
+        for limit in [
+            Limit::PixKeys,
+            Limit::QrCodesPerMonth,
+            Limit::ExtraAccounts,
+            Limit::ApiPixEndpoints,
+            Limit::LogoOnSigns,
+        ] {
+            let refused = PlanLimitReached {
+                plan: PlanId::Gratis,
+                limit,
+                allowed: 0,
+                premium_allows: 1,
+            };
+            let message = refused.to_string();
+            assert!(!message.contains("/painel"), "{message}");
+            assert!(
+                message.contains("Assine o Premium no menu Plano"),
+                "{message}"
+            );
+        }
     }
 
     #[test]

@@ -28,8 +28,44 @@ const HOME: &str = "/painel";
 /// Shown after an account is deleted, when the session is already over: never sent to sign in.
 const ACCOUNT_DELETED: &str = "/painel/conta-excluida";
 
+/// The dashboard's screens under `/painel/` (the `path:` of each child route in
+/// `webapp/src/app/router.tsx`; a test checks the two agree). Any other `/painel/…` address is the
+/// app's "page not found", answered with a `404` status so that a link checker, a crawler or a
+/// browser's history sees it as one.
+pub(crate) const PANEL_SCREENS: &[&str] = &[
+    "boas-vindas",
+    "chaves",
+    "qrcodes",
+    "criar-qrcode",
+    "transacoes",
+    "plano",
+    "premium",
+    "assinatura",
+    "assinatura-realizada",
+    "contas-extras",
+    "criar-conta-extra",
+    "convite",
+    "configuracoes",
+    "duvidas",
+    "links-de-pagamento",
+    "salvar-placa",
+    "placas",
+];
+
+/// Whether the app has a screen at `path` (`/painel`, one of [`PANEL_SCREENS`], or the page shown
+/// after an account is deleted); a trailing `/` is the same address.
+fn is_panel_screen(path: &str) -> bool {
+    let path = path.trim_end_matches('/');
+    if path == HOME || path == ACCOUNT_DELETED {
+        return true;
+    }
+    path.strip_prefix("/painel/")
+        .is_some_and(|screen| PANEL_SCREENS.contains(&screen))
+}
+
 /// `/painel` and `/painel/*` (what is not routed elsewhere): the app's `index.html` for a browser
-/// holding the signed-in hint, a `303` to `/entrar` for any other.
+/// holding the signed-in hint (with a `404` status at an address that is no screen of the app, which
+/// then shows its "page not found"), a `303` to `/entrar` for any other.
 pub(crate) async fn panel(
     state: State<AppState>,
     OriginalUri(uri): OriginalUri,
@@ -50,7 +86,17 @@ pub(crate) async fn panel(
         )
             .into_response();
     }
-    let mut response = super::index(state, request_headers).await;
+    let known = is_panel_screen(uri.path());
+    // An unknown address always gets the whole page: a 304 would hide its 404.
+    let validators = if known {
+        request_headers
+    } else {
+        HeaderMap::new()
+    };
+    let mut response = super::index(state, validators).await;
+    if !known && response.status() == StatusCode::OK {
+        *response.status_mut() = StatusCode::NOT_FOUND;
+    }
     response
         .headers_mut()
         .insert(header::VARY, HeaderValue::from_static("cookie"));
@@ -106,6 +152,52 @@ mod tests {
         assert!(!has_signed_in_hint(&headers(&["balcao_painel="])));
         assert!(!has_signed_in_hint(&headers(&["xbalcao_painel=1"])));
         assert!(!has_signed_in_hint(&headers(&["balcao_refresh=abc"])));
+    }
+
+    /// The `path: '…'` literals of the dashboard's router: its screens under `/painel/` (the
+    /// others are named through `paths`, and `'*'` is its "page not found").
+    fn routed_screens() -> Vec<String> {
+        let router = include_str!("../../../webapp/src/app/router.tsx");
+        router
+            .split("path: '")
+            .skip(1)
+            .filter_map(|rest| rest.split_once('\''))
+            .map(|(path, _)| path.to_owned())
+            .filter(|path| path != "*")
+            .collect()
+    }
+
+    #[test]
+    fn the_gateway_knows_exactly_the_screens_the_dashboards_router_has() {
+        let mut routed = routed_screens();
+        routed.sort();
+        let mut known: Vec<String> = PANEL_SCREENS.iter().map(|s| (*s).to_owned()).collect();
+        known.sort();
+        assert_eq!(
+            known, routed,
+            "PANEL_SCREENS must list the child paths of /painel in webapp/src/app/router.tsx"
+        );
+    }
+
+    #[test]
+    fn only_the_dashboards_screens_are_screens() {
+        for path in [
+            "/painel",
+            "/painel/",
+            "/painel/qrcodes",
+            "/painel/qrcodes/",
+            "/painel/conta-excluida",
+        ] {
+            assert!(is_panel_screen(path), "{path}");
+        }
+        for path in [
+            "/painel/uma-tela-que-nao-existe",
+            "/painel/qrcodes/outra",
+            "/painel/assets",
+            "/painelx",
+        ] {
+            assert!(!is_panel_screen(path), "{path}");
+        }
     }
 
     #[test]

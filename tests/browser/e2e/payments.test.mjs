@@ -59,6 +59,18 @@ async function fitsEveryScreen(page) {
   assert.deepEqual(failures, []);
 }
 
+/** How many lines the text of each element matching `selector` takes (distinct line boxes). */
+function linesOf(page, selector) {
+  return page.locator(selector).evaluateAll((elements) =>
+    elements.map((element) => {
+      const range = document.createRange();
+      range.selectNodeContents(element);
+      const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+      return { text: element.textContent.trim(), lines: tops.size };
+    }),
+  );
+}
+
 describe("a simulated payment reaches /painel/transacoes and its CSV", () => {
   let stack;
   let owner;
@@ -215,5 +227,43 @@ describe("a simulated payment reaches /painel/transacoes and its CSV", () => {
       .waitFor();
     await owner.getByLabel("Totais do filtro").getByText("Anulados").waitFor();
     assert.match(await owner.getByLabel("Totais do filtro").innerText(), /Pagamentos\s+1\b/);
+  });
+
+  // Issue 32, item 6: on a laptop "Situaçã/o" and "Detalhe/s" broke mid-word, "R$ / 2.481,62"
+  // wrapped in its card, the chart's y-axis labels split in two lines and the last day was cut.
+  step("a busy day's screen reads whole on a laptop and a phone: no word, amount or axis label broken", async () => {
+    await owner.getByRole("button", { name: "Registrar pagamento" }).click();
+    const form = owner.getByRole("form", { name: "Registrar pagamento" });
+    await form.getByLabel("Valor", { exact: true }).fill("2.469,12");
+    await form.getByRole("button", { name: "Registrar pagamento" }).click();
+    await form.getByRole("status").filter({ hasText: "Pagamento de R$ 2.469,12 registrado." }).waitFor();
+    const totals = owner.getByLabel("Totais do filtro");
+    await totals.getByText("R$ 2.481,62").first().waitFor();
+    const failures = [];
+    for (const size of [DESKTOP, PHONE]) {
+      await owner.setViewportSize(size);
+      await owner.waitForTimeout(600);
+      const broken = [
+        ...(size === DESKTOP ? await linesOf(owner, ".payments-table th:not(:has(.visually-hidden))") : []),
+        ...(await linesOf(owner, ".payments-table td.row-action .button")),
+        ...(await linesOf(owner, ".payments-table td.amount")),
+        ...(await linesOf(owner, ".payment-totals dd")),
+      ].filter((cell) => cell.lines > 1);
+      for (const cell of broken) failures.push(`${size.width}px: "${cell.text}" takes ${cell.lines} lines`);
+      const ticks = await owner
+        .locator(".daily-chart .recharts-yAxis .recharts-cartesian-axis-tick text")
+        .evaluateAll((texts) => texts.map((text) => ({ text: text.textContent, lines: text.querySelectorAll("tspan").length })));
+      for (const tick of ticks.filter((t) => t.lines > 1)) failures.push(`${size.width}px: y-axis "${tick.text}" in ${tick.lines} lines`);
+      const cut = await owner.locator(".daily-chart .recharts-surface").evaluate((surface) => {
+        const box = surface.getBoundingClientRect();
+        const labels = [...surface.querySelectorAll(".recharts-xAxis .recharts-cartesian-axis-tick text")];
+        const last = labels.at(-1)?.getBoundingClientRect();
+        return last && last.right > box.right + 0.5 ? `${labels.at(-1).textContent} ends at ${last.right} past ${box.right}` : null;
+      });
+      if (cut) failures.push(`${size.width}px: the last day's label is cut: ${cut}`);
+    }
+    await owner.setViewportSize(DESKTOP);
+    assert.deepEqual(failures, []);
+    await shots(owner, "transacoes-dia-cheio");
   });
 });

@@ -232,4 +232,127 @@ describe("a shop owner's key becomes a batch of codes that scan, download and op
     await owner.waitForFunction(() => document.querySelectorAll("ul.qrcodes > li").length === 1);
     await list.getByText("MESA03").waitFor();
   });
+
+  // Issue 32: what a shop owner met on the first busy day, at both sizes.
+  step("on a phone the Copia e Cola box shows the whole code, its last line too", async () => {
+    await owner.setViewportSize(PHONE);
+    await owner.goto("/painel/criar-qrcode");
+    const form = owner.getByRole("form", { name: "Criar QR code" });
+    await owner.waitForFunction(
+      (select) => select.selectedOptions[0]?.textContent?.startsWith("Caixa do bar"),
+      await form.getByRole("combobox", { name: "Chave Pix", exact: true }).elementHandle(),
+    );
+    await form.getByLabel("Cidade", { exact: true }).fill("Olinda");
+    await form.getByLabel("Valor (opcional)", { exact: true }).fill("9,90");
+    await form.getByLabel("Descrição (opcional)", { exact: true }).fill("Tapioca de queijo");
+    await form.getByRole("button", { name: "Criar QR code" }).click();
+    const box = form.getByRole("article", { name: "QR code criado" }).getByLabel("Pix Copia e Cola");
+    await box.waitFor();
+    for (const size of [PHONE, DESKTOP]) {
+      await owner.setViewportSize(size);
+      const { scroll, client } = await box.evaluate((area) => ({ scroll: area.scrollHeight, client: area.clientHeight }));
+      assert.ok(scroll <= client + 1, `${size.width}px: the code needs ${scroll} px, the box shows ${client}`);
+    }
+    await shots(owner, "criar-qrcode-copia-e-cola");
+  });
+
+  step("keys read as Brazilians write them, and an e-mail typed as a CPF is kept and said not to be one", async () => {
+    await owner.goto("/painel/chaves");
+    const form = owner.getByRole("form", { name: "Cadastrar chave Pix" });
+    for (const size of [PHONE, DESKTOP]) {
+      await owner.setViewportSize(size);
+      await form.getByLabel("Tipo da chave", { exact: true }).selectOption({ label: "CPF" });
+      await form.getByLabel("Chave Pix", { exact: true }).fill("rita@bardarita.com.br");
+      await form.getByLabel("Nome do titular, como o banco mostra", { exact: true }).fill("Rita Gomes");
+      await form.getByRole("button", { name: "Cadastrar chave" }).click();
+      await form.getByText("Isto não é um CPF: um CPF tem 11 números").waitFor();
+      assert.equal(await form.getByLabel("Chave Pix", { exact: true }).inputValue(), "rita@bardarita.com.br");
+      assert.equal(await form.getByText("Campo obrigatório.").count(), 0);
+    }
+    await shots(owner, "chaves-cpf-com-email");
+    for (const [kind, typed] of [
+      ["CPF", "52998224725"],
+      ["Celular", "11987654321"],
+      ["CNPJ", "11222333000181"],
+    ]) {
+      await form.getByLabel("Tipo da chave", { exact: true }).selectOption({ label: kind });
+      await form.getByLabel("Chave Pix", { exact: true }).fill(typed);
+      await form.getByLabel("Nome do titular, como o banco mostra", { exact: true }).fill("Rita Gomes");
+      await form.getByRole("button", { name: "Cadastrar chave" }).click();
+      await form.getByRole("status").filter({ hasText: "cadastrada" }).waitFor();
+    }
+    await owner.goto("/painel/criar-qrcode");
+    const picker = owner.getByRole("form", { name: "Criar QR code" }).getByRole("combobox", { name: "Chave Pix", exact: true });
+    await picker.locator("option", { hasText: "CNPJ" }).waitFor({ state: "attached" });
+    const options = await picker.locator("option").allInnerTexts();
+    for (const shown of ["CPF: 529.982.247-25", "Celular: (11) 98765-4321", "CNPJ: 11.222.333/0001-81"]) {
+      assert.ok(options.includes(shown), `${shown} in ${JSON.stringify(options)}`);
+    }
+  });
+
+  step("the name saved in 'Dados de quem recebe' is the one /painel/criar-qrcode starts with", async () => {
+    await owner.goto("/painel/configuracoes");
+    const settings = owner.getByRole("form", { name: "Seus dados" });
+    await settings.getByLabel("Nome de quem recebe", { exact: true }).fill("Bar da Rita");
+    await settings.getByLabel("Cidade", { exact: true }).fill("Olinda");
+    await settings.getByRole("button", { name: "Salvar dados" }).click();
+    await settings.getByText("Dados salvos.").waitFor();
+    for (const size of [PHONE, DESKTOP]) {
+      await owner.setViewportSize(size);
+      await owner.goto("/painel/criar-qrcode");
+      const form = owner.getByRole("form", { name: "Criar QR code" });
+      const name = form.getByLabel("Nome de quem recebe", { exact: true });
+      // The settings keep them as the code writes them (upper case, no accents).
+      await owner.waitForFunction((input) => input.value === "BAR DA RITA", await name.elementHandle());
+      assert.equal(await form.getByLabel("Cidade", { exact: true }).inputValue(), "OLINDA");
+      // The key is still the saved one, and the hint says whose it is.
+      await form.getByText("Em nome de Rita Gomes").waitFor();
+    }
+    await shots(owner, "criar-qrcode-dados-salvos");
+  });
+
+  step("a payment link is made with the saved key, at both sizes", async () => {
+    for (const [size, amount] of [
+      [PHONE, "15,00"],
+      [DESKTOP, "25,00"],
+    ]) {
+      await owner.setViewportSize(size);
+      await owner.goto("/painel/links-de-pagamento");
+      const form = owner.getByRole("form", { name: "Criar link de pagamento" });
+      await owner.waitForFunction(
+        (select) => select.selectedOptions[0]?.textContent?.startsWith("Caixa do bar"),
+        await form.getByRole("combobox", { name: "Chave Pix", exact: true }).elementHandle(),
+      );
+      await form.getByLabel("Valor", { exact: true }).fill(amount);
+      await form.getByRole("button", { name: "Criar link de pagamento" }).click();
+      await form.getByText(`Link de pagamento criado (R$ ${amount})`).waitFor();
+    }
+    await shots(owner, "links-de-pagamento-chave-salva");
+  });
+
+  step("the sign's code picker names a code by its description", async () => {
+    await owner.goto("/painel/placas");
+    const picker = owner.getByRole("form", { name: "Criar placa" }).getByRole("combobox", { name: "QR code", exact: true });
+    await picker.locator("option", { hasText: "Caldinho" }).waitFor({ state: "attached" });
+    assert.ok((await picker.locator("option").allInnerTexts()).includes("Caldinho · R$ 12,50 · RITA GOMES"));
+  });
+
+  step("an unknown /painel/ address answers 404 with the 'page not found' screen", async () => {
+    for (const size of [PHONE, DESKTOP]) {
+      await owner.setViewportSize(size);
+      const answer = await owner.goto("/painel/uma-tela-que-nao-existe");
+      assert.equal(answer.status(), 404);
+      await owner.getByRole("heading", { level: 1, name: "Página não encontrada" }).waitFor();
+    }
+  });
+
+  step("/painel/assinatura-realizada on Grátis is titled by its state, not 'Assinatura realizada'", async () => {
+    for (const size of [PHONE, DESKTOP]) {
+      await owner.setViewportSize(size);
+      await owner.goto("/painel/assinatura-realizada");
+      await owner.getByRole("heading", { level: 1, name: "Pagamento ainda não confirmado" }).waitFor();
+      assert.equal(await owner.title(), "Pagamento ainda não confirmado · Balcão");
+    }
+    await shots(owner, "assinatura-nao-confirmada");
+  });
 });

@@ -216,6 +216,26 @@ describe("um titular convida operadores, que entram na conta dele e só veem o q
       },
     );
 
+    // Issue 32, item 8: she used to see the whole invitation form and learn from a 403 after
+    // sending it that her role cannot invite.
+    doraStep("/painel/criar-conta-extra tells her, at both sizes, that only the owner invites: no form", async () => {
+      const previous = dora.viewportSize();
+      for (const size of [
+        { width: 390, height: 844 },
+        { width: 1366, height: 900 },
+      ]) {
+        await dora.setViewportSize(size);
+        await dora.goto("/painel/criar-conta-extra");
+        await dora.getByRole("heading", { level: 1, name: "Criar conta extra" }).waitFor();
+        await dora
+          .getByText("Só o titular desta conta convida contas extras. Você está nela como operador:")
+          .waitFor();
+        assert.equal(await dora.getByRole("form", { name: "Convidar conta extra" }).count(), 0, "no invitation form");
+        assert.equal(await dora.getByLabel("E-mail da pessoa").count(), 0, "no e-mail field");
+      }
+      if (previous) await dora.setViewportSize(previous);
+    });
+
     doraStep("the owner sees both codes and Dora as an active extra account", async () => {
       await owner.reload();
       await owner

@@ -302,6 +302,24 @@ async fn register_key(person: &mut Person, key: &str, holder: &str) -> String {
     made.json["id"].as_str().expect("id").to_owned()
 }
 
+/// The dashboard sends exactly this: the chosen key's id, `pixKey: null` and the holder's name.
+#[tokio::test]
+async fn a_link_is_made_from_a_registered_key_when_the_dashboard_sends_a_null_typed_key() {
+    let app = TestApp::spawn().await;
+    let mut owner = sign_up(&app, "bia@loja.test", "Bia").await;
+    let key = register_key(&mut owner, "bia@loja.test", "Beatriz Lima").await;
+    let made = create(
+        &mut owner,
+        &json!({"keyId": key, "pixKey": null, "merchantName": "Beatriz Lima",
+                "merchantCity": "Natal", "amount": "45,90", "description": null,
+                "expiresOn": null}),
+    )
+    .await;
+    assert_eq!(made["pixKey"], "bia@loja.test", "the registered key");
+    assert_eq!(made["amountCentavos"], 4590);
+    app.stop().await;
+}
+
 #[tokio::test]
 async fn a_link_is_made_from_a_registered_key_with_its_holder_name_and_no_other_accounts_key_is_taken()
  {

@@ -1,9 +1,12 @@
-// Apart from the key picker, so a screen that only names keys (the QR code list's filter) does not
-// download the picker's form rules and Zod with it.
+// Apart from the key picker, so a screen that only names keys (the QR code list's filter, the keys
+// screen) does not download the picker's form rules and Zod with it.
 
+import { applyMask } from '@/lib/masks';
 import type { KeyChoice } from '@/types/pix-key';
 
-const KIND_NAMES: Record<KeyChoice['kind'], string> = {
+type KeyKind = KeyChoice['kind'];
+
+export const KIND_LABELS: Readonly<Record<KeyKind, string>> = {
   cpf: 'CPF',
   cnpj: 'CNPJ',
   email: 'E-mail',
@@ -11,8 +14,17 @@ const KIND_NAMES: Record<KeyChoice['kind'], string> = {
   evp: 'Chave aleatória',
 };
 
-/** How a registered key reads in the list: its label (or kind), the key, and whether it is the default. */
+/** A key in DICT form as people read it: `52998224725` → `529.982.247-25`, `+5511912345678` → `(11) 91234-5678`. */
+export function displayKey(kind: KeyKind, dict: string | null): string {
+  if (dict === null) return 'Chave ilegível';
+  if (kind === 'cpf' || kind === 'cnpj') return applyMask(kind, dict).masked;
+  if (kind === 'phone' && dict.startsWith('+55')) return applyMask('phone', dict.slice(3)).masked;
+  return dict;
+}
+
+/** How a registered key reads in a list: its label (or kind), the key as people write it, and whether it is the default. */
 export function keyChoiceName(key: KeyChoice): string {
-  const name = key.label ?? KIND_NAMES[key.kind];
-  return `${name}: ${key.pixKey ?? ''}${key.isDefault ? ' (padrão)' : ''}`;
+  const name = key.label ?? KIND_LABELS[key.kind];
+  const shown = key.pixKey === null ? '' : displayKey(key.kind, key.pixKey);
+  return `${name}: ${shown}${key.isDefault ? ' (padrão)' : ''}`;
 }

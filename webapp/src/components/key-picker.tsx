@@ -1,4 +1,4 @@
-import { type ChangeEvent, useEffect, useRef } from 'react';
+import { type ChangeEvent, useCallback, useEffect, useRef } from 'react';
 import { z } from 'zod';
 
 import type { BoundField } from '@/hooks/use-api-form';
@@ -49,6 +49,52 @@ export function usePreselectedKey(
   }, [keys, untouched, choose]);
 }
 
+/** The fields of a form that `useRecipientFields` fills (every code form has them). */
+type RecipientField = 'keyId' | 'pixKey' | 'merchantName' | 'merchantCity';
+
+/** The part of a form (`useApiForm`'s) that `useRecipientFields` reads and fills. */
+export interface RecipientForm {
+  getValues: (name: RecipientField) => string;
+  setValue: (name: RecipientField, value: string) => void;
+}
+
+/**
+ * The recipient a code form starts with: the preferred registered key, and the name and city saved
+ * as "Dados de quem recebe" (the settings promise they come pre-filled; in someone else's account,
+ * that account's defaults; undefined while they load). A key's holder name fills the name only when
+ * no name is saved. The keys and the defaults may arrive after the form is on screen, in either
+ * order: neither replaces what the person typed. Returns what `KeyPicker`'s `onChosen` takes.
+ */
+export function useRecipientFields(
+  { getValues, setValue }: RecipientForm,
+  keys: readonly KeyChoice[] | undefined,
+  defaultMerchantName: string | null | undefined,
+  defaultMerchantCity: string | null | undefined,
+) {
+  // The name the form itself put in (a key's holder name), which a saved name may still replace.
+  const filledName = useRef('');
+  const savedName = defaultMerchantName?.trim() ? defaultMerchantName : null;
+  useEffect(() => {
+    const name = getValues('merchantName');
+    if (savedName && (name === '' || name === filledName.current)) setValue('merchantName', savedName);
+    if (defaultMerchantCity && getValues('merchantCity') === '') setValue('merchantCity', defaultMerchantCity);
+  }, [savedName, defaultMerchantCity, getValues, setValue]);
+  const chooseKey = useCallback(
+    (key: KeyChoice | null) => {
+      if (key === null) return;
+      setValue('keyId', key.id);
+      if (key.holderName && savedName === null) {
+        filledName.current = key.holderName;
+        setValue('merchantName', key.holderName);
+      }
+    },
+    [savedName, setValue],
+  );
+  const untouched = useCallback(() => getValues('pixKey') === '', [getValues]);
+  usePreselectedKey(keys, untouched, chooseKey);
+  return chooseKey;
+}
+
 export interface KeyPickerProps {
   /** The account's registered keys (undefined while loading or when they cannot be read). */
   keys: readonly KeyChoice[] | undefined;
@@ -94,6 +140,9 @@ export function KeyPicker({
       <SelectField
         label="Chave Pix"
         {...keyId}
+        // A refusal about the typed key while a registered one is chosen (its field is hidden) is
+        // about the key sent: it shows here rather than nowhere.
+        error={keyId.error ?? (current ? pixKey.error : null)}
         onChange={onChange}
         hint={
           current

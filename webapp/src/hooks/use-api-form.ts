@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { type RefObject, type SubmitEvent, useRef, useState } from 'react';
+import { type RefObject, type SubmitEvent, useCallback, useRef, useState } from 'react';
 import {
   type Control,
   type DefaultValues,
@@ -192,6 +192,13 @@ export function useApiForm<S extends FormSchema, R = true>({
     void handleSubmit(sendValid)(event);
   };
 
+  // Stable, as react-hook-form's own: effects that fill fields from code run when their inputs change.
+  const setValueOf = useCallback(
+    <F extends Path<Values>>(name: F, value: PathValue<Values, F>) => setValue(name, value),
+    [setValue],
+  );
+  const valueOf = useCallback(<F extends Path<Values>>(name: F) => getValues(name), [getValues]);
+
   const errorOf = (name: Path<Values>): string | null => {
     const error: unknown = formState.errors[name];
     if (typeof error !== 'object' || error === null || !('message' in error)) return null;
@@ -202,8 +209,8 @@ export function useApiForm<S extends FormSchema, R = true>({
     formProps: { ref: formRef, noValidate: true, onSubmit },
     field: (name) => ({ ...register(name), error: errorOf(name) }),
     errorOf,
-    setValue: (name, value) => setValue(name, value),
-    getValues: (name) => getValues(name),
+    setValue: setValueOf,
+    getValues: valueOf,
     control,
     failure,
     outcome,

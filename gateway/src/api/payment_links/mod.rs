@@ -56,9 +56,10 @@ pub struct NewPaymentLink {
     /// A registered key of the account; when given, `pixKey` and `keyKind` are not read.
     #[serde(default)]
     pub key_id: Option<String>,
-    /// The Pix key as typed.
+    /// The Pix key as typed; `null` or absent when `keyId` names a registered key (the
+    /// dashboard sends `null`, as it does to the QR code endpoints).
     #[serde(default)]
-    pub pix_key: String,
+    pub pix_key: Option<String>,
     /// Optional kind of key (`cpf`, `cnpj`, `email`, `telefone`, `aleatoria`).
     #[serde(default)]
     pub key_kind: Option<String>,
@@ -238,7 +239,11 @@ async fn chosen_key(
         .filter(|k| !k.is_empty())
     else {
         return Ok((
-            body.pix_key.trim().to_owned(),
+            body.pix_key
+                .as_deref()
+                .unwrap_or_default()
+                .trim()
+                .to_owned(),
             body.key_kind.clone().unwrap_or_default(),
             body.merchant_name.clone(),
         ));

@@ -1,5 +1,7 @@
-//! The public site, the first flow (sign form → payer page) and the served dashboard.
+//! The public site, the first flow (sign form → payer page), the served dashboard, and the
+//! public copy's truthfulness.
 
 mod first_flow;
 mod public_site;
+mod truthful_copy;
 mod webapp_serving;

@@ -14,7 +14,7 @@ const APP_PAGES: [&str; 9] = [
     "/verificar-email?oobCode=abc",
     "/painel",
     "/painel/boas-vindas",
-    "/painel/qrcodes/123/editar",
+    "/painel/qrcodes",
     "/painel/convite?codigo=xyz",
 ];
 
@@ -59,6 +59,28 @@ async fn the_apps_pages_get_index_html_revalidated_on_every_visit() {
             "{path}: the app loads no tag manager"
         );
         assert_eq!(header(&response, "x-frame-options"), "DENY");
+        let html = response.text().await.expect("body");
+        assert!(html.contains("/painel/assets/index-abc123.js"), "{path}");
+    }
+    app.stop().await;
+}
+
+/// Issue 32: an address under `/painel/` that is no screen of the app gets the app (which shows its
+/// "page not found") with a 404 status, never a 200 nor a 304.
+#[tokio::test]
+async fn an_address_that_is_no_screen_of_the_dashboard_answers_404_with_the_app() {
+    let app = TestApp::spawn().await;
+    for path in [
+        "/painel/uma-tela-que-nao-existe",
+        "/painel/qrcodes/123/editar",
+    ] {
+        let response = get_signed_in(&app, path).await;
+        assert_eq!(response.status(), StatusCode::NOT_FOUND, "{path}");
+        assert_eq!(
+            header(&response, "content-type"),
+            "text/html; charset=utf-8",
+            "{path}"
+        );
         let html = response.text().await.expect("body");
         assert!(html.contains("/painel/assets/index-abc123.js"), "{path}");
     }

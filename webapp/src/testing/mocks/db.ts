@@ -61,6 +61,8 @@ export interface FakeQrCode {
   merchantCity: string;
   amountCentavos: number | null;
   description: string | null;
+  /** The txid the code carries (absent: as codes made before txids). */
+  txid?: string;
   payload: string;
   createdAt: string;
   createdBy: string;

@@ -4,7 +4,7 @@ import { WithWorkspace } from '@/features/workspaces/components/with-workspace';
 /** Issue 12, for the account in use. */
 export function Component() {
   return (
-    <WithWorkspace title="Assinatura realizada">
+    <WithWorkspace title="Assinatura">
       {(workspace) => <SubscriptionDoneScreen key={workspace.accountId} workspace={workspace} />}
     </WithWorkspace>
   );

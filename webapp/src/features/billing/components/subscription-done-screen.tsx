@@ -12,10 +12,18 @@ import { formatDate } from '@/utils/dates';
 import { useGetSubscriptionQuery } from '../api/billing';
 import { limitLines } from './plan-cards';
 
-/** /painel/assinatura-realizada: the payment confirmed, and what it unlocked. */
+/**
+ * /painel/assinatura-realizada: the payment confirmed, and what it unlocked. The title says the
+ * state: an account still on Grátis reads that the payment is not confirmed yet, not "realizada".
+ */
 export function SubscriptionDoneScreen({ workspace }: { workspace: CurrentWorkspace }) {
   const { data, error } = useGetSubscriptionQuery(workspace.accountId, { refetchOnMountOrArgChange: true });
-  const title = 'Assinatura realizada';
+  const title =
+    data === undefined
+      ? 'Assinatura'
+      : data.plan.period === 'free'
+        ? 'Pagamento ainda não confirmado'
+        : 'Assinatura realizada';
   return (
     <section aria-labelledby="titulo-tela">
       <PageTitle>{title}</PageTitle>
@@ -30,7 +38,10 @@ export function SubscriptionDoneScreen({ workspace }: { workspace: CurrentWorksp
         )
       ) : data.plan.period === 'free' ? (
         <>
-          <p className="notice">O pagamento ainda não foi confirmado. Assim que for, o Premium vale na hora.</p>
+          <p className="notice">
+            Esta conta continua no plano Grátis: o pagamento ainda não foi confirmado. Assim que for, o Premium vale na
+            hora.
+          </p>
           <Link to={paths.panel.subscription}>Ver a assinatura</Link>
         </>
       ) : (

@@ -5,6 +5,7 @@ import { BreakableText } from '@/components/breakable-text';
 import { ConfirmBox } from '@/components/confirm-box';
 import { FormAlert } from '@/components/form-alert';
 import { FormOutcome } from '@/components/form-outcome';
+import { KIND_LABELS, displayKey } from '@/components/key-choice-name';
 import { TextField } from '@/components/text-field';
 import { useApiForm } from '@/hooks/use-api-form';
 import { asApiError } from '@/lib/api-error';
@@ -18,7 +19,6 @@ import {
   useRemovePixKeyMutation,
   useRenamePixKeyMutation,
 } from '../api/keys';
-import { KIND_LABELS, displayKey } from '../utils/key-kinds';
 import { HOLDER_TOO_LONG, LABEL_TOO_LONG, MAX_HOLDER_NAME, MAX_LABEL } from './register-key-form';
 
 const length = (value: string | null) => (value === null ? 0 : Array.from(value).length);

@@ -4,7 +4,7 @@ import { z } from 'zod';
 
 import { FormAlert } from '@/components/form-alert';
 import { FormOutcome } from '@/components/form-outcome';
-import { MaskedField } from '@/components/masked-field';
+import { displayKey } from '@/components/key-choice-name';
 import { SelectField } from '@/components/select-field';
 import { TextField } from '@/components/text-field';
 import { paths } from '@/config/paths';
@@ -13,7 +13,7 @@ import { errorMessage } from '@/lib/error-messages';
 import { optionalText, requiredText } from '@/utils/field-rules';
 
 import { type NewPixKey, useRegisterPixKeyMutation } from '../api/keys';
-import { KIND_CHOICES, type KindChoice, displayKey, maskOf } from '../utils/key-kinds';
+import { KIND_CHOICES, type KindChoice, formatTyped, inputModeOf, maskAsTyped, notOfKind } from '../utils/key-kinds';
 
 export const MAX_HOLDER_NAME = 100;
 export const MAX_LABEL = 40;
@@ -22,13 +22,32 @@ export const LABEL_TOO_LONG = `Use no máximo ${MAX_LABEL} caracteres.`;
 
 const length = (value: string | null) => (value === null ? 0 : Array.from(value).length);
 
-const keySchema = z.object({
-  keyKind: z.string().transform((kind) => (kind === '' ? null : kind)),
-  pixKey: requiredText(),
-  holderName: requiredText().refine((name) => length(name) <= MAX_HOLDER_NAME, HOLDER_TOO_LONG),
-  label: optionalText().refine((label) => length(label) <= MAX_LABEL, LABEL_TOO_LONG),
-  makeDefault: z.boolean(),
-}) satisfies z.ZodType<NewPixKey>;
+const keySchema = z
+  .object({
+    keyKind: z.string(),
+    pixKey: requiredText(),
+    holderName: requiredText().refine((name) => length(name) <= MAX_HOLDER_NAME, HOLDER_TOO_LONG),
+    label: optionalText().refine((label) => length(label) <= MAX_LABEL, LABEL_TOO_LONG),
+    makeDefault: z.boolean(),
+  })
+  .superRefine(({ keyKind, pixKey }, context) => {
+    const problem = notOfKind(keyKind as KindChoice, pixKey);
+    if (problem !== null) context.addIssue({ code: 'custom', message: problem, path: ['pixKey'] });
+  })
+  .transform(({ keyKind, ...key }) => ({
+    ...key,
+    keyKind: keyKind === '' ? null : keyKind,
+  })) satisfies z.ZodType<NewPixKey>;
+
+/** Under the key, by kind chosen. */
+const HINTS: Readonly<Record<KindChoice, string | undefined>> = {
+  '': 'CPF, CNPJ, e-mail, celular com DDD ou chave aleatória, como aparece no app do banco.',
+  cpf: 'Os 11 números do CPF, com ou sem pontos.',
+  cnpj: 'O CNPJ pode ter letras nos 12 primeiros caracteres.',
+  email: undefined,
+  telefone: 'Com DDD, como (11) 91234-5678.',
+  aleatoria: undefined,
+};
 
 /** Registers a Pix key in the account: the engine's checks come back under each field, a duplicate too. */
 export function RegisterKeyForm({ accountId, isFirst }: { accountId: string; isFirst: boolean }) {
@@ -41,7 +60,7 @@ export function RegisterKeyForm({ accountId, isFirst }: { accountId: string; isF
     clearOnSuccess: ['pixKey', 'label', 'makeDefault'],
     codeFields: { 'pix-key-already-registered': { field: 'pixKey' } },
   });
-  const mask = maskOf(kind);
+  const keyField = form.field('pixKey');
   const kindField = form.field('keyKind');
   const { error: makeDefaultError, ...makeDefault } = form.field('makeDefault');
   const created = form.outcome;
@@ -66,8 +85,6 @@ export function RegisterKeyForm({ accountId, isFirst }: { accountId: string; isF
         onChange={(event) => {
           void kindField.onChange(event);
           setKind(event.target.value as KindChoice);
-          // A new kind is typed afresh, with its own mask.
-          form.setValue('pixKey', '');
         }}
       >
         {KIND_CHOICES.map((choice) => (
@@ -76,32 +93,32 @@ export function RegisterKeyForm({ accountId, isFirst }: { accountId: string; isF
           </option>
         ))}
       </SelectField>
-      {mask === null ? (
-        <TextField
-          key={kind}
-          label="Chave Pix"
-          autoComplete="off"
-          spellCheck={false}
-          autoCapitalize="off"
-          hint={
-            kind === ''
-              ? 'CPF, CNPJ, e-mail, celular com DDD ou chave aleatória, como aparece no app do banco.'
-              : undefined
+      {/* Free text whatever the kind: what was typed stays (an e-mail under CPF is kept and said not to be
+          one); a CPF, CNPJ or mobile follows its mask as it is typed. */}
+      <TextField
+        label="Chave Pix"
+        autoComplete="off"
+        spellCheck={false}
+        autoCapitalize="off"
+        inputMode={inputModeOf(kind)}
+        hint={HINTS[kind]}
+        {...keyField}
+        onChange={(event) => {
+          // Masked as typed at the end of the text (an edit in the middle keeps the caret where it is).
+          const input = event.target;
+          if (input.selectionStart === input.value.length) {
+            const masked = maskAsTyped(kind, input.value);
+            if (masked !== input.value) input.value = masked;
           }
-          {...form.field('pixKey')}
-        />
-      ) : (
-        <MaskedField
-          key={kind}
-          label="Chave Pix"
-          name="pixKey"
-          kind={mask}
-          // maska edits the input itself; the form keeps the text it reports.
-          onValueChange={(value) => form.setValue('pixKey', value.masked)}
-          error={form.errorOf('pixKey')}
-          hint={kind === 'cnpj' ? 'O CNPJ pode ter letras nos 12 primeiros caracteres.' : undefined}
-        />
-      )}
+          void keyField.onChange(event);
+        }}
+        onBlur={(event) => {
+          const typed = event.target.value;
+          const formatted = formatTyped(kind, typed);
+          if (formatted !== typed) form.setValue('pixKey', formatted);
+          void keyField.onBlur(event);
+        }}
+      />
       <TextField
         label="Nome do titular, como o banco mostra"
         autoComplete="name"

@@ -1,10 +1,9 @@
-import { useCallback, useEffect } from 'react';
 import { useWatch } from 'react-hook-form';
 import { z } from 'zod';
 
 import { FormAlert } from '@/components/form-alert';
 import { FormOutcome } from '@/components/form-outcome';
-import { KeyPicker, TYPED_KEY, chosenKey, keySchema, usePreselectedKey } from '@/components/key-picker';
+import { KeyPicker, TYPED_KEY, chosenKey, keySchema, useRecipientFields } from '@/components/key-picker';
 import { TextField } from '@/components/text-field';
 import { useApiForm } from '@/hooks/use-api-form';
 import type { ApiError } from '@/lib/api-error';
@@ -63,22 +62,7 @@ export function PaymentLinkForm({ accountId, defaultMerchantName, defaultMerchan
     fieldAliases: { expiresAt: 'expiresOn' },
   });
 
-  const { getValues, setValue } = form;
-  useEffect(() => {
-    if (defaultMerchantName && getValues('merchantName') === '') setValue('merchantName', defaultMerchantName);
-    if (defaultMerchantCity && getValues('merchantCity') === '') setValue('merchantCity', defaultMerchantCity);
-  }, [defaultMerchantName, defaultMerchantCity, getValues, setValue]);
-  // A registered key's holder name is the name the bank shows: it goes into the code.
-  const chooseKey = useCallback(
-    (key: KeyChoice | null) => {
-      if (key === null) return;
-      setValue('keyId', key.id);
-      if (key.holderName) setValue('merchantName', key.holderName);
-    },
-    [setValue],
-  );
-  const untouched = useCallback(() => getValues('pixKey') === '', [getValues]);
-  usePreselectedKey(keys, untouched, chooseKey);
+  const chooseKey = useRecipientFields(form, keys, defaultMerchantName, defaultMerchantCity);
   const chosen = useWatch({ control: form.control, name: 'keyId' });
   const created = form.outcome;
 

@@ -1,10 +1,10 @@
-import { type ReactNode, useCallback, useEffect } from 'react';
+import type { ReactNode } from 'react';
 import { useWatch } from 'react-hook-form';
 import { z } from 'zod';
 
 import { FormAlert } from '@/components/form-alert';
 import { FormOutcome } from '@/components/form-outcome';
-import { KeyPicker, TYPED_KEY, chosenKey, keySchema, usePreselectedKey } from '@/components/key-picker';
+import { KeyPicker, TYPED_KEY, chosenKey, keySchema, useRecipientFields } from '@/components/key-picker';
 import { TextField } from '@/components/text-field';
 import { paths } from '@/config/paths';
 import { FieldProblems, useApiForm } from '@/hooks/use-api-form';
@@ -96,21 +96,7 @@ export function BatchForm({
     send,
     fieldAliases: { description: 'lines' },
   });
-  const { getValues, setValue } = form;
-  useEffect(() => {
-    if (defaultMerchantName && getValues('merchantName') === '') setValue('merchantName', defaultMerchantName);
-    if (defaultMerchantCity && getValues('merchantCity') === '') setValue('merchantCity', defaultMerchantCity);
-  }, [defaultMerchantName, defaultMerchantCity, getValues, setValue]);
-  const chooseKey = useCallback(
-    (key: KeyChoice | null) => {
-      if (key === null) return;
-      setValue('keyId', key.id);
-      if (key.holderName) setValue('merchantName', key.holderName);
-    },
-    [setValue],
-  );
-  const untouched = useCallback(() => getValues('pixKey') === '', [getValues]);
-  usePreselectedKey(keys, untouched, chooseKey);
+  const chooseKey = useRecipientFields(form, keys, defaultMerchantName, defaultMerchantCity);
   const [name, city, chosen] = useWatch({ control: form.control, name: ['merchantName', 'merchantCity', 'keyId'] });
   const created = form.outcome;
   const linesError = form.errorOf('lines');

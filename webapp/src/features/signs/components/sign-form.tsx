@@ -31,6 +31,8 @@ export interface SignCodeChoice {
   id: string;
   merchantName: string;
   amountCentavos: number | null;
+  /** What the code is for, as its creator wrote it ("Bolo de pote"). */
+  description?: string | null;
   txid?: string;
 }
 
@@ -48,10 +50,16 @@ const signSchema = z.object({
   withLogo: z.boolean(),
 });
 
-/** How a code reads in the picker: who receives, the amount, the txid. */
+/**
+ * How a code reads in the picker: what it is for (its description, as its creator named it), the
+ * amount and who receives; the txid only tells apart codes made without a description.
+ */
 export function codeLabel(code: SignCodeChoice): string {
   const amount = code.amountCentavos === null ? 'valor livre' : formatCentavos(code.amountCentavos);
-  return [code.merchantName, amount, code.txid].filter(Boolean).join(' · ');
+  const description = code.description?.trim();
+  return description
+    ? [description, amount, code.merchantName].join(' · ')
+    : [code.merchantName, amount, code.txid].filter(Boolean).join(' · ');
 }
 
 function failureMessage(error: ApiError): string {
@@ -118,6 +126,7 @@ export function SignForm({ accountId, codes, sign, initialQrcodeId, onSaved, onC
             id: sign.qrcodeId,
             merchantName: sign.code?.merchantName ?? 'QR code desta placa',
             amountCentavos: sign.code?.amountCentavos ?? null,
+            description: sign.code?.description,
             txid: sign.code?.txid,
           },
           ...codes,

@@ -11,7 +11,7 @@ import { paths } from '@/config/paths';
 import { useApiForm } from '@/hooks/use-api-form';
 import type { ApiError } from '@/lib/api-error';
 import { WORKSPACE_NOT_FOUND, errorMessage, isForbidden, isNotFound } from '@/lib/error-messages';
-import { INVITABLE_ROLES, ROLE_DESCRIPTIONS, ROLE_LABELS } from '@/lib/roles';
+import { INVITABLE_ROLES, ROLE_DESCRIPTIONS, ROLE_LABELS, roleLabel } from '@/lib/roles';
 import type { CurrentWorkspace } from '@/types/workspace';
 import { emailAddress } from '@/utils/field-rules';
 
@@ -27,20 +27,12 @@ function failureMessage(error: ApiError): string {
   return errorMessage(error);
 }
 
-/** /painel/criar-conta-extra: invites someone by e-mail to the selected account, as manager or operator. */
+/**
+ * /painel/criar-conta-extra: invites someone by e-mail to the selected account, as manager or operator.
+ * Only the account's owner invites (`domain::team`: managing members is the owner's right alone):
+ * anyone else is told so instead of a form the server would refuse.
+ */
 export function InviteMemberScreen({ workspace }: { workspace: CurrentWorkspace }) {
-  const [invite, { isLoading }] = useInviteMemberMutation();
-  const form = useApiForm({
-    schema: inviteSchema,
-    defaultValues: { email: '', role: 'operator' },
-    send: async (invitation) => {
-      const member = await invite({ accountId: workspace.accountId, ...invitation }).unwrap();
-      return { email: member.email, role: member.role };
-    },
-    clearOnSuccess: ['email'],
-    codeFields: { 'member-already-invited': { field: 'email' } },
-  });
-
   return (
     <section aria-labelledby="titulo-tela">
       <PageTitle>Criar conta extra</PageTitle>
@@ -48,6 +40,33 @@ export function InviteMemberScreen({ workspace }: { workspace: CurrentWorkspace 
         Criar conta extra
       </h1>
       <WorkspaceLine workspace={workspace} />
+      {workspace.role === 'owner' ? (
+        <InviteMemberForm accountId={workspace.accountId} />
+      ) : (
+        <p className="notice">
+          Só o titular desta conta convida contas extras. Você está nela como {roleLabel(workspace.role).toLowerCase()}:
+          se alguém precisa entrar, peça ao titular.
+        </p>
+      )}
+    </section>
+  );
+}
+
+function InviteMemberForm({ accountId }: { accountId: string }) {
+  const [invite, { isLoading }] = useInviteMemberMutation();
+  const form = useApiForm({
+    schema: inviteSchema,
+    defaultValues: { email: '', role: 'operator' },
+    send: async (invitation) => {
+      const member = await invite({ accountId, ...invitation }).unwrap();
+      return { email: member.email, role: member.role };
+    },
+    clearOnSuccess: ['email'],
+    codeFields: { 'member-already-invited': { field: 'email' } },
+  });
+
+  return (
+    <>
       <p className="lead">
         A pessoa recebe um convite por e-mail e entra com o login dela. Você escolhe o que ela pode fazer nesta conta.
       </p>
@@ -97,6 +116,6 @@ export function InviteMemberScreen({ workspace }: { workspace: CurrentWorkspace 
           </Link>
         </p>
       </form>
-    </section>
+    </>
   );
 }

@@ -5,9 +5,18 @@ import { formatCentavos } from '@/utils/money';
 import type { DayTotals } from '../api/payments';
 import { longDay, shortDay } from '../utils/periods';
 
-/** An axis tick: whole reais (`R$ 1.200`), as every tick is a whole number of reais. */
-function axisReais(centavos: number): string {
-  return formatCentavos(centavos).replace(/,00$/, '');
+/**
+ * An axis tick: whole reais (`R$ 1.200`), as every tick is a whole number of reais. A no-break
+ * space keeps "R$" with its number (recharts breaks a tick wider than the axis at a space).
+ */
+export function axisReais(centavos: number): string {
+  return formatCentavos(centavos).replace(/,00$/, '').replace(' ', '\u00a0');
+}
+
+/** The y-axis' width in px: its longest label at 12 px (about 7.5 px a character) and a margin. */
+export function axisWidth(ticks: readonly number[]): number {
+  const longest = Math.max(0, ...ticks.map((tick) => axisReais(tick).length));
+  return Math.ceil(longest * 7.5) + 12;
 }
 
 /**
@@ -37,7 +46,8 @@ export function DailyChart({ days }: { days: DayTotals[] }) {
       <figcaption>Recebido por dia</figcaption>
       <div className="daily-chart-canvas" aria-hidden="true">
         <ResponsiveContainer width="100%" height={220}>
-          <BarChart data={days} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
+          {/* The right margin leaves room for half the last day's label, centred on its bar. */}
+          <BarChart data={days} margin={{ top: 8, right: 24, bottom: 0, left: 0 }}>
             <CartesianGrid vertical={false} stroke="#d5e1df" />
             <XAxis dataKey="day" tickFormatter={shortDay} tick={{ fontSize: 12 }} minTickGap={8} />
             <YAxis
@@ -45,7 +55,7 @@ export function DailyChart({ days }: { days: DayTotals[] }) {
               ticks={ticks}
               domain={[0, ticks[ticks.length - 1] ?? 0]}
               tick={{ fontSize: 12 }}
-              width={72}
+              width={axisWidth(ticks)}
             />
             <Tooltip
               formatter={(value) => [formatCentavos(Number(value)), 'Recebido']}

@@ -25,6 +25,7 @@ const qrcodeJson = (qrcode: FakeQrCode) => ({
   merchantCity: qrcode.merchantCity,
   amountCentavos: qrcode.amountCentavos,
   description: qrcode.description,
+  txid: qrcode.txid,
   payload: qrcode.payload,
   createdAt: qrcode.createdAt,
   createdBy: qrcode.createdBy,

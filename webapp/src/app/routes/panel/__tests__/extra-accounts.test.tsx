@@ -188,3 +188,27 @@ describe('/painel/criar-conta-extra', () => {
     expect(within(form).getByLabelText('Papel')).not.toHaveAttribute('aria-invalid');
   });
 });
+
+describe('/painel/criar-conta-extra: a role that cannot invite', () => {
+  it.each([
+    ['operator', 'Operador', 'operador'],
+    ['manager', 'Gerente', 'gerente'],
+  ] as const)('shows a(n) %s why they cannot invite, instead of the form', async (role, label, inWords) => {
+    const ana = seedUser({ email: 'ana@exemplo.com', displayName: 'Ana Souza' });
+    const bruno = seedUser({ email: 'bruno@exemplo.com', displayName: 'Mercearia do Bruno' });
+    seedMembership(bruno, ana, role);
+    giveBrowserSessionTo(ana);
+    const app = renderApp('/painel/criar-conta-extra');
+    await app.user.selectOptions(
+      await screen.findByRole('combobox', { name: 'Conta em uso' }),
+      `Mercearia do Bruno (${label})`,
+    );
+    expect(
+      await screen.findByText(
+        `Só o titular desta conta convida contas extras. Você está nela como ${inWords}: se alguém precisa entrar, peça ao titular.`,
+      ),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('form', { name: 'Convidar conta extra' })).not.toBeInTheDocument();
+    expect(callTimes('POST /api/accounts/uid-2/members')).toEqual([]);
+  });
+});

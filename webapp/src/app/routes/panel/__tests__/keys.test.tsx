@@ -26,6 +26,21 @@ describe('/painel/chaves', () => {
     expect(db.pixKeys[0]?.pixKey).toBe('52998224725');
   });
 
+  it('keeps an e-mail typed under the kind CPF and says why it is not a CPF', async () => {
+    giveBrowserSessionTo(seedUser({ email: 'ana@exemplo.com', displayName: 'Ana Souza' }));
+    const app = renderApp('/painel/chaves');
+    const register = await form();
+    await app.user.selectOptions(within(register).getByLabelText('Tipo da chave'), 'CPF');
+    await app.user.type(within(register).getByLabelText('Chave Pix'), 'bia@loja.com');
+    await app.user.type(within(register).getByLabelText(/Nome do titular/), 'Beatriz Lima');
+    await app.user.click(within(register).getByRole('button', { name: 'Cadastrar chave' }));
+    const key = within(register).getByLabelText('Chave Pix');
+    expect(key).toHaveValue('bia@loja.com');
+    expect(key).toHaveAccessibleDescription(/Isto não é um CPF: um CPF tem 11 números/);
+    expect(key).not.toHaveAccessibleDescription(/Campo obrigatório/);
+    expect(db.pixKeys).toHaveLength(0);
+  });
+
   it('shows every field error at once before sending anything', async () => {
     giveBrowserSessionTo(seedUser({ email: 'ana@exemplo.com' }));
     const app = renderApp('/painel/chaves');

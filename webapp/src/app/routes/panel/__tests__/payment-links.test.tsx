@@ -77,3 +77,34 @@ describe('/painel/links-de-pagamento: the key of a link', () => {
     expect(sent).toEqual([]);
   });
 });
+
+describe('/painel/links-de-pagamento: a refusal about the key', () => {
+  it('shows under the chosen key when the server blames the typed key the screen hides', async () => {
+    const ana = seedUser({ email: 'ana@exemplo.com', displayName: 'Ana Souza', defaultMerchantCity: 'Recife' });
+    giveBrowserSessionTo(ana);
+    const main = seedPixKey(ana, { pixKey: 'caixa@padaria.com', label: 'Caixa', isDefault: true });
+    server.use(
+      http.get('/api/accounts/:id/payment-links', () => HttpResponse.json({ paymentLinks: [] })),
+      http.post('/api/accounts/:id/payment-links', () =>
+        HttpResponse.json(
+          {
+            error: {
+              code: 'invalid-argument',
+              message: 'O campo pixKey tem um valor inválido.',
+              field: 'pixKey',
+            },
+          },
+          { status: 422 },
+        ),
+      ),
+    );
+    const { user } = renderApp('/painel/links-de-pagamento');
+    const form = await screen.findByRole('form', { name: 'Criar link de pagamento' });
+    const picker = within(form).getByRole('combobox', { name: 'Chave Pix' });
+    await waitFor(() => expect(picker).toHaveValue(main.id));
+    await user.type(within(form).getByLabelText('Cidade'), 'Recife');
+    await user.type(within(form).getByLabelText('Valor'), '45,90');
+    await user.click(within(form).getByRole('button', { name: 'Criar link de pagamento' }));
+    await waitFor(() => expect(picker).toHaveAccessibleDescription(/O campo pixKey tem um valor inválido\./));
+  });
+});

@@ -97,7 +97,7 @@ describe('/painel/qrcodes: the list', () => {
       within(filter)
         .getAllByRole('option')
         .map((option) => option.textContent),
-    ).toEqual(['Todas as chaves', 'Caixa: caixa@padaria.com (padrão)', 'CPF: 12345678909']);
+    ).toEqual(['Todas as chaves', 'Caixa: caixa@padaria.com (padrão)', 'CPF: 123.456.789-09']);
     await user.selectOptions(filter, 'Caixa: caixa@padaria.com (padrão)');
     await waitFor(() => expect(asked).toContain(caixa.id));
   });
@@ -162,7 +162,7 @@ describe('/painel/criar-qrcode: creating a code', () => {
     expect(within(other).getByLabelText('Cidade')).toHaveValue('Olinda');
   });
 
-  it('starts with the account’s default key and its holder name, and sends the key’s id', async () => {
+  it('starts with the account’s default key and the saved “Dados de quem recebe”, not the key’s holder name', async () => {
     const ana = owner({ defaultMerchantName: 'Padaria da Ana', defaultMerchantCity: 'Recife' });
     seedPixKey(ana, { pixKey: '12345678909', kind: 'cpf', label: 'CPF da Ana', holderName: 'Ana Souza' });
     const main = seedPixKey(ana, {
@@ -176,18 +176,19 @@ describe('/painel/criar-qrcode: creating a code', () => {
     await waitFor(() => expect(picker).toHaveValue(main.id));
     expect(within(form).getByRole('option', { name: 'Caixa: caixa@padaria.com (padrão)' })).toBeInTheDocument();
     expect(picker).toHaveAccessibleDescription(/Em nome de Padaria da Ana Ltda/);
-    expect(within(form).getByLabelText('Nome de quem recebe')).toHaveValue('Padaria da Ana Ltda');
+    // The settings promise their name comes pre-filled; the hint above still says whose key it is.
+    await waitFor(() => expect(within(form).getByLabelText('Nome de quem recebe')).toHaveValue('Padaria da Ana'));
     // No typed key while a registered one is chosen.
     expect(within(form).queryByLabelText('Chave Pix digitada')).not.toBeInTheDocument();
 
     await user.click(within(form).getByRole('button', { name: 'Criar QR code' }));
     await within(form).findAllByRole('status');
     expect(db.qrcodes).toEqual([
-      expect.objectContaining({ pixKey: 'caixa@padaria.com', merchantName: 'PADARIA DA ANA LTDA' }),
+      expect.objectContaining({ pixKey: 'caixa@padaria.com', merchantName: 'PADARIA DA ANA' }),
     ]);
   });
 
-  it('takes another registered key with its holder name, or a typed key', async () => {
+  it('takes another registered key with its holder name when no recipient name is saved, or a typed key', async () => {
     const ana = owner({ defaultMerchantCity: 'Recife' });
     const cpf = seedPixKey(ana, { pixKey: '12345678909', kind: 'cpf', label: null, holderName: 'Ana Souza' });
     seedPixKey(ana, { pixKey: 'caixa@padaria.com', label: 'Caixa', holderName: 'Padaria', isDefault: true });
@@ -195,7 +196,7 @@ describe('/painel/criar-qrcode: creating a code', () => {
     const picker = within(form).getByRole('combobox', { name: 'Chave Pix' });
     await waitFor(() => expect(picker).not.toHaveValue(''));
 
-    await user.selectOptions(picker, 'CPF: 12345678909');
+    await user.selectOptions(picker, 'CPF: 123.456.789-09');
     expect(picker).toHaveValue(cpf.id);
     expect(within(form).getByLabelText('Nome de quem recebe')).toHaveValue('Ana Souza');
 

@@ -132,3 +132,21 @@ describe('/painel/placas: the saved signs', () => {
     expect(within(form).getByRole('combobox', { name: 'QR code' })).toHaveValue(code.id);
   });
 });
+
+describe('/painel/placas: the code picker', () => {
+  it('names each code by what it is for (its description), not by its txid', async () => {
+    const ana = seedUser({ email: 'ana@exemplo.com', displayName: 'Ana Souza' });
+    giveBrowserSessionTo(ana);
+    seedQrCode(ana, {
+      merchantName: 'PADARIA DA ANA',
+      amountCentavos: 1250,
+      description: 'Bolo de pote',
+      txid: 'PEDIDO0042',
+    });
+    renderApp('/painel/placas');
+    const form = await screen.findByRole('form', { name: 'Criar placa' });
+    const option = await within(form).findByRole('option', { name: /Bolo de pote/ });
+    expect(option).toHaveTextContent('Bolo de pote · R$ 12,50 · PADARIA DA ANA');
+    expect(option).not.toHaveTextContent('PEDIDO0042');
+  });
+});
