@@ -49,7 +49,8 @@ fn archive_event(of: &NewEvent, version: i64, archived: bool, minute: u32) -> Ne
 }
 
 #[tokio::test]
-async fn archives_fold_into_the_row_live_the_log_draws_the_same_row_and_a_replay_gives_the_very_same_rows() {
+async fn archives_fold_into_the_row_live_the_log_draws_the_same_row_and_a_replay_gives_the_very_same_rows()
+ {
     let env = TestEnv::start().await;
     let shutdown = CancellationToken::new();
     let relay = env.spawn_relay(env.relay_config("a"), &shutdown);

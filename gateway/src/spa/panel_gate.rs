@@ -157,7 +157,10 @@ mod tests {
     /// The `path: '…'` literals of the dashboard's router: its screens under `/painel/` (the
     /// others are named through `paths`, and `'*'` is its "page not found").
     fn routed_screens() -> Vec<String> {
-        let router = include_str!("../../../webapp/src/app/router.tsx");
+        let router = include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../webapp/src/app/router.tsx"
+        ));
         router
             .split("path: '")
             .skip(1)

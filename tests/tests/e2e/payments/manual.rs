@@ -7,8 +7,7 @@ use tests::TestApp;
 
 use super::support::{
     CODE_TXID, code_with_txid, delivery, payment_events, post_delivery, register_key, spec_example,
-    turn_on,
-    wait_for_payments,
+    turn_on, wait_for_payments,
 };
 use crate::workspace::support::{Person, sign_up, team};
 

@@ -2,8 +2,8 @@
 //! `payments` and `daily_totals` read models, and who may do what.
 
 mod authorization;
-mod intake;
 mod hostile;
+mod intake;
 pub(crate) mod live;
 mod manual;
 mod payer_page;

@@ -14,8 +14,7 @@ use tests::payment_fill::{self, Fill, Filled};
 use uuid::Uuid;
 
 use super::support::{
-    CODE_TXID, PIX_KEY, code_with_txid, delivery, entry, post_delivery, read_models,
-    register_key,
+    CODE_TXID, PIX_KEY, code_with_txid, delivery, entry, post_delivery, read_models, register_key,
     spec_example, turn_on, wait_for_payments,
 };
 use crate::workspace::support::{Person, qrcode_body, sign_up};
