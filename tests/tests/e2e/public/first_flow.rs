@@ -116,7 +116,8 @@ async fn confirming_creates_the_code_and_its_payer_page_shows_it_at_once() {
         Some("PADARIA SAO JOAO")
     );
 
-    // The printable sign: same code, drawn at level Q, without the site's header and footer.
+    // The printable sign: the designed sign itself (the SVG the file routes draw, the code at
+    // level Q as `signs::proof` decodes it), without the site's header and footer.
     let sign_path = format!("{location}/placa");
     assert!(
         html.contains(&format!("href=\"{sign_path}\"")),
@@ -125,18 +126,18 @@ async fn confirming_creates_the_code_and_its_payer_page_shows_it_at_once() {
     let sign = app.get(&sign_path).await;
     assert_eq!(sign.status(), StatusCode::OK);
     let sign = sign.text().await.expect("body");
-    assert!(sign.contains("PADARIA SAO JOAO") && sign.contains("R$ 12,50"));
     assert!(
-        sign.contains("<svg") && !sign.contains("site-header"),
-        "QR code, no site header"
+        sign.contains("PADARIA SAO JOAO") && sign.contains("R$ 12,50"),
+        "the image's description names it and its amount"
     );
-    let q = domain::qr::QrMatrix::encode(&payload, domain::qr::EcLevel::Q)
-        .expect("encodes")
-        .to_svg();
+    let drawing = format!("{}.svg", location.replace("/pagamento/", "/placas/"));
     assert!(
-        sign.contains(&q),
-        "the sign's QR code is the payload at level Q"
+        sign.contains(&format!("src=\"{drawing}")) && !sign.contains("site-header"),
+        "the designed sign, no site header"
     );
+    let file = app.get(&drawing).await;
+    assert_eq!(file.status(), StatusCode::OK);
+    assert!(file.text().await.expect("body").contains("<svg"));
     app.stop().await;
 }
 
