@@ -57,6 +57,7 @@ pub fn build_router(state: AppState) -> Router {
             REQUEST_TIMEOUT,
         ))
         .layer(axum::middleware::from_fn(api::api_error_shape))
+        .layer(axum::middleware::from_fn(api::refuse_nul_in_query))
         // Pages and API answers are compressed per request, so at a level chosen for speed;
         // static assets come already compressed (`assets::serve_static`) and are left alone.
         .layer(CompressionLayer::new().quality(CompressionLevel::Precise(4)))

@@ -117,6 +117,44 @@ pub fn is_api_path(path: &str) -> bool {
     path == "/api" || path.starts_with("/api/")
 }
 
+/// Middleware for the whole router: a query string holding U+0000 (`%00`: a raw NUL cannot
+/// stand in a URI) is refused with 400 before any handler reads it, since no PostgreSQL `text`
+/// parameter can carry it (a search or a cursor holding one was a 500). Under `/api` the answer
+/// is the JSON error `invalid-text` naming the parameter, as the JSON reader's for a body
+/// (`json`); elsewhere the error page says it.
+pub async fn refuse_nul_in_query(request: Request, next: Next) -> Response {
+    let Some(name) = request.uri().query().and_then(nul_parameter) else {
+        return next.run(request).await;
+    };
+    let message = format!(
+        "O parâmetro {name} do endereço tem um caractere nulo (U+0000), que não pode ser usado. Apague-o e tente de novo."
+    );
+    if is_api_path(request.uri().path()) {
+        ApiError::new(StatusCode::BAD_REQUEST, "invalid-text", message)
+            .with_field(name)
+            .into_response()
+    } else {
+        crate::error::AppError::Refused {
+            status: StatusCode::BAD_REQUEST,
+            message,
+        }
+        .into_response()
+    }
+}
+
+/// The name of the first query parameter (name or value) that decodes to a U+0000.
+fn nul_parameter(query: &str) -> Option<String> {
+    query
+        .split('&')
+        .find(|pair| pair.contains("%00"))
+        .map(|pair| {
+            pair.split('=')
+                .next()
+                .unwrap_or_default()
+                .replace("%00", "")
+        })
+}
+
 /// Middleware for the whole router, outside the timeout layer: the timeout answers a bare 408,
 /// which under `/api` becomes the API's JSON error, so the dashboard reads every failure the
 /// same way.
@@ -164,6 +202,19 @@ mod tests {
             .oneshot(Request::get(path).body(Body::empty()).expect("request"))
             .await
             .expect("answer")
+    }
+
+    #[test]
+    fn a_query_holding_a_nul_names_its_parameter_and_any_other_query_passes() {
+        assert_eq!(
+            nul_parameter("busca=a%00b&limite=10"),
+            Some("busca".to_owned())
+        );
+        assert_eq!(
+            nul_parameter("limite=10&depois=%00"),
+            Some("depois".to_owned())
+        );
+        assert_eq!(nul_parameter("busca=100%25&q=%2000"), None);
     }
 
     #[tokio::test]

@@ -266,3 +266,35 @@ fn the_hostile_text_lands_in_the_field_it_names() {
     let value: Value = serde_json::from_slice(&body).expect("JSON");
     assert_eq!(value["pix"][0]["pagador"]["nome"], "a\u{0}b");
 }
+
+#[tokio::test]
+async fn a_nul_in_a_search_or_any_query_parameter_is_a_400_naming_it_never_a_500() {
+    let app = TestApp::spawn().await;
+    let mut owner = sign_up(&app, "dona@padaria.test", "Dona da Padaria").await;
+    let account = owner.account_id.clone();
+    for path in [
+        format!("/api/accounts/{account}/payments?busca=a%00b"),
+        format!("/api/accounts/{account}/payments/summary?busca=%00"),
+        format!("/api/accounts/{account}/qrcodes?busca=p%00o"),
+    ] {
+        let answer = owner.get(&path).await;
+        assert_eq!(
+            answer.status,
+            StatusCode::BAD_REQUEST,
+            "{path}: {}",
+            answer.text
+        );
+        assert_eq!(answer.json["error"]["code"], "invalid-text", "{path}");
+        assert_eq!(answer.json["error"]["field"], "busca", "{path}");
+    }
+    // The same search without the NUL is answered as ever.
+    let plain = owner
+        .get(&format!("/api/accounts/{account}/payments?busca=ab"))
+        .await;
+    assert_eq!(plain.status, StatusCode::OK, "{}", plain.text);
+    // A page says it in its own words.
+    let page = app.get("/termos-de-uso?origem=%00").await;
+    assert_eq!(page.status(), StatusCode::BAD_REQUEST);
+    assert!(page.text().await.expect("html").contains("caractere nulo"));
+    app.stop().await;
+}
