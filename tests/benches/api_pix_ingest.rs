@@ -121,7 +121,6 @@ fn main() {
         let clients = env("BALCAO_BENCH_CLIENTS", 8);
         let batch = env("BALCAO_BENCH_BATCH", 10);
         let app = TestApp::spawn().await;
-        let db = app.db().await;
         let mut browser = Browser::new(&app);
         let signed = browser
             .sign_up("bench@padaria.test", "senha-boa-1", "Bancada")
@@ -130,25 +129,14 @@ fn main() {
             .as_str()
             .expect("an account")
             .to_owned();
-        sqlx::query(
-            "create table if not exists pix_keys (key_id uuid primary key, account_id uuid,
-                key_kind text, pix_key text, label text, holder_name text, is_default bool,
-                created_at timestamptz, removed_at timestamptz)",
-        )
-        .execute(&db)
-        .await
-        .expect("pix_keys");
-        let key_id = Uuid::now_v7();
-        sqlx::query(
-            "insert into pix_keys (key_id, account_id, key_kind, pix_key, is_default, created_at,
-                                   updated_at)
-             values ($1, $2::uuid, 'email', 'loja@padaria.test', true, now(), now())",
-        )
-        .bind(key_id)
-        .bind(&account)
-        .execute(&db)
-        .await
-        .expect("a key");
+        // The key is registered as the keys screen does it, through the API.
+        let key = browser
+            .post_json(
+                &format!("/api/accounts/{account}/keys"),
+                &json!({"pixKey": "loja@padaria.test", "holderName": "Bancada"}),
+            )
+            .await;
+        let key_id = key.json["id"].as_str().expect("a key id").to_owned();
         let on = browser
             .post_json(
                 &format!("/api/accounts/{account}/api-pix-receivers/{key_id}"),

@@ -5,7 +5,7 @@ use reqwest::StatusCode;
 use serde_json::{Value, json};
 use tests::{TestApp, eventually, first_element_text};
 
-use crate::workspace::support::{Person, sign_up, team};
+use crate::workspace::support::{Person, register_key_as, sign_up, team};
 
 fn link_body() -> Value {
     json!({
@@ -292,22 +292,12 @@ async fn replaying_payment_links_gives_the_live_rows() {
     app.stop().await;
 }
 
-/// Registers `key` in `person`'s account through the API and returns its id.
-async fn register_key(person: &mut Person, key: &str, holder: &str) -> String {
-    let path = Person::in_account(&person.account_id, "/keys");
-    let made = person
-        .post(&path, &json!({"pixKey": key, "holderName": holder}))
-        .await;
-    assert_eq!(made.status, StatusCode::CREATED, "{}", made.text);
-    made.json["id"].as_str().expect("id").to_owned()
-}
-
 /// The dashboard sends exactly this: the chosen key's id, `pixKey: null` and the holder's name.
 #[tokio::test]
 async fn a_link_is_made_from_a_registered_key_when_the_dashboard_sends_a_null_typed_key() {
     let app = TestApp::spawn().await;
     let mut owner = sign_up(&app, "bia@loja.test", "Bia").await;
-    let key = register_key(&mut owner, "bia@loja.test", "Beatriz Lima").await;
+    let key = register_key_as(&mut owner, "bia@loja.test", "Beatriz Lima").await;
     let made = create(
         &mut owner,
         &json!({"keyId": key, "pixKey": null, "merchantName": "Beatriz Lima",
@@ -326,9 +316,9 @@ async fn a_link_is_made_from_a_registered_key_with_its_holder_name_and_no_other_
     let app = TestApp::spawn().await;
     let mut owner = sign_up(&app, "dona@padaria.test", "Dona").await;
     let mut other = sign_up(&app, "vizinho@outra.test", "Vizinho").await;
-    let mine = register_key(&mut owner, "caixa@padaria.test", "Maria da Padaria").await;
-    let spare = register_key(&mut owner, "52998224725", "Maria da Padaria").await;
-    let theirs = register_key(&mut other, "vizinho@outra.test", "Vizinho").await;
+    let mine = register_key_as(&mut owner, "caixa@padaria.test", "Maria da Padaria").await;
+    let spare = register_key_as(&mut owner, "52998224725", "Maria da Padaria").await;
+    let theirs = register_key_as(&mut other, "vizinho@outra.test", "Vizinho").await;
 
     let body = |key: &str| {
         json!({"keyId": key, "merchantName": "", "merchantCity": "Natal", "amount": "45,90",

@@ -18,12 +18,11 @@ const CALLERS: [&str; 6] = [
 #[tokio::test]
 async fn every_payments_route_answers_each_kind_of_caller_as_the_contract_says() {
     let app = TestApp::spawn().await;
-    let db = app.db().await;
     let mut people = team(&app).await;
     let account = people.owner.account_id.clone();
     let stranger = people.stranger.account_id.clone();
     let path = |rest: &str| Person::in_account(&account, rest);
-    let key = register_key(&db, &account).await;
+    let key = register_key(&mut people.owner).await;
     let owners_code = code_with_txid(&mut people.owner, &account, "dona1").await;
     let operators_code = code_with_txid(&mut people.operator, &account, "caixa1").await;
     let record = async |person: &mut Person, code: &str| {

@@ -18,9 +18,8 @@ use crate::workspace::support::{Person, sign_up};
 
 /// An owner with a key and its receiver turned on; answers the owner and the receiver's URL.
 async fn receiver(app: &TestApp) -> (Person, String) {
-    let db = app.db().await;
     let mut owner = sign_up(app, "dona@padaria.test", "Dona da Padaria").await;
-    let key_id = register_key(&db, &owner.account_id).await;
+    let key_id = register_key(&mut owner).await;
     let url = turn_on(&mut owner, key_id).await;
     (owner, url)
 }

@@ -16,21 +16,8 @@ use sqlx::PgPool;
 use tests::{TestApp, dead_nats_url, project, serve_and_relay};
 use uuid::Uuid;
 
-use super::support::{PIX_KEY, delivery, path_of, payment_events, read_models, turn_on};
+use super::support::{delivery, path_of, payment_events, read_models, register_key, turn_on};
 use crate::workspace::support::{Person, qrcode_body, sign_up};
-
-/// `owner` registers [`PIX_KEY`] through the API; answers its id.
-async fn register_key(owner: &mut Person) -> Uuid {
-    let path = Person::in_account(&owner.account_id, "/keys");
-    let made = owner
-        .post(&path, &json!({"pixKey": PIX_KEY, "holderName": "Padaria"}))
-        .await;
-    assert_eq!(made.status, StatusCode::CREATED, "{}", made.text);
-    made.json["id"]
-        .as_str()
-        .and_then(|id| Uuid::parse_str(id).ok())
-        .expect("the key's id")
-}
 
 /// `owner` makes a code through the API (with `txid` typed, or a generated one); answers its id
 /// and txid.

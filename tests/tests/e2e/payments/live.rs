@@ -163,7 +163,7 @@ async fn a_hundred_simultaneous_deliveries_of_one_entry_make_exactly_one_live_no
     let db = app.db().await;
     let mut owner = sign_up(&app, "dona@padaria.test", "Dona da Padaria").await;
     let account = owner.account_id.clone();
-    let key = register_key(&db, &account).await;
+    let key = register_key(&mut owner).await;
     let code = code_with_txid(&mut owner, &account, "placa0001").await;
     let url = turn_on(&mut owner, key).await;
     let mut dashboard =
@@ -355,10 +355,9 @@ async fn an_operator_hears_only_of_payments_to_their_own_codes_and_others_get_no
 #[tokio::test]
 async fn the_payer_stream_says_paid_and_nothing_about_the_payer_or_the_payment() {
     let app = TestApp::spawn().await;
-    let db = app.db().await;
     let mut owner = sign_up(&app, "dona@padaria.test", "Dona da Padaria").await;
     let account = owner.account_id.clone();
-    let key = register_key(&db, &account).await;
+    let key = register_key(&mut owner).await;
     let code = code_with_txid(&mut owner, &account, "placa0001").await;
     let url = turn_on(&mut owner, key).await;
     let mut payer = Stream::open(&app, &format!("/pagamento/{code}/eventos"), None, None).await;

@@ -98,7 +98,7 @@ async fn people_record_and_void_by_hand_within_their_role_and_the_bank_confirms_
     assert_eq!(twice.code(), "payment-already-voided");
 
     // The bank reports pixWebhook1: one payment, the bank's amount, no longer voidable.
-    let key_id = register_key(&db, &account).await;
+    let key_id = register_key(&mut people.owner).await;
     let url = turn_on(&mut people.owner, key_id).await;
     let (status, answer) = post_delivery(
         &app,

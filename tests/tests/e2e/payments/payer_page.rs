@@ -8,20 +8,10 @@ use tests::TestApp;
 
 use super::live::Stream;
 use super::support::wait_for_payments;
-use crate::workspace::support::{Person, sign_up};
+use crate::workspace::support::{Person, register_key_as, sign_up};
 
 /// The status line of a page that says nothing yet (no payment seen while it was open).
 const READY: &str = r#"<p class="paid-status" role="status" hidden></p>"#;
-
-/// Registers `key` with `holder` in `person`'s account through the API; answers its id.
-async fn register_key(person: &mut Person, key: &str, holder: &str) -> String {
-    let path = Person::in_account(&person.account_id, "/keys");
-    let made = person
-        .post(&path, &json!({"pixKey": key, "holderName": holder}))
-        .await;
-    assert_eq!(made.status, StatusCode::CREATED, "{}", made.text);
-    made.json["id"].as_str().expect("id").to_owned()
-}
 
 /// A code of R$ 12,50 named "Loja da Bia", made with the registered key `key_id`.
 async fn code_of_key(person: &mut Person, key_id: &str) -> String {
@@ -44,7 +34,7 @@ async fn a_paid_sign_opens_ready_to_pay_for_the_next_customer_and_confirms_only_
     let app = TestApp::spawn_with(|s| s.payments.sandbox_payments = true).await;
     let db = app.db().await;
     let mut owner = sign_up(&app, "bia@loja.test", "Beatriz Lima").await;
-    let key = register_key(&mut owner, "bia@loja.test", "Beatriz Lima").await;
+    let key = register_key_as(&mut owner, "bia@loja.test", "Beatriz Lima").await;
     let code = code_of_key(&mut owner, &key).await;
     let page = format!("/pagamento/{code}");
     assert!(app.get_text(&page).await.contains(READY));
@@ -104,7 +94,7 @@ async fn the_payer_page_and_the_sign_ask_to_check_the_key_holder_the_bank_shows(
     // Given a code named "LOJA DA BIA" made with a key registered to Beatriz Lima
     let app = TestApp::spawn().await;
     let mut owner = sign_up(&app, "bia@loja.test", "Beatriz Lima").await;
-    let key = register_key(&mut owner, "bia@loja.test", "Beatriz Lima").await;
+    let key = register_key_as(&mut owner, "bia@loja.test", "Beatriz Lima").await;
     let code = code_of_key(&mut owner, &key).await;
 
     // When a payer opens its page and its print page

@@ -15,10 +15,9 @@ use crate::workspace::support::{Person, sign_up};
 
 /// An owner with a key, a code whose txid is `pixWebhook1`'s, and the receiver turned on.
 async fn owner_with_receiver(app: &TestApp) -> (Person, String, String) {
-    let db = app.db().await;
     let mut owner = sign_up(app, "dona@padaria.test", "Dona da Padaria").await;
     let account = owner.account_id.clone();
-    let key_id = register_key(&db, &account).await;
+    let key_id = register_key(&mut owner).await;
     let code = code_with_txid(&mut owner, &account, CODE_TXID).await;
     let url = turn_on(&mut owner, key_id).await;
     (owner, code, url)

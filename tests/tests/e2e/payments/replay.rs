@@ -25,7 +25,7 @@ async fn a_replay_of_payments_and_daily_totals_equals_the_live_ones() {
     let db = app.db().await;
     let mut owner = sign_up(&app, "dona@padaria.test", "Dona da Padaria").await;
     let account = owner.account_id.clone();
-    let key_id = register_key(&db, &account).await;
+    let key_id = register_key(&mut owner).await;
     code_with_txid(&mut owner, &account, CODE_TXID).await;
     let url = turn_on(&mut owner, key_id).await;
     // Bank deliveries (one carrying a refund, then the refund settled), a typed-in payment that

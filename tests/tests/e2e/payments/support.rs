@@ -7,7 +7,7 @@ use sqlx::PgPool;
 use tests::{TestApp, eventually};
 use uuid::Uuid;
 
-use crate::workspace::support::{Person, qrcode_body};
+use crate::workspace::support::{Person, qrcode_body, register_key_as};
 
 /// The txid of the code the tests' `pixWebhook1` pays: the spec's own
 /// (`c3e0e7a4e7f1469a9f782d3d4999343c`, 32 characters) is longer than a static code's txid may be
@@ -43,30 +43,10 @@ pub fn entry(e2e_suffix: usize) -> Value {
 /// The key every test registers.
 pub const PIX_KEY: &str = "loja@padaria.test";
 
-/// Registers [`PIX_KEY`] for `account_id` in `pix_keys` (the `keys` work's read model; the
-/// table is made here when this branch runs without it) and answers its id.
-pub async fn register_key(db: &PgPool, account_id: &str) -> Uuid {
-    sqlx::query(
-        "create table if not exists pix_keys (key_id uuid primary key, account_id uuid,
-            key_kind text, pix_key text, label text, holder_name text, is_default bool,
-            created_at timestamptz, removed_at timestamptz)",
-    )
-    .execute(db)
-    .await
-    .expect("pix_keys");
-    let key_id = Uuid::now_v7();
-    sqlx::query(
-        "insert into pix_keys (key_id, account_id, key_kind, pix_key, label, holder_name,
-                               is_default, created_at, updated_at)
-         values ($1, $2::uuid, 'email', $3, 'Loja', 'Padaria', true, now(), now())",
-    )
-    .bind(key_id)
-    .bind(account_id)
-    .bind(PIX_KEY)
-    .execute(db)
-    .await
-    .expect("a key row");
-    key_id
+/// `owner` registers [`PIX_KEY`] in their own account through the API; answers its id.
+pub async fn register_key(owner: &mut Person) -> Uuid {
+    let id = register_key_as(owner, PIX_KEY, "Padaria").await;
+    Uuid::parse_str(&id).expect("the key's id is a UUID")
 }
 
 /// `person` makes a code in `account_id` with `txid` typed, through the API (the txid is claimed

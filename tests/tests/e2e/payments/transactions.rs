@@ -88,7 +88,7 @@ async fn five_payments(
     people: &mut crate::workspace::support::Team,
 ) -> Fixture {
     let account = people.owner.account_id.clone();
-    let key = register_key(db, &account).await;
+    let key = register_key(&mut people.owner).await;
     let owners_code = code_with_txid(&mut people.owner, &account, "dona1").await;
     let operators_code = code_with_txid(&mut people.operator, &account, "caixa1").await;
     let a = record(
@@ -347,23 +347,25 @@ async fn a_filter_that_cannot_be_read_is_refused_in_portuguese_naming_its_parame
     app.stop().await;
 }
 
-/// `n` payments straight into the read model (the read path under test), three to an instant so
-/// that pages must break ties by reference.
-async fn many_payments(db: &PgPool, account: &str, n: i64) {
-    sqlx::query(
-        "insert into payments (account_id, reference, end_to_end_id, amount_centavos, paid_at,
-                               paid_on, source, status, recorded_at, version, tx_id,
-                               global_position)
-         select $1::uuid, 'E' || lpad(i::text, 31, '0'), 'E' || lpad(i::text, 31, '0'), 100 + i,
-                timestamptz '2026-11-10 12:00:00Z' + (i / 3) * interval '1 second',
-                date '2026-11-10', 'api-pix', 'received', now(), 1, '1'::xid8, i
-           from generate_series(1, $2) as i",
-    )
-    .bind(account)
-    .bind(n)
-    .execute(db)
-    .await
-    .expect("payments");
+/// `n` payments reported by the bank through `owner`'s API Pix receiver in one delivery, three to
+/// an instant so that pages must break ties by reference.
+async fn many_payments(app: &TestApp, db: &PgPool, owner: &mut Person, n: i64) {
+    let key_id = register_key(owner).await;
+    let url = turn_on(owner, key_id).await;
+    let entries: Vec<Value> = (1..=n)
+        .map(|i| {
+            let (cents, seconds) = (100 + i, i / 3);
+            json!({
+                "endToEndId": format!("E{i:031}"),
+                "valor": format!("{}.{:02}", cents / 100, cents % 100),
+                "horario": format!("2026-11-10T12:{:02}:{:02}Z", seconds / 60, seconds % 60),
+                "chave": PIX_KEY,
+            })
+        })
+        .collect();
+    let (status, answer) = post_delivery(app, &url, delivery(entries), None).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    wait_for_payments(db, n).await;
 }
 
 #[tokio::test]
@@ -377,7 +379,7 @@ async fn keyset_pages_and_the_streamed_csv_hold_every_payment_exactly_once_in_or
     let account = owner.account_id.clone();
     // More than two of the CSV's pages (1,000 rows each).
     let n = 2_345;
-    many_payments(&db, &account, n).await;
+    many_payments(&app, &db, &mut owner, n).await;
 
     let mut seen: Vec<String> = Vec::new();
     let mut after: Option<String> = None;
@@ -506,7 +508,7 @@ async fn the_history_lists_every_event_of_the_payment_from_the_log_with_who_and_
     let db = app.db().await;
     let mut people = team(&app).await;
     let account = people.owner.account_id.clone();
-    let key = register_key(&db, &account).await;
+    let key = register_key(&mut people.owner).await;
     let owners_code = code_with_txid(&mut people.owner, &account, "dona1").await;
     let url = turn_on(&mut people.owner, key).await;
 

@@ -73,6 +73,21 @@ impl Person {
     }
 }
 
+/// `person` registers `key` with `holder` in their own account through the API, as the keys
+/// screen does; answers the key's id.
+///
+/// # Panics
+///
+/// When the registration is refused.
+pub async fn register_key_as(person: &mut Person, key: &str, holder: &str) -> String {
+    let path = Person::in_account(&person.account_id, "/keys");
+    let made = person
+        .post(&path, &json!({"pixKey": key, "holderName": holder}))
+        .await;
+    assert_eq!(made.status, StatusCode::CREATED, "{}", made.text);
+    made.json["id"].as_str().expect("the key's id").to_owned()
+}
+
 /// Signs `email` up through the API, as `display_name`.
 ///
 /// # Panics
