@@ -6,13 +6,15 @@
 //! 16-bit field count and each field as a 32-bit length (−1 for null) followed by its bytes in
 //! the type's binary send format, then a 16-bit −1.
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, Datelike, NaiveDate, Utc};
 use sqlx::PgConnection;
 use sqlx::postgres::PgCopyIn;
 use uuid::Uuid;
 
 /// Microseconds from the Unix epoch to PostgreSQL's (2000-01-01 00:00:00 UTC).
 const POSTGRES_EPOCH_MICROS: i64 = 946_684_800_000_000;
+/// PostgreSQL's epoch (2000-01-01) in days of the common era, as `chrono` counts them.
+const POSTGRES_EPOCH_DAYS_FROM_CE: i32 = 730_120;
 
 /// A buffer of rows in COPY's binary format.
 pub(crate) struct BinaryRows {
@@ -70,6 +72,20 @@ impl BinaryRows {
     /// A `timestamptz`: microseconds since PostgreSQL's epoch.
     pub(crate) fn timestamptz(&mut self, value: DateTime<Utc>) {
         self.bigint(value.timestamp_micros() - POSTGRES_EPOCH_MICROS);
+    }
+
+    /// A `date`: days since PostgreSQL's epoch (2000-01-01).
+    pub(crate) fn date(&mut self, value: NaiveDate) {
+        let days = value.num_days_from_ce() - POSTGRES_EPOCH_DAYS_FROM_CE;
+        self.field(&days.to_be_bytes());
+    }
+
+    /// A `jsonb` from JSON text: its binary form is a version byte (1) and then the text.
+    pub(crate) fn jsonb(&mut self, json: &str) {
+        let length = i32::try_from(json.len() + 1).unwrap_or(i32::MAX);
+        self.buffer.extend_from_slice(&length.to_be_bytes());
+        self.buffer.push(1);
+        self.buffer.extend_from_slice(json.as_bytes());
     }
 
     /// A nullable value through `push`.
@@ -164,6 +180,19 @@ mod tests {
         expected.extend_from_slice(&[0xff, 0xff, 0xff, 0xff]);
         expected.extend_from_slice(&[0, 0, 0, 8]);
         expected.extend_from_slice(&1_000_000_i64.to_be_bytes());
+        assert_eq!(rows.buffer, expected);
+    }
+
+    #[test]
+    fn dates_count_days_from_2000_and_jsonb_starts_with_its_version() {
+        let mut rows = BinaryRows::with_capacity(0);
+        rows.buffer.clear();
+        rows.date(NaiveDate::from_ymd_opt(2000, 1, 2).unwrap());
+        rows.date(NaiveDate::from_ymd_opt(1999, 12, 31).unwrap());
+        rows.jsonb("[]");
+        let mut expected = vec![0, 0, 0, 4, 0, 0, 0, 1, 0, 0, 0, 4];
+        expected.extend_from_slice(&(-1_i32).to_be_bytes());
+        expected.extend_from_slice(&[0, 0, 0, 3, 1, b'[', b']']);
         assert_eq!(rows.buffer, expected);
     }
 }

@@ -30,6 +30,7 @@ use serde::{Deserialize, Serialize};
 use sqlx::{AssertSqlSafe, PgConnection, PgExecutor};
 use uuid::Uuid;
 
+use crate::copy_in::{BinaryRows, CopyIn};
 use crate::{ApplyError, Error, Projection, TableSet};
 
 pub mod search;
@@ -244,7 +245,7 @@ impl Projection for Payments {
                 && event.event_type == "AccountDeleted"
             {
                 // What came before the deletion is written first, as event by event.
-                apply_changes(conn, &tables, &mut keys, &changes).await?;
+                apply_run(conn, &tables, &mut keys, &changes).await?;
                 changes.clear();
                 keys.loaded.remove(&event.stream_id);
                 forget_account(conn, &tables, event).await?;
@@ -280,7 +281,7 @@ impl Projection for Payments {
                 decoded,
             });
         }
-        apply_changes(conn, &tables, &mut keys, &changes).await
+        apply_run(conn, &tables, &mut keys, &changes).await
     }
 
     /// `payments` is only ever read through its primary key while it is written, so its other
@@ -372,7 +373,7 @@ impl Row {
 struct Written {
     row: Row,
     version: i64,
-    tx_id: String,
+    tx_id: u64,
     global_position: i64,
 }
 
@@ -402,6 +403,182 @@ async fn lookup(
     .bind(references)
     .fetch_all(&mut *conn)
     .await
+}
+
+/// Applies a run of payment events (no `AccountDeleted` among them): live with
+/// [`apply_changes`]; in replay's fill with [`fill_changes`] when it can, else as live does.
+async fn apply_run(
+    conn: &mut PgConnection,
+    tables: &Tables,
+    keys: &mut Keys,
+    changes: &[Change<'_>],
+) -> Result<(), ApplyError> {
+    if !tables.totals_after_fill || changes.is_empty() {
+        return apply_changes(conn, tables, keys, changes).await;
+    }
+    sqlx::query("savepoint payments_fill")
+        .execute(&mut *conn)
+        .await?;
+    match fill_changes(conn, tables, keys, changes).await {
+        Ok(()) => {
+            sqlx::query("release savepoint payments_fill")
+                .execute(&mut *conn)
+                .await?;
+            Ok(())
+        }
+        // A payment recorded again (a stream id spelling an existing row's key another way):
+        // the copy refuses it, and the run is applied as live applies it, which rejects that
+        // event with live's own message.
+        Err(ApplyError::Database(sqlx::Error::Database(error)))
+            if error.code().as_deref() == Some(UNIQUE_VIOLATION) =>
+        {
+            sqlx::query("rollback to savepoint payments_fill")
+                .execute(&mut *conn)
+                .await?;
+            apply_changes(conn, tables, keys, changes).await
+        }
+        // The caller's savepoint undoes the rest.
+        Err(error) => Err(error),
+    }
+}
+
+/// SQLSTATE `unique_violation`.
+const UNIQUE_VIOLATION: &str = "23505";
+
+/// Replay's fill of a run of payment events (issue 37: a lookup per payment and a multi-row
+/// upsert made replay a tenth of the raw read's speed): a payment whose first event in the run
+/// records it is new, so only the others are looked up (follow-ups whose payment an earlier
+/// page recorded, a few per page); the events fold in memory as live folds them; the new rows
+/// go in with one binary `COPY` and only the rows that existed before with the upsert. The
+/// São Paulo day of each new row comes from PostgreSQL's own time zone data in one query per
+/// run, as live's insert computes it. Any row the `COPY` finds already there fails it with a
+/// unique violation, and [`apply_run`] applies the run as live instead.
+async fn fill_changes(
+    conn: &mut PgConnection,
+    tables: &Tables,
+    keys: &mut Keys,
+    changes: &[Change<'_>],
+) -> Result<(), ApplyError> {
+    let mut slots: HashMap<(Uuid, &str), usize> = HashMap::with_capacity(changes.len());
+    let mut recorded_first: Vec<bool> = Vec::with_capacity(changes.len());
+    for change in changes {
+        slots
+            .entry((change.account_id, change.reference))
+            .or_insert_with(|| {
+                recorded_first.push(matches!(change.decoded, PaymentEvent::PaymentRecorded(_)));
+                recorded_first.len() - 1
+            });
+    }
+    let (mut accounts, mut references) = (Vec::new(), Vec::new());
+    for (&(account_id, reference), &slot) in &slots {
+        if !recorded_first[slot] {
+            accounts.push(account_id);
+            references.push(reference);
+        }
+    }
+    let mut before: Vec<Option<Row>> = vec![None; recorded_first.len()];
+    if !accounts.is_empty() {
+        for row in lookup(conn, &tables.payments, &accounts, &references).await? {
+            if let Some(&slot) = slots.get(&(row.account_id, row.reference.as_str())) {
+                before[slot] = Some(row);
+            }
+        }
+    }
+    let mut after: Vec<Option<Written>> = Vec::with_capacity(before.len());
+    after.resize_with(before.len(), || None);
+    for change in changes {
+        let slot = slots[&(change.account_id, change.reference)];
+        let current = match after[slot].take() {
+            Some(written) => Some(written.row),
+            None => before[slot].clone(),
+        };
+        let row = fold(conn, keys, change, current).await?;
+        after[slot] = Some(Written {
+            row,
+            version: change.event.stream_version,
+            tx_id: change.event.position.tx_id,
+            global_position: change.event.position.global_position,
+        });
+    }
+    let mut existing: Vec<Option<Written>> = Vec::new();
+    let mut new: Vec<Written> = Vec::with_capacity(after.len());
+    for (old, written) in before.iter().zip(after) {
+        match (old, written) {
+            (Some(_), written) => existing.push(written),
+            (None, Some(written)) => new.push(written),
+            (None, None) => {}
+        }
+    }
+    if !existing.is_empty() {
+        write_rows(conn, &tables.payments, &existing).await?;
+    }
+    copy_rows(conn, &tables.payments, &new).await?;
+    Ok(())
+}
+
+/// The São Paulo calendar day of each of `instants`, in order, as PostgreSQL's time zone data
+/// has it (the day live's insert stores), in one query.
+async fn sao_paulo_days(
+    conn: &mut PgConnection,
+    instants: &[DateTime<Utc>],
+) -> Result<Vec<NaiveDate>, sqlx::Error> {
+    sqlx::query_scalar(
+        "select coalesce(array_agg((t at time zone 'America/Sao_Paulo')::date order by n), '{}')
+           from unnest($1::timestamptz[]) with ordinality as u(t, n)",
+    )
+    .bind(instants)
+    .fetch_one(conn)
+    .await
+}
+
+/// Writes `rows` (none of them in `table` yet) with one `COPY … FROM STDIN (FORMAT binary)`.
+async fn copy_rows(
+    conn: &mut PgConnection,
+    table: &str,
+    rows: &[Written],
+) -> Result<(), sqlx::Error> {
+    if rows.is_empty() {
+        return Ok(());
+    }
+    let instants: Vec<DateTime<Utc>> = rows.iter().map(|w| w.row.paid_at).collect();
+    let days = sao_paulo_days(&mut *conn, &instants).await?;
+    let mut copy = CopyIn::start(
+        conn,
+        &format!("copy {table} ({COLUMNS}, tx_id, global_position) from stdin (format binary)"),
+    )
+    .await?;
+    for (written, day) in rows.iter().zip(days) {
+        let row = &written.row;
+        let out = copy.rows();
+        out.row(24);
+        out.uuid(row.account_id);
+        out.text(&row.reference);
+        out.optional(row.end_to_end_id.as_deref(), BinaryRows::text);
+        out.bigint(row.amount_centavos);
+        out.bigint(row.refunded_centavos);
+        out.timestamptz(row.paid_at);
+        out.date(day);
+        out.optional(row.txid.as_deref(), BinaryRows::text);
+        out.optional(row.qrcode_id, BinaryRows::uuid);
+        out.optional(row.pix_key.as_deref(), BinaryRows::text);
+        out.text(&row.source);
+        out.optional(row.confirmed_by.as_deref(), BinaryRows::text);
+        out.text(&row.status);
+        out.optional(row.payer_name.as_deref(), BinaryRows::text);
+        out.optional(row.payer_document.as_deref(), BinaryRows::text);
+        out.optional(row.payer_info.as_deref(), BinaryRows::text);
+        out.optional(row.note.as_deref(), BinaryRows::text);
+        out.optional(row.recorded_by.as_deref(), BinaryRows::text);
+        out.optional(row.void_reason.as_deref(), BinaryRows::text);
+        out.timestamptz(row.recorded_at);
+        out.jsonb(&row.refunds.to_string());
+        out.bigint(written.version);
+        out.xid8(written.tx_id);
+        out.bigint(written.global_position);
+        copy.row_written().await?;
+    }
+    copy.finish().await?;
+    Ok(())
 }
 
 /// Applies a run of payment events (no `AccountDeleted` among them): one lookup of the
@@ -446,7 +623,7 @@ async fn apply_changes(
         after[slot] = Some(Written {
             row,
             version: change.event.stream_version,
-            tx_id: change.event.position.tx_id.to_string(),
+            tx_id: change.event.position.tx_id,
             global_position: change.event.position.global_position,
         });
     }
@@ -585,7 +762,7 @@ async fn write_rows(
             .collect::<Vec<_>>(),
     )
     .bind(rows.iter().map(|w| w.version).collect::<Vec<_>>())
-    .bind(column(&|w| Some(w.tx_id.clone())))
+    .bind(column(&|w| Some(w.tx_id.to_string())))
     .bind(rows.iter().map(|w| w.global_position).collect::<Vec<_>>())
     .fetch_all(&mut *conn)
     .await?;
