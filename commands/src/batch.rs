@@ -16,25 +16,40 @@
 //!
 //! Every stream must be new: each command is decided on the empty aggregate, and the primary key
 //! `(stream_type, stream_id, stream_version)` refuses the whole batch if any stream exists.
+//!
+//! A batch is one idempotent unit: with an idempotency key in its metadata, the key and the
+//! whole [`BatchOutcome`] are recorded in `command_idempotency` by the batch's own transaction,
+//! so the key is recorded if and only if every stream was made. A repeat (a retry after a lost
+//! answer or a crash, or a duplicate racing the first) answers the recorded outcome and makes
+//! nothing, whatever stream ids it brought; the same key with another request digest is refused.
 
 use cqrs_es::Aggregate;
 use cqrs_es::event_sink::EventSink;
+use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 use crate::feed::FeedPosition;
+use crate::idempotency;
 use crate::instruments;
 use crate::service::effect_failure;
 use crate::store::{AppendFailure, encode};
 use crate::{CommandError, CommandMetadata, CommandOutcome, CommandService, Effects};
 
 /// What a batch of new streams answers.
-#[derive(Debug, Clone, PartialEq, Eq)]
+///
+/// Also stored as JSON in `command_idempotency.result` for a keyed batch; the field names are
+/// part of that format.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BatchOutcome {
     /// One outcome per stream, in the order given.
     pub outcomes: Vec<CommandOutcome>,
     /// Feed position of the batch's last event: once a projection passed it, it shows every
     /// stream of the batch. `None` when no command decided an event.
     pub position: Option<FeedPosition>,
+    /// True when this is the stored answer of an earlier batch with the same idempotency key:
+    /// nothing was made this time, and the streams are the first batch's.
+    #[serde(default, skip_serializing)]
+    pub replayed: bool,
 }
 
 /// Appends events of many streams in one statement, each at the version given (a stream's next
@@ -58,9 +73,10 @@ impl<A: Aggregate> CommandService<A> {
     /// Either every stream is created and every effect applied, or nothing is: one command
     /// refused, one effect refused (a claim already held), one stream that already exists, or a
     /// failing database leaves no event and no effect. The metadata (correlation, actor) is the
-    /// same for every event. Idempotency keys are not supported here (a batch answers a
-    /// repeated request by making it again; callers that need it derive stream ids from their
-    /// key, so a repeat hits the existing streams and is refused).
+    /// same for every event. With an idempotency key in `metadata`, the batch's outcome is
+    /// recorded under it in the same transaction: a repeated key answers that outcome
+    /// ([`BatchOutcome::replayed`]) and makes nothing, even when the repeat names other streams
+    /// (fresh ids drawn by a retried request).
     ///
     /// Records `balcao_command_duration_seconds` and `balcao_commands_total` once for the batch.
     ///
@@ -70,6 +86,9 @@ impl<A: Aggregate> CommandService<A> {
     /// - [`CommandError::ClaimTaken`]: a claimed value is already held.
     /// - [`CommandError::LimitReached`]: a count of QR codes would pass its limit.
     /// - [`CommandError::Conflict`]: one of the streams already exists.
+    /// - [`CommandError::IdempotencyKeyConflict`]: the key was recorded with another request
+    ///   digest; [`CommandError::IdempotencyKeyReused`]: it was recorded by another kind of
+    ///   command (another aggregate, or a single-stream command).
     /// - [`CommandError::Serialization`], [`CommandError::InvalidEventVersion`],
     ///   [`CommandError::Storage`]: see [`CommandError`].
     pub async fn create_streams(
@@ -94,6 +113,14 @@ impl<A: Aggregate> CommandService<A> {
         metadata: &CommandMetadata,
         effects: &Effects,
     ) -> Result<BatchOutcome, CommandError<A::Error>> {
+        let pool = self.store().pool();
+        let key = metadata.idempotency_key.as_ref();
+        let digest = metadata.request_digest.as_ref();
+        if let Some(key) = key
+            && let Some(recorded) = idempotency::find(pool, key).await?
+        {
+            return recorded.replay_batch(key, digest, A::TYPE);
+        }
         // Decide everything first: a refusal leaves the database untouched.
         let mut decided: Vec<(String, Vec<A::Event>)> = Vec::with_capacity(commands.len());
         for (stream_id, command) in commands {
@@ -121,83 +148,118 @@ impl<A: Aggregate> CommandService<A> {
         }
         let encoded = encode::<A>(&all_events)?;
 
-        let mut tx = self.store().pool().begin().await?;
-        let attempt: Result<Vec<(i64, i64)>, AppendFailure<A::Error>> = async {
+        let first = per_stream
+            .first()
+            .map(|(id, _)| id.clone())
+            .unwrap_or_default();
+        let mut tx = pool.begin().await?;
+        let attempt: Result<BatchOutcome, AppendFailure<A::Error>> = async {
             // The stream id handed to the effects is the first stream's (claims name their
             // owners themselves).
-            let first = per_stream.first().map_or("", |(id, _)| id.as_str());
             effects
-                .apply(&mut tx, first)
+                .apply(&mut tx, &first)
                 .await
                 .map_err(effect_failure)?;
-            if encoded.event_ids.is_empty() {
-                return Ok(Vec::new());
+            let rows = if encoded.event_ids.is_empty() {
+                Vec::new()
+            } else {
+                sqlx::query_as::<_, (i64, i64)>(APPEND_STREAMS)
+                    .bind(A::TYPE)
+                    .bind(&stream_ids)
+                    .bind(&versions)
+                    .bind(&encoded.event_ids)
+                    .bind(&encoded.event_types)
+                    .bind(&encoded.schema_versions)
+                    .bind(&encoded.payloads)
+                    .bind(metadata.to_json())
+                    .fetch_all(&mut *tx)
+                    .await?
+            };
+            let outcome = outcome_of::<A>(&rows, &per_stream, &encoded.event_ids);
+            if let Some(key) = key {
+                // In the batch's own transaction: the key is recorded if and only if the batch
+                // is made (a concurrent duplicate's insert waits here and then fails on the key).
+                let result = serde_json::to_value(&outcome).map_err(CommandError::Serialization)?;
+                idempotency::record(&mut *tx, key, digest, A::TYPE, &first, &result).await?;
             }
-            let rows = sqlx::query_as::<_, (i64, i64)>(APPEND_STREAMS)
-                .bind(A::TYPE)
-                .bind(&stream_ids)
-                .bind(&versions)
-                .bind(&encoded.event_ids)
-                .bind(&encoded.event_types)
-                .bind(&encoded.schema_versions)
-                .bind(&encoded.payloads)
-                .bind(metadata.to_json())
-                .fetch_all(&mut *tx)
-                .await?;
-            Ok(rows)
+            Ok(outcome)
         }
         .await;
-        let rows = match attempt {
-            Ok(rows) => {
+        let failure = match attempt {
+            Ok(outcome) => {
                 tx.commit().await?;
-                rows
+                return Ok(outcome);
             }
             Err(failure) => {
                 if let Err(error) = tx.rollback().await {
                     tracing::debug!(%error, "rollback after a failed batch");
                 }
-                return Err(match failure {
-                    AppendFailure::Failed(error) => error,
-                    AppendFailure::VersionTaken | AppendFailure::KeyTaken => {
-                        CommandError::Conflict {
-                            stream_type: A::TYPE.to_owned(),
-                            stream_id: per_stream
-                                .first()
-                                .map(|(id, _)| id.clone())
-                                .unwrap_or_default(),
-                            attempts: 1,
-                        }
-                    }
-                });
+                failure
             }
         };
-
-        // Rows come back in insert order, which is the order of the arrays.
-        let positions: Vec<FeedPosition> = rows
-            .iter()
-            .map(|&(tx_id, global_position)| FeedPosition {
-                tx_id: u64::try_from(tx_id).unwrap_or_default(),
-                global_position,
-            })
-            .collect();
-        let mut outcomes = Vec::with_capacity(per_stream.len());
-        let mut next = 0;
-        for (stream_id, count) in per_stream {
-            let event_ids: Vec<Uuid> = encoded.event_ids[next..next + count].to_vec();
-            let position = positions[next..next + count].iter().copied().max();
-            next += count;
-            outcomes.push(CommandOutcome {
-                stream_type: A::TYPE.to_owned(),
-                stream_id,
-                version: i64::try_from(count).unwrap_or(i64::MAX),
-                event_ids,
-                position,
-                replayed: false,
-            });
+        // The writer that got there first may be this very batch's duplicate (same key): a claim
+        // or a count it took, or the key itself, refused this one. It has committed by now
+        // (PostgreSQL reports a unique violation only once the other transaction is over), so its
+        // outcome is the answer.
+        let maybe_duplicate = match &failure {
+            AppendFailure::Failed(error) => matches!(
+                error,
+                CommandError::ClaimTaken { .. } | CommandError::LimitReached { .. }
+            ),
+            AppendFailure::VersionTaken | AppendFailure::KeyTaken => true,
+        };
+        if maybe_duplicate
+            && let Some(key) = key
+            && let Some(recorded) = idempotency::find(pool, key).await?
+        {
+            return recorded.replay_batch(key, digest, A::TYPE);
         }
-        Ok(BatchOutcome {
-            position: positions.iter().copied().max(),
-            outcomes,
+        Err(match failure {
+            AppendFailure::Failed(error) => error,
+            AppendFailure::VersionTaken | AppendFailure::KeyTaken => CommandError::Conflict {
+                stream_type: A::TYPE.to_owned(),
+                stream_id: first,
+                attempts: 1,
+            },
         })
+    }
+}
+
+/// The batch's outcome from the rows the append returned (in insert order, which is the order of
+/// the arrays) and each stream's count of events.
+fn outcome_of<A: Aggregate>(
+    rows: &[(i64, i64)],
+    per_stream: &[(String, usize)],
+    event_ids: &[Uuid],
+) -> BatchOutcome {
+    let positions: Vec<FeedPosition> = rows
+        .iter()
+        .map(|&(tx_id, global_position)| FeedPosition {
+            tx_id: u64::try_from(tx_id).unwrap_or_default(),
+            global_position,
+        })
+        .collect();
+    let mut outcomes = Vec::with_capacity(per_stream.len());
+    let mut next = 0;
+    for (stream_id, count) in per_stream {
+        let count = *count;
+        let ids: Vec<Uuid> = event_ids[next..next + count].to_vec();
+        let position = positions
+            .get(next..next + count)
+            .and_then(|p| p.iter().copied().max());
+        next += count;
+        outcomes.push(CommandOutcome {
+            stream_type: A::TYPE.to_owned(),
+            stream_id: stream_id.clone(),
+            version: i64::try_from(count).unwrap_or(i64::MAX),
+            event_ids: ids,
+            position,
+            replayed: false,
+        });
+    }
+    BatchOutcome {
+        position: positions.iter().copied().max(),
+        outcomes,
+        replayed: false,
     }
 }

@@ -26,8 +26,9 @@ pub fn invite_scope(owner_id: &str) -> String {
 
 /// The scope of the txids of account `owner_id`'s QR codes: at most one code per txid in the
 /// account (compared as `domain::qrcode::txid::uniqueness_key` writes it), so a payment
-/// reported with a txid finds exactly one code. The claim's owner is the code's id; it is never
-/// released (an archived code keeps its txid, and payments to it still find it).
+/// reported with a txid finds exactly one code. The claim's owner is the code's id, or
+/// [`link_claim_owner`] for a payment link's code; it is never released (an archived code keeps
+/// its txid, and payments to it still find it).
 ///
 /// ```
 /// assert_eq!(commands::claims::txid_scope("conta-1"), "txid:conta-1");
@@ -35,6 +36,29 @@ pub fn invite_scope(owner_id: &str) -> String {
 pub fn txid_scope(owner_id: &str) -> String {
     format!("txid:{owner_id}")
 }
+
+/// The owner a payment link's txid claim carries in [`txid_scope`]: `link:` and the link's id.
+/// A link's code is a BR Code of the account like its QR codes, so their txids share one scope
+/// (a bank reports only the txid: it must name one thing), and the prefix tells a payment that
+/// its txid belongs to a link, not to a QR code.
+///
+/// ```
+/// use commands::claims::{link_claim_owner, link_of_claim};
+/// let owner = link_claim_owner("0190c0de-0000-7000-8000-000000000001");
+/// assert_eq!(owner, "link:0190c0de-0000-7000-8000-000000000001");
+/// assert_eq!(link_of_claim(&owner), Some("0190c0de-0000-7000-8000-000000000001"));
+/// assert_eq!(link_of_claim("0190c0de-0000-7000-8000-000000000001"), None);
+/// ```
+pub fn link_claim_owner(link_id: &str) -> String {
+    format!("{LINK_OWNER_PREFIX}{link_id}")
+}
+
+/// The payment link a txid claim's owner names, or `None` when the claim is a QR code's.
+pub fn link_of_claim(owner: &str) -> Option<&str> {
+    owner.strip_prefix(LINK_OWNER_PREFIX)
+}
+
+const LINK_OWNER_PREFIX: &str = "link:";
 
 /// An e-mail address as it is compared for uniqueness: surrounding whitespace removed, lower case.
 ///

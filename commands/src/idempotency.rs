@@ -7,7 +7,7 @@ use std::time::Duration;
 use sqlx::{PgExecutor, PgPool};
 
 use crate::metadata::{IdempotencyKey, RequestDigest};
-use crate::{CommandError, CommandOutcome};
+use crate::{BatchOutcome, CommandError, CommandOutcome};
 
 /// Name of the primary key on the idempotency key.
 pub(crate) const KEY_CONSTRAINT: &str = "command_idempotency_pkey";
@@ -50,6 +50,48 @@ impl Recorded {
         let mut outcome: CommandOutcome =
             serde_json::from_value(self.result).map_err(CommandError::Serialization)?;
         outcome.replayed = true;
+        Ok(outcome)
+    }
+
+    /// The recorded outcome of a batch (`CommandService::create_streams`), marked as replayed, if
+    /// the key was recorded by a batch of the same aggregate type for this same request. A
+    /// batch's streams are its own (a retry may bring fresh ids), so they are not compared; a key
+    /// recorded by a single-stream command is another command's.
+    pub(crate) fn replay_batch<E: std::error::Error>(
+        self,
+        key: &IdempotencyKey,
+        digest: Option<&RequestDigest>,
+        stream_type: &str,
+    ) -> Result<BatchOutcome, CommandError<E>> {
+        let Recorded {
+            stream_type: recorded_type,
+            stream_id,
+            result,
+            request_digest,
+        } = self;
+        let reused = || CommandError::IdempotencyKeyReused {
+            key: key.to_string(),
+            stream_type: recorded_type.clone(),
+            stream_id: stream_id.clone(),
+        };
+        if recorded_type != stream_type {
+            return Err(reused());
+        }
+        if let (Some(recorded), Some(given)) = (&request_digest, digest)
+            && recorded.as_slice() != given.as_bytes()
+        {
+            return Err(CommandError::IdempotencyKeyConflict {
+                key: key.to_string(),
+            });
+        }
+        // A single command's outcome has no `outcomes`: the key was not a batch's.
+        let Ok(mut outcome) = serde_json::from_value::<BatchOutcome>(result) else {
+            return Err(reused());
+        };
+        outcome.replayed = true;
+        for one in &mut outcome.outcomes {
+            one.replayed = true;
+        }
         Ok(outcome)
     }
 }

@@ -14,7 +14,9 @@
 //!    of its txid in `unique_claims` (scope `txid:{account}`, owner the code's id, committed
 //!    with the code's creation; see [`claims::txid_scope`](crate::claims::txid_scope)), never
 //!    from the `qrcodes` read model, so a payment reported before its code is projected is
-//!    matched all the same;
+//!    matched all the same; a payment link claims its txid in the same scope (owner
+//!    `link:{id}`, [`claims::link_claim_owner`](crate::claims::link_claim_owner)), so its
+//!    payment names the link instead;
 //! 3. loads those streams, decides every report on its stream in delivery order (a stream named
 //!    twice sees its first report's events), and appends what was decided, every stream in one
 //!    statement, after exactly the loaded versions.
@@ -34,7 +36,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use domain::payment::{Payment, PaymentCommand, PaymentError, PaymentEvent, ReportPayment};
 
 use crate::batch::APPEND_STREAMS;
-use crate::claims::txid_scope;
+use crate::claims::{link_of_claim, txid_scope};
 use crate::qrcodes::txid_claim;
 use crate::store::{AppendFailure, encode};
 use crate::{CommandError, CommandMetadata, DEFAULT_MAX_RETRIES, FeedPosition, PgEventStore};
@@ -271,7 +273,12 @@ async fn attempt(
                 && let Some(txid) = report.txid.as_deref()
             {
                 let claim = (txid_scope(&report.account_id), txid_claim(txid));
-                report.qrcode_id = codes.get(&claim).cloned();
+                if let Some(owner) = codes.get(&claim) {
+                    match link_of_claim(owner) {
+                        Some(link_id) => report.payment_link_id = Some(link_id.to_owned()),
+                        None => report.qrcode_id = Some(owner.clone()),
+                    }
+                }
             }
             let events = payment
                 .decide_now(PaymentCommand::ReportPayment(report))

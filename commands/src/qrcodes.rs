@@ -138,11 +138,17 @@ pub async fn create(
 /// Makes every code of a batch in one transaction, or none, on an account with `plan` (as
 /// read). Each request's txid is generated.
 ///
+/// With an idempotency key in `metadata` the batch is one idempotent unit
+/// ([`CommandService::create_streams`]): a repeat answers the first batch
+/// ([`BatchOutcome::replayed`]) and makes, claims and counts nothing; the codes' ids and txids
+/// in the repeat's commands are ignored.
+///
 /// # Errors
 ///
 /// [`QrCodeError::BatchTxidsTaken`] when a txid could not be reserved (nothing was made);
 /// [`QrCodeError::PlanLimitReached`] when the batch would pass the plan's codes per month
-/// (nothing was made); the aggregate's first refusal; storage failures.
+/// (nothing was made); [`QrCodeError::IdempotencyKeyReused`] for an idempotency key sent before
+/// with other values (or by another command); the aggregate's first refusal; storage failures.
 pub async fn create_batch(
     qrcodes: &CommandService<QrCode>,
     codes: Vec<CreateAccountQrCode>,
@@ -153,6 +159,7 @@ pub async fn create_batch(
         return Ok(BatchOutcome {
             outcomes: Vec::new(),
             position: None,
+            replayed: false,
         });
     };
     let claims = codes
@@ -181,6 +188,10 @@ pub async fn create_batch(
         .await
         .map_err(|error| match error {
             CommandError::ClaimTaken { .. } => CommandError::Rejected(QrCodeError::BatchTxidsTaken),
+            CommandError::IdempotencyKeyConflict { .. }
+            | CommandError::IdempotencyKeyReused { .. } => {
+                CommandError::Rejected(QrCodeError::IdempotencyKeyReused)
+            }
             CommandError::LimitReached { .. } => CommandError::Rejected(
                 QrCodeError::PlanLimitReached(PlanLimitReached::qrcodes_per_month(plan.plan)),
             ),

@@ -7,7 +7,9 @@ mod common;
 
 use commands::qrcode_usage::PlanAsRead;
 use commands::qrcodes::{self, Created, NewCode};
-use commands::{BatchOutcome, CommandError, CommandMetadata, CommandService, IdempotencyKey};
+use commands::{
+    BatchOutcome, CommandError, CommandMetadata, CommandService, IdempotencyKey, RequestDigest,
+};
 use common::TestDb;
 use common::codes::{new_code_at, unsubscribed};
 use domain::qrcode::{QrCode, QrCodeError};
@@ -371,4 +373,81 @@ async fn the_month_counts_the_projector_kept_before_qrcode_usage_are_gone() {
 
     // Then it no longer exists: nothing reads or writes it since `qrcode_usage`
     assert_eq!(table, None);
+}
+
+/// `by(shop)` under idempotency key `key`, digesting `request`.
+fn keyed(shop: &Shop, key: &str, request: &str) -> CommandMetadata {
+    by(&shop.id)
+        .with_idempotency_key(IdempotencyKey::parse(key).expect("a key"))
+        .with_request_digest(RequestDigest::of(request.as_bytes()))
+}
+
+fn stream_ids(outcome: &BatchOutcome) -> Vec<String> {
+    outcome
+        .outcomes
+        .iter()
+        .map(|o| o.stream_id.clone())
+        .collect()
+}
+
+#[tokio::test]
+async fn a_batch_sent_again_with_its_key_answers_the_first_batch_and_makes_claims_and_counts_nothing()
+ {
+    // Given a shop that made a batch of three under a key
+    let shop = Shop::with_november(0).await;
+    let batch = || (0..3).map(|_| shop.code().create).collect::<Vec<_>>();
+    let plan = || unsubscribed(PlanId::Gratis);
+    let first = qrcodes::create_batch(&shop.service, batch(), plan(), keyed(&shop, "lote-1", "a"))
+        .await
+        .expect("made");
+    assert!(!first.replayed);
+
+    // When the same request comes again with the same key (a retry after a lost answer: its
+    // codes drawn afresh, other ids and txids)
+    let again = qrcodes::create_batch(&shop.service, batch(), plan(), keyed(&shop, "lote-1", "a"))
+        .await
+        .expect("answered");
+
+    // Then it answers the first batch, marked as replayed, and nothing more was made
+    assert!(again.replayed);
+    assert!(again.outcomes.iter().all(|o| o.replayed));
+    assert_eq!(stream_ids(&again), stream_ids(&first));
+    assert_eq!(again.position, first.position);
+    assert_eq!(shop.events().await, 3);
+    assert_eq!(shop.usage("2026-11-01").await, 3);
+    assert_eq!(shop.count("select count(*) from unique_claims").await, 3);
+
+    // And the same key with another request is refused, leaving nothing
+    let other =
+        qrcodes::create_batch(&shop.service, batch(), plan(), keyed(&shop, "lote-1", "b")).await;
+    assert_eq!(refused_batch(other), QrCodeError::IdempotencyKeyReused);
+    assert_eq!(shop.events().await, 3);
+    assert_eq!(shop.usage("2026-11-01").await, 3);
+}
+
+#[tokio::test]
+async fn duplicates_of_a_keyed_batch_racing_make_one_batch_and_all_answer_it() {
+    // Given a shop
+    let shop = Shop::with_november(0).await;
+
+    // When six copies of one keyed batch of three run at once, each with its own fresh ids
+    let copies = (0..6).map(|_| {
+        let codes = (0..3).map(|_| shop.code().create).collect::<Vec<_>>();
+        qrcodes::create_batch(
+            &shop.service,
+            codes,
+            unsubscribed(PlanId::Gratis),
+            keyed(&shop, "lote-duplo", "a"),
+        )
+    });
+    let results = join_all(copies).await;
+
+    // Then every one answers the same three codes, one made them and five replayed them
+    let outcomes: Vec<BatchOutcome> = results.into_iter().map(|r| r.expect("answered")).collect();
+    let made = stream_ids(&outcomes[0]);
+    assert!(outcomes.iter().all(|o| stream_ids(o) == made));
+    assert_eq!(outcomes.iter().filter(|o| !o.replayed).count(), 1);
+    assert_eq!(shop.events().await, 3);
+    assert_eq!(shop.usage("2026-11-01").await, 3);
+    assert_eq!(shop.count("select count(*) from unique_claims").await, 3);
 }

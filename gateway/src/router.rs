@@ -137,6 +137,11 @@ fn public_pages() -> Router<AppState> {
             post(sign_created::send_link),
         )
         .route("/pagar", get(pay_link::show))
+        .route("/pagar/eventos", get(crate::live::handlers::link_payer))
+        .route(
+            "/pagar/simular-pagamento",
+            post(payments::sandbox::simulate_link),
+        )
         // Issue 12: Asaas's payment events for subscription charges; the old plan screen.
         .route("/webhooks/asaas", post(billing::webhook::deliver))
         .route(

@@ -1,5 +1,6 @@
 // The payer page's live status: when a payment to this code arrives while the page is open,
-// "Pagamento recebido" appears without a reload. A sign is paid by many people, so a page opens
+// "Pagamento recebido" appears without a reload (a payment link's page reloads instead, into its
+// "paid" page). A sign is paid by many people, so a page opens
 // ready to pay and the stream (`/pagamento/{id}/eventos`) tells only of payments after what the
 // page saw: after `?desde=` in the address (where "Simular pagamento" sends its payer back), else
 // after the stream opened; never who paid. No framework: the page must stay light on a phone.
@@ -19,13 +20,16 @@
     if (!status) return;
     status.textContent = paid ? 'Pagamento recebido' : '';
     status.hidden = !paid;
+    // A payment link is sold once: paid, its page (served anew) says so to everyone and offers
+    // no code to pay again.
+    if (paid && page.hasAttribute('data-recarregar-ao-pagar')) window.location.reload();
   }
 
   function connect() {
     var url = page.getAttribute('data-live');
     // A browser resumes a dropped stream by itself (Last-Event-ID); a stream opened anew says
     // where it stopped in the address.
-    if (lastId) url += '?desde=' + encodeURIComponent(lastId);
+    if (lastId) url += (url.indexOf('?') < 0 ? '?' : '&') + 'desde=' + encodeURIComponent(lastId);
     var source = new window.EventSource(url);
     source.addEventListener('pagamento', function (event) {
       if (event.lastEventId) lastId = event.lastEventId;

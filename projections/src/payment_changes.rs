@@ -26,6 +26,8 @@ pub struct PaymentChange {
     pub reference: String,
     /// The matched code; `None`: "sem QR code".
     pub qrcode_id: Option<Uuid>,
+    /// The matched payment link, when the txid was a link's.
+    pub payment_link_id: Option<Uuid>,
     /// Who made the matched code (operators see only their own codes' payments).
     pub code_created_by: Option<String>,
     /// Amount in centavos.
@@ -58,6 +60,8 @@ pub struct Scope {
     pub account_id: Option<Uuid>,
     /// Only payments to this code.
     pub qrcode_id: Option<Uuid>,
+    /// Only payments of this payment link.
+    pub payment_link_id: Option<Uuid>,
 }
 
 #[derive(sqlx::FromRow)]
@@ -65,6 +69,7 @@ struct Row {
     account_id: Uuid,
     reference: String,
     qrcode_id: Option<Uuid>,
+    payment_link_id: Option<Uuid>,
     code_created_by: Option<String>,
     amount_centavos: i64,
     status: String,
@@ -88,7 +93,8 @@ pub async fn after<'e>(
     limit: i64,
 ) -> Result<Vec<PaymentChange>, Error> {
     let rows: Vec<Row> = sqlx::query_as(
-        "select p.account_id, p.reference, p.qrcode_id, q.created_by as code_created_by,
+        "select p.account_id, p.reference, p.qrcode_id, p.payment_link_id,
+                q.created_by as code_created_by,
                 p.amount_centavos, p.status, p.source, p.paid_at,
                 p.tx_id::text::bigint as tx_id, p.global_position, p.version
            from payments p
@@ -96,6 +102,7 @@ pub async fn after<'e>(
           where (p.tx_id, p.global_position) > ($1::text::xid8, $2)
             and ($3::uuid is null or p.account_id = $3)
             and ($4::uuid is null or p.qrcode_id = $4)
+            and ($6::uuid is null or p.payment_link_id = $6)
           order by p.tx_id, p.global_position
           limit $5",
     )
@@ -104,6 +111,7 @@ pub async fn after<'e>(
     .bind(scope.account_id)
     .bind(scope.qrcode_id)
     .bind(limit)
+    .bind(scope.payment_link_id)
     .fetch_all(executor)
     .await?;
     Ok(rows
@@ -112,6 +120,7 @@ pub async fn after<'e>(
             account_id: row.account_id,
             reference: row.reference,
             qrcode_id: row.qrcode_id,
+            payment_link_id: row.payment_link_id,
             code_created_by: row.code_created_by,
             amount_centavos: row.amount_centavos,
             status: row.status,

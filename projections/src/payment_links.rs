@@ -3,6 +3,10 @@
 //! by `migrations/0009_payment_links.sql` only. The gateway reads it with [`find`] and
 //! [`list_by_owner`].
 //!
+//! A link's payments are not its events: the intake matches a payment to the link by the link's
+//! txid claim and the payment names it (`payments.payment_link_id`), so [`find`] and
+//! [`list_by_owner`] read [`PaymentLinkView::paid_at`] from `payments`.
+//!
 //! Events are applied one by one in feed order (links are few beside QR codes); a revocation
 //! finds its row by the primary key, which replay keeps (no key is built after the fill).
 
@@ -62,6 +66,9 @@ pub struct PaymentLinkView {
     pub revoked_at: Option<DateTime<Utc>>,
     /// Who revoked it.
     pub revoked_by: Option<String>,
+    /// When it was paid: the earliest payment of it that stands (not voided) in the `payments`
+    /// read model. A link is sold once, so from then on its page says "pago" to everyone.
+    pub paid_at: Option<DateTime<Utc>>,
     tx_id: i64,
     global_position: i64,
 }
@@ -76,6 +83,9 @@ impl PaymentLinkView {
 const SELECT: &str = "select link_id, owner_id, created_by, key_kind, pix_key, merchant_name,
                              merchant_city, amount_centavos, description, txid, payload,
                              expires_at, created_at, revoked_at, revoked_by,
+                             (select min(p.paid_at) from payments p
+                               where p.payment_link_id = payment_links.link_id
+                                 and p.status = 'received') as paid_at,
                              tx_id::text::bigint as tx_id, global_position
                         from payment_links";
 

@@ -79,6 +79,8 @@ pub struct PaymentView {
     pub txid: Option<String>,
     /// The matched code; `None`: "sem QR code".
     pub qrcode_id: Option<Uuid>,
+    /// The matched payment link, when its txid was a link's.
+    pub payment_link_id: Option<Uuid>,
     /// The key paid to.
     pub pix_key: Option<String>,
     /// `api-pix`, `manual` or `sandbox`.
@@ -108,7 +110,7 @@ pub struct PaymentView {
 }
 
 const COLUMNS: &str = "account_id, reference, end_to_end_id, amount_centavos, refunded_centavos,
-    paid_at, paid_on, txid, qrcode_id, pix_key, source, confirmed_by, status, payer_name,
+    paid_at, paid_on, txid, qrcode_id, payment_link_id, pix_key, source, confirmed_by, status, payer_name,
     payer_document, payer_info, note, recorded_by, void_reason, recorded_at, refunds, version";
 
 /// A filter for [`list`] and [`totals`].
@@ -342,6 +344,7 @@ struct Row {
     paid_on: NaiveDate,
     txid: Option<String>,
     qrcode_id: Option<Uuid>,
+    payment_link_id: Option<Uuid>,
     pix_key: Option<String>,
     source: String,
     confirmed_by: Option<String>,
@@ -703,23 +706,23 @@ async fn write_rows(
         "insert into {table} ({COLUMNS}, tx_id, global_position)
          select account_id, reference, end_to_end_id, amount_centavos, refunded_centavos,
                 paid_at, (paid_at at time zone 'America/Sao_Paulo')::date, txid, qrcode_id,
-                pix_key, source, confirmed_by, status, payer_name, payer_document, payer_info,
-                note, recorded_by, void_reason, recorded_at, refunds, version, tx_id::xid8,
-                global_position
+                payment_link_id, pix_key, source, confirmed_by, status, payer_name,
+                payer_document, payer_info, note, recorded_by, void_reason, recorded_at,
+                refunds, version, tx_id::xid8, global_position
            from unnest($1::uuid[], $2::text[], $3::text[], $4::bigint[], $5::bigint[],
                        $6::timestamptz[], $7::text[], $8::uuid[], $9::text[], $10::text[],
                        $11::text[], $12::text[], $13::text[], $14::text[], $15::text[],
                        $16::text[], $17::text[], $18::text[], $19::timestamptz[], $20::jsonb[],
-                       $21::bigint[], $22::text[], $23::bigint[])
+                       $21::bigint[], $22::text[], $23::bigint[], $24::uuid[])
              as w(account_id, reference, end_to_end_id, amount_centavos, refunded_centavos,
                   paid_at, txid, qrcode_id, pix_key, source, confirmed_by, status, payer_name,
                   payer_document, payer_info, note, recorded_by, void_reason, recorded_at,
-                  refunds, version, tx_id, global_position)
+                  refunds, version, tx_id, global_position, payment_link_id)
          on conflict (account_id, reference) do update set
              end_to_end_id = excluded.end_to_end_id, amount_centavos = excluded.amount_centavos,
              refunded_centavos = excluded.refunded_centavos, paid_at = excluded.paid_at,
              paid_on = excluded.paid_on, txid = excluded.txid, qrcode_id = excluded.qrcode_id,
-             pix_key = excluded.pix_key, source = excluded.source,
+             payment_link_id = excluded.payment_link_id, pix_key = excluded.pix_key, source = excluded.source,
              confirmed_by = excluded.confirmed_by, status = excluded.status,
              payer_name = excluded.payer_name, payer_document = excluded.payer_document,
              payer_info = excluded.payer_info, note = excluded.note,
@@ -764,6 +767,7 @@ async fn write_rows(
     .bind(rows.iter().map(|w| w.version).collect::<Vec<_>>())
     .bind(column(&|w| Some(w.tx_id.to_string())))
     .bind(rows.iter().map(|w| w.global_position).collect::<Vec<_>>())
+    .bind(rows.iter().map(|w| w.row.payment_link_id).collect::<Vec<_>>())
     .fetch_all(&mut *conn)
     .await?;
     Ok(written
@@ -852,6 +856,7 @@ async fn fold(
             paid_on: NaiveDate::MIN,
             txid: recorded.txid,
             qrcode_id: code(event, recorded.qrcode_id.as_deref())?,
+            payment_link_id: code(event, recorded.payment_link_id.as_deref())?,
             pix_key: recorded.pix_key,
             source: recorded.source.as_str().to_owned(),
             confirmed_by: None,
@@ -877,6 +882,9 @@ async fn fold(
             row.txid = confirmed.txid.or(row.txid);
             if let Some(code) = code(event, confirmed.qrcode_id.as_deref())? {
                 row.qrcode_id = Some(code);
+            }
+            if let Some(link) = code(event, confirmed.payment_link_id.as_deref())? {
+                row.payment_link_id = Some(link);
             }
             row.confirmed_by = Some(confirmed.source.as_str().to_owned());
             row.status = "received".to_owned();

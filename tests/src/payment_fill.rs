@@ -164,6 +164,7 @@ pub async fn fill(pool: &PgPool, fill: &Fill) -> anyhow::Result<Filled> {
             paid_at: rfc3339(paid_at),
             txid: code.map(|c| c.simple().to_string()),
             qrcode_id: code.map(|c| c.to_string()),
+            payment_link_id: None,
             pix_key: choices.pick(&fill.pix_keys).cloned(),
             source: if typed {
                 PaymentSource::Manual
@@ -232,6 +233,7 @@ pub async fn fill(pool: &PgPool, fill: &Fill) -> anyhow::Result<Filled> {
                     paid_at: rfc3339(paid_at - Duration::minutes(1)),
                     txid: None,
                     qrcode_id: choices.pick(&fill.codes).map(Uuid::to_string),
+                    payment_link_id: None,
                     payer_name: Some(fill.key.seal("Cliente do Balcão")),
                     payer_document: None,
                     payer_info: None,

@@ -129,6 +129,7 @@ pub async fn intake(
             txid: entry.txid,
             // Matched by `record_reports`, in the append's transaction.
             qrcode_id: None,
+            payment_link_id: None,
             pix_key: Some(entry.chave.unwrap_or_else(|| delivery.pix_key.clone())),
             source: delivery.source,
             payer_name: seal(entry.payer_name),

@@ -32,6 +32,8 @@ pub struct ReportPayment {
     pub txid: Option<String>,
     /// The account's QR code with that txid, if any.
     pub qrcode_id: Option<String>,
+    /// The account's payment link with that txid, if any.
+    pub payment_link_id: Option<String>,
     /// `chave`, or the receiver's key when the entry has none.
     pub pix_key: Option<String>,
     /// [`PaymentSource::ApiPix`] or [`PaymentSource::Sandbox`].

@@ -103,6 +103,12 @@ pub struct PaymentRecorded {
     pub txid: Option<String>,
     /// The account's QR code with that txid; `None` means "sem QR code".
     pub qrcode_id: Option<String>,
+    /// The account's payment link with that txid (a link's code is not a QR code of the
+    /// account's list: its payments name the link here instead). Added within schema version 1:
+    /// absent reads as `None`, and it is left out when `None`, so payments recorded before it
+    /// existed are stored exactly as before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub payment_link_id: Option<String>,
     /// The Pix key it was paid to, in DICT form, when known.
     pub pix_key: Option<String>,
     /// Who reported it.
@@ -135,6 +141,10 @@ pub struct PaymentConfirmed {
     pub txid: Option<String>,
     /// The account's QR code with that txid, when one matched; otherwise the typed code stays.
     pub qrcode_id: Option<String>,
+    /// The account's payment link with that txid, when one matched. Added within schema
+    /// version 1, as [`PaymentRecorded::payment_link_id`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub payment_link_id: Option<String>,
     /// The payer's name, sealed, when the bank sent it.
     pub payer_name: Option<Sealed>,
     /// The payer's CPF or CNPJ, sealed, when the bank sent it.

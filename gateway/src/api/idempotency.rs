@@ -5,7 +5,9 @@
 //! 1. reads the key with [`key`] (400 `invalid-idempotency-key` when it is empty, over 100
 //!    characters or not text);
 //! 2. names what it makes after the key ([`id_for`]): a retry names the same stream, so the
-//!    command's idempotency ([`commands::CommandService`]) answers the first outcome;
+//!    command's idempotency ([`commands::CommandService`]) answers the first outcome (a batch
+//!    names its batch id so; its codes' ids are the first request's, read from the recorded
+//!    outcome);
 //! 3. gives the command the key and the digest of the request as parsed
 //!    ([`commands::RequestDigest`]): the same key with other values is refused, 409
 //!    `idempotency-key-reused`, and nothing is made;
@@ -14,6 +16,7 @@
 //! | call | scope |
 //! |---|---|
 //! | `POST …/qrcodes` | `painel-qrcode` |
+//! | `POST …/qrcodes/lote` (the whole batch is one unit: `commands::CommandService::create_streams`) | `painel-qrcode-lote` |
 //! | `POST …/qrcodes/{id}/duplicar` | `painel-qrcode-copia` |
 //! | `POST …/keys` | `painel-chave` |
 //! | `POST …/payments` (a payment typed by hand) | `painel-pagamento` |
@@ -25,7 +28,7 @@
 //! invitation to the same address is 409 `member-already-invited`, a second receiver for a key
 //! 409 `api-pix-receiver-on`, a second claim of a sign 409 `qrcode-already-claimed`, a second
 //! sign-up with an address 409 `email-already-in-use`; the visitor's sign form carries its own
-//! request id (`crate::pages::sign_form`). `POST …/qrcodes/lote` does not read the header yet.
+//! request id (`crate::pages::sign_form`).
 
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::Response;

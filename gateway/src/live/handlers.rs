@@ -3,6 +3,7 @@
 //! | route | who | events |
 //! |---|---|---|
 //! | `GET /pagamento/{id}/eventos` | anyone with the payer page | `pagamento` `{"pago": false}` on connect (the code ready to pay), `{"pago": true}` when a payment to the code arrives; a resumed stream: `{"pago": true}` if one arrived after its last id, else nothing |
+//! | `GET /pagar/eventos?link=…` | anyone with the payment link's page | as the payer page, for the link's payments (a link is sold once: its page reloads into "pago") |
 //! | `GET /api/accounts/{accountId}/events` | bearer token; every role (operators: their own codes) | `pagamento` `{reference, qrcodeId, amountCentavos, status, source, paidAt}` per change; `resync` after a gap too large to replay |
 //! | `GET /api/accounts/{accountId}/subscription/charges/{chargeId}/events` | bearer token; the owner | `cobranca` `{status}`: the charge as it stands on connect, then each change (the checkout, `/pagar_asaas`) |
 //!
@@ -20,7 +21,7 @@ use commands::FeedPosition;
 use domain::team::Right;
 use uuid::Uuid;
 
-use super::stream::{Audience, open, parse_event_id};
+use super::stream::{Audience, Paying, open, parse_event_id};
 use crate::api::access::Workspace;
 use crate::api::error::ApiError;
 use crate::client_address::ClientAddress;
@@ -69,8 +70,41 @@ pub async fn payer(
     let qrcode_id = Uuid::parse_str(&id).map_err(|_| AppError::NotFound)?;
     let view = state.qrcode(qrcode_id).await?.ok_or(AppError::NotFound)?;
     let audience = Audience::Payer {
-        qrcode_id,
+        paying: Paying::Code(qrcode_id),
         owner_id: view.owner_id,
+    };
+    let resume = resume_after(&headers, &query);
+    match open(&state.live, audience, address, resume).await {
+        Some(response) => Ok(response),
+        None => Ok(busy(
+            "Muitas pessoas acompanhando agora; tentando de novo em instantes.".into_response(),
+        )),
+    }
+}
+
+/// `GET /pagar/eventos?link=…`: whether the payment link was paid while its page was open.
+/// Carries nothing about the payment or the payer.
+///
+/// # Errors
+///
+/// The 404 page for a link that is not this server's or does not exist (yet); 503 when the read
+/// model cannot be read.
+pub async fn link_payer(
+    State(state): State<AppState>,
+    ClientAddress(address): ClientAddress,
+    Query(query): Query<HashMap<String, String>>,
+    headers: HeaderMap,
+) -> Result<Response, AppError> {
+    let link_id = query
+        .get("link")
+        .and_then(|t| crate::api::payment_links::token::verify(&state, t))
+        .ok_or(AppError::NotFound)?;
+    let view = projections::payment_links::find(&state.pool, link_id)
+        .await?
+        .ok_or(AppError::NotFound)?;
+    let audience = Audience::Payer {
+        paying: Paying::Link(link_id),
+        owner_id: Some(view.owner_id),
     };
     let resume = resume_after(&headers, &query);
     match open(&state.live, audience, address, resume).await {

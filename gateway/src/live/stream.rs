@@ -25,11 +25,11 @@ pub(super) const RECONNECT_AFTER: Duration = Duration::from_secs(2);
 /// Whose changes a stream tells, and how.
 #[derive(Debug, Clone)]
 pub(super) enum Audience {
-    /// The payer page of one code: only whether it was paid.
+    /// The payer page of one code or payment link: only whether it was paid.
     Payer {
-        /// The code.
-        qrcode_id: Uuid,
-        /// The code's account (`None`: a visitor's code, which no payment matches).
+        /// What the page offers to pay.
+        paying: Paying,
+        /// Its account (`None`: a visitor's code, which no payment matches).
         owner_id: Option<Uuid>,
     },
     /// A dashboard in one account.
@@ -41,26 +41,48 @@ pub(super) enum Audience {
     },
 }
 
+/// What a payer page offers to pay: a code of the account's, or a payment link.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Paying {
+    /// A QR code (`/pagamento/{id}`).
+    Code(Uuid),
+    /// A payment link (`/pagar?link=…`).
+    Link(Uuid),
+}
+
 impl Audience {
     fn scope(&self) -> Scope {
         match self {
-            Audience::Payer { qrcode_id, .. } => Scope {
-                account_id: None,
+            Audience::Payer {
+                paying: Paying::Code(qrcode_id),
+                ..
+            } => Scope {
                 qrcode_id: Some(*qrcode_id),
+                ..Scope::default()
+            },
+            Audience::Payer {
+                paying: Paying::Link(link_id),
+                ..
+            } => Scope {
+                payment_link_id: Some(*link_id),
+                ..Scope::default()
             },
             Audience::Account { account_id, .. } => Scope {
                 account_id: Some(*account_id),
-                qrcode_id: None,
+                ..Scope::default()
             },
         }
     }
 
     fn sees(&self, change: &PaymentChange) -> bool {
         match self {
-            Audience::Payer {
-                qrcode_id,
-                owner_id,
-            } => change.qrcode_id == Some(*qrcode_id) && Some(change.account_id) == *owner_id,
+            Audience::Payer { paying, owner_id } => {
+                let paid = match paying {
+                    Paying::Code(id) => change.qrcode_id == Some(*id),
+                    Paying::Link(id) => change.payment_link_id == Some(*id),
+                };
+                paid && Some(change.account_id) == *owner_id
+            }
             Audience::Account {
                 account_id,
                 only_codes_by,
@@ -309,6 +331,7 @@ mod tests {
             account_id: account,
             reference: "E1".to_owned(),
             qrcode_id: code,
+            payment_link_id: None,
             code_created_by: by.map(str::to_owned),
             amount_centavos: 1250,
             status: "received".to_owned(),
@@ -347,7 +370,7 @@ mod tests {
             only_codes_by: None,
         };
         let payer = Audience::Payer {
-            qrcode_id: code,
+            paying: Paying::Code(code),
             owner_id: Some(account),
         };
         let theirs = change(account, Some(code), Some("caixa"));
@@ -362,5 +385,25 @@ mod tests {
         assert!(payer.sees(&theirs));
         assert!(!payer.sees(&others));
         assert!(!payer.sees(&elsewhere));
+    }
+
+    #[test]
+    fn a_payment_links_page_sees_only_payments_of_its_link_in_its_account() {
+        let account = Uuid::now_v7();
+        let link = Uuid::now_v7();
+        let page = Audience::Payer {
+            paying: Paying::Link(link),
+            owner_id: Some(account),
+        };
+        let mut paid = change(account, None, None);
+        paid.payment_link_id = Some(link);
+        let mut other_link = change(account, None, None);
+        other_link.payment_link_id = Some(Uuid::now_v7());
+        let mut elsewhere = paid.clone();
+        elsewhere.account_id = Uuid::now_v7();
+        assert!(page.sees(&paid));
+        assert!(!page.sees(&other_link));
+        assert!(!page.sees(&change(account, Some(link), None)));
+        assert!(!page.sees(&elsewhere));
     }
 }

@@ -6,7 +6,8 @@
 //!
 //! | request | answer |
 //! |---|---|
-//! | a link this server signed, active | 200 the payer page |
+//! | a link this server signed, active | 200 the payer page, live: it reloads into "pago" when the link is paid while it is open |
+//! | a link already paid (whatever its expiry or revocation since) | 200 "Este link já foi pago", without the code: a link is sold once, so every payer sees it paid |
 //! | no `link`, a malformed one, a changed id or signature, a made-up one | 400, "Link de pagamento inválido" |
 //! | a signed link that does not exist (yet) | 404 |
 //! | expired | 410, "Este link de pagamento expirou" |
@@ -48,6 +49,18 @@ pub struct PayLinkPage {
     /// The name the payer's bank shows: the holder of the account's registered key equal to the
     /// link's key, when it has one.
     pub holder: Option<String>,
+    /// The signed link as given (`ID.SIGNATURE`), for the live status and the sandbox's form.
+    pub token: String,
+    /// When it was paid, in Brasília ("27/11/2026 às 14:05"): the page says so instead of
+    /// offering the code.
+    pub paid: Option<String>,
+    /// Whether the sandbox's "Simular pagamento" is offered.
+    pub simulate: bool,
+}
+
+/// Brasília's offset (UTC−3, no daylight saving since 2019).
+fn brasilia() -> chrono::FixedOffset {
+    chrono::FixedOffset::west_opt(3 * 3600).expect("UTC−3 is a valid offset")
 }
 
 fn error_page(
@@ -74,7 +87,8 @@ pub async fn show(
     State(state): State<AppState>,
     Query(query): Query<HashMap<String, String>>,
 ) -> Result<Response, AppError> {
-    let Some(link_id) = query.get("link").and_then(|t| token::verify(&state, t)) else {
+    let given = query.get("link").cloned().unwrap_or_default();
+    let Some(link_id) = token::verify(&state, &given) else {
         return Ok(error_page(
             &state,
             StatusCode::BAD_REQUEST,
@@ -85,7 +99,14 @@ pub async fn show(
     let view = payment_links::find(&state.pool, link_id)
         .await?
         .ok_or(AppError::NotFound)?;
+    let paid = view.paid_at.map(|at| {
+        at.with_timezone(&brasilia())
+            .format("%d/%m/%Y às %H:%M")
+            .to_string()
+    });
     match status_of(&view, Utc::now()) {
+        // A paid link's page says so, whatever happened to the link since.
+        _ if paid.is_some() => {}
         LinkStatus::Active => {}
         LinkStatus::Expired => {
             return Ok(error_page(
@@ -111,8 +132,7 @@ pub async fn show(
         domain::money::Centavos::new(u64::try_from(view.amount_centavos).unwrap_or(0)).to_string();
     let validity = view.expires_at.map(|at| {
         // The link ends at 00:00 of the next day in Brasília: show the last whole day.
-        let last_day = (at - chrono::Duration::seconds(1))
-            .with_timezone(&chrono::FixedOffset::west_opt(3 * 3600).expect("UTC−3"));
+        let last_day = (at - chrono::Duration::seconds(1)).with_timezone(&brasilia());
         format!("Válido até {}", last_day.format("%d/%m/%Y"))
     });
     let holder =
@@ -133,6 +153,9 @@ pub async fn show(
         qr_svg,
         copy_js: assets::copy_script_path(),
         holder,
+        token: given,
+        paid,
+        simulate: state.payments.sandbox,
     })
     .into_response())
 }

@@ -188,13 +188,21 @@ pub struct EmailForm {
 ///
 /// # Errors
 ///
-/// The 404 page for a wrong token; 429 beyond the per-address budget.
+/// The 400 page for a token holding U+0000 (no token holds one: the form was not the page's);
+/// the 404 page for a wrong token; 429 beyond the per-address budget. An address holding a
+/// control character (U+0000 included) is the form again, 422, with the field's message.
 pub async fn send_link(
     State(state): State<AppState>,
     Path(id): Path<String>,
     client: ClientAddress,
     Form(form): Form<EmailForm>,
 ) -> Result<Response, AppError> {
+    if domain::text::storable(&form.chave).is_err() {
+        return Err(AppError::Refused {
+            status: StatusCode::BAD_REQUEST,
+            message: crate::pages::sign_form::NUL_IN_FORM.to_owned(),
+        });
+    }
     let mut page = load(&state, &id, Some(form.chave.clone())).await?;
     let address = form.email.trim().to_lowercase();
     if !plausible_email(&address) {

@@ -10,6 +10,11 @@
 //! Beside the fields, the preview image is the sign itself ([`super::sign_preview`]) drawn
 //! from the form's values: redrawn as they are typed when scripts run, from the last submit
 //! when they do not.
+//!
+//! A field holding U+0000, which neither the event log nor the sign's address can carry
+//! ([`domain::text::storable`]), is refused before anything else: the form again (422) with
+//! that field's message and the character taken out, so nothing is made and sending again
+//! works ([`SignForm::without_nul`]).
 
 use std::time::Instant;
 
@@ -49,6 +54,18 @@ const KEY_KINDS: [(&str, &str); 6] = [
 
 /// Namespace of the QR-code ids derived from idempotency keys (a fixed, random UUID).
 const QRCODE_ID_NAMESPACE: Uuid = Uuid::from_u128(0x6f1c_2b7e_93d4_4a0b_8e55_21c9_0d3a_7f18);
+
+/// The message beside a field that held U+0000 (taken out of the value shown again), naming the
+/// field by its label.
+pub fn nul_in_field(label: &str) -> String {
+    format!(
+        "O campo {label} tinha um caractere nulo (U+0000), que não pode ser usado. Nós o apagamos: confira o texto e envie de novo."
+    )
+}
+
+/// The message for U+0000 in a hidden field of the form (the review's request id, the
+/// confirmation).
+pub const NUL_IN_FORM: &str = "O formulário chegou com um caractere nulo (U+0000), que não pode ser usado. Confira os dados e envie de novo.";
 
 /// The form's fields as posted (names in pt-BR, as in the HTML).
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -107,6 +124,55 @@ impl SignForm {
         ]
         .iter()
         .all(|field| field.trim().is_empty())
+    }
+
+    /// The form with every U+0000 taken out, and a message for each field that held one
+    /// ([`nul_in_field`], or [`NUL_IN_FORM`] for the hidden fields, which are cleared so the
+    /// review starts again); `None` when no field held one.
+    pub(crate) fn without_nul(&self) -> Option<(SignForm, FieldErrors, Option<String>)> {
+        let held = |value: &str| domain::text::storable(value).is_err();
+        let fields = [
+            &self.tipo,
+            &self.chave,
+            &self.nome,
+            &self.cidade,
+            &self.valor,
+            &self.descricao,
+            &self.modelo,
+            &self.tamanho,
+            &self.tema,
+            &self.titulo,
+            &self.rodape,
+            &self.confirmar,
+            &self.pedido,
+        ];
+        if !fields.into_iter().any(|value| held(value)) {
+            return None;
+        }
+        let mut errors = FieldErrors::default();
+        let mut clean = self.clone();
+        for (value, slot, label) in [
+            (&mut clean.tipo, &mut errors.key_kind, "Tipo de chave"),
+            (&mut clean.chave, &mut errors.key, "Chave Pix"),
+            (&mut clean.nome, &mut errors.name, "Nome de quem recebe"),
+            (&mut clean.cidade, &mut errors.city, "Cidade"),
+            (&mut clean.valor, &mut errors.amount, "Valor"),
+            (&mut clean.descricao, &mut errors.description, "Descrição"),
+            (&mut clean.modelo, &mut errors.template, "Modelo"),
+            (&mut clean.tamanho, &mut errors.size, "Tamanho do papel"),
+            (&mut clean.tema, &mut errors.theme, "Cores"),
+            (&mut clean.titulo, &mut errors.headline, "Título"),
+            (&mut clean.rodape, &mut errors.footer, "Rodapé"),
+        ] {
+            if held(value) {
+                value.retain(|c| c != '\0');
+                *slot = Some(nul_in_field(label));
+            }
+        }
+        let general = (held(&self.confirmar) || held(&self.pedido)).then(|| NUL_IN_FORM.to_owned());
+        clean.confirmar.clear();
+        clean.pedido.clear();
+        Some((clean, errors, general))
     }
 
     /// The code's fields as the BR Code engine reads them.
@@ -408,6 +474,12 @@ pub async fn submit(
     client: ClientAddress,
     Form(mut form): Form<SignForm>,
 ) -> Result<Response, AppError> {
+    if let Some((clean, errors, general_error)) = form.without_nul() {
+        let mut view = page(&state, clean);
+        view.errors = errors;
+        view.general_error = general_error;
+        return Ok((StatusCode::UNPROCESSABLE_ENTITY, HtmlTemplate(view)).into_response());
+    }
     let preview = preview_form(&form.to_domain());
     let (design, design_errors) = form.design();
     if !preview.errors.is_empty() || design_errors.any() {

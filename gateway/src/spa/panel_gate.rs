@@ -29,9 +29,10 @@ const HOME: &str = "/painel";
 const ACCOUNT_DELETED: &str = "/painel/conta-excluida";
 
 /// The dashboard's screens under `/painel/` (the `path:` of each child route in
-/// `webapp/src/app/router.tsx`; a test checks the two agree). Any other `/painel/…` address is the
-/// app's "page not found", answered with a `404` status so that a link checker, a crawler or a
-/// browser's history sees it as one.
+/// `webapp/src/app/router.tsx`; a test checks the two agree). A segment written `:name` is a
+/// parameter, as in the router: it stands for any one non-empty segment (`qrcodes/:id/balcao`).
+/// Any other `/painel/…` address is the app's "page not found", answered with a `404` status so
+/// that a link checker, a crawler or a browser's history sees it as one.
 pub(crate) const PANEL_SCREENS: &[&str] = &[
     "boas-vindas",
     "chaves",
@@ -50,6 +51,8 @@ pub(crate) const PANEL_SCREENS: &[&str] = &[
     "links-de-pagamento",
     "salvar-placa",
     "placas",
+    // Issue 32: "Modo balcão", the counter's live view of one code.
+    "qrcodes/:id/balcao",
 ];
 
 /// Whether the app has a screen at `path` (`/painel`, one of [`PANEL_SCREENS`], or the page shown
@@ -59,8 +62,34 @@ fn is_panel_screen(path: &str) -> bool {
     if path == HOME || path == ACCOUNT_DELETED {
         return true;
     }
-    path.strip_prefix("/painel/")
-        .is_some_and(|screen| PANEL_SCREENS.contains(&screen))
+    path.strip_prefix("/painel/").is_some_and(|screen| {
+        PANEL_SCREENS
+            .iter()
+            .any(|pattern| matches_screen(pattern, screen))
+    })
+}
+
+/// Whether `screen` (the address after `/painel/`) is the router's `pattern`: the same segments,
+/// where a `:name` segment takes any one non-empty segment.
+fn matches_screen(pattern: &str, screen: &str) -> bool {
+    let mut asked = screen.split('/');
+    let mut wanted = pattern.split('/');
+    loop {
+        match (wanted.next(), asked.next()) {
+            (None, None) => return true,
+            (Some(want), Some(got)) => {
+                let fits = if want.starts_with(':') {
+                    !got.is_empty()
+                } else {
+                    want == got
+                };
+                if !fits {
+                    return false;
+                }
+            }
+            _ => return false,
+        }
+    }
 }
 
 /// `/painel` and `/painel/*` (what is not routed elsewhere): the app's `index.html` for a browser
@@ -190,12 +219,18 @@ mod tests {
             "/painel/qrcodes",
             "/painel/qrcodes/",
             "/painel/conta-excluida",
+            "/painel/qrcodes/0196a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b/balcao",
+            "/painel/qrcodes/0196a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b/balcao/",
         ] {
             assert!(is_panel_screen(path), "{path}");
         }
         for path in [
             "/painel/uma-tela-que-nao-existe",
             "/painel/qrcodes/outra",
+            "/painel/qrcodes//balcao",
+            "/painel/qrcodes/um-id/balcao/mais",
+            "/painel/qrcodes/um-id/caixa",
+            "/painel/:id",
             "/painel/assets",
             "/painelx",
         ] {

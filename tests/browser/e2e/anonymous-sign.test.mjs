@@ -5,6 +5,9 @@
 // Then, as an owner, she makes a payment link: /pagar shows it to a payer, a changed link is a 400
 // page, and once she cancels it the page says so (410).
 //
+// Before that, a U+0000 pasted into the name (issue 31) shows the form again with the message beside
+// the field, the character taken out, on every screen size.
+//
 // E2E_SHOTS_DIR (optional): also save a screenshot of each screen there, at 390×844 and 1366×900.
 
 import assert from "node:assert/strict";
@@ -13,6 +16,7 @@ import { join } from "node:path";
 import { after, before, describe } from "node:test";
 
 import { startStack, stepsOf, uniqueEmail, waitForPath } from "./harness.mjs";
+import { expectFitsEveryScreen } from "./layout.mjs";
 
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1366, height: 900 };
@@ -55,6 +59,30 @@ describe("a visitor's sign is saved in the account they create", () => {
 
   after(async () => {
     await stack?.stop();
+  });
+
+  step("a NUL pasted into the name is refused beside the field and taken out, on every screen", async () => {
+    const message =
+      "O campo Nome de quem recebe tinha um caractere nulo (U+0000), que não pode ser usado. Nós o apagamos: confira o texto e envie de novo.";
+    const submitWithNul = async (page) => {
+      await page.getByLabel("Tipo de chave").selectOption("email");
+      await page.getByLabel("Chave Pix").fill("carla@doceria.com.br");
+      await page.getByLabel("Cidade").fill("Recife");
+      // Typing cannot make a U+0000; a paste from a broken source can: set it as the value.
+      await page.getByLabel("Nome de quem recebe").evaluate((input) => {
+        input.value = "Doceria\u0000 da Carla";
+      });
+      await page.getByRole("button", { name: "Revisar dados" }).click();
+      await page.locator("#nome-erro").filter({ hasText: message }).waitFor();
+    };
+    await expectFitsEveryScreen(visitor, "/criar-placa-pix", submitWithNul);
+    await visitor.setViewportSize(PHONE);
+    await visitor.goto("/criar-placa-pix");
+    await submitWithNul(visitor);
+    assert.equal(await visitor.getByLabel("Nome de quem recebe").inputValue(), "Doceria da Carla");
+    assert.equal(await visitor.getByRole("link", { name: message }).count(), 1, "the summary links to the field");
+    assert.equal(new URL(visitor.url()).pathname, "/criar-placa-pix", "nothing was made");
+    await shots(visitor, "criar-placa-pix-caractere-nulo");
   });
 
   step("the visitor makes a sign and lands on /placa-pix-criada/{id}", async () => {

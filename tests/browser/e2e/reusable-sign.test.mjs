@@ -4,6 +4,8 @@
 // sees the code ready to pay. Both pages ask the payer to check the name their bank shows (the key
 // holder's, "Beatriz Lima"), not the code's name ("LOJA DA BIA"). "Imprimir placa" prints the
 // designed sign: the print media shows the sign file (SVG) of the very design the PDF has.
+// A payment link is the opposite of a sign: made for one sale, once paid it says "já foi pago" to
+// everyone — the payer who paid, a page left open (it turns by itself), and whoever opens it later.
 // At 390×844 and 1366×900; E2E_SHOTS_DIR=/tmp/x keeps screenshots.
 
 import assert from "node:assert/strict";
@@ -42,6 +44,7 @@ describe("uma placa paga por muitos clientes", () => {
   const payments = stepsOf(() => stack, step);
   const naming = stepsOf(() => stack, step);
   const printing = stepsOf(() => stack, step);
+  const selling = stepsOf(() => stack, step);
 
   before(async () => {
     process.env.BALCAO_SANDBOX_PAYMENTS = "true";
@@ -161,4 +164,59 @@ describe("uma placa paga por muitos clientes", () => {
     await shots(page, "placa-impressao-papel");
     await page.context().close();
   });
+
+  for (const screen of SCREENS) {
+    selling(`${screen.width}×${screen.height}: a payment link is sold once, and once paid everyone sees it paid`, async () => {
+      const amount = screen.width < 500 ? "35,00" : "36,00";
+      await owner.setViewportSize(screen);
+      await owner.goto("/painel/links-de-pagamento");
+      const form = owner.getByRole("form", { name: "Criar link de pagamento" });
+      await owner.waitForFunction(
+        (select) => select.selectedOptions[0]?.textContent?.includes("(padrão)"),
+        await form.getByRole("combobox", { name: "Chave Pix", exact: true }).elementHandle(),
+      );
+      await form.getByLabel("Cidade", { exact: true }).fill("Recife");
+      await form.getByLabel("Valor", { exact: true }).fill(amount);
+      await form.getByRole("button", { name: "Criar link de pagamento" }).click();
+      await owner.getByText("Link de pagamento criado").waitFor();
+      const made = owner.locator("ul.payment-links li", { hasText: `R$ ${amount}` }).first();
+      await made.waitFor();
+      const url = new URL(await made.locator(".link-url a").getAttribute("href"));
+      const linkPath = `${url.pathname}${url.search}`;
+
+      // One customer has the link open and waits; another pays it.
+      const waiting = await stack.newPage(`link-aberto-${screen.width}`);
+      await waiting.setViewportSize(screen);
+      await waiting.goto(linkPath);
+      await waiting.getByRole("button", { name: "Copiar código" }).waitFor();
+      await waiting.locator('[data-estado="aguardando"]').waitFor({ state: "attached" });
+      const paying = await stack.newPage(`link-paga-${screen.width}`);
+      await paying.setViewportSize(screen);
+      await paying.goto(linkPath);
+      await paying.getByRole("button", { name: "Simular pagamento" }).click();
+      await paying.getByRole("heading", { name: "Este link já foi pago" }).waitFor();
+      assert.equal(await paying.getByRole("button", { name: "Copiar código" }).count(), 0, "no code to pay again");
+      await shots(paying, `link-pago-${screen.width}`);
+
+      // The page left open turns by itself; whoever opens the link later sees it paid too.
+      await waiting.getByRole("heading", { name: "Este link já foi pago" }).waitFor();
+      const later = await stack.newPage(`link-depois-${screen.width}`);
+      await later.setViewportSize(screen);
+      const opened = await later.goto(linkPath);
+      assert.equal(opened.status(), 200);
+      await later.getByRole("heading", { name: "Este link já foi pago" }).waitFor();
+      assert.match(await later.locator("main").innerText(), new RegExp(`recebeu R\\$\\s${amount} por este link`));
+      assert.equal(await later.getByRole("button", { name: "Copiar código" }).count(), 0);
+      await expectFitsEveryScreen(later, linkPath);
+
+      // The owner's list says so.
+      await owner.reload();
+      const listed = owner.locator("ul.payment-links li", { hasText: `R$ ${amount}` }).first();
+      await listed.locator(".badge", { hasText: "Pago" }).waitFor();
+      await listed.getByText("Pago em").waitFor();
+      assert.equal(await listed.getByRole("button", { name: /Cancelar link/ }).count(), 0);
+      await shots(owner, `links-pago-${screen.width}`);
+      for (const page of [waiting, paying, later]) await page.context().close();
+    });
+  }
 });

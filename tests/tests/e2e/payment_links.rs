@@ -367,3 +367,130 @@ async fn a_link_is_made_from_a_registered_key_with_its_holder_name_and_no_other_
     );
     app.stop().await;
 }
+
+/// A link is sold once (issue 32, item 1): the bank's report of a payment with the link's txid is
+/// matched to the link from its txid claim, and from then on the link's page says "já foi pago"
+/// to every payer, without the code, and the dashboard lists it as paid; a replay keeps it.
+#[tokio::test]
+async fn a_paid_link_says_so_to_every_payer_without_the_code_and_is_listed_as_paid() {
+    use crate::payments::support::{delivery, post_delivery, register_key, turn_on};
+
+    let app = TestApp::spawn().await;
+    let db = app.db().await;
+    let mut owner = sign_up(&app, "dona@padaria.test", "Dona").await;
+    let key_id = register_key(&mut owner).await;
+    let receiver = turn_on(&mut owner, key_id).await;
+    let link = create(&mut owner, &link_body()).await;
+    let path = local(link["url"].as_str().expect("a url"));
+    let (status, html) = page(&app, &path).await;
+    assert_eq!(status, StatusCode::OK, "{html}");
+    assert!(html.contains("data-live=\"/pagar/eventos?link="), "{html}");
+    let payload = first_element_text(&html, "textarea").expect("the copy text");
+    let code = domain::brcode::validate_strict(&payload).expect("a BR Code");
+    let txid = code
+        .code
+        .txid()
+        .expect("a link's code has its txid")
+        .to_owned();
+
+    let (status, answer) = post_delivery(
+        &app,
+        &receiver,
+        delivery(vec![json!({
+            "endToEndId": "E87654321202611271221000000000L1",
+            "txid": txid,
+            "valor": "45.90",
+            "horario": "2026-11-27T12:21:00Z",
+        })]),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    let named: Option<String> = sqlx::query_scalar(
+        "select payload->>'payment_link_id' from events where event_type = 'PaymentRecorded'",
+    )
+    .fetch_one(&db)
+    .await
+    .expect("the payment is in the log");
+    assert_eq!(
+        named.as_deref(),
+        link["id"].as_str(),
+        "matched from the claim"
+    );
+
+    let html = eventually("the link's page says it was paid", async || {
+        let (status, html) = page(&app, &path).await;
+        (status == StatusCode::OK && html.contains("Este link já foi pago")).then_some(html)
+    })
+    .await;
+    assert!(!html.contains("<textarea"), "no code to pay again: {html}");
+    assert!(
+        html.contains("R$ 45,90") && html.contains("27/11/2026 às 09:21"),
+        "{html}"
+    );
+    assert!(!html.contains("data-live"), "{html}");
+
+    let listed = owner
+        .get(&Person::in_account(&owner.account_id, "/payment-links"))
+        .await;
+    assert_eq!(listed.json["paymentLinks"][0]["status"], "paid");
+    assert_eq!(
+        listed.json["paymentLinks"][0]["paidAt"],
+        "2026-11-27T12:21:00.000Z"
+    );
+
+    // Revoked afterwards, it still says paid: that is what a payer holding it must know.
+    let id = link["id"].as_str().expect("id");
+    let revoke = Person::in_account(&owner.account_id, &format!("/payment-links/{id}/revoke"));
+    assert_eq!(owner.post(&revoke, &json!({})).await.status, StatusCode::OK);
+    let (status, html) = page(&app, &path).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(html.contains("Este link já foi pago"), "{html}");
+
+    let rows = || async {
+        sqlx::query_scalar::<_, String>(
+            "select (reference, payment_link_id)::text from payments order by reference",
+        )
+        .fetch_all(&db)
+        .await
+        .expect("payments")
+    };
+    let live = rows().await;
+    assert!(live[0].contains(id), "{live:?}");
+    gateway::roles::replay(&app.settings, &["payments".to_owned()], false)
+        .await
+        .expect("replay");
+    assert_eq!(rows().await, live, "replay keeps the link");
+    app.stop().await;
+}
+
+/// The sandbox's "Simular pagamento" on a link's page pays the link as a bank would, and the
+/// payer comes back to the page, paid.
+#[tokio::test]
+async fn the_sandbox_pays_a_link_and_its_page_comes_back_paid() {
+    use crate::payments::support::register_key;
+
+    let app = TestApp::spawn_with(|settings| settings.payments.sandbox_payments = true).await;
+    let mut owner = sign_up(&app, "dona@padaria.test", "Dona").await;
+    register_key(&mut owner).await;
+    let link = create(&mut owner, &link_body()).await;
+    let path = local(link["url"].as_str().expect("a url"));
+    let (_, html) = page(&app, &path).await;
+    assert!(html.contains("Simular pagamento"), "{html}");
+    let token = path.trim_start_matches("/pagar?link=");
+    let response = app
+        .client()
+        .post(app.url(&format!("/pagar/simular-pagamento?link={token}")))
+        .send()
+        .await
+        .expect("the gateway answers");
+    assert_eq!(response.status(), StatusCode::SEE_OTHER);
+    assert_eq!(
+        response.headers()["location"].to_str().expect("text"),
+        path.as_str()
+    );
+    let (status, html) = page(&app, &path).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(html.contains("Este link já foi pago"), "{html}");
+    app.stop().await;
+}

@@ -397,6 +397,89 @@ async fn every_call_that_creates_answers_a_repeated_key_with_the_first_answer_an
     app.stop().await;
 }
 
+/// The ids of a batch's answer, in line order.
+fn batch_ids(answer: &Answer) -> Vec<String> {
+    answer.json["qrcodes"]
+        .as_array()
+        .map(|codes| {
+            codes
+                .iter()
+                .filter_map(|c| c["id"].as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[tokio::test]
+async fn a_batch_sent_again_with_its_key_is_made_once_and_the_key_with_other_lines_is_refused() {
+    let app = TestApp::spawn().await;
+    let db = app.db().await;
+    let mut owner = sign_up(&app, "dona@padaria.test", "Dona").await;
+    let path = Person::in_account(&owner.account_id, "/qrcodes/lote");
+    let body = json!({"pixKey": "loja@padaria.test", "merchantName": "Padaria",
+                      "merchantCity": "Recife", "lines": "Coxinha;6,50\nPastel;8,00\nSuco;5,00"});
+    let first = create_keyed(&mut owner, &path, "lote-1", body.clone()).await;
+    assert_eq!(first.status, StatusCode::CREATED, "{}", first.text);
+    assert_eq!(first.header("idempotent-replayed"), None);
+    let made = batch_ids(&first);
+    assert_eq!(made.len(), 3, "{}", first.text);
+    let events = async || -> i64 {
+        sqlx::query_scalar("select count(*) from events")
+            .fetch_one(&db)
+            .await
+            .expect("count")
+    };
+    let written = events().await;
+
+    // The same lines again under the same key (a retry after a lost answer): the first batch.
+    let again = create_keyed(&mut owner, &path, "lote-1", body.clone()).await;
+    assert_eq!(again.status, StatusCode::CREATED, "{}", again.text);
+    assert_eq!(again.header("idempotent-replayed"), Some("true"));
+    assert_eq!(again.json["batchId"], first.json["batchId"]);
+    assert_eq!(batch_ids(&again), made, "the same codes, in line order");
+    let txids = |answer: &Answer| -> Vec<serde_json::Value> {
+        answer.json["qrcodes"]
+            .as_array()
+            .map(|codes| codes.iter().map(|c| c["txid"].clone()).collect())
+            .unwrap_or_default()
+    };
+    assert_eq!(txids(&again), txids(&first), "the first batch's txids");
+
+    // Other lines under the same key: refused as every creating call refuses it, nothing made.
+    let mut other = body.clone();
+    other["lines"] = json!("Coxinha;6,50\nPastel;9,00");
+    let reused = create_keyed(&mut owner, &path, "lote-1", other).await;
+    assert_eq!(reused.status, StatusCode::CONFLICT, "{}", reused.text);
+    assert_eq!(reused.code(), "idempotency-key-reused");
+    assert_eq!(
+        reused.message(),
+        "Este Idempotency-Key já foi usado com outros dados. Use uma chave nova para um QR code diferente."
+    );
+    assert_eq!(events().await, written, "nothing more was written");
+
+    // The list shows one batch of three codes.
+    let codes = Person::in_account(&owner.account_id, "/qrcodes");
+    let listed = owner.get(&codes).await;
+    assert_eq!(listed.status, StatusCode::OK, "{}", listed.text);
+    assert_eq!(
+        listed.json["qrcodes"].as_array().map(Vec::len),
+        Some(3),
+        "{}",
+        listed.text
+    );
+    let batch_id = first.json["batchId"].as_str().expect("batchId");
+    let in_batch = owner.get(&format!("{codes}?lote={batch_id}")).await;
+    assert_eq!(in_batch.json["qrcodes"].as_array().map(Vec::len), Some(3));
+
+    // Another key is another batch.
+    let second = create_keyed(&mut owner, &path, "lote-2", body).await;
+    assert_eq!(second.status, StatusCode::CREATED, "{}", second.text);
+    assert_ne!(second.json["batchId"], first.json["batchId"]);
+    let listed = owner.get(&codes).await;
+    assert_eq!(listed.json["qrcodes"].as_array().map(Vec::len), Some(6));
+    app.stop().await;
+}
+
 #[tokio::test]
 async fn cross_site_requests_to_the_cookie_calls_are_refused_and_sign_no_one_out() {
     let app = TestApp::spawn().await;

@@ -34,6 +34,8 @@ export function createAppRoutes(): RouteObject[] {
             { path: 'boas-vindas', lazy: () => import('./routes/panel/welcome') },
             { path: 'chaves', lazy: () => import('./routes/panel/keys') },
             { path: 'qrcodes', lazy: () => import('./routes/panel/qrcodes') },
+            // Issue 32: "Modo balcão", the counter's live view of one code.
+            { path: 'qrcodes/:id/balcao', lazy: () => import('./routes/panel/counter') },
             { path: 'criar-qrcode', lazy: () => import('./routes/panel/create-qrcode') },
             { path: 'transacoes', lazy: () => import('./routes/panel/transactions') },
             // Issue 12: plans and billing. The old plan screen's address goes to the subscription (the server answers it with a 301 too).

@@ -28,3 +28,16 @@ export function keyChoiceName(key: KeyChoice): string {
   const shown = key.pixKey === null ? '' : displayKey(key.kind, key.pixKey);
   return `${name}: ${shown}${key.isDefault ? ' (padrão)' : ''}`;
 }
+
+/**
+ * The kind of a key in DICT form when only the key is known (a code carries its key, not its
+ * kind): an e-mail has `@`, a phone starts `+`, a CPF is 11 digits, a CNPJ 14 characters ending
+ * in two digits; anything else is a random key.
+ */
+export function kindOfKey(dict: string): KeyKind {
+  if (dict.includes('@')) return 'email';
+  if (dict.startsWith('+')) return 'phone';
+  if (/^\d{11}$/.test(dict)) return 'cpf';
+  if (/^[0-9A-Z]{12}\d{2}$/.test(dict)) return 'cnpj';
+  return 'evp';
+}

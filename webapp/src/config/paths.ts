@@ -43,6 +43,8 @@ export const paths = {
     welcome: '/painel/boas-vindas',
     keys: '/painel/chaves',
     qrCodes: '/painel/qrcodes',
+    /** "Modo balcão": the counter's live view of what arrives at one code. */
+    counter: (qrCodeId: string): string => `/painel/qrcodes/${encodeURIComponent(qrCodeId)}/balcao`,
     createQrCode: '/painel/criar-qrcode',
     transactions: '/painel/transacoes',
     settings: '/painel/configuracoes',

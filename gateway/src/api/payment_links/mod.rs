@@ -104,7 +104,9 @@ pub struct PaymentLinkJson {
     pub created_at: String,
     /// When it was revoked.
     pub revoked_at: Option<String>,
-    /// `active`, `expired` or `revoked`, now.
+    /// When it was paid (a payment of it recorded and standing).
+    pub paid_at: Option<String>,
+    /// `paid` once paid (a link is sold once), else `active`, `expired` or `revoked`, now.
     pub status: &'static str,
 }
 
@@ -135,7 +137,12 @@ fn status_name(status: LinkStatus) -> &'static str {
 }
 
 fn to_json(state: &AppState, view: PaymentLinkView) -> PaymentLinkJson {
-    let status = status_name(status_of(&view, Utc::now()));
+    // A link is sold once: paid is what matters about it, whatever happened to it since.
+    let status = if view.paid_at.is_some() {
+        "paid"
+    } else {
+        status_name(status_of(&view, Utc::now()))
+    };
     PaymentLinkJson {
         id: view.link_id.to_string(),
         url: token::url(state, view.link_id),
@@ -147,6 +154,7 @@ fn to_json(state: &AppState, view: PaymentLinkView) -> PaymentLinkJson {
         expires_at: view.expires_at.map(rfc3339),
         created_at: rfc3339(view.created_at),
         revoked_at: view.revoked_at.map(rfc3339),
+        paid_at: view.paid_at.map(rfc3339),
         status,
     }
 }
@@ -310,7 +318,16 @@ pub async fn create(
             .with_request_digest(commands::RequestDigest::of(asked.as_bytes()));
     }
     let link_id = crate::api::idempotency::id_for(&LINK_ID_NAMESPACE, idempotency.as_ref());
-    request.txid = Some(txid_for(link_id));
+    let txid = txid_for(link_id);
+    // The link's txid is claimed in the account's txid scope with the command: a bank reports a
+    // payment by txid only, and the intake finds the link from this claim, in its own
+    // transaction, whatever the read models say.
+    let effects = commands::Effects::new().claim(
+        commands::claims::txid_scope(workspace.account_id()),
+        commands::qrcodes::txid_claim(&txid),
+        commands::claims::link_claim_owner(&link_id.to_string()),
+    );
+    request.txid = Some(txid);
     let command = PaymentLinkCommand::CreatePaymentLink(CreatePaymentLink {
         link_id: link_id.to_string(),
         owner_id: workspace.account_id().to_owned(),
@@ -320,11 +337,12 @@ pub async fn create(
         requested_at: now(),
     });
     let outcome = service(&state)
-        .execute_expecting(
+        .execute_with(
             &link_id.to_string(),
             command,
             ExpectedVersion::NoStream,
             metadata,
+            &effects,
         )
         .await
         .map_err(failure)?;

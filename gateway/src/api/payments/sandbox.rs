@@ -1,4 +1,5 @@
-//! `POST /pagamento/{id}/simular-pagamento`: the sandbox's "Simular pagamento".
+//! `POST /pagamento/{id}/simular-pagamento` (and `POST /pagar/simular-pagamento?link=…` for a
+//! payment link): the sandbox's "Simular pagamento".
 //!
 //! Only with `BALCAO_SANDBOX_PAYMENTS` on (404 otherwise), and only for a code of an account
 //! with its own txid (the API Pix notifies only Pix with a txid). It writes an API Pix delivery
@@ -9,7 +10,9 @@
 //! before the simulation, so that page's live stream confirms this payment (a page opening
 //! anew starts ready to pay: a sign is paid by many people).
 
-use axum::extract::{Path, State};
+use std::collections::HashMap;
+
+use axum::extract::{Path, Query, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use chrono::{SecondsFormat, Utc};
@@ -41,15 +44,19 @@ fn end_to_end_id() -> String {
 
 /// The delivery a bank would send for one payment of `view`.
 pub fn delivery_for(view: &QrCodeView) -> serde_json::Value {
-    let amount = view
-        .amount_centavos
+    delivery(&view.txid, view.amount_centavos, &view.pix_key)
+}
+
+/// One entry paying `txid` to `pix_key`: `amount_centavos`, or R$ 1,00 when the payer types it.
+fn delivery(txid: &str, amount_centavos: Option<i64>, pix_key: &str) -> serde_json::Value {
+    let amount = amount_centavos
         .and_then(|c| u64::try_from(c).ok())
         .map_or(Centavos::new(100), Centavos::new);
     serde_json::json!({"pix": [{
         "endToEndId": end_to_end_id(),
-        "txid": view.txid,
+        "txid": txid,
         "valor": amount.to_emv(),
-        "chave": view.pix_key,
+        "chave": pix_key,
         "horario": Utc::now().to_rfc3339_opts(SecondsFormat::Millis, true),
         "infoPagador": "Pagamento simulado no Balcão",
     }]})
@@ -97,6 +104,50 @@ pub async fn simulate(
                         crate::live::event_id(before)
                     ),
                 )],
+            )
+                .into_response())
+        }
+        Err(refused) => Ok(refusal(refused)),
+    }
+}
+
+/// `POST /pagar/simular-pagamento?link=…`: "Simular pagamento" on a payment link's page, as on
+/// the payer page; the payer goes back to the link's page (303), which then says "pago" to
+/// everyone (a link is sold once).
+///
+/// # Errors
+///
+/// The 404 page when the sandbox is off, or the link is not this server's or does not exist.
+pub async fn simulate_link(
+    State(state): State<AppState>,
+    Query(query): Query<HashMap<String, String>>,
+) -> Result<Response, AppError> {
+    if !state.payments.sandbox {
+        return Err(AppError::NotFound);
+    }
+    let token = query.get("link").ok_or(AppError::NotFound)?;
+    let link_id =
+        crate::api::payment_links::token::verify(&state, token).ok_or(AppError::NotFound)?;
+    let view = projections::payment_links::find(&state.pool, link_id)
+        .await?
+        .ok_or(AppError::NotFound)?;
+    let body = delivery(&view.txid, Some(view.amount_centavos), &view.pix_key).to_string();
+    let target = Target {
+        account_id: view.owner_id,
+        pix_key: view.pix_key.clone(),
+        actor: "sandbox".to_owned(),
+    };
+    match receive(&state, &target, body.as_bytes(), PaymentSource::Sandbox).await {
+        Ok(accepted) => {
+            crate::read_your_writes::wait_for(
+                &state,
+                projections::payments::NAME,
+                accepted.recorded.position,
+            )
+            .await;
+            Ok((
+                StatusCode::SEE_OTHER,
+                [(header::LOCATION, format!("/pagar?link={token}"))],
             )
                 .into_response())
         }

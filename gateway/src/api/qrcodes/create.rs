@@ -27,6 +27,10 @@ use crate::state::AppState;
 /// the first dashboard create's, so a key sent before this version names the same code).
 const QRCODE_ID_NAMESPACE: Uuid = Uuid::from_u128(0x3c0e_8a51_27b4_4d6f_9a02_5be1_c47d_90a3);
 
+/// Namespace of the batch ids derived from idempotency keys (a fixed, random UUID): a retried
+/// batch names the first one's id, so its answer lists the first batch's codes.
+const BATCH_ID_NAMESPACE: Uuid = Uuid::from_u128(0x9d41_6e0b_c5a2_4f83_b7e6_02d8_5a1c_3f97);
+
 /// `POST /api/accounts/{accountId}/qrcodes/conferir`: every problem of a creation or a batch at
 /// once, and how the name and city will be written. Makes nothing.
 ///
@@ -286,12 +290,26 @@ fn request_digest(
     typed_txid: bool,
     key_id: Option<Uuid>,
 ) -> RequestDigest {
+    RequestDigest::of(request_values(request, typed_txid, key_id).as_bytes())
+}
+
+/// What a batch asks for: every line's code as parsed, in line order (each txid generated).
+fn batch_digest(codes: &[CreateAccountQrCode], key_id: Option<Uuid>) -> RequestDigest {
+    let values: Vec<String> = codes
+        .iter()
+        .map(|code| request_values(&code.request, false, key_id))
+        .collect();
+    RequestDigest::of(values.join("\n--\n").as_bytes())
+}
+
+/// The values of one code's request that make it the request it is, one per line.
+fn request_values(request: &StaticCodeRequest, typed_txid: bool, key_id: Option<Uuid>) -> String {
     let txid = if typed_txid {
         request.txid.clone()
     } else {
         Some("(gerado)".to_owned())
     };
-    let values = format!(
+    format!(
         "{}\n{}\n{}\n{:?}\n{:?}\n{:?}\n{:?}\n{}\n{:?}",
         request.key.as_str(),
         request.merchant_name,
@@ -302,8 +320,7 @@ fn request_digest(
         request.postal_code,
         request.single_use,
         key_id,
-    );
-    RequestDigest::of(values.as_bytes())
+    )
 }
 
 /// What a batch answers.
@@ -319,19 +336,26 @@ pub struct BatchJson {
 /// `POST /api/accounts/{accountId}/qrcodes/lote`: one code per line, all in one command (one
 /// transaction), or none.
 ///
+/// With an `Idempotency-Key` the batch is one idempotent unit: the same key with the same lines
+/// answers the first batch again (`Idempotent-Replayed: true`) and makes, claims and counts
+/// nothing, also after a crash that lost the first answer (the key is recorded in the batch's
+/// own transaction); the same key with other lines is 409 `idempotency-key-reused`.
+///
 /// # Errors
 ///
 /// As the module table says.
 pub async fn batch(
     State(state): State<AppState>,
     workspace: Workspace,
+    headers: HeaderMap,
     Json(body): Json<CodeBody>,
 ) -> Result<Response, ApiError> {
     workspace.require(Right::CreateQrCodes)?;
+    let key = crate::api::idempotency::key(&workspace, &headers, "painel-qrcode-lote")?;
     let mut problems = Vec::new();
     let shared = shared(&state.pool, workspace.account_uuid(), &body, &mut problems).await?;
     let lines = batch_lines(&body, &mut problems);
-    let batch_id = Uuid::now_v7();
+    let batch_id = crate::api::idempotency::id_for(&BATCH_ID_NAMESPACE, key.as_ref());
     let requested_at = crate::auth::accounts::now();
     let mut codes = Vec::with_capacity(lines.len());
     let mut txids = Vec::with_capacity(lines.len());
@@ -362,6 +386,12 @@ pub async fn batch(
     if !problems.is_empty() {
         return Ok(invalid(&problems));
     }
+    let mut metadata = CommandMetadata::start().by(workspace.caller_id().to_owned());
+    if let Some(key) = &key {
+        metadata = metadata
+            .with_idempotency_key(key.clone())
+            .with_request_digest(batch_digest(&codes, shared.key_id));
+    }
     // Issue 12: the plan's QR codes per month, for the whole batch (all or nothing), counted
     // and checked by the command itself.
     let turn = crate::billing::usage::turn(workspace.account_uuid()).await?;
@@ -371,7 +401,7 @@ pub async fn batch(
             &state.qrcodes,
             codes.clone(),
             plans.next().await?,
-            CommandMetadata::start().by(workspace.caller_id().to_owned()),
+            metadata.clone(),
         )
         .await;
         if let Some(outcome) = plans.settle(made)? {
@@ -401,7 +431,11 @@ pub async fn batch(
             Err(error) => tracing::warn!(%error, %batch_id, "could not read the batch just made"),
         }
     }
-    if made.len() != outcome.outcomes.len() {
+    if made.len() != outcome.outcomes.len() && outcome.replayed {
+        // A repeat's codes are the first batch's, made with other txids: read them from their
+        // own streams while the read model is late.
+        made = replayed_codes(&state, &outcome).await?;
+    } else if made.len() != outcome.outcomes.len() {
         // The read model is late: answer with ids and txids, the links work once it catches up.
         made = outcome
             .outcomes
@@ -410,14 +444,36 @@ pub async fn batch(
             .map(|(made, txid)| late_code(&state, &made.stream_id, txid, batch_id))
             .collect();
     }
-    Ok((
+    let mut response = (
         StatusCode::CREATED,
         Json(BatchJson {
             batch_id: batch_id.to_string(),
             qrcodes: made,
         }),
     )
-        .into_response())
+        .into_response();
+    crate::api::idempotency::mark_replayed(&mut response, outcome.replayed);
+    Ok(response)
+}
+
+/// The codes of a batch made by an earlier request with the same key, each from the read model
+/// or its own stream ([`AppState::qrcode`]), in line order.
+async fn replayed_codes(
+    state: &AppState,
+    outcome: &commands::BatchOutcome,
+) -> Result<Vec<CodeJson>, ApiError> {
+    let mut codes = Vec::with_capacity(outcome.outcomes.len());
+    for made in &outcome.outcomes {
+        let id = Uuid::parse_str(&made.stream_id)
+            .map_err(|_| ApiError::internal(anyhow::anyhow!("a batch code's id is no uuid")))?;
+        let view = state
+            .qrcode(id)
+            .await
+            .map_err(|error| ApiError::internal(anyhow::anyhow!("{error}")))?
+            .ok_or_else(|| ApiError::internal(anyhow::anyhow!("a batch code is not in the log")))?;
+        codes.push(CodeJson::from_view(state, view));
+    }
+    Ok(codes)
 }
 
 /// A batch's code when the read model has not caught up: what the command fixed.

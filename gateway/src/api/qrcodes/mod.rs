@@ -8,7 +8,7 @@
 //! | `GET …/qrcodes?busca=&chave=&arquivados=sim\|nao\|todos&lote=&depois=&limite=` | [`manage::list`] | owner, manager: every code; operator: their own | 200 `{qrcodes, next}` newest first, [`manage::PAGE`] a page (keyset: `next` is the `depois` of the next page) |
 //! | `POST …/qrcodes` | [`create::create`] | every role | 201 the code; 422 `invalid-argument` (`field` = the first problem, `problems` = all); 409 `txid-taken` |
 //! | `POST …/qrcodes/conferir` | [`create::check`] | every role | 200 `{merchantName, merchantCity, pixKey, changes, problems}` (makes nothing) |
-//! | `POST …/qrcodes/lote` | [`create::batch`] | every role | 201 `{batchId, qrcodes}`; 422 with every line's problems and nothing made |
+//! | `POST …/qrcodes/lote` | [`create::batch`] | every role | 201 `{batchId, qrcodes}` (with an `Idempotency-Key` sent again: the first batch, `Idempotent-Replayed: true`); 422 with every line's problems and nothing made; 409 `idempotency-key-reused` for the key with other lines |
 //! | `GET …/qrcodes/{id}` | [`manage::show`] | owner, manager; operator: own code (another member's → 403) | 200 the code; another account's or none → 404 |
 //! | `POST …/qrcodes/{id}/arquivar` | [`manage::archive`] | as `GET …/{id}` | 200 the code; 409 `qrcode-already-archived` |
 //! | `POST …/qrcodes/{id}/desarquivar` | [`manage::unarchive`] | as `GET …/{id}` | 200 the code; 409 `qrcode-not-archived` |

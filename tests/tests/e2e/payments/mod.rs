@@ -12,5 +12,5 @@ mod receiver;
 mod replay;
 mod sandbox;
 mod summary;
-mod support;
+pub(crate) mod support;
 mod transactions;

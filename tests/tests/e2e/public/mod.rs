@@ -2,6 +2,7 @@
 //! public copy's truthfulness.
 
 mod first_flow;
+mod hostile_forms;
 mod public_site;
 mod truthful_copy;
 mod webapp_serving;

@@ -14,7 +14,9 @@ export interface PaymentLink {
   expiresAt: string | null;
   createdAt: string;
   revokedAt: string | null;
-  status: 'active' | 'expired' | 'revoked';
+  /** When a payment of it arrived (RFC 3339): a link is sold once, so it is then `paid`. */
+  paidAt: string | null;
+  status: 'active' | 'expired' | 'revoked' | 'paid';
 }
 
 export interface NewPaymentLink {

@@ -17,6 +17,7 @@ const STATUS_LABEL: Record<PaymentLink['status'], string> = {
   active: 'Ativo',
   expired: 'Expirado',
   revoked: 'Cancelado',
+  paid: 'Pago',
 };
 
 /** The day a link's expiry falls on: it ends at 00:00 of the next day in Brasília, so one second before. */
@@ -49,7 +50,21 @@ function LinkItem({ accountId, link }: { accountId: string; link: PaymentLink })
         <dd>{link.expiresAt === null ? 'Até ser cancelado' : `Até ${lastDay(link.expiresAt)}`}</dd>
         <dt>Criado em</dt>
         <dd>{formatDateTime(link.createdAt)}</dd>
+        {link.paidAt === null ? null : (
+          <>
+            <dt>Pago em</dt>
+            <dd>{formatDateTime(link.paidAt)}</dd>
+          </>
+        )}
       </dl>
+      {link.status === 'paid' ? (
+        <p className="link-url">
+          <a href={link.url}>
+            Ver a página do link<span className="visually-hidden"> de {summary}</span>
+          </a>{' '}
+          (quem abrir verá que ele já foi pago)
+        </p>
+      ) : null}
       {link.status === 'active' ? (
         <>
           <p className="link-url">

@@ -140,6 +140,7 @@ export function CodeResult({ qrcode }: { qrcode: QrCode }) {
         </button>
         <a href={paths.server.payment(qrcode.id)}>Abrir a página de pagamento</a>
         <a href={paths.server.paymentSign(qrcode.id)}>Imprimir a placa</a>
+        <a href={paths.panel.counter(qrcode.id)}>Modo balcão</a>
       </p>
       <p role="status" aria-live="polite" className="hint">
         {copied ? 'Código copiado.' : null}

@@ -61,6 +61,9 @@ const QrCodeItem = memo(function QrCodeItem({ accountId, qrcode }: { accountId: 
         <dd>{formatDateTime(qrcode.createdAt)}</dd>
       </dl>
       <p className="actions">
+        <Link to={paths.panel.counter(qrcode.id)}>
+          Modo balcão<span className="visually-hidden"> de {summary}</span>
+        </Link>
         <a href={paths.server.payment(qrcode.id)}>
           Página de pagamento<span className="visually-hidden"> de {summary}</span>
         </a>

@@ -1,7 +1,10 @@
 // The screen's periods are São Paulo calendar days, as the server counts them (`paid_on`), so
 // "Hoje" at 23:30 in Recife and the day's totals are the same day wherever the browser is.
 
-export const SAO_PAULO = 'America/Sao_Paulo';
+import { SAO_PAULO, saoPauloDay } from '@/utils/dates';
+
+// Shared with other screens (`@/utils/dates`); the transactions screen's days are defined here.
+export { SAO_PAULO, saoPauloDay };
 
 export type PeriodPreset = 'hoje' | '7-dias' | '30-dias' | 'este-mes' | 'personalizado';
 
@@ -12,19 +15,6 @@ export const PERIOD_LABELS: Readonly<Record<PeriodPreset, string>> = {
   'este-mes': 'Este mês',
   personalizado: 'Personalizado',
 };
-
-// en-CA writes dates as AAAA-MM-DD.
-const DAY = new Intl.DateTimeFormat('en-CA', {
-  timeZone: SAO_PAULO,
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-});
-
-/** The São Paulo calendar day of `instant`, `AAAA-MM-DD`. */
-export function saoPauloDay(instant: Date): string {
-  return DAY.format(instant);
-}
 
 /** `day` moved by `days` (negative: back), on the calendar, `AAAA-MM-DD`. */
 export function addDays(day: string, days: number): string {

@@ -8,7 +8,7 @@ import { isBrazilianAmount } from '@/utils/money';
 import { type FakeQrCode, db, roleIn } from '../db';
 import { fieldError } from './api-error';
 import { bearerUser, unauthorized } from './bearer';
-import { NOT_FOUND } from './team';
+import { FORBIDDEN, NOT_FOUND } from './team';
 
 const PIX_KEY = [
   /^[^\s@]+@[^\s@]+\.[^\s@]+$/, // e-mail
@@ -51,6 +51,19 @@ export const qrcodeHandlers = [
       .filter((qrcode) => qrcode.accountId === accountId)
       .filter((qrcode) => role !== 'operator' || qrcode.createdBy === user.uid);
     return HttpResponse.json({ qrcodes: visible.map(qrcodeJson) });
+  }),
+
+  // One code: another account's or none is a 404, another member's code is a 403 for an operator.
+  http.get('/api/accounts/:accountId/qrcodes/:id', ({ request, params }) => {
+    const user = bearerUser(request);
+    if (user === undefined) return unauthorized();
+    const accountId = String(params.accountId);
+    const role = roleIn(accountId, user.uid);
+    if (role === undefined) return NOT_FOUND();
+    const qrcode = db.qrcodes.find((code) => code.id === String(params.id) && code.accountId === accountId);
+    if (qrcode === undefined) return NOT_FOUND();
+    if (role === 'operator' && qrcode.createdBy !== user.uid) return FORBIDDEN();
+    return HttpResponse.json(qrcodeJson(qrcode));
   }),
 
   http.post('/api/accounts/:accountId/qrcodes', async ({ request, params }) => {

@@ -25,6 +25,7 @@ function linksApi() {
           expiresAt: null,
           createdAt: '2026-11-02T10:00:00Z',
           revokedAt: null,
+          paidAt: null,
           status: 'active',
         },
         { status: 201 },
@@ -106,5 +107,43 @@ describe('/painel/links-de-pagamento: a refusal about the key', () => {
     await user.type(within(form).getByLabelText('Valor'), '45,90');
     await user.click(within(form).getByRole('button', { name: 'Criar link de pagamento' }));
     await waitFor(() => expect(picker).toHaveAccessibleDescription(/O campo pixKey tem um valor inválido\./));
+  });
+});
+
+describe('/painel/links-de-pagamento: a paid link', () => {
+  it('says Pago with the time it was paid, and offers no cancelling', async () => {
+    const ana = seedUser({ email: 'ana@exemplo.com', displayName: 'Ana Souza' });
+    giveBrowserSessionTo(ana);
+    server.use(
+      http.get('/api/accounts/:id/payment-links', () =>
+        HttpResponse.json({
+          paymentLinks: [
+            {
+              id: 'link-1',
+              url: 'http://localhost/pagar?link=assinado',
+              pixKey: 'caixa@padaria.com',
+              merchantName: 'PADARIA DA ANA LTDA',
+              merchantCity: 'RECIFE',
+              amountCentavos: 4590,
+              description: 'Bolo de aniversário',
+              expiresAt: null,
+              createdAt: '2026-11-02T10:00:00Z',
+              revokedAt: null,
+              paidAt: '2026-11-02T13:05:00Z',
+              status: 'paid',
+            },
+          ],
+        }),
+      ),
+    );
+    renderApp('/painel/links-de-pagamento');
+    const item = await screen.findByRole('listitem', { name: 'PADARIA DA ANA LTDA, R$ 45,90' });
+    expect(within(item).getByText('Pago')).toBeInTheDocument();
+    expect(within(item).getByText('Pago em')).toBeInTheDocument();
+    expect(within(item).getByRole('link', { name: /Ver a página do link/ })).toHaveAttribute(
+      'href',
+      'http://localhost/pagar?link=assinado',
+    );
+    expect(within(item).queryByRole('button', { name: /Cancelar link/ })).not.toBeInTheDocument();
   });
 });
