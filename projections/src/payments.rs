@@ -553,7 +553,7 @@ async fn copy_rows(
     for (written, day) in rows.iter().zip(days) {
         let row = &written.row;
         let out = copy.rows();
-        out.row(24);
+        out.row(25);
         out.uuid(row.account_id);
         out.text(&row.reference);
         out.optional(row.end_to_end_id.as_deref(), BinaryRows::text);
@@ -563,6 +563,7 @@ async fn copy_rows(
         out.date(day);
         out.optional(row.txid.as_deref(), BinaryRows::text);
         out.optional(row.qrcode_id, BinaryRows::uuid);
+        out.optional(row.payment_link_id, BinaryRows::uuid);
         out.optional(row.pix_key.as_deref(), BinaryRows::text);
         out.text(&row.source);
         out.optional(row.confirmed_by.as_deref(), BinaryRows::text);
