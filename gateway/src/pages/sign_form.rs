@@ -14,7 +14,7 @@
 //! A field holding U+0000, which neither the event log nor the sign's address can carry
 //! ([`domain::text::storable`]), is refused before anything else: the form again (422) with
 //! that field's message and the character taken out, so nothing is made and sending again
-//! works ([`SignForm::without_nul`]).
+//! works (`SignForm::without_nul`).
 
 use std::time::Instant;
 
