@@ -1,6 +1,7 @@
 //! API Pix ingestion beside the raw append rate, in one run: entries per second recorded through
 //! the whole receiver (`POST {url}/pix` over HTTP: token lookup, whole-body validation, txid
-//! matching, sealing, one transaction per delivery with a lock per stream) next to single-row
+//! matching from the txid claims, sealing, one transaction per delivery holding at most 16 advisory
+//! locks per account and appending every stream in one statement) next to single-row
 //! `INSERT`s into `events` (the same table, trigger and all) from the same number of clients.
 //!
 //! `cargo bench -p tests --bench api_pix_ingest` (needs PostgreSQL and NATS, as the e2e tests).
