@@ -147,7 +147,7 @@ fn amount_text(view: &QrCodeView) -> String {
 ///
 /// Served from [`crate::pages::payer_cache`]: with no projection moved since the page was stored, no row is
 /// read; otherwise the rows are read and the page rendered only if they changed. `ETag` /
-/// `If-None-Match` answer 304.
+/// `If-None-Match` answer 304. [`SERVED_HEADER`] says which of the three answered.
 pub async fn show(
     State(state): State<AppState>,
     Path(id): Path<String>,
@@ -164,7 +164,7 @@ pub async fn show(
     if let Some(hit) = &cached
         && hit.current
     {
-        return Ok(hit.page.respond(&request));
+        return Ok(served(hit.page.respond(&request), "memoria"));
     }
     let view = state.qrcode(qrcode_id).await?.ok_or(AppError::NotFound)?;
     let holder = crate::signs::holder_of(&state, &view).await?;
@@ -173,12 +173,25 @@ pub async fn show(
         && hit.page.stamp == stamp
     {
         state.payer_pages.confirm(qrcode_id, &stamp, marks);
-        return Ok(hit.page.respond(&request));
+        return Ok(served(hit.page.respond(&request), "conferida"));
     }
     let html = render_payment(&state, stamp.view.clone(), stamp.holder.clone())?;
     let page = Arc::new(CachedPage::new(stamp, html));
     state.payer_pages.put(qrcode_id, Arc::clone(&page), marks);
-    Ok(page.respond(&request))
+    Ok(served(page.respond(&request), "nova"))
+}
+
+/// The header saying how a payer page was served, as a cache's `X-Cache` does: `memoria` (no
+/// row read), `conferida` (rows read, unchanged, the stored page) or `nova` (rendered now). It
+/// tells an operator with `curl -I` whether the cache works, and a test which path answered.
+pub const SERVED_HEADER: &str = "x-balcao-pagina";
+
+fn served(mut response: Response, how: &'static str) -> Response {
+    response.headers_mut().insert(
+        axum::http::HeaderName::from_static(SERVED_HEADER),
+        axum::http::HeaderValue::from_static(how),
+    );
+    response
 }
 
 /// The payer page's HTML for `view`.

@@ -52,25 +52,6 @@ async fn simulate_payment_goes_through_the_receiver_and_sends_the_payer_back_to_
         !page.contains("Pagamento simulado no Balcão"),
         "never who paid or what they wrote"
     );
-
-    // The receiver's own validation applies: a code whose txid breaks the spec is refused whole.
-    sqlx::query("update qrcodes set txid = 'tem-hifen' where qrcode_id = $1::uuid")
-        .bind(&code)
-        .execute(&db)
-        .await
-        .expect("txid changed");
-    let refused = client
-        .post(app.url(&format!("/pagamento/{code}/simular-pagamento")))
-        .send()
-        .await
-        .expect("answer");
-    assert_eq!(refused.status(), StatusCode::BAD_REQUEST);
-    let events: i64 =
-        sqlx::query_scalar("select count(*) from events where stream_type = 'payment'")
-            .fetch_one(&db)
-            .await
-            .expect("count");
-    assert_eq!(events, 1);
     app.stop().await;
 }
 

@@ -2,7 +2,7 @@
 //! or nothing, search and filters, archive and the payer page, duplicates, registered keys, and
 //! who may do what on every new route.
 
-use super::support::{Person, sign_up, team};
+use super::support::{Person, register_key_as, sign_up, team};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 use tests::TestApp;
@@ -340,37 +340,10 @@ async fn the_list_searches_filters_pages_and_archives_and_an_archived_codes_page
 async fn a_code_is_made_from_a_registered_key_and_another_accounts_key_is_refused() {
     let app = TestApp::spawn().await;
     let mut owner = sign_up(&app, "dona@padaria.test", "Dona").await;
-    let other = sign_up(&app, "vizinho@outra.test", "Vizinho").await;
-    let db = app.db().await;
-    // The keys read model (migration 0007, the keys branch) may not be in this build yet: its
-    // schema, by hand, when absent.
-    sqlx::query(
-        "create table if not exists pix_keys (key_id uuid primary key, account_id uuid not null,
-            key_kind text not null, pix_key text not null, label text, holder_name text,
-            is_default bool not null default false, created_at timestamptz not null default now(),
-            removed_at timestamptz)",
-    )
-    .execute(&db)
-    .await
-    .expect("pix_keys");
-    let mine = uuid::Uuid::now_v7();
-    let theirs = uuid::Uuid::now_v7();
-    for (key, account, pix_key) in [
-        (mine, &owner.account_id, "dona@padaria.test"),
-        (theirs, &other.account_id, "vizinho@outra.test"),
-    ] {
-        sqlx::query(
-            "insert into pix_keys (key_id, account_id, key_kind, pix_key, label, holder_name,
-                                   is_default, created_at, updated_at)
-             values ($1, $2::uuid, 'email', $3, 'Loja', 'Maria da Padaria', true, now(), now())",
-        )
-        .bind(key)
-        .bind(account)
-        .bind(pix_key)
-        .execute(&db)
-        .await
-        .expect("a key");
-    }
+    let mut other = sign_up(&app, "vizinho@outra.test", "Vizinho").await;
+    // Each registers a key through the keys API, as a person does.
+    let mine = register_key_as(&mut owner, "dona@padaria.test", "Maria da Padaria").await;
+    let theirs = register_key_as(&mut other, "vizinho@outra.test", "Maria da Padaria").await;
     let path = Person::in_account(&owner.account_id, "/qrcodes");
     let made = owner
         .post(
@@ -380,7 +353,7 @@ async fn a_code_is_made_from_a_registered_key_and_another_accounts_key_is_refuse
         .await;
     assert_eq!(made.status, StatusCode::CREATED, "{}", made.text);
     assert_eq!(made.json["pixKey"], "dona@padaria.test");
-    assert_eq!(made.json["keyId"], mine.to_string().as_str());
+    assert_eq!(made.json["keyId"], mine.as_str());
     assert_eq!(
         made.json["merchantName"], "MARIA DA PADARIA",
         "the holder's name"
