@@ -73,12 +73,21 @@ pub async fn payer(
         paying: Paying::Code(qrcode_id),
         owner_id: view.owner_id,
     };
-    let resume = resume_after(&headers, &query);
+    Ok(open_for_payer(&state, audience, address, resume_after(&headers, &query)).await)
+}
+
+/// A payer page's stream, or the 503 saying everyone's places are taken.
+async fn open_for_payer(
+    state: &AppState,
+    audience: Audience,
+    address: std::net::IpAddr,
+    resume: Option<FeedPosition>,
+) -> Response {
     match open(&state.live, audience, address, resume).await {
-        Some(response) => Ok(response),
-        None => Ok(busy(
+        Some(response) => response,
+        None => busy(
             "Muitas pessoas acompanhando agora; tentando de novo em instantes.".into_response(),
-        )),
+        ),
     }
 }
 
@@ -106,13 +115,7 @@ pub async fn link_payer(
         paying: Paying::Link(link_id),
         owner_id: Some(view.owner_id),
     };
-    let resume = resume_after(&headers, &query);
-    match open(&state.live, audience, address, resume).await {
-        Some(response) => Ok(response),
-        None => Ok(busy(
-            "Muitas pessoas acompanhando agora; tentando de novo em instantes.".into_response(),
-        )),
-    }
+    Ok(open_for_payer(&state, audience, address, resume_after(&headers, &query)).await)
 }
 
 /// `GET /api/accounts/{accountId}/events`: the account's payments as they change.

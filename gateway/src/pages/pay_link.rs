@@ -24,7 +24,7 @@ use domain::payment_link::LinkStatus;
 use domain::qr::{EcLevel, QrMatrix};
 use projections::payment_links::{self, PaymentLinkView};
 
-use crate::api::payment_links::{status_of, token};
+use crate::api::payment_links::{brasilia, status_of, token};
 use crate::assets;
 use crate::error::AppError;
 use crate::html::{ErrorPage, HtmlTemplate, Meta};
@@ -56,11 +56,6 @@ pub struct PayLinkPage {
     pub paid: Option<String>,
     /// Whether the sandbox's "Simular pagamento" is offered.
     pub simulate: bool,
-}
-
-/// Brasília's offset (UTC−3, no daylight saving since 2019).
-fn brasilia() -> chrono::FixedOffset {
-    chrono::FixedOffset::west_opt(3 * 3600).expect("UTC−3 is a valid offset")
 }
 
 fn error_page(

@@ -178,6 +178,12 @@ pub async fn list(
 }
 
 /// The end of `day` in Brasília (00:00 of the next day at UTC−3), RFC 3339.
+/// Brasília's offset (UTC−3, no daylight saving since 2019): where a link's days begin and end,
+/// and how its page tells the time it was paid.
+pub(crate) fn brasilia() -> FixedOffset {
+    FixedOffset::west_opt(3 * 3600).expect("UTC−3 is a valid offset")
+}
+
 fn end_of_day_in_brasilia(day: &str) -> Result<String, ApiError> {
     let bad = || {
         ApiError::invalid_argument(
@@ -187,7 +193,7 @@ fn end_of_day_in_brasilia(day: &str) -> Result<String, ApiError> {
     };
     let date = NaiveDate::parse_from_str(day.trim(), "%Y-%m-%d").map_err(|_| bad())?;
     let next = date.succ_opt().ok_or_else(bad)?;
-    let brasilia = FixedOffset::west_opt(3 * 3600).expect("UTC−3 is a valid offset");
+    let brasilia = brasilia();
     let at = brasilia
         .from_local_datetime(&next.and_hms_opt(0, 0, 0).ok_or_else(bad)?)
         .single()

@@ -79,35 +79,48 @@ pub async fn simulate(
     let Some(account_id) = view.owner_id else {
         return Err(AppError::NotFound);
     };
-    let body = delivery_for(&view).to_string();
     // Before the payment is written: the page the payer returns to hears of what came after.
     let before = state.progress.watch().position(projections::payments::NAME);
+    let back = format!(
+        "/pagamento/{qrcode_id}?desde={}",
+        crate::live::event_id(before)
+    );
+    Ok(pay(
+        &state,
+        account_id,
+        &view.pix_key,
+        delivery_for(&view),
+        &back,
+    )
+    .await)
+}
+
+/// Hands `body` to the bank's receiver as a delivery to `pix_key` of `account_id`, waits until
+/// the payments read model has it, and sends the payer `back` (303); a refusal is the receiver's.
+async fn pay(
+    state: &AppState,
+    account_id: Uuid,
+    pix_key: &str,
+    body: serde_json::Value,
+    back: &str,
+) -> Response {
     let target = Target {
         account_id,
-        pix_key: view.pix_key.clone(),
+        pix_key: pix_key.to_owned(),
         actor: "sandbox".to_owned(),
     };
-    match receive(&state, &target, body.as_bytes(), PaymentSource::Sandbox).await {
+    let body = body.to_string();
+    match receive(state, &target, body.as_bytes(), PaymentSource::Sandbox).await {
         Ok(accepted) => {
-            let wait = crate::read_your_writes::wait_for(
-                &state,
+            crate::read_your_writes::wait_for(
+                state,
                 projections::payments::NAME,
                 accepted.recorded.position,
-            );
-            wait.await;
-            Ok((
-                StatusCode::SEE_OTHER,
-                [(
-                    header::LOCATION,
-                    format!(
-                        "/pagamento/{qrcode_id}?desde={}",
-                        crate::live::event_id(before)
-                    ),
-                )],
             )
-                .into_response())
+            .await;
+            (StatusCode::SEE_OTHER, [(header::LOCATION, back.to_owned())]).into_response()
         }
-        Err(refused) => Ok(refusal(refused)),
+        Err(refused) => refusal(refused),
     }
 }
 
@@ -131,26 +144,43 @@ pub async fn simulate_link(
     let view = projections::payment_links::find(&state.pool, link_id)
         .await?
         .ok_or(AppError::NotFound)?;
-    let body = delivery(&view.txid, Some(view.amount_centavos), &view.pix_key).to_string();
-    let target = Target {
-        account_id: view.owner_id,
-        pix_key: view.pix_key.clone(),
-        actor: "sandbox".to_owned(),
-    };
-    match receive(&state, &target, body.as_bytes(), PaymentSource::Sandbox).await {
-        Ok(accepted) => {
-            crate::read_your_writes::wait_for(
-                &state,
-                projections::payments::NAME,
-                accepted.recorded.position,
-            )
-            .await;
-            Ok((
-                StatusCode::SEE_OTHER,
-                [(header::LOCATION, format!("/pagar?link={token}"))],
-            )
-                .into_response())
-        }
-        Err(refused) => Ok(refusal(refused)),
+    let body = delivery(&view.txid, Some(view.amount_centavos), &view.pix_key);
+    let back = format!("/pagar?link={token}");
+    Ok(pay(&state, view.owner_id, &view.pix_key, body, &back).await)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The simulation hands its bytes to the bank's receiver, whose parser decides: what it writes
+    /// for a code is a delivery the parser takes, and a txid the API Pix would refuse (a code can
+    /// never have one: txids are checked when codes are made) is refused by that same parser,
+    /// naming the field, before anything is written.
+    #[test]
+    fn a_simulated_delivery_is_parsed_by_the_receivers_own_rules() {
+        let now = Utc::now();
+        let body = delivery("PEDIDO0001", Some(1_250), "loja@padaria.test").to_string();
+        let entries =
+            domain::payment::api_pix::parse_delivery(body.as_bytes(), now).expect("accepted");
+        assert_eq!(entries.len(), 1);
+        assert_eq!(entries[0].amount, Centavos::new(1_250));
+        assert_eq!(entries[0].txid.as_deref(), Some("PEDIDO0001"));
+
+        let free = delivery("PEDIDO0002", None, "loja@padaria.test").to_string();
+        let entries = domain::payment::api_pix::parse_delivery(free.as_bytes(), now).expect("ok");
+        assert_eq!(
+            entries[0].amount,
+            Centavos::new(100),
+            "R$ 1,00 when the payer types it"
+        );
+
+        let broken = delivery("tem-hifen", Some(1_250), "loja@padaria.test").to_string();
+        let problems = domain::payment::api_pix::parse_delivery(broken.as_bytes(), now)
+            .expect_err("a txid with a hyphen is refused");
+        assert!(
+            problems.iter().any(|p| p.path.ends_with("txid")),
+            "{problems:?}"
+        );
     }
 }
