@@ -445,6 +445,56 @@ async fn apply_run(
     }
 }
 
+/// The rows of the payments in `slots` as they stand before a run, by slot: those of `accounts`
+/// and `references` (side by side) looked up ([`lookup`]), `None` for the rest (new payments).
+async fn rows_before(
+    conn: &mut PgConnection,
+    table: &str,
+    slots: &HashMap<(Uuid, &str), usize>,
+    accounts: &[Uuid],
+    references: &[&str],
+) -> Result<Vec<Option<Row>>, sqlx::Error> {
+    let mut before: Vec<Option<Row>> = vec![None; slots.len()];
+    if accounts.is_empty() {
+        return Ok(before);
+    }
+    for row in lookup(conn, table, accounts, references).await? {
+        if let Some(&slot) = slots.get(&(row.account_id, row.reference.as_str())) {
+            before[slot] = Some(row);
+        }
+    }
+    Ok(before)
+}
+
+/// Folds a run's `changes` in feed order onto the rows they start from (`before`, by slot):
+/// each payment's row as the run leaves it, with the newest event it shows. Live and replay's
+/// fill fold alike; they differ only in how they read `before` and write the result.
+async fn fold_run(
+    conn: &mut PgConnection,
+    keys: &mut Keys,
+    changes: &[Change<'_>],
+    slots: &HashMap<(Uuid, &str), usize>,
+    before: &[Option<Row>],
+) -> Result<Vec<Option<Written>>, ApplyError> {
+    let mut after: Vec<Option<Written>> = Vec::with_capacity(before.len());
+    after.resize_with(before.len(), || None);
+    for change in changes {
+        let slot = slots[&(change.account_id, change.reference)];
+        let current = match after[slot].take() {
+            Some(written) => Some(written.row),
+            None => before[slot].clone(),
+        };
+        let row = fold(conn, keys, change, current).await?;
+        after[slot] = Some(Written {
+            row,
+            version: change.event.stream_version,
+            tx_id: change.event.position.tx_id,
+            global_position: change.event.position.global_position,
+        });
+    }
+    Ok(after)
+}
+
 /// SQLSTATE `unique_violation`.
 const UNIQUE_VIOLATION: &str = "23505";
 
@@ -479,30 +529,8 @@ async fn fill_changes(
             references.push(reference);
         }
     }
-    let mut before: Vec<Option<Row>> = vec![None; recorded_first.len()];
-    if !accounts.is_empty() {
-        for row in lookup(conn, &tables.payments, &accounts, &references).await? {
-            if let Some(&slot) = slots.get(&(row.account_id, row.reference.as_str())) {
-                before[slot] = Some(row);
-            }
-        }
-    }
-    let mut after: Vec<Option<Written>> = Vec::with_capacity(before.len());
-    after.resize_with(before.len(), || None);
-    for change in changes {
-        let slot = slots[&(change.account_id, change.reference)];
-        let current = match after[slot].take() {
-            Some(written) => Some(written.row),
-            None => before[slot].clone(),
-        };
-        let row = fold(conn, keys, change, current).await?;
-        after[slot] = Some(Written {
-            row,
-            version: change.event.stream_version,
-            tx_id: change.event.position.tx_id,
-            global_position: change.event.position.global_position,
-        });
-    }
+    let before = rows_before(conn, &tables.payments, &slots, &accounts, &references).await?;
+    let after = fold_run(conn, keys, changes, &slots, &before).await?;
     let mut existing: Vec<Option<Written>> = Vec::new();
     let mut new: Vec<Written> = Vec::with_capacity(after.len());
     for (old, written) in before.iter().zip(after) {
@@ -609,28 +637,8 @@ async fn apply_changes(
                 accounts.len() - 1
             });
     }
-    let mut before: Vec<Option<Row>> = vec![None; accounts.len()];
-    for row in lookup(conn, &tables.payments, &accounts, &references).await? {
-        if let Some(&slot) = slots.get(&(row.account_id, row.reference.as_str())) {
-            before[slot] = Some(row);
-        }
-    }
-    let mut after: Vec<Option<Written>> = Vec::with_capacity(before.len());
-    after.resize_with(before.len(), || None);
-    for change in changes {
-        let slot = slots[&(change.account_id, change.reference)];
-        let current = match after[slot].take() {
-            Some(written) => Some(written.row),
-            None => before[slot].clone(),
-        };
-        let row = fold(conn, keys, change, current).await?;
-        after[slot] = Some(Written {
-            row,
-            version: change.event.stream_version,
-            tx_id: change.event.position.tx_id,
-            global_position: change.event.position.global_position,
-        });
-    }
+    let before = rows_before(conn, &tables.payments, &slots, &accounts, &references).await?;
+    let mut after = fold_run(conn, keys, changes, &slots, &before).await?;
     let days = write_rows(conn, &tables.payments, &after).await?;
     if !tables.totals_after_fill {
         analyze_when_grown(conn, &tables.payments).await?;
