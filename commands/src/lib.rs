@@ -81,7 +81,7 @@ pub use pool::{
     PING_WHEN_IDLE_FOR, PoolSettings, connect, connect_with, observe_oldest_transaction_age,
     oldest_transaction_age,
 };
-pub use service::{CommandService, DEFAULT_MAX_RETRIES};
+pub use service::{CommandService, DEFAULT_MAX_RETRIES, LoadedOrReplayed};
 pub use store::{LoadedAggregate, PgEventStore};
 pub use store_cqrs::PgAggregateContext;
 pub use upcast::{UpcastStep, Upcasters, parse_schema_version};

@@ -18,6 +18,15 @@ use crate::{
 /// unless [`CommandService::with_max_retries`] says otherwise.
 pub const DEFAULT_MAX_RETRIES: u32 = 3;
 
+/// What [`CommandService::load_unless_recorded`] found.
+#[derive(Debug)]
+pub enum LoadedOrReplayed<A> {
+    /// The key is new (or there is none): the aggregate as it stands.
+    Loaded(LoadedAggregate<A>),
+    /// A request with this key ran already: its outcome, marked replayed.
+    Replayed(CommandOutcome),
+}
+
 /// Executes the commands of one aggregate type `A` against a [`PgEventStore`].
 ///
 /// For each command: if its idempotency key is already recorded, answer the recorded outcome;
@@ -74,6 +83,34 @@ impl<A: Aggregate> CommandService<A> {
         stream_id: &str,
     ) -> Result<LoadedAggregate<A>, CommandError<A::Error>> {
         self.store.load::<A>(stream_id).await
+    }
+
+    /// What a keyed request must know before it does anything outside this service (call a
+    /// payment provider, say): the outcome already recorded under the idempotency key of
+    /// `metadata` (marked replayed; refused with [`CommandError::IdempotencyKeyReused`] or
+    /// [`CommandError::IdempotencyKeyConflict`] when the key answered another stream or another
+    /// request), or else the aggregate to look at. Without a key it is [`load`](Self::load).
+    ///
+    /// One round trip either way. The later [`execute`](Self::execute) still checks the key
+    /// itself: a concurrent duplicate may record it in between.
+    ///
+    /// # Errors
+    ///
+    /// As [`load`](Self::load), and the two key refusals above.
+    pub async fn load_unless_recorded(
+        &self,
+        stream_id: &str,
+        metadata: &CommandMetadata,
+    ) -> Result<LoadedOrReplayed<A>, CommandError<A::Error>> {
+        let Some(key) = metadata.idempotency_key.as_ref() else {
+            return self.load(stream_id).await.map(LoadedOrReplayed::Loaded);
+        };
+        match self.store.load_unless_recorded::<A>(stream_id, key).await? {
+            LoadedOrRecorded::Loaded(loaded) => Ok(LoadedOrReplayed::Loaded(loaded)),
+            LoadedOrRecorded::Recorded(recorded) => recorded
+                .replay(key, metadata.request_digest.as_ref(), A::TYPE, stream_id)
+                .map(LoadedOrReplayed::Replayed),
+        }
     }
 
     /// Executes `command` on stream `stream_id`, whatever its version.

@@ -51,7 +51,14 @@ pub struct Charge {
     /// The provider's id of the payer, when it has one.
     #[serde(default)]
     pub customer: Option<String>,
+    /// When its Pix stops being payable, RFC 3339 (as the provider said when it was opened).
+    #[serde(default)]
+    pub expires_at: Option<String>,
 }
+
+/// How long a checkout must still be payable to be handed to a second click instead of a new
+/// charge: less than this and the payer could not finish paying it.
+pub const CHECKOUT_REUSE_MARGIN_MINUTES: i64 = 2;
 
 /// What a decision needs to know of an account's subscription.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -146,6 +153,22 @@ impl Subscription {
         self.until().filter(|until| self.premium && at < *until)
     }
 
+    /// The first charge of `plan` still waiting for its Pix with at least
+    /// [`CHECKOUT_REUSE_MARGIN_MINUTES`] left at `at`: what a second click on "Assinar" (another
+    /// tab, a retried request) is answered with, instead of a second charge at the provider.
+    pub fn open_checkout(&self, plan: PlanId, at: DateTime<Utc>) -> Option<&Charge> {
+        let payable_from = at + Duration::minutes(CHECKOUT_REUSE_MARGIN_MINUTES);
+        self.charges.iter().find(|c| {
+            !c.renewal
+                && c.plan == plan
+                && c.status == ChargeStatus::Open
+                && c.expires_at
+                    .as_deref()
+                    .and_then(|t| instant(t).ok())
+                    .is_some_and(|expires| expires > payable_from)
+        })
+    }
+
     fn charge(&self, provider_payment_id: &str) -> Result<&Charge, SubscriptionError> {
         self.charges
             .iter()
@@ -172,6 +195,13 @@ impl Subscription {
         let at = instant(&upgrade.at)?;
         if let Some(until) = self.premium_until(at) {
             return Err(SubscriptionError::AlreadyPremium { until: text(until) });
+        }
+        // One payable checkout per plan: two at once would be two charges for one purchase
+        // (two tabs, a double click racing past the gateway's own look at this stream).
+        if let Some(open) = self.open_checkout(upgrade.plan, at) {
+            return Err(SubscriptionError::CheckoutAlreadyOpen {
+                charge_id: open.charge_id.clone(),
+            });
         }
         Ok(vec![SubscriptionEvent::CheckoutStarted(CheckoutStarted {
             account_id: upgrade.account_id,
@@ -380,6 +410,7 @@ impl Subscription {
             renewal,
             status: ChargeStatus::Open,
             customer: charge.customer,
+            expires_at: Some(charge.expires_at),
         });
     }
 }

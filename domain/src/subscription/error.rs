@@ -17,6 +17,12 @@ pub enum SubscriptionError {
         /// The end of the period, RFC 3339.
         until: String,
     },
+    /// A checkout of this plan is still waiting for its Pix: it is the one to pay.
+    #[error("Já existe uma cobrança deste plano esperando o pagamento.")]
+    CheckoutAlreadyOpen {
+        /// Our id of the open charge.
+        charge_id: String,
+    },
     /// No Premium to renew, cancel or expire.
     #[error("Sua conta não tem uma assinatura Premium ativa.")]
     NotPremium,
@@ -46,6 +52,7 @@ impl Refusal for SubscriptionError {
             SubscriptionError::NotAPaidPlan => "not-a-paid-plan",
             SubscriptionError::WrongAmount => "wrong-amount",
             SubscriptionError::AlreadyPremium { .. } => "already-premium",
+            SubscriptionError::CheckoutAlreadyOpen { .. } => "checkout-already-open",
             SubscriptionError::NotPremium => "not-premium",
             SubscriptionError::TooEarlyToRenew => "too-early-to-renew",
             SubscriptionError::RenewalAlreadyIssued => "renewal-already-issued",
@@ -63,6 +70,7 @@ impl Refusal for SubscriptionError {
             | SubscriptionError::BadInstant => RefusalKind::Invalid,
             SubscriptionError::UnknownCharge => RefusalKind::NotFound,
             SubscriptionError::AlreadyPremium { .. }
+            | SubscriptionError::CheckoutAlreadyOpen { .. }
             | SubscriptionError::NotPremium
             | SubscriptionError::TooEarlyToRenew
             | SubscriptionError::RenewalAlreadyIssued

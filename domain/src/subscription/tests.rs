@@ -229,6 +229,49 @@ fn an_account_already_premium_cannot_start_another_checkout() {
 }
 
 #[test]
+fn a_second_checkout_of_a_plan_is_refused_naming_the_one_still_payable() {
+    // charge(1) stays payable until 2026-12-01T23:59:59Z.
+    SubscriptionTest::with(())
+        .given(run(vec![upgrade(
+            PlanId::PremiumMensal,
+            "2026-12-01T10:00:00Z",
+        )]))
+        .when(upgrade(PlanId::PremiumMensal, "2026-12-01T10:00:05Z"))
+        .then_expect_error(SubscriptionError::CheckoutAlreadyOpen {
+            charge_id: "charge-1".to_owned(),
+        });
+}
+
+#[test]
+fn a_checkout_of_another_plan_or_after_the_open_one_lapsed_starts_a_new_charge() {
+    let monthly = run(vec![upgrade(PlanId::PremiumMensal, "2026-12-01T10:00:00Z")]);
+    let yearly = SubscriptionTest::with(())
+        .given(monthly.clone())
+        .when(upgrade(PlanId::PremiumAnual, "2026-12-01T10:00:05Z"))
+        .inspect_result()
+        .expect("another plan is another purchase");
+    assert_eq!(yearly.len(), 1);
+    // Two minutes before its Pix expires, nobody could finish paying it.
+    let late = SubscriptionTest::with(())
+        .given(monthly.clone())
+        .when(upgrade(PlanId::PremiumMensal, "2026-12-01T23:58:00Z"))
+        .inspect_result()
+        .expect("an expiring checkout is not handed out again");
+    assert_eq!(late.len(), 1);
+    let mut gone = monthly.clone();
+    gone.extend(run_after(
+        &monthly,
+        changed(1, ChargeChange::Deleted, "2026-12-01T10:30:00Z"),
+    ));
+    let deleted = SubscriptionTest::with(())
+        .given(gone)
+        .when(upgrade(PlanId::PremiumMensal, "2026-12-01T10:31:00Z"))
+        .inspect_result()
+        .expect("a deleted charge cannot be paid");
+    assert_eq!(deleted.len(), 1);
+}
+
+#[test]
 fn the_renewal_charge_is_made_only_in_the_last_week_and_only_once() {
     SubscriptionTest::with(())
         .given(active())

@@ -23,6 +23,7 @@
 //! | `POST …/payment-links` | `painel-link` |
 //! | `POST …/placas` | `painel-placa` |
 //! | `POST …/placas/{id}/duplicar` | `painel-placa-copia` |
+//! | `POST …/subscription/upgrade` (the charge is opened at the provider only when the key is new: `commands::CommandService::load_unless_recorded`) | `painel-assinatura` |
 //!
 //! The other creating calls make at most one of what they make, key or no key: a second
 //! invitation to the same address is 409 `member-already-invited`, a second receiver for a key

@@ -22,8 +22,21 @@ pub enum CodeFilter {
     Any,
     /// Only this code.
     Code(Uuid),
-    /// Only payments matched to no code ("sem QR code").
+    /// Only payments matched to no code and no payment link ("sem QR code").
     Without,
+    /// Only payments of payment links.
+    Links,
+}
+
+impl CodeFilter {
+    /// `$4` of [`FROM_WHERE`]: which of the two kinds without a code id is asked for.
+    fn kind(self) -> Option<&'static str> {
+        match self {
+            CodeFilter::Without => Some("sem"),
+            CodeFilter::Links => Some("links"),
+            CodeFilter::Any | CodeFilter::Code(_) => None,
+        }
+    }
 }
 
 /// A payment's status as the screen filters it.
@@ -80,8 +93,8 @@ pub struct Search {
     pub min_centavos: Option<i64>,
     /// At most this amount, in centavos.
     pub max_centavos: Option<i64>,
-    /// Text found (any case) in the reference, end-to-end id, txid, note, void reason or the
-    /// code's description; an amount typed as text (`12,50`) also matches that amount.
+    /// Text found (any case) in the reference, end-to-end id, txid, note, void reason, the
+    /// code's description or the payment link's; an amount typed as text (`12,50`) also matches that amount.
     pub text: Option<String>,
     /// The text's amount in centavos, when it reads as one.
     pub text_centavos: Option<i64>,
@@ -98,6 +111,8 @@ pub struct Found {
     pub payment: PaymentView,
     /// The description of its code, if it has a code and the code one.
     pub code_description: Option<String>,
+    /// The description of its payment link, if a link was paid and has one.
+    pub link_description: Option<String>,
     /// `paid_at` on São Paulo's clock as `dd/mm/aaaa HH:MM` (PostgreSQL's time-zone rules).
     pub paid_at_local: String,
 }
@@ -123,10 +138,13 @@ pub struct DaySummary {
 // The one WHERE of the screen: parameters $1 … $14 in [`bind`]'s order.
 const FROM_WHERE: &str = "from payments p
       left join qrcodes q on q.qrcode_id = p.qrcode_id and q.owner_id = p.account_id
+      left join payment_links l on l.link_id = p.payment_link_id and l.owner_id = p.account_id
      where p.account_id = $1
        and ($2::text is null or q.created_by = $2)
        and ($3::uuid is null or p.qrcode_id = $3)
-       and (not $4::boolean or p.qrcode_id is null)
+       and ($4::text is null
+            or ($4 = 'sem' and p.qrcode_id is null and p.payment_link_id is null)
+            or ($4 = 'links' and p.payment_link_id is not null))
        and ($5::uuid is null or q.key_id = $5
             or p.pix_key = (select k.pix_key from pix_keys k
                              where k.key_id = $5 and k.account_id = p.account_id))
@@ -142,6 +160,7 @@ const FROM_WHERE: &str = "from payments p
        and ($12::text is null
             or p.reference ilike $12 or p.end_to_end_id ilike $12 or p.txid ilike $12
             or p.note ilike $12 or p.void_reason ilike $12 or q.description ilike $12
+            or l.description ilike $12
             or ($14::boolean and (p.payer_name ilike $12 or p.payer_document ilike $12
                                   or p.payer_info ilike $12))
             or ($13::bigint is not null and p.amount_centavos = $13))";
@@ -163,13 +182,13 @@ fn bind<'q, O>(
 ) -> QueryAs<'q, Postgres, O, PgArguments> {
     let code = match search.code {
         CodeFilter::Code(id) => Some(id),
-        CodeFilter::Any | CodeFilter::Without => None,
+        CodeFilter::Any | CodeFilter::Without | CodeFilter::Links => None,
     };
     query
         .bind(account_id)
         .bind(search.created_by.as_deref())
         .bind(code)
-        .bind(search.code == CodeFilter::Without)
+        .bind(search.code.kind())
         .bind(search.key_id)
         .bind(search.from)
         .bind(search.to)
@@ -197,7 +216,7 @@ pub async fn page<'e>(
         .collect::<Vec<_>>()
         .join(", ");
     let query = sqlx::query_as(AssertSqlSafe(format!(
-        "select {columns}, q.description as code_description,
+        "select {columns}, q.description as code_description, l.description as link_description,
                 to_char(p.paid_at at time zone 'America/Sao_Paulo', 'DD/MM/YYYY HH24:MI')
                     as paid_at_local
            {FROM_WHERE}

@@ -494,3 +494,66 @@ async fn the_sandbox_pays_a_link_and_its_page_comes_back_paid() {
     assert!(html.contains("Este link já foi pago"), "{html}");
     app.stop().await;
 }
+
+/// A link's payment is not "sem QR code": the transactions screen, its filter and its CSV name
+/// the link it paid.
+#[tokio::test]
+async fn a_links_payment_is_named_by_its_link_in_the_transactions_list_filter_and_csv() {
+    use crate::payments::support::register_key;
+
+    let app = TestApp::spawn_with(|settings| settings.payments.sandbox_payments = true).await;
+    let mut owner = sign_up(&app, "dona@padaria.test", "Dona").await;
+    register_key(&mut owner).await;
+    let link = create(&mut owner, &link_body()).await;
+    let token = local(link["url"].as_str().expect("a url")).replace("/pagar?link=", "");
+    let paid = app
+        .client()
+        .post(app.url(&format!("/pagar/simular-pagamento?link={token}")))
+        .send()
+        .await
+        .expect("the gateway answers");
+    assert_eq!(paid.status(), StatusCode::SEE_OTHER);
+    let payments = Person::in_account(&owner.account_id, "/payments");
+    let by_hand = owner.post(&payments, &json!({"amount": "7,00"})).await;
+    assert_eq!(by_hand.status, StatusCode::CREATED, "{}", by_hand.text);
+
+    let links = eventually("the link's payment is listed", async || {
+        let listed = owner.get(&format!("{payments}?qrcode=links")).await;
+        (listed.json["payments"].as_array().map(Vec::len) == Some(1)).then_some(listed)
+    })
+    .await;
+    let row = &links.json["payments"][0];
+    assert_eq!(row["amountCentavos"], 4_590);
+    assert_eq!(row["paymentLinkId"], link["id"]);
+    // As the link keeps it: in the characters a BR Code may carry.
+    assert_eq!(row["linkDescription"], "Bolo de aniversario");
+    assert_eq!(row["code"], "link de pagamento");
+
+    let without = owner.get(&format!("{payments}?qrcode=sem")).await;
+    let amounts: Vec<&Value> = without.json["payments"]
+        .as_array()
+        .expect("payments")
+        .iter()
+        .map(|p| &p["amountCentavos"])
+        .collect();
+    assert_eq!(
+        amounts,
+        [&json!(700)],
+        "only the payment typed by hand has no code nor link"
+    );
+    let found = owner.get(&format!("{payments}?busca=anivers")).await;
+    assert_eq!(
+        found.json["payments"][0]["amountCentavos"], 4_590,
+        "{}",
+        found.text
+    );
+
+    let csv = owner.get(&format!("{payments}/csv")).await;
+    assert_eq!(csv.status, StatusCode::OK);
+    assert!(
+        csv.text.contains("Link de pagamento: Bolo de aniversario"),
+        "{}",
+        csv.text
+    );
+    app.stop().await;
+}

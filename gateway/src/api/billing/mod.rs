@@ -5,7 +5,7 @@
 //! |---|---|---|
 //! | `GET /api/plans` | anyone | 200 `{plans: [...]}`: id, name, `priceCentavos`, period, limits |
 //! | `GET /api/accounts/{accountId}/subscription` | owner ([`Right::ManageSettings`]) | 200 the plan in force, the period, usage against each limit, the charges |
-//! | `POST /api/accounts/{accountId}/subscription/upgrade` | owner | 201 `{chargeId, checkoutUrl}` (200 with the open charge when one of that plan is still payable); 422 `invalid-argument` naming `plan`, `payerName` or `document`; 409 `already-premium`; 503 `unavailable` when no provider is configured or it does not answer |
+//! | `POST /api/accounts/{accountId}/subscription/upgrade` | owner | 201 `{chargeId, checkoutUrl}` (200 with the open charge when one of that plan is still payable, or with the first answer of a repeated `Idempotency-Key`, marked `Idempotent-Replayed: true`; 409 `idempotency-key-reused` for the key with other values); 422 `invalid-argument` naming `plan`, `payerName` or `document`; 409 `already-premium`; 503 `unavailable` when no provider is configured or it does not answer |
 //! | `GET /api/accounts/{accountId}/subscription/charges/{chargeId}` | owner | 200 the charge: Pix code and its QR (SVG), status, expiry, and the plan in force |
 //! | `POST /api/accounts/{accountId}/subscription/charges/{chargeId}/simulate` | owner, sandbox provider only (404 otherwise) | 200 the charge, paid ("Simular pagamento") |
 //! | `POST /api/accounts/{accountId}/subscription/cancel` | owner | 200 the subscription, ending at the end of the period (its open renewal charge deleted at the provider, or left to the sweep when the provider does not answer; `notice` when the renewal had been paid first and Premium runs to the end of that period); 409 `not-premium`, `subscription-already-cancelled` |
@@ -16,10 +16,11 @@
 pub mod webhook;
 
 use axum::extract::{Path, State};
+use axum::http::HeaderMap;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use chrono::{DateTime, Duration, Utc};
-use commands::CommandError;
+use commands::{CommandError, LoadedOrReplayed, RequestDigest};
 use domain::money::Centavos;
 use domain::pix_key::{PixKey, PixKeyKind};
 use domain::subscription::limits::Usage;
@@ -276,7 +277,46 @@ fn provider_failure(error: ProviderError) -> ApiError {
     }
 }
 
+/// Namespace of the charge ids derived from idempotency keys (a fixed, random UUID of
+/// Balcão's own): a retried upgrade names the charge its first attempt opened.
+const CHARGE_ID_NAMESPACE: Uuid = Uuid::from_u128(0x3b8e_0c57_91d4_4f2a_a6e1_58c2_d07f_9e34);
+
+/// The answer naming a checkout: 201 for the one just opened, 200 for one opened before.
+fn checkout(status: StatusCode, charge_id: &str, replayed: bool) -> Response {
+    let mut response = (
+        status,
+        Json(serde_json::json!({
+            "chargeId": charge_id,
+            "checkoutUrl": format!("/pagar_asaas?cobranca={charge_id}"),
+        })),
+    )
+        .into_response();
+    crate::api::idempotency::mark_replayed(&mut response, replayed);
+    response
+}
+
+/// Deletes at the provider a charge that lost to another request for the same purchase, so
+/// nobody can pay twice; nobody was shown its code, so a failure here costs nothing but a
+/// stray charge at the provider (logged to be removed by hand).
+async fn withdraw_stray(state: &AppState, provider_payment_id: &str) {
+    if let Err(error) = state.billing.provider.delete(provider_payment_id).await {
+        tracing::warn!(
+            provider_payment_id,
+            %error,
+            "could not delete a duplicate upgrade charge at the provider; delete it there"
+        );
+    }
+}
+
 /// `POST /api/accounts/{accountId}/subscription/upgrade`.
+///
+/// One purchase opens one charge at the provider however often it is asked for. The
+/// subscription's own stream decides, never a read model: a request whose `Idempotency-Key`
+/// was recorded is answered its first charge (`Idempotent-Replayed: true`; 409
+/// `idempotency-key-reused` with other values) without calling the provider; a checkout of the
+/// plan still payable is answered 200 (a second click, another tab); and when two requests
+/// race past that look, the aggregate accepts one ([`SubscriptionError::CheckoutAlreadyOpen`]
+/// for the other), whose provider charge is then deleted and the winner's answered.
 ///
 /// # Errors
 ///
@@ -284,6 +324,7 @@ fn provider_failure(error: ProviderError) -> ApiError {
 pub async fn upgrade(
     State(state): State<AppState>,
     workspace: Workspace,
+    headers: HeaderMap,
     Json(body): Json<UpgradeBody>,
 ) -> Result<Response, ApiError> {
     workspace.require(Right::ManageSettings)?;
@@ -305,31 +346,41 @@ pub async fn upgrade(
             "no billing provider: set BALCAO_ASAAS_API_KEY or BALCAO_SANDBOX_PAYMENTS"
         )));
     }
-    // A second click (or another tab) gets the charge still payable instead of a new one.
-    let open = subscriptions::charges_of(&state.pool, workspace.account_uuid(), MAX_CHARGES)
-        .await
-        .map_err(projection_error)?
-        .into_iter()
-        .find(|c| {
-            !c.renewal
-                && c.plan == plan.as_str()
-                && c.status == "open"
-                && c.expires_at > Utc::now() + Duration::minutes(2)
-        });
-    let subscription = subscription_of(&state, workspace.account_id()).await?;
-    if let Some(open) = open
-        && !subscription.plan_at(Utc::now()).is_premium()
-    {
-        return Ok((
-            StatusCode::OK,
-            Json(serde_json::json!({
-                "chargeId": open.charge_id.to_string(),
-                "checkoutUrl": format!("/pagar_asaas?cobranca={}", open.charge_id),
-            })),
-        )
-            .into_response());
+    let key = crate::api::idempotency::key(&workspace, &headers, "painel-assinatura")?;
+    let mut metadata = commands::CommandMetadata::start().by(workspace.caller_id().to_owned());
+    if let Some(key) = &key {
+        let asked = format!("{}\n{payer_name}\n{document}", plan.as_str());
+        metadata = metadata
+            .with_idempotency_key(key.clone())
+            .with_request_digest(RequestDigest::of(asked.as_bytes()));
     }
-    let charge_id = Uuid::now_v7();
+    let charge_id = crate::api::idempotency::id_for(&CHARGE_ID_NAMESPACE, key.as_ref());
+    let subscription = match state
+        .billing
+        .commands
+        .load_unless_recorded(workspace.account_id(), &metadata)
+        .await
+        .map_err(ApiError::from)?
+    {
+        LoadedOrReplayed::Replayed(_) => {
+            return Ok(checkout(StatusCode::OK, &charge_id.to_string(), true));
+        }
+        LoadedOrReplayed::Loaded(loaded) => loaded.aggregate,
+    };
+    // The aggregate would refuse an account already Premium; asking before the provider
+    // keeps a charge from being opened for nothing.
+    if let Some(until) = subscription
+        .active_until
+        .clone()
+        .filter(|_| subscription.plan_at(Utc::now()).is_premium())
+    {
+        return Err(ApiError::from(CommandError::Rejected(
+            SubscriptionError::AlreadyPremium { until },
+        )));
+    }
+    if let Some(open) = subscription.open_checkout(plan, Utc::now()) {
+        return Ok(checkout(StatusCode::OK, &open.charge_id, false));
+    }
     let price: Centavos = plan.plan().price;
     let request = ChargeRequest {
         charge_id: charge_id.to_string(),
@@ -344,23 +395,13 @@ pub async fn upgrade(
         }),
         customer: None,
     };
-    // The aggregate would refuse an account already Premium; asking before the provider
-    // keeps a charge from being opened for nothing.
-    if let Some(until) = subscription
-        .active_until
-        .clone()
-        .filter(|_| subscription.plan_at(Utc::now()).is_premium())
-    {
-        return Err(ApiError::from(CommandError::Rejected(
-            SubscriptionError::AlreadyPremium { until },
-        )));
-    }
     let opened = state
         .billing
         .provider
         .open(&request)
         .await
         .map_err(provider_failure)?;
+    let provider_payment_id = opened.provider_payment_id.clone();
     let command = SubscriptionCommand::UpgradePlan(UpgradePlan {
         account_id: workspace.account_id().to_owned(),
         plan,
@@ -376,25 +417,33 @@ pub async fn upgrade(
         by: workspace.caller_id().to_owned(),
         at: now(),
     });
-    let outcome = state
+    let executed = state
         .billing
         .commands
-        .execute(
-            workspace.account_id(),
-            command,
-            commands::CommandMetadata::start().by(workspace.caller_id().to_owned()),
-        )
-        .await
-        .map_err(ApiError::from)?;
-    wait_for(&state, subscriptions::NAME, outcome.position).await;
-    Ok((
-        StatusCode::CREATED,
-        Json(serde_json::json!({
-            "chargeId": charge_id.to_string(),
-            "checkoutUrl": format!("/pagar_asaas?cobranca={charge_id}"),
-        })),
-    )
-        .into_response())
+        .execute(workspace.account_id(), command, metadata)
+        .await;
+    match executed {
+        Ok(outcome) if outcome.replayed => {
+            // The same key's other request recorded its charge first: that is the one to pay.
+            withdraw_stray(&state, &provider_payment_id).await;
+            Ok(checkout(StatusCode::OK, &charge_id.to_string(), true))
+        }
+        Ok(outcome) => {
+            wait_for(&state, subscriptions::NAME, outcome.position).await;
+            Ok(checkout(StatusCode::CREATED, &charge_id.to_string(), false))
+        }
+        Err(CommandError::Rejected(SubscriptionError::CheckoutAlreadyOpen { charge_id })) => {
+            withdraw_stray(&state, &provider_payment_id).await;
+            Ok(checkout(StatusCode::OK, &charge_id, false))
+        }
+        Err(error @ CommandError::Rejected(_)) => {
+            withdraw_stray(&state, &provider_payment_id).await;
+            Err(ApiError::from(error))
+        }
+        // Anything else may have committed unseen (a connection lost after `commit`): the
+        // charge stays at the provider, where a recorded checkout needs it.
+        Err(error) => Err(ApiError::from(error)),
+    }
 }
 
 /// The account's charge `id`, or 404.

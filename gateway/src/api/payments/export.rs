@@ -175,6 +175,21 @@ fn header_row(with_payer: bool) -> String {
     line
 }
 
+/// The "QR code" column: the code's description, or the payment link's, as the screen names them.
+fn code_label(found: &Found) -> String {
+    let described = |d: &Option<String>| d.as_deref().filter(|d| !d.is_empty()).map(str::to_owned);
+    match (&found.payment.qrcode_id, &found.payment.payment_link_id) {
+        (Some(_), _) => {
+            described(&found.code_description).unwrap_or_else(|| "QR code sem descrição".to_owned())
+        }
+        (None, Some(_)) => described(&found.link_description).map_or_else(
+            || "Link de pagamento sem descrição".to_owned(),
+            |d| format!("Link de pagamento: {d}"),
+        ),
+        (None, None) => "sem QR code".to_owned(),
+    }
+}
+
 fn rows(found: &[Found], with_payer: bool) -> String {
     let mut out = String::with_capacity(found.len() * 160);
     for f in found {
@@ -185,11 +200,7 @@ fn rows(found: &[Found], with_payer: bool) -> String {
             money(p.refunded_centavos),
             status_label(&p.status).to_owned(),
             source_label(&p.source).to_owned(),
-            text(&match (&p.qrcode_id, &f.code_description) {
-                (None, _) => "sem QR code".to_owned(),
-                (Some(_), Some(description)) if !description.is_empty() => description.clone(),
-                (Some(_), _) => "QR code sem descrição".to_owned(),
-            }),
+            text(&code_label(f)),
             text(p.txid.as_deref().unwrap_or("")),
             text(p.pix_key.as_deref().unwrap_or("")),
             text(p.end_to_end_id.as_deref().unwrap_or("")),

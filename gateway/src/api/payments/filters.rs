@@ -6,7 +6,7 @@
 //! | parameter | value |
 //! |---|---|
 //! | `de`, `ate` | São Paulo days, `AAAA-MM-DD` (`ate` not before `de`) |
-//! | `qrcode` | a code's id, or `sem` for payments matched to no code |
+//! | `qrcode` | a code's id, `sem` for payments matched to no code and no payment link, or `links` for payments of payment links |
 //! | `chave` | a registered key's id |
 //! | `origem` | `api-pix`, `manual` or `sandbox` |
 //! | `situacao` | `received`, `voided` or `refunded` |
@@ -42,7 +42,7 @@ pub struct Filters {
     /// Last São Paulo day.
     #[serde(default)]
     pub ate: Option<String>,
-    /// A code's id, or `sem`.
+    /// A code's id, `sem` or `links`.
     #[serde(default)]
     pub qrcode: Option<String>,
     /// A registered key's id.
@@ -118,6 +118,7 @@ impl Filters {
         let code = match given(self.qrcode.as_ref()) {
             None => CodeFilter::Any,
             Some("sem") => CodeFilter::Without,
+            Some("links") => CodeFilter::Links,
             Some(text) => CodeFilter::Code(
                 Uuid::parse_str(text).map_err(|_| bad("qrcode", "Este QR code não existe."))?,
             ),

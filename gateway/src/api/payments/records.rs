@@ -88,7 +88,12 @@ pub(crate) fn to_json(workspace: &Workspace, view: &PaymentView) -> serde_json::
         "day": view.paid_on.to_string(),
         "txid": view.txid,
         "qrcodeId": view.qrcode_id,
-        "code": if view.qrcode_id.is_some() { "QR code" } else { "sem QR code" },
+        "paymentLinkId": view.payment_link_id,
+        "code": match (view.qrcode_id, view.payment_link_id) {
+            (Some(_), _) => "QR code",
+            (None, Some(_)) => "link de pagamento",
+            (None, None) => "sem QR code",
+        },
         "source": view.source,
         "confirmedBy": view.confirmed_by,
         "status": view.status,

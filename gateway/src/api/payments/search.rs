@@ -57,6 +57,7 @@ pub async fn list(
         .map(|f| {
             let mut json = to_json(&workspace, &f.payment);
             json["codeDescription"] = json!(f.code_description);
+            json["linkDescription"] = json!(f.link_description);
             json
         })
         .collect();

@@ -8,6 +8,7 @@ mod fake_asaas;
 mod history;
 mod limits;
 mod live;
+mod one_charge;
 mod renewals;
 mod sandbox;
 pub(crate) mod support;

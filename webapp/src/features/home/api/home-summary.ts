@@ -16,6 +16,8 @@ export interface RecentPayment {
   refundedCentavos: number;
   paidAt: string;
   qrcodeId: string | null;
+  /** The payment link it paid, if any. */
+  paymentLinkId?: string | null;
   source: 'api-pix' | 'manual' | 'sandbox';
   status: 'received' | 'voided';
   note: string | null;

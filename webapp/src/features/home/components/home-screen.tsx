@@ -107,7 +107,7 @@ function RecentList({ recent }: { recent: RecentPayment[] }) {
           <span>{formatDateTime(payment.paidAt)}</span>
           <span className="hint">
             {SOURCES[payment.source]}
-            {payment.qrcodeId === null ? ' · sem QR code' : ''}
+            {payment.qrcodeId !== null ? '' : payment.paymentLinkId == null ? ' · sem QR code' : ' · link de pagamento'}
             {payment.status === 'voided' ? ' · cancelado' : ''}
             {payment.refundedCentavos > 0 ? ` · devolvido ${formatCentavos(payment.refundedCentavos)}` : ''}
           </span>

@@ -27,9 +27,12 @@ export interface Payment {
   /** The São Paulo calendar day of `paidAt`, `AAAA-MM-DD`. */
   day: string;
   txid: string | null;
-  /** Null: "sem QR code". */
+  /** Null: paid with no code (a payment link, or "sem QR code"). */
   qrcodeId: string | null;
   codeDescription?: string | null;
+  /** The payment link it paid, if any. */
+  paymentLinkId?: string | null;
+  linkDescription?: string | null;
   source: PaymentSource;
   confirmedBy: PaymentSource | null;
   status: PaymentStatus;
@@ -47,7 +50,7 @@ export interface PaymentFilters {
   /** First and last São Paulo day, `AAAA-MM-DD`; empty: open. */
   from: string;
   to: string;
-  /** A code's id, `sem` for payments without one, or empty. */
+  /** A code's id, `sem` for payments with no code nor link, `links` for payment links, or empty. */
   qrcode: string;
   keyId: string;
   source: '' | PaymentSource;

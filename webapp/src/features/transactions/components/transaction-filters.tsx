@@ -104,6 +104,7 @@ export function TransactionFilters({ input, onChange, onClear, codes, keys, erro
           >
             <option value="">Todos</option>
             <option value="sem">Sem QR code</option>
+            <option value="links">Links de pagamento</option>
             {codes.map((code) => (
               <option key={code.value} value={code.value}>
                 {code.label}

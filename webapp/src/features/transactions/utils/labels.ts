@@ -30,9 +30,15 @@ export function statusLabel(payment: Pick<Payment, 'status' | 'refunds'>): strin
   return payment.refunds.length > 0 ? 'Recebido, com devolução' : 'Recebido';
 }
 
-/** The code a payment paid, as the table names it. */
-export function codeLabel(payment: Pick<Payment, 'qrcodeId' | 'codeDescription'>): string {
-  if (payment.qrcodeId === null) return 'Sem QR code';
+/** The code (or payment link) a payment paid, as the table names it. */
+export function codeLabel(
+  payment: Pick<Payment, 'qrcodeId' | 'codeDescription' | 'paymentLinkId' | 'linkDescription'>,
+): string {
+  if (payment.qrcodeId === null) {
+    if (payment.paymentLinkId == null) return 'Sem QR code';
+    const link = payment.linkDescription?.trim();
+    return link ? `Link de pagamento: ${link}` : 'Link de pagamento sem descrição';
+  }
   const description = payment.codeDescription?.trim();
   return description ? description : 'QR code sem descrição';
 }
