@@ -234,11 +234,15 @@ describe("a simulated payment reaches /painel/transacoes and its CSV", () => {
   step("a busy day's screen reads whole on a laptop and a phone: no word, amount or axis label broken", async () => {
     await owner.getByRole("button", { name: "Registrar pagamento" }).click();
     const form = owner.getByRole("form", { name: "Registrar pagamento" });
-    await form.getByLabel("Valor", { exact: true }).fill("2.469,12");
+    await form.getByLabel("Valor", { exact: true }).fill("124.691,20");
     await form.getByRole("button", { name: "Registrar pagamento" }).click();
-    await form.getByRole("status").filter({ hasText: "Pagamento de R$ 2.469,12 registrado." }).waitFor();
+    await form.getByRole("status").filter({ hasText: "Pagamento de R$ 124.691,20 registrado." }).waitFor();
     const totals = owner.getByLabel("Totais do filtro");
-    await totals.getByText("R$ 2.481,62").first().waitFor();
+    await totals.getByText("R$ 124.703,70").first().waitFor();
+    // A month of bars: on a phone each is a few pixels wide, so the last day's label overhangs
+    // its bar and needs the chart's right margin; six-figure ticks need the y-axis' width.
+    await owner.getByLabel("Período").selectOption({ label: "Últimos 30 dias" });
+    await owner.locator(".daily-chart .recharts-bar-rectangle").first().waitFor();
     const failures = [];
     for (const size of [DESKTOP, PHONE]) {
       await owner.setViewportSize(size);
@@ -250,17 +254,28 @@ describe("a simulated payment reaches /painel/transacoes and its CSV", () => {
         ...(await linesOf(owner, ".payment-totals dd")),
       ].filter((cell) => cell.lines > 1);
       for (const cell of broken) failures.push(`${size.width}px: "${cell.text}" takes ${cell.lines} lines`);
+      // Kept on one line, an amount must still fit its card rather than run past its edge.
+      const spilled = await owner
+        .locator(".payment-totals dd")
+        .evaluateAll((cells) => cells.filter((dd) => dd.scrollWidth > dd.clientWidth + 1).map((dd) => dd.textContent));
+      for (const text of spilled) failures.push(`${size.width}px: "${text}" runs past its card`);
+      // Recharts 3 draws tick labels in their own layer (`recharts-yAxis-tick-labels`), outside
+      // the axis' group: a selector inside `.recharts-yAxis` finds none and checks nothing.
       const ticks = await owner
-        .locator(".daily-chart .recharts-yAxis .recharts-cartesian-axis-tick text")
+        .locator(".daily-chart .recharts-yAxis-tick-labels text")
         .evaluateAll((texts) => texts.map((text) => ({ text: text.textContent, lines: text.querySelectorAll("tspan").length })));
+      assert.ok(ticks.length >= 2, `${size.width}px: the y-axis labels are found (${ticks.length})`);
       for (const tick of ticks.filter((t) => t.lines > 1)) failures.push(`${size.width}px: y-axis "${tick.text}" in ${tick.lines} lines`);
-      const cut = await owner.locator(".daily-chart .recharts-surface").evaluate((surface) => {
+      const edge = await owner.locator(".daily-chart .recharts-surface").evaluate((surface) => {
         const box = surface.getBoundingClientRect();
-        const labels = [...surface.querySelectorAll(".recharts-xAxis .recharts-cartesian-axis-tick text")];
-        const last = labels.at(-1)?.getBoundingClientRect();
-        return last && last.right > box.right + 0.5 ? `${labels.at(-1).textContent} ends at ${last.right} past ${box.right}` : null;
+        const labels = [...surface.querySelectorAll(".recharts-xAxis-tick-labels text")];
+        const last = labels.at(-1);
+        if (last === undefined) return { found: false, cut: null };
+        const right = last.getBoundingClientRect().right;
+        return { found: true, cut: right > box.right + 0.5 ? `${last.textContent} ends at ${right} past ${box.right}` : null };
       });
-      if (cut) failures.push(`${size.width}px: the last day's label is cut: ${cut}`);
+      assert.ok(edge.found, `${size.width}px: the x-axis labels are found`);
+      if (edge.cut) failures.push(`${size.width}px: the last day's label is cut: ${edge.cut}`);
     }
     await owner.setViewportSize(DESKTOP);
     assert.deepEqual(failures, []);
