@@ -101,3 +101,26 @@ export async function expectFitsEveryScreen(page, path, prepare) {
     throw new Error(`layout problems:\n  ${found.join("\n  ")}`);
   }
 }
+
+/**
+ * The words inside `selector` that the browser broke across lines ("Simulaçã/o"): each word's
+ * text range must sit on one line. Spaces may wrap; a word may not.
+ */
+export function brokenWords(page, selector) {
+  return page.locator(selector).evaluateAll((elements) => {
+    const broken = [];
+    for (const element of elements) {
+      const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
+        for (const match of node.textContent.matchAll(/\S+/g)) {
+          const range = document.createRange();
+          range.setStart(node, match.index);
+          range.setEnd(node, match.index + match[0].length);
+          const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+          if (tops.size > 1) broken.push(match[0]);
+        }
+      }
+    }
+    return broken;
+  });
+}

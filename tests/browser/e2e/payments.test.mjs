@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { after, before, describe } from "node:test";
 
 import { signUpThroughForm, startStack, stepsOf, uniqueEmail, waitForPath } from "./harness.mjs";
-import { VIEWPORTS, layoutProblems } from "./layout.mjs";
+import { VIEWPORTS, brokenWords, layoutProblems } from "./layout.mjs";
 
 // Once the live updates (SSE) are merged, this becomes `true`: the open screen must then show the
 // payment on its own, without the reload below.
@@ -254,6 +254,7 @@ describe("a simulated payment reaches /painel/transacoes and its CSV", () => {
         ...(await linesOf(owner, ".payment-totals dd")),
       ].filter((cell) => cell.lines > 1);
       for (const cell of broken) failures.push(`${size.width}px: "${cell.text}" takes ${cell.lines} lines`);
+      for (const word of await brokenWords(owner, ".payments-table td")) failures.push(`${size.width}px: "${word}" broken mid-word`);
       // Kept on one line, an amount must still fit its card rather than run past its edge.
       const spilled = await owner
         .locator(".payment-totals dd")

@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { after, before, describe } from "node:test";
 
 import { signUpThroughForm, startStack, stepsOf, uniqueEmail, waitForPath } from "./harness.mjs";
-import { expectFitsEveryScreen } from "./layout.mjs";
+import { brokenWords, expectFitsEveryScreen } from "./layout.mjs";
 
 const SCREENS = [
   { width: 390, height: 844 },
@@ -177,6 +177,7 @@ describe("uma placa paga por muitos clientes", () => {
       );
       await form.getByLabel("Cidade", { exact: true }).fill("Recife");
       await form.getByLabel("Valor", { exact: true }).fill(amount);
+      await form.getByLabel("Descrição (opcional)").fill(`Encomenda ${screen.width}`);
       await form.getByRole("button", { name: "Criar link de pagamento" }).click();
       await owner.getByText("Link de pagamento criado").waitFor();
       const made = owner.locator("ul.payment-links li", { hasText: `R$ ${amount}` }).first();
@@ -216,6 +217,18 @@ describe("uma placa paga por muitos clientes", () => {
       await listed.getByText("Pago em").waitFor();
       assert.equal(await listed.getByRole("button", { name: /Cancelar link/ }).count(), 0);
       await shots(owner, `links-pago-${screen.width}`);
+
+      // The transactions screen names the link the payment paid, not "Sem QR code".
+      await owner.goto("/painel/transacoes");
+      const row = owner
+        .getByRole("table", { name: "Transações encontradas" })
+        .getByRole("row")
+        .filter({ hasText: `R$ ${amount}` })
+        .first();
+      await row.getByText(`Link de pagamento: Encomenda ${screen.width}`).waitFor();
+      // A long name in the QR code column must not squeeze the others mid-word ("Simulaçã/o").
+      assert.deepEqual(await brokenWords(owner, ".payments-table td"), []);
+      await shots(owner, `transacoes-link-${screen.width}`);
       for (const page of [waiting, paying, later]) await page.context().close();
     });
   }
