@@ -1,15 +1,28 @@
 //! Structured logs with tracing: human-readable lines by default, one JSON object per line when
 //! `BALCAO_LOG_FORMAT=json`.
 
+use std::io::IsTerminal;
+
 use tracing_subscriber::EnvFilter;
 
 use crate::config::LogFormat;
+
+/// Whether log lines carry colour: only on a terminal, and never with `NO_COLOR` set to anything
+/// (<https://no-color.org>). A log written to a file or a pipe (`make run | tee`, a service
+/// manager's journal) must be plain text, not escape codes.
+fn colour(terminal: bool, no_color: Option<&std::ffi::OsStr>) -> bool {
+    terminal && no_color.is_none_or(std::ffi::OsStr::is_empty)
+}
 
 /// Installs the global subscriber; the filter comes from `RUST_LOG` (default `info`).
 pub fn init(format: LogFormat) {
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
+        .with_ansi(colour(
+            std::io::stdout().is_terminal(),
+            std::env::var_os("NO_COLOR").as_deref(),
+        ))
         .with_target(true);
     let result = match format {
         LogFormat::Json => builder
@@ -165,5 +178,14 @@ mod tests {
     #[tokio::test(flavor = "current_thread")]
     async fn a_plain_refusal_is_not_logged() {
         assert!(log_lines_of("/recusa").await.is_empty());
+    }
+
+    #[test]
+    fn logs_are_coloured_only_on_a_terminal_and_never_with_no_color() {
+        use std::ffi::OsStr;
+        assert!(super::colour(true, None));
+        assert!(super::colour(true, Some(OsStr::new(""))));
+        assert!(!super::colour(true, Some(OsStr::new("1"))));
+        assert!(!super::colour(false, None), "a file or a pipe gets plain text");
     }
 }

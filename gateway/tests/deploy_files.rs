@@ -1,5 +1,6 @@
 //! The Grafana dashboard and the Prometheus alert rules in `deploy/` name only metrics the code
-//! exports, so a renamed metric cannot leave a silent alert behind.
+//! exports, so a renamed metric cannot leave a silent alert behind; and what the binary writes
+//! for a deployment's log collector is plain text.
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -84,4 +85,41 @@ fn the_dashboard_is_valid_json_with_panels() {
         serde_json::from_str(&deploy_file("grafana/balcao.json")).expect("valid JSON");
     let panels = dashboard["panels"].as_array().expect("a panel list");
     assert!(panels.len() > 5, "{} panels", panels.len());
+}
+
+/// `make run`'s log piped to a file (or a service manager's journal) is plain text: colour is
+/// for terminals only (issue 34, item 6).
+#[tokio::test]
+async fn a_log_written_to_a_pipe_carries_no_colour_codes() {
+    use sqlx::{ConnectOptions, Connection};
+
+    let server = std::env::var("DATABASE_URL")
+        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".to_owned());
+    let admin: sqlx::postgres::PgConnectOptions = server.parse().expect("DATABASE_URL");
+    let database = format!("balcao_plain_log_{}", uuid::Uuid::now_v7().simple());
+    let mut conn = admin.connect().await.expect("PostgreSQL");
+    sqlx::query(sqlx::AssertSqlSafe(format!("create database \"{database}\"")))
+        .execute(&mut conn)
+        .await
+        .expect("a fresh database");
+    let url = admin.clone().database(&database).to_url_lossy().to_string();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_balcao"))
+        .arg("migrate")
+        .env("DATABASE_URL", &url)
+        .env("RUST_LOG", "info")
+        .env_remove("NO_COLOR")
+        .output()
+        .expect("balcao migrate runs");
+    sqlx::query(sqlx::AssertSqlSafe(format!(
+        "drop database if exists \"{database}\" with (force)"
+    )))
+    .execute(&mut conn)
+    .await
+    .ok();
+    conn.close().await.ok();
+    assert!(output.status.success(), "{output:?}");
+    let log = [output.stdout, output.stderr].concat();
+    let text = String::from_utf8_lossy(&log);
+    assert!(text.contains("INFO"), "the migration logs something: {text}");
+    assert!(!text.contains('\u{1b}'), "no escape codes: {text:?}");
 }
