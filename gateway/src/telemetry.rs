@@ -186,6 +186,9 @@ mod tests {
         assert!(super::colour(true, None));
         assert!(super::colour(true, Some(OsStr::new(""))));
         assert!(!super::colour(true, Some(OsStr::new("1"))));
-        assert!(!super::colour(false, None), "a file or a pipe gets plain text");
+        assert!(
+            !super::colour(false, None),
+            "a file or a pipe gets plain text"
+        );
     }
 }

@@ -98,10 +98,12 @@ async fn a_log_written_to_a_pipe_carries_no_colour_codes() {
     let admin: sqlx::postgres::PgConnectOptions = server.parse().expect("DATABASE_URL");
     let database = format!("balcao_plain_log_{}", uuid::Uuid::now_v7().simple());
     let mut conn = admin.connect().await.expect("PostgreSQL");
-    sqlx::query(sqlx::AssertSqlSafe(format!("create database \"{database}\"")))
-        .execute(&mut conn)
-        .await
-        .expect("a fresh database");
+    sqlx::query(sqlx::AssertSqlSafe(format!(
+        "create database \"{database}\""
+    )))
+    .execute(&mut conn)
+    .await
+    .expect("a fresh database");
     let url = admin.clone().database(&database).to_url_lossy().to_string();
     let output = std::process::Command::new(env!("CARGO_BIN_EXE_balcao"))
         .arg("migrate")
@@ -120,6 +122,9 @@ async fn a_log_written_to_a_pipe_carries_no_colour_codes() {
     assert!(output.status.success(), "{output:?}");
     let log = [output.stdout, output.stderr].concat();
     let text = String::from_utf8_lossy(&log);
-    assert!(text.contains("INFO"), "the migration logs something: {text}");
+    assert!(
+        text.contains("INFO"),
+        "the migration logs something: {text}"
+    );
     assert!(!text.contains('\u{1b}'), "no escape codes: {text:?}");
 }
