@@ -673,7 +673,7 @@ mod tests {
             panic!("a QrCodeCreated");
         };
         assert!(!made.single_use);
-        let mut stored = serde_json::to_value(QrCodeEvent::QrCodeCreated(made)).expect("json");
+        let stored = serde_json::to_value(QrCodeEvent::QrCodeCreated(made)).expect("json");
         assert!(stored.get("single_use").is_none(), "{stored}");
         let read: QrCodeEvent = serde_json::from_value(stored).expect("old events still read");
         let QrCodeEvent::QrCodeCreated(read) = read else {
