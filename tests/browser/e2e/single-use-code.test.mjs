@@ -119,6 +119,7 @@ describe("um QR code de uso único, feito para uma venda", () => {
       const listed = owner.getByRole("listitem", { name: `LOJA DA BIA, R$ ${amount}` });
       await listed.getByText(/^Pago em \d{2}\/\d{2}\/\d{4}/).waitFor();
       await shots(owner, `uso-unico-lista-${screen.width}`);
+      await expectFitsEveryScreen(owner, "/painel/qrcodes");
       for (const page of [waiting, paying, later]) await page.context().close();
     });
   }
