@@ -64,6 +64,11 @@ impl BinaryRows {
         self.field(&value.to_be_bytes());
     }
 
+    /// A `boolean`: one byte, 1 or 0.
+    pub(crate) fn boolean(&mut self, value: bool) {
+        self.field(&[u8::from(value)]);
+    }
+
     /// An `xid8` (a 64-bit transaction id, sent as 8 bytes).
     pub(crate) fn xid8(&mut self, value: u64) {
         self.field(&value.to_be_bytes());

@@ -127,6 +127,12 @@ pub struct QrCodeView {
     pub archived_at: Option<DateTime<Utc>>,
     /// The code's stream version this row reflects.
     pub version: i64,
+    /// Made for one sale (`QrCodeCreated.single_use`): once paid, its page says so to everyone.
+    pub single_use: bool,
+    /// When a single-use code was paid: the earliest payment matched to it that stands (not
+    /// voided) in the `payments` read model. Always `None` for a reusable code, which many
+    /// people pay.
+    pub paid_at: Option<DateTime<Utc>>,
 }
 
 #[derive(sqlx::FromRow)]
@@ -151,6 +157,8 @@ struct Row {
     duplicate_of: Option<Uuid>,
     archived_at: Option<DateTime<Utc>>,
     version: i64,
+    single_use: bool,
+    paid_at: Option<DateTime<Utc>>,
 }
 
 impl TryFrom<Row> for QrCodeView {
@@ -183,16 +191,29 @@ impl TryFrom<Row> for QrCodeView {
             duplicate_of: row.duplicate_of,
             archived_at: row.archived_at,
             version: row.version,
+            single_use: row.single_use,
+            paid_at: row.paid_at,
         })
     }
 }
 
+/// A single-use code's payments are not its events: the intake matches a payment to the code by
+/// the code's txid claim and the payment names it (`payments.qrcode_id`, in the code's account),
+/// so `paid_at` is read from `payments` (index `payments_account_code_idx`), and only for
+/// single-use codes. Callers append their own `where` and `order by`: the lateral `paid` shows
+/// only its one column, so their unqualified names still mean `qrcodes`' columns.
 const SELECT: &str =
     "select qrcode_id, owner_id, created_by, key_kind, pix_key, merchant_name, merchant_city,
                              amount_centavos, description, txid, payload, created_at, event_id,
                              tx_id::text::bigint as tx_id, global_position, key_id, batch_id,
-                             duplicate_of, archived_at, version
-                        from qrcodes";
+                             duplicate_of, archived_at, version, single_use, paid.paid_at
+                        from qrcodes
+                        left join lateral (
+                             select min(p.paid_at) as paid_at from payments p
+                              where qrcodes.single_use
+                                and p.account_id = qrcodes.owner_id
+                                and p.qrcode_id = qrcodes.qrcode_id
+                                and p.status = 'received') paid on true";
 
 /// The QR code with this id, if the read model has it yet.
 ///
@@ -230,7 +251,37 @@ pub async fn find_or_from_log(
     let events = store
         .read_stream(STREAM_TYPE, &qrcode_id.hyphenated().to_string())
         .await?;
-    Ok(view_from_stream(store.upcasters(), &events))
+    let mut view = view_from_stream(store.upcasters(), &events);
+    // A payment can be recorded (matched by the code's txid claim, in the log) before the code's
+    // row is: a single-use code drawn from its stream is paid all the same.
+    if let Some(row) = view.as_mut()
+        && row.single_use
+        && let Some(owner) = row.owner_id
+    {
+        row.paid_at = paid_at(pool, owner, row.qrcode_id).await?;
+    }
+    Ok(view)
+}
+
+/// When the code `qrcode_id` of account `owner_id` was first paid: the earliest payment matched
+/// to it that stands (not voided) in the `payments` read model, as [`QrCodeView::paid_at`].
+///
+/// # Errors
+///
+/// When PostgreSQL fails.
+pub async fn paid_at<'e>(
+    executor: impl PgExecutor<'e>,
+    owner_id: Uuid,
+    qrcode_id: Uuid,
+) -> Result<Option<DateTime<Utc>>, Error> {
+    Ok(sqlx::query_scalar(
+        "select min(paid_at) from payments
+          where account_id = $1 and qrcode_id = $2 and status = 'received'",
+    )
+    .bind(owner_id)
+    .bind(qrcode_id)
+    .fetch_one(executor)
+    .await?)
 }
 
 /// The newest `limit` QR codes of an account, newest first; with `created_by`, only those that
@@ -362,6 +413,9 @@ struct QrCodeCreatedV1 {
     /// Added within version 1.
     #[serde(default)]
     duplicate_of: Option<Uuid>,
+    /// Added within version 1 (absent: a reusable code).
+    #[serde(default)]
+    single_use: bool,
 }
 
 /// Payload of `QrCodeArchived` and `QrCodeUnarchived` as far as this read model reads them.
@@ -400,6 +454,7 @@ struct Columns {
     batch_id: Vec<Option<Uuid>>,
     duplicate_of: Vec<Option<Uuid>>,
     version: Vec<i64>,
+    single_use: Vec<bool>,
 }
 
 impl Columns {
@@ -412,14 +467,14 @@ impl Columns {
                 "copy {t} (qrcode_id, owner_id, key_kind, pix_key, merchant_name, merchant_city,
                            amount_centavos, description, txid, payload, created_at, event_id,
                            tx_id, global_position, created_by, key_id, batch_id,
-                           duplicate_of, version)
+                           duplicate_of, version, single_use)
                  from stdin (format binary)"
             ),
         )
         .await?;
         for i in 0..self.qrcode_id.len() {
             let out = copy.rows();
-            out.row(19);
+            out.row(20);
             out.uuid(self.qrcode_id[i]);
             out.optional(self.owner_id[i], BinaryRows::uuid);
             out.text(self.key_kind[i]);
@@ -439,6 +494,7 @@ impl Columns {
             out.optional(self.batch_id[i], BinaryRows::uuid);
             out.optional(self.duplicate_of[i], BinaryRows::uuid);
             out.bigint(self.version[i]);
+            out.boolean(self.single_use[i]);
             copy.row_written().await?;
         }
         copy.finish().await
@@ -464,6 +520,7 @@ impl Columns {
         self.batch_id.push(created.batch_id);
         self.duplicate_of.push(created.duplicate_of);
         self.version.push(event.stream_version);
+        self.single_use.push(created.single_use);
     }
 }
 
@@ -665,18 +722,19 @@ async fn insert_rows(
         "insert into {t} (qrcode_id, owner_id, key_kind, pix_key, merchant_name, merchant_city,
                           amount_centavos, description, txid, payload, created_at, event_id,
                           tx_id, global_position, created_by, key_id, batch_id, duplicate_of,
-                          version)
+                          version, single_use)
          select q.qrcode_id, q.owner_id, q.key_kind, q.pix_key, q.merchant_name,
                 q.merchant_city, q.amount_centavos, q.description, q.txid, q.payload,
                 q.created_at, q.event_id, q.tx_id::xid8, q.global_position, q.created_by,
-                q.key_id, q.batch_id, q.duplicate_of, q.version
+                q.key_id, q.batch_id, q.duplicate_of, q.version, q.single_use
            from unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[],
                        $7::bigint[], $8::text[], $9::text[], $10::text[], $11::timestamptz[],
                        $12::uuid[], $13::text[], $14::bigint[], $15::text[], $16::uuid[],
-                       $17::uuid[], $18::uuid[], $19::bigint[])
+                       $17::uuid[], $18::uuid[], $19::bigint[], $20::boolean[])
              as q(qrcode_id, owner_id, key_kind, pix_key, merchant_name, merchant_city,
                   amount_centavos, description, txid, payload, created_at, event_id, tx_id,
-                  global_position, created_by, key_id, batch_id, duplicate_of, version)"
+                  global_position, created_by, key_id, batch_id, duplicate_of, version,
+                  single_use)"
     )))
     .bind(&columns.qrcode_id)
     .bind(&columns.owner_id)
@@ -697,6 +755,7 @@ async fn insert_rows(
     .bind(&columns.batch_id)
     .bind(&columns.duplicate_of)
     .bind(&columns.version)
+    .bind(&columns.single_use)
     .execute(&mut *conn)
     .await?;
     Ok(())

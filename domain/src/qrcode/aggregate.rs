@@ -9,7 +9,7 @@ use super::{
     QrCodeCreated, QrCodeError, QrCodeEvent, QrCodeManagementLinkIssued, QrCodeUnarchived,
     STREAM_TYPE,
 };
-use crate::brcode::make_static;
+use crate::brcode::{StaticCodeRequest, make_static};
 use crate::pix_key::PixKeyKind;
 
 /// The state a decision needs: whether the code exists, its payload, and whether it is archived.
@@ -94,13 +94,9 @@ impl QrCode {
         if self.payload.is_some() {
             return Err(QrCodeError::AlreadyCreated);
         }
-        // `***` (or blank) means "no txid" to the engine: an account's code must have one.
-        let has_txid = create
-            .request
-            .txid
-            .as_deref()
-            .is_some_and(|t| !t.trim().is_empty() && t.trim() != "***");
-        if !has_txid {
+        check_single_use(&create.request)?;
+        // An account's code must have a txid.
+        if !has_own_txid(&create.request) {
             return Err(QrCodeError::TxidRequired);
         }
         let made = make_static(&create.request).map_err(QrCodeError::Invalid)?;
@@ -120,6 +116,7 @@ impl QrCode {
             key_id: create.key_id,
             batch_id: create.batch_id,
             duplicate_of: create.duplicate_of,
+            single_use: create.request.single_use,
         })])
     }
 
@@ -128,6 +125,7 @@ impl QrCode {
         if self.payload.is_some() {
             return Err(QrCodeError::AlreadyCreated);
         }
+        check_single_use(&create.request)?;
         let made = make_static(&create.request).map_err(QrCodeError::Invalid)?;
         Ok(QrCodeCreated {
             qrcode_id: create.qrcode_id,
@@ -145,6 +143,7 @@ impl QrCode {
             key_id: None,
             batch_id: None,
             duplicate_of: None,
+            single_use: create.request.single_use,
         })
     }
 
@@ -167,6 +166,29 @@ impl QrCode {
             at: claim.requested_at,
         })])
     }
+}
+
+/// Whether `request` carries a txid of its own: `***` (or blank) means "no txid" to the engine.
+fn has_own_txid(request: &StaticCodeRequest) -> bool {
+    request
+        .txid
+        .as_deref()
+        .is_some_and(|t| !t.trim().is_empty() && t.trim() != "***")
+}
+
+/// A single-use code is made for one sale: it needs the sale's amount, and its own txid, by
+/// which its payment is recognised (without one it could never be shown as paid).
+fn check_single_use(request: &StaticCodeRequest) -> Result<(), QrCodeError> {
+    if !request.single_use {
+        return Ok(());
+    }
+    if request.amount.is_none() {
+        return Err(QrCodeError::SingleUseWithoutAmount);
+    }
+    if !has_own_txid(request) {
+        return Err(QrCodeError::SingleUseWithoutTxid);
+    }
+    Ok(())
 }
 
 /// Compares two digests without stopping at the first difference.
@@ -273,6 +295,7 @@ mod tests {
             key_id: None,
             batch_id: None,
             duplicate_of: None,
+            single_use: false,
         })
     }
 
@@ -511,7 +534,7 @@ mod tests {
     fn the_new_fields_are_left_out_of_a_public_code_so_its_stored_form_is_unchanged() {
         let event = created_event(create("Ana", "Natal", Some(500)));
         let json = serde_json::to_value(&event).expect("serialisable");
-        for field in ["key_id", "batch_id", "duplicate_of"] {
+        for field in ["key_id", "batch_id", "duplicate_of", "single_use"] {
             assert!(json.get(field).is_none(), "{field} in {json}");
         }
         let json = serde_json::to_value(archived()).expect("serialisable");
@@ -570,6 +593,93 @@ mod tests {
         assert_eq!(created.created_by, None);
         assert_eq!(created.merchant_name, "ANA");
         assert_eq!(event.event_version(), "1");
+    }
+
+    /// An account's code for one sale: amount, txid and `single_use` as given.
+    fn single_use_in_account(amount: Option<u64>, txid: Option<&str>) -> QrCodeCommand {
+        let QrCodeCommand::CreateAccountQrCode(mut create) = create_in_account(txid) else {
+            panic!("an account's creation");
+        };
+        create.request.amount = amount.map(Centavos::new);
+        create.request.single_use = true;
+        QrCodeCommand::CreateAccountQrCode(create)
+    }
+
+    #[test]
+    fn given_no_code_when_a_single_use_code_with_an_amount_and_a_txid_is_made_then_it_is_recorded_as_single_use()
+     {
+        let events = QrCodeTest::with(())
+            .given_no_previous_events()
+            .when(single_use_in_account(Some(4_990), Some("PEDIDO42")))
+            .inspect_result()
+            .expect("the code is made");
+        let [QrCodeEvent::QrCodeCreated(created)] = events.as_slice() else {
+            panic!("exactly one QrCodeCreated, got {events:?}");
+        };
+        assert!(created.single_use);
+        assert_eq!(created.amount_centavos, Some(4_990));
+        assert_eq!(created.txid, "PEDIDO42");
+        // The BR Code says so too: `01 = 12`, a payer's app may refuse a second payment.
+        let parsed = validate_strict(&created.payload).expect("a valid code");
+        assert!(parsed.code.is_single_use(), "{}", created.payload);
+        let json = serde_json::to_value(&events[0]).expect("serialisable");
+        assert_eq!(json["single_use"], true);
+    }
+
+    #[test]
+    fn given_no_code_when_a_single_use_code_has_no_amount_then_it_is_refused_on_the_amount() {
+        let error = QrCodeTest::with(())
+            .given_no_previous_events()
+            .when(single_use_in_account(None, Some("PEDIDO42")))
+            .inspect_result()
+            .expect_err("a sale has a price");
+        assert_eq!(error, QrCodeError::SingleUseWithoutAmount);
+        assert_eq!(crate::refusal::Refusal::field(&error), Some("amount"));
+        assert_eq!(crate::refusal::Refusal::code(&error), "invalid-argument");
+        assert_eq!(
+            crate::refusal::Refusal::kind(&error).http_status(),
+            422,
+            "{error}"
+        );
+        assert!(error.to_string().contains("uso único"), "{error}");
+    }
+
+    #[test]
+    fn given_no_code_when_a_single_use_code_has_no_txid_of_its_own_then_it_is_refused_on_the_txid()
+    {
+        for txid in [None, Some("***"), Some(" ")] {
+            let error = QrCodeTest::with(())
+                .given_no_previous_events()
+                .when(single_use_in_account(Some(4_990), txid))
+                .inspect_result()
+                .expect_err("no txid, no way to recognise its payment");
+            assert_eq!(error, QrCodeError::SingleUseWithoutTxid, "{txid:?}");
+            assert_eq!(crate::refusal::Refusal::field(&error), Some("txid"));
+        }
+        // The public sign form writes `***`: a sign is never single-use.
+        let QrCodeCommand::CreateQrCode(mut create) = create("Ana", "Natal", Some(500)) else {
+            panic!("a CreateQrCode");
+        };
+        create.request.single_use = true;
+        QrCodeTest::with(())
+            .given_no_previous_events()
+            .when(QrCodeCommand::CreateQrCode(create))
+            .then_expect_error(QrCodeError::SingleUseWithoutTxid);
+    }
+
+    #[test]
+    fn a_code_stored_before_single_use_existed_reads_as_reusable() {
+        let QrCodeEvent::QrCodeCreated(made) = made_in_account() else {
+            panic!("a QrCodeCreated");
+        };
+        assert!(!made.single_use);
+        let stored = serde_json::to_value(QrCodeEvent::QrCodeCreated(made)).expect("json");
+        assert!(stored.get("single_use").is_none(), "{stored}");
+        let read: QrCodeEvent = serde_json::from_value(stored).expect("old events still read");
+        let QrCodeEvent::QrCodeCreated(read) = read else {
+            panic!("a QrCodeCreated");
+        };
+        assert!(!read.single_use);
     }
 
     const TOKEN_DIGEST: &str = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08";

@@ -17,6 +17,18 @@ pub enum QrCodeError {
         "Informe o identificador da transação (txid) ou deixe o Balcão gerar um: um QR code da conta precisa dele para reconhecer os pagamentos."
     )]
     TxidRequired,
+    /// A single-use code without an amount: it is made for one sale, and a sale has a price
+    /// (a code where the payer types the amount is a sign many people pay).
+    #[error(
+        "Um QR code de uso único precisa de um valor: informe o valor da venda ou deixe o QR code reutilizável."
+    )]
+    SingleUseWithoutAmount,
+    /// A single-use code without its own txid (`***`): its payment is recognised by the txid,
+    /// so without one it could never be shown as paid.
+    #[error(
+        "Um QR code de uso único precisa de um txid só dele: é por ele que o Balcão reconhece o pagamento e avisa que o QR code já foi pago."
+    )]
+    SingleUseWithoutTxid,
     /// The code does not exist (archiving or bringing back a code never made).
     #[error("QR code não encontrado.")]
     NotFound,
@@ -66,6 +78,8 @@ impl QrCodeError {
             QrCodeError::AlreadyCreated => "qrcode-already-created",
             QrCodeError::Invalid(_) => "qrcode-invalid",
             QrCodeError::TxidRequired => "txid-required",
+            QrCodeError::SingleUseWithoutAmount => "single-use-without-amount",
+            QrCodeError::SingleUseWithoutTxid => "single-use-without-txid",
             QrCodeError::NotFound => "not-found",
             QrCodeError::AlreadyArchived => "qrcode-already-archived",
             QrCodeError::NotArchived => "qrcode-not-archived",
@@ -95,11 +109,15 @@ pub fn request_field(error: &BrCodeError) -> &'static str {
 
 /// As the edges read it: values the Pix rules reject are `invalid-argument`, naming every field
 /// at once ([`Refusal::problems`](crate::refusal::Refusal::problems)), and a missing txid is
-/// `invalid-argument` on `txid`, as the API's general code for a bad form value.
+/// `invalid-argument` on `txid`, as the API's general code for a bad form value; so is a
+/// single-use code without an amount (on `amount`) or without its own txid (on `txid`).
 impl crate::refusal::Refusal for QrCodeError {
     fn code(&self) -> &'static str {
         match self {
-            QrCodeError::Invalid(_) | QrCodeError::TxidRequired => "invalid-argument",
+            QrCodeError::Invalid(_)
+            | QrCodeError::TxidRequired
+            | QrCodeError::SingleUseWithoutAmount
+            | QrCodeError::SingleUseWithoutTxid => "invalid-argument",
             other => QrCodeError::code(other),
         }
     }
@@ -112,9 +130,10 @@ impl crate::refusal::Refusal for QrCodeError {
             | QrCodeError::TxidTaken(_)
             | QrCodeError::BatchTxidsTaken
             | QrCodeError::IdempotencyKeyReused => crate::refusal::RefusalKind::Conflict,
-            QrCodeError::Invalid(_) | QrCodeError::TxidRequired => {
-                crate::refusal::RefusalKind::Invalid
-            }
+            QrCodeError::Invalid(_)
+            | QrCodeError::TxidRequired
+            | QrCodeError::SingleUseWithoutAmount
+            | QrCodeError::SingleUseWithoutTxid => crate::refusal::RefusalKind::Invalid,
             QrCodeError::NotFound | QrCodeError::ManagementLinkNotFound => {
                 crate::refusal::RefusalKind::NotFound
             }
@@ -126,7 +145,10 @@ impl crate::refusal::Refusal for QrCodeError {
 
     fn field(&self) -> Option<&'static str> {
         match self {
-            QrCodeError::TxidRequired | QrCodeError::TxidTaken(_) => Some("txid"),
+            QrCodeError::TxidRequired
+            | QrCodeError::TxidTaken(_)
+            | QrCodeError::SingleUseWithoutTxid => Some("txid"),
+            QrCodeError::SingleUseWithoutAmount => Some("amount"),
             QrCodeError::Invalid(errors) => errors.first().map(request_field),
             _ => None,
         }

@@ -68,6 +68,23 @@ pub struct QrCodeCreated {
     /// schema version 1, as `key_id`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub duplicate_of: Option<String>,
+    /// Made for one sale (its BR Code says `01 = 12`): once a payment of it arrives, its payer
+    /// page says "já foi pago" to everyone instead of offering the code. Only a code with an
+    /// amount and its own txid can be single-use. Added within schema version 1: absent reads as
+    /// `false` (every code made before it is reusable), and it is left out when `false`, so
+    /// reusable codes are stored exactly as before.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub single_use: bool,
+}
+
+/// Whether `value` is `false`: a flag added within a version is left out of the stored event
+/// while it is off.
+#[allow(
+    clippy::trivially_copy_pass_by_ref,
+    reason = "serde passes a reference"
+)]
+fn is_false(value: &bool) -> bool {
+    !*value
 }
 
 /// The code was archived (schema version 1): it stays in the account, its txid stays taken,

@@ -4,14 +4,18 @@
 //!
 //! **When an entry is still right.** A payer page is a function of the code's row in `qrcodes`
 //! (its `version` moves on archive, unarchive and claim) and of its key holder's name
-//! (`pix_keys`: the name the payer's bank shows, which a rename changes). Payments are not in
-//! it: a code is paid by many people, so every page opens ready to pay and hears of a payment
-//! over its live stream. Each entry remembers both, as its [`Stamp`], and where those two
-//! projections' checkpoints were ([`Marks`], as this process's [`projections::projector::ProgressWatch`]
-//! heard them) *before* the rows were read. A checkpoint moves in the same transaction as its
-//! read model, and the watch only moves forward, so while both marks are unchanged neither row
-//! can have changed: the entry is served with no database work at all. Once either projection
-//! moves (by any event, for any code), the next request reads the two rows again; an unchanged
+//! (`pix_keys`: the name the payer's bank shows, which a rename changes). A reusable code's
+//! payments are not in it: such a code is paid by many people, so every page opens ready to pay
+//! and hears of a payment over its live stream. A single-use code's page is also a function of
+//! its payments (`payments`: once one stands, the page says "já foi pago" to everyone,
+//! [`QrCodeView::paid_at`]). Each entry remembers what it was rendered from, as its [`Stamp`],
+//! and where those projections' checkpoints were ([`Marks`], as this process's
+//! [`projections::projector::ProgressWatch`] heard them) *before* the rows were read. A checkpoint
+//! moves in the same transaction as its read model, and the watch only moves forward, so while
+//! the marks an entry depends on are unchanged none of its rows can have changed: the entry is
+//! served with no database work at all (a reusable code's entry ignores the `payments` mark, so
+//! a busy account's payments do not send its signs' pages back to the database). Once one of
+//! them moves (by any event, for any code), the next request reads the rows again; an unchanged
 //! stamp keeps the bytes (only the marks are brought forward), a changed one renders anew. A
 //! request that waited for its own write (`read_your_writes`) sees the watch past that write, so
 //! archiving is never answered with the old page.
@@ -39,8 +43,8 @@ use crate::assets::accepts;
 pub const DEFAULT_BUDGET_BYTES: usize = 4 << 20;
 
 /// Everything a payer page is rendered from: the code's whole row (its `version` moves on
-/// archive, unarchive and claim; comparing the whole row also catches a change nobody foresaw)
-/// and its key holder's name.
+/// archive, unarchive and claim; a single-use code's `paid_at` on its payment; comparing the
+/// whole row also catches a change nobody foresaw) and its key holder's name.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Stamp {
     /// The code's row in `qrcodes`.
@@ -49,14 +53,26 @@ pub struct Stamp {
     pub holder: Option<String>,
 }
 
-/// Where the `qrcodes` and `pix_keys` projections were, as this process heard, when the rows
-/// behind an entry were read.
+/// Where the `qrcodes`, `pix_keys` and `payments` projections were, as this process heard,
+/// when the rows behind an entry were read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Marks {
     /// The `qrcodes` checkpoint.
     pub qrcodes: FeedPosition,
     /// The `pix_keys` checkpoint.
     pub pix_keys: FeedPosition,
+    /// The `payments` checkpoint: only a single-use code's page depends on it.
+    pub payments: FeedPosition,
+}
+
+impl Marks {
+    /// Whether an entry of `stamp` stored at `self` is still right at `now`: the marks its rows
+    /// depend on are the same.
+    fn still_right_at(&self, now: &Marks, stamp: &Stamp) -> bool {
+        self.qrcodes == now.qrcodes
+            && self.pix_keys == now.pix_keys
+            && (!stamp.view.single_use || self.payments == now.payments)
+    }
 }
 
 /// One code's page.
@@ -183,7 +199,7 @@ impl PayerPages {
         let (page, at) = store.entries.get(&qrcode_id)?;
         Some(Hit {
             page: Arc::clone(page),
-            current: *at == marks,
+            current: at.still_right_at(&marks, &page.stamp),
         })
     }
 
@@ -299,6 +315,8 @@ mod tests {
                 duplicate_of: None,
                 archived_at: None,
                 version,
+                single_use: false,
+                paid_at: None,
             },
             holder: None,
         }
@@ -315,6 +333,7 @@ mod tests {
                 global_position: 1,
             },
             pix_keys: FeedPosition::default(),
+            payments: FeedPosition::default(),
         }
     }
 
@@ -330,6 +349,31 @@ mod tests {
         // A confirmation for another stamp changes nothing.
         cache.confirm(id, &stamp(2), marks(3));
         assert!(!cache.get(id, marks(3)).expect("hit").current);
+    }
+
+    #[test]
+    fn a_single_use_codes_entry_is_current_only_while_payments_have_not_moved() {
+        let cache = PayerPages::new(1 << 20);
+        let (sign, sale) = (Uuid::new_v4(), Uuid::new_v4());
+        let mut single = stamp(1);
+        single.view.single_use = true;
+        cache.put(sign, page(1, 100), marks(1));
+        cache.put(
+            sale,
+            Arc::new(CachedPage::new(single, "x".repeat(100))),
+            marks(1),
+        );
+        let paid = Marks {
+            payments: FeedPosition {
+                tx_id: 9,
+                global_position: 9,
+            },
+            ..marks(1)
+        };
+        // A payment moved `payments`: a sign's page still opens ready to pay, with no row read;
+        // the single-use code's page is read again (it may be paid now).
+        assert!(cache.get(sign, paid).expect("hit").current);
+        assert!(!cache.get(sale, paid).expect("hit").current);
     }
 
     #[test]

@@ -2,9 +2,12 @@
 //! "Pix Copia e Cola" with a copy button, and how to pay. An archived code's page says in pt-BR
 //! that it no longer takes payments, and shows neither the code nor its copy text.
 //!
-//! A code is a sign many people pay: the page always opens ready to pay, and "Pagamento
+//! A reusable code is a sign many people pay: the page always opens ready to pay, and "Pagamento
 //! recebido" appears only on a page that was open when a payment to the code arrived (its live
-//! stream, [`crate::live`]). The name it asks the payer to check is the one the payer's bank
+//! stream, [`crate::live`]). A single-use code is made for one sale: once a payment of it stands
+//! ([`QrCodeView::paid_at`]), its page says "Este QR code já foi pago" (when, in Brasília, and
+//! how much) to every visitor, with neither the code nor its copy text, and a page left open
+//! reloads into it when the payment arrives. The name it asks the payer to check is the one the payer's bank
 //! shows, the key holder's ([`crate::signs::holder_of`]), not the code's merchant name.
 
 use std::collections::HashMap;
@@ -42,6 +45,9 @@ pub struct PaymentPage {
     pub holder: Option<String>,
     /// Whether the sandbox's "Simular pagamento" is offered.
     pub simulate: bool,
+    /// When a single-use code was paid, in Brasília ("27/11/2026 às 14:05"): the page says so
+    /// instead of offering the code.
+    pub paid: Option<String>,
 }
 
 /// The printable sign (placa) for a QR code: the designed sign itself (the SVG of
@@ -159,6 +165,7 @@ pub async fn show(
     let marks = Marks {
         qrcodes: watch.position(qrcodes::NAME),
         pix_keys: watch.position(projections::pix_keys::NAME),
+        payments: watch.position(projections::payments::NAME),
     };
     let cached = state.payer_pages.get(qrcode_id, marks);
     if let Some(hit) = &cached
@@ -200,8 +207,14 @@ fn render_payment(
     view: QrCodeView,
     holder: Option<String>,
 ) -> Result<String, AppError> {
-    // An archived code's page says so and shows no code to pay with.
-    let qr_svg = if view.archived_at.is_some() {
+    let paid = view.paid_at.map(|at| {
+        at.with_timezone(&crate::api::payment_links::brasilia())
+            .format("%d/%m/%Y às %H:%M")
+            .to_string()
+    });
+    // A paid single-use code's page and an archived code's page say so and show no code to pay
+    // with.
+    let qr_svg = if paid.is_some() || view.archived_at.is_some() {
         String::new()
     } else {
         render_qr(&view, EcLevel::M)?
@@ -224,6 +237,7 @@ fn render_payment(
         copy_js: assets::copy_script_path(),
         holder,
         simulate,
+        paid,
     }
     .render()
     .map_err(|e| AppError::Internal(anyhow::anyhow!("rendering the payer page: {e}")))

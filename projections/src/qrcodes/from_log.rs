@@ -52,6 +52,9 @@ pub fn view_from_stream(upcasters: &Upcasters, events: &[StoredEvent]) -> Option
                     duplicate_of: created.duplicate_of,
                     archived_at: None,
                     version: event.stream_version,
+                    single_use: created.single_use,
+                    // Payments are not the code's events: `find_or_from_log` asks for them.
+                    paid_at: None,
                 });
             }
             ARCHIVED | UNARCHIVED => {

@@ -149,9 +149,11 @@ pub async fn create(
         None,
         &mut problems,
     );
-    let Some(request) = request.filter(|_| problems.is_empty()) else {
+    let Some(mut request) = request.filter(|_| problems.is_empty()) else {
         return Ok(invalid(&problems));
     };
+    // The aggregate decides whether it may be (an amount and its own txid).
+    request.single_use = body.single_use;
     let key = crate::api::idempotency::key(&workspace, &headers, "painel-qrcode")?;
     let qrcode_id = crate::api::idempotency::id_for(&QRCODE_ID_NAMESPACE, key.as_ref());
     let requested_at = crate::auth::accounts::now();
@@ -279,6 +281,8 @@ async fn answer(
         duplicate_of: None,
         archived_at: None,
         version: 1,
+        single_use: request.single_use,
+        paid_at: None,
         qr_svg,
     })
 }
@@ -370,7 +374,21 @@ pub async fn batch(
             Some(line.number),
             &mut problems,
         );
-        let Some(request) = request else { continue };
+        let Some(mut request) = request else { continue };
+        if body.single_use && request.amount.is_none() {
+            // Every line at once, as the form shows them (the aggregate refuses it too).
+            problems.push(FieldProblem {
+                field: "amount",
+                line: Some(line.number),
+                message: format!(
+                    "Linha {}: {}",
+                    line.number,
+                    domain::qrcode::QrCodeError::SingleUseWithoutAmount
+                ),
+            });
+            continue;
+        }
+        request.single_use = body.single_use;
         txids.push(txid);
         codes.push(CreateAccountQrCode {
             qrcode_id: Uuid::now_v7().to_string(),
@@ -441,7 +459,7 @@ pub async fn batch(
             .outcomes
             .iter()
             .zip(&txids)
-            .map(|(made, txid)| late_code(&state, &made.stream_id, txid, batch_id))
+            .map(|(made, txid)| late_code(&state, &made.stream_id, txid, batch_id, body.single_use))
             .collect();
     }
     let mut response = (
@@ -477,7 +495,7 @@ async fn replayed_codes(
 }
 
 /// A batch's code when the read model has not caught up: what the command fixed.
-fn late_code(state: &AppState, id: &str, txid: &str, batch_id: Uuid) -> CodeJson {
+fn late_code(state: &AppState, id: &str, txid: &str, batch_id: Uuid, single_use: bool) -> CodeJson {
     CodeJson {
         payment_url: super::json::payment_url(state, id),
         id: id.to_owned(),
@@ -496,6 +514,8 @@ fn late_code(state: &AppState, id: &str, txid: &str, batch_id: Uuid) -> CodeJson
         duplicate_of: None,
         archived_at: None,
         version: 1,
+        single_use,
+        paid_at: None,
         qr_svg: None,
     }
 }
@@ -542,9 +562,11 @@ pub async fn duplicate(
         None,
         &mut problems,
     );
-    let Some(request) = request.filter(|_| problems.is_empty()) else {
+    let Some(mut request) = request.filter(|_| problems.is_empty()) else {
         return Ok(invalid(&problems));
     };
+    // A copy of a code for one sale is for another sale: single-use too, and unpaid.
+    request.single_use = original.single_use;
     let qrcode_id = crate::api::idempotency::id_for(&QRCODE_ID_NAMESPACE, key.as_ref());
     let requested_at = crate::auth::accounts::now();
     let create = CreateAccountQrCode {

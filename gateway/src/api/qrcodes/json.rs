@@ -45,6 +45,11 @@ pub struct CodeJson {
     pub version: i64,
     /// The payer page, absolute (to share or print).
     pub payment_url: String,
+    /// Made for one sale: once paid, its payer page says "já foi pago" to everyone.
+    pub single_use: bool,
+    /// When a single-use code was paid (its earliest payment that stands), RFC 3339; `null`
+    /// while it waits for its payment, and always for a reusable code.
+    pub paid_at: Option<String>,
     /// The QR code as SVG markup, in a creation's answer only (the dashboard shows it at once).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub qr_svg: Option<String>,
@@ -90,6 +95,8 @@ impl CodeJson {
             duplicate_of: view.duplicate_of.map(|d| d.to_string()),
             archived_at: view.archived_at.map(rfc3339),
             version: view.version,
+            single_use: view.single_use,
+            paid_at: view.paid_at.map(rfc3339),
             qr_svg: None,
         }
     }
@@ -126,6 +133,10 @@ pub struct CodeBody {
     /// A txid typed by the person (a single code); blank: Balcão generates one.
     #[serde(default)]
     pub txid: Option<String>,
+    /// Made for one sale (each code of a batch): needs an amount; once paid, its payer page says
+    /// "já foi pago" to everyone. Absent: a reusable code.
+    #[serde(default)]
+    pub single_use: bool,
     /// Batch: the prefix of numbered lines (`MESA`), with `count`.
     #[serde(default)]
     pub prefix: Option<String>,

@@ -17,8 +17,11 @@
 //! A creation's body ([`json::CodeBody`]): `keyId` (a registered key of the account) or `pixKey`
 //! (+ optional `keyKind`); `merchantName` (blank: the registered key's holder name),
 //! `merchantCity`, optional `amount` (pt-BR) and `description`; optional `txid` (blank: Balcão
-//! generates 16 characters). A batch's body has the same key and receiver, an optional default
-//! `amount`, and `prefix` + `count` or `lines` (`label` or `label;price` per line), at most
+//! generates 16 characters); optional `singleUse` (a code for one sale: it needs an `amount`, 422
+//! on `amount` otherwise, and its payer page says "Este QR code já foi pago" to everyone once a
+//! payment of it arrives; a code's JSON shows `singleUse` and `paidAt`, the time of its earliest
+//! payment that stands, `null` for reusable codes). A batch's body has the same key and receiver, an optional default
+//! `amount`, `singleUse` for every line (each then needs an amount), and `prefix` + `count` or `lines` (`label` or `label;price` per line), at most
 //! [`domain::qrcode::batch::MAX_BATCH`].
 //!
 //! Txids are unique in the account, compared in upper case: each creation claims its txid

@@ -11,6 +11,7 @@ mod payer_page_cache;
 mod receiver;
 mod replay;
 mod sandbox;
+mod single_use;
 mod summary;
 pub(crate) mod support;
 mod transactions;

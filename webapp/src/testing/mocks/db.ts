@@ -66,6 +66,10 @@ export interface FakeQrCode {
   payload: string;
   createdAt: string;
   createdBy: string;
+  /** Made for one sale (absent: reusable). */
+  singleUse?: boolean;
+  /** When a single-use code was paid. */
+  paidAt?: string | null;
 }
 
 /** A sign the account keeps (`/api/accounts/{id}/placas`). */

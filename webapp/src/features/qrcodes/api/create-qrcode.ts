@@ -14,6 +14,8 @@ export interface NewQrCode {
   description: string | null;
   /** Typed by the person; blank or absent: the server generates one. */
   txid?: string | null;
+  /** Made for one sale (needs an amount): once paid, its payer page says so to everyone. */
+  singleUse?: boolean;
 }
 
 export const createQrCodeApi = api.injectEndpoints({

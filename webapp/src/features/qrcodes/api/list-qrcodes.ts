@@ -23,6 +23,10 @@ export interface QrCode {
   keyId?: string | null;
   /** The batch it was made in, if any. */
   batchId?: string | null;
+  /** Made for one sale: once paid, its payer page says "já foi pago" to everyone. */
+  singleUse?: boolean;
+  /** When a single-use code was paid; null while it waits for its payment (and for reusable codes). */
+  paidAt?: string | null;
   /** The QR code as SVG markup (only in a creation's answer). */
   qrSvg?: string;
 }

@@ -28,6 +28,7 @@ export interface QrCodeRequest {
   amount?: string | null;
   description?: string | null;
   txid?: string | null;
+  singleUse?: boolean;
   prefix?: string | null;
   count?: number | null;
   lines?: string | null;

@@ -120,6 +120,12 @@ export function CodeResult({ qrcode }: { qrcode: QrCode }) {
             <dd className="key">{qrcode.txid}</dd>
           </>
         ) : null}
+        {qrcode.singleUse === true ? (
+          <>
+            <dt>Uso único</dt>
+            <dd>Um pagamento só: depois de pago, a página avisa que já foi pago.</dd>
+          </>
+        ) : null}
       </dl>
       <label className="copy-label">
         Pix Copia e Cola

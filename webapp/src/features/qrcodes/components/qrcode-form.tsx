@@ -31,9 +31,19 @@ const qrCodeSchema = z
       (txid) => txid === null || /^[A-Za-z0-9]{1,25}$/.test(txid),
       'O txid tem de 1 a 25 letras sem acento e números, sem espaços.',
     ),
+    singleUse: z.boolean(),
   })
   .and(keySchema)
-  .transform(chosenKey) satisfies z.ZodType<NewQrCode>;
+  .transform(chosenKey)
+  // Offered only with an amount (a sale has a price): a box ticked before the amount was erased is not sent.
+  .transform(({ singleUse, ...code }) => ({
+    ...code,
+    singleUse: code.amount !== null && singleUse,
+  })) satisfies z.ZodType<NewQrCode>;
+
+export const SINGLE_USE_LABEL = 'Uso único: um pagamento só';
+export const SINGLE_USE_HINT =
+  'Para uma venda: depois de pago, a página do QR code avisa a todos que já foi pago e não mostra mais o código.';
 
 /** The BR Code's own names for the same fields (`domain::brcode::Field::as_str`), should a 422 use them. */
 const FIELD_ALIASES = {
@@ -89,15 +99,20 @@ export function QrCodeForm({
       amount: '',
       description: '',
       txid: '',
+      singleUse: false,
     },
     send,
-    clearOnSuccess: ['amount', 'description', 'txid'],
+    clearOnSuccess: ['amount', 'description', 'txid', 'singleUse'],
     fieldAliases: FIELD_ALIASES,
   });
 
   const chooseKey = useRecipientFields(form, keys, defaultMerchantName, defaultMerchantCity);
   const created = form.outcome;
-  const [name, city, chosen] = useWatch({ control: form.control, name: ['merchantName', 'merchantCity', 'keyId'] });
+  const [name, city, chosen, amount] = useWatch({
+    control: form.control,
+    name: ['merchantName', 'merchantCity', 'keyId', 'amount'],
+  });
+  const { error: singleUseError, ...singleUse } = form.field('singleUse');
 
   return (
     <form {...form.formProps} aria-label="Criar QR code">
@@ -119,6 +134,17 @@ export function QrCodeForm({
         {...form.field('amount')}
         hint="Em reais, como 12,50. Em branco, quem paga digita o valor."
       />
+      {amount.trim() === '' ? null : (
+        <div className={['field', 'checkbox', singleUseError ? 'invalid' : null].filter(Boolean).join(' ')}>
+          <label>
+            <input type="checkbox" aria-describedby="uso-unico-dica" {...singleUse} /> {SINGLE_USE_LABEL}
+          </label>
+          <p id="uso-unico-dica" className="hint">
+            {SINGLE_USE_HINT}
+          </p>
+          {singleUseError ? <p className="error">{singleUseError}</p> : null}
+        </div>
+      )}
       <TextField label="Descrição (opcional)" {...form.field('description')} hint="Aparece para quem paga." />
       <TextField
         label="Txid (opcional)"

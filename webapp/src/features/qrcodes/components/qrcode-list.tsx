@@ -29,6 +29,7 @@ const QrCodeItem = memo(function QrCodeItem({ accountId, qrcode }: { accountId: 
   const amount = qrcode.amountCentavos === null ? null : formatCentavos(qrcode.amountCentavos);
   const summary = `${qrcode.merchantName}${amount === null ? '' : `, ${amount}`}`;
   const archived = qrcode.archivedAt !== undefined && qrcode.archivedAt !== null;
+  const paidAt = qrcode.paidAt ?? null;
   const act = (action: 'arquivar' | 'desarquivar' | 'duplicar') => {
     void change({ accountId, id: qrcode.id, action });
   };
@@ -59,6 +60,12 @@ const QrCodeItem = memo(function QrCodeItem({ accountId, qrcode }: { accountId: 
         ) : null}
         <dt>Criado em</dt>
         <dd>{formatDateTime(qrcode.createdAt)}</dd>
+        {qrcode.singleUse === true ? (
+          <>
+            <dt>Uso único</dt>
+            <dd>{paidAt === null ? 'Aguardando o pagamento' : `Pago em ${formatDateTime(paidAt)}`}</dd>
+          </>
+        ) : null}
       </dl>
       <p className="actions">
         <Link to={paths.panel.counter(qrcode.id)}>

@@ -30,6 +30,8 @@ const qrcodeJson = (qrcode: FakeQrCode) => ({
   createdAt: qrcode.createdAt,
   createdBy: qrcode.createdBy,
   paymentUrl: `/pagamento/${qrcode.id}`,
+  singleUse: qrcode.singleUse ?? false,
+  paidAt: qrcode.paidAt ?? null,
 });
 
 /** `"1.234,5"` → 123450. */
@@ -79,6 +81,7 @@ export const qrcodeHandlers = [
       merchantCity: string;
       amount: string | null;
       description: string | null;
+      singleUse?: boolean;
     };
     // A registered key of this account, or the key typed.
     const registered = db.pixKeys.find(
@@ -113,10 +116,18 @@ export const qrcodeHandlers = [
       amountCentavos = toCentavos(body.amount);
       if (amountCentavos === 0) return fieldError('amount-zero', 'Valor: precisa ser maior que zero.', 'amount');
     }
+    if (body.singleUse === true && amountCentavos === null) {
+      return fieldError(
+        'invalid-argument',
+        'Um QR code de uso único precisa de um valor: informe o valor da venda ou deixe o QR code reutilizável.',
+        'amount',
+      );
+    }
     const qrcode: FakeQrCode = {
       id: `qr-${db.nextId++}`,
       accountId,
       pixKey,
+      singleUse: body.singleUse === true,
       merchantName: name,
       merchantCity: city,
       amountCentavos,

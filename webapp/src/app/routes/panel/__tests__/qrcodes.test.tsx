@@ -69,6 +69,29 @@ describe('/painel/qrcodes: the list', () => {
     expect(screen.getByRole('listitem', { name: 'ANTIGO, R$ 19,99' })).toBeInTheDocument();
   });
 
+  it('says when a single-use code was paid, and that an unpaid one waits for its payment', async () => {
+    const ana = owner();
+    seedQrCode(ana, {
+      merchantName: 'PEDIDO PAGO',
+      amountCentavos: 4990,
+      singleUse: true,
+      paidAt: '2026-11-27T17:05:00Z',
+    });
+    seedQrCode(ana, { merchantName: 'PEDIDO ABERTO', amountCentavos: 2500, singleUse: true, paidAt: null });
+    seedQrCode(ana, { merchantName: 'PLACA', amountCentavos: null });
+    renderApp('/painel/qrcodes');
+
+    const paid = await screen.findByRole('listitem', { name: 'PEDIDO PAGO, R$ 49,90' });
+    expect(paid).toHaveTextContent(/Uso únicoPago em 27\/11\/2026/);
+    expect(screen.getByRole('listitem', { name: 'PEDIDO ABERTO, R$ 25,00' })).toHaveTextContent(
+      'Uso únicoAguardando o pagamento',
+    );
+    // A reusable code (a sign) is paid by many people: no "paid" state at all.
+    const sign = screen.getByRole('listitem', { name: 'PLACA' });
+    expect(sign).not.toHaveTextContent('Uso único');
+    expect(sign).not.toHaveTextContent('Pago em');
+  });
+
   it('says so when there is no code yet', async () => {
     owner();
     renderApp('/painel/qrcodes');
@@ -260,6 +283,43 @@ describe('/painel/criar-qrcode: creating a code', () => {
     );
     expect(within(result).getByRole('button', { name: 'Copiar link' })).toBeInTheDocument();
     expect(within(form).getByLabelText('Valor (opcional)')).toHaveValue('');
+  });
+
+  it('offers “Uso único” only once an amount is typed, explains it, and sends it', async () => {
+    const ana = owner({ defaultMerchantName: 'Padaria da Ana', defaultMerchantCity: 'Recife' });
+    const { form, user } = await openForm();
+    await waitFor(() => expect(within(form).getByLabelText('Nome de quem recebe')).toHaveValue('Padaria da Ana'));
+    await user.type(within(form).getByLabelText('Chave Pix'), 'ana@exemplo.com');
+    // A code where the payer types the amount is a sign many people pay: never single-use.
+    expect(within(form).queryByRole('checkbox', { name: 'Uso único: um pagamento só' })).not.toBeInTheDocument();
+
+    await user.type(within(form).getByLabelText('Valor (opcional)'), '49,90');
+    const single = within(form).getByRole('checkbox', { name: 'Uso único: um pagamento só' });
+    expect(single).not.toBeChecked();
+    expect(single).toHaveAccessibleDescription(/depois de pago, a página do QR code avisa a todos que já foi pago/);
+    await user.click(single);
+    await user.click(within(form).getByRole('button', { name: 'Criar QR code' }));
+
+    const result = await within(form).findByRole('article', { name: 'QR code criado' });
+    expect(result).toHaveTextContent('Uso únicoUm pagamento só');
+    expect(db.qrcodes).toEqual([
+      expect.objectContaining({ accountId: ana.uid, amountCentavos: 4990, singleUse: true }),
+    ]);
+    // Cleared for the next code.
+    expect(within(form).queryByRole('checkbox', { name: 'Uso único: um pagamento só' })).not.toBeInTheDocument();
+  });
+
+  it('does not send “Uso único” when the amount was erased after ticking it', async () => {
+    owner({ defaultMerchantName: 'Padaria da Ana', defaultMerchantCity: 'Recife' });
+    const { form, user } = await openForm();
+    await waitFor(() => expect(within(form).getByLabelText('Nome de quem recebe')).toHaveValue('Padaria da Ana'));
+    await user.type(within(form).getByLabelText('Chave Pix'), 'ana@exemplo.com');
+    await user.type(within(form).getByLabelText('Valor (opcional)'), '10');
+    await user.click(within(form).getByRole('checkbox', { name: 'Uso único: um pagamento só' }));
+    await user.clear(within(form).getByLabelText('Valor (opcional)'));
+    await user.click(within(form).getByRole('button', { name: 'Criar QR code' }));
+    await within(form).findByRole('article', { name: 'QR code criado' });
+    expect(db.qrcodes).toEqual([expect.objectContaining({ amountCentavos: null, singleUse: false })]);
   });
 
   it('shows a 422 from the BR Code checks under the field it names', async () => {
