@@ -177,13 +177,13 @@ pub async fn list(
     }))
 }
 
-/// The end of `day` in Brasília (00:00 of the next day at UTC−3), RFC 3339.
 /// Brasília's offset (UTC−3, no daylight saving since 2019): where a link's days begin and end,
 /// and how its page tells the time it was paid.
 pub(crate) fn brasilia() -> FixedOffset {
     FixedOffset::west_opt(3 * 3600).expect("UTC−3 is a valid offset")
 }
 
+/// The end of `day` in Brasília (00:00 of the next day at UTC−3), RFC 3339.
 fn end_of_day_in_brasilia(day: &str) -> Result<String, ApiError> {
     let bad = || {
         ApiError::invalid_argument(
