@@ -23,13 +23,16 @@ export function MerchantPreview({ name, city }: { name: string; city: string }) 
     ready ? { name: settledName, city: settledCity } : skipToken,
   );
   const typing = typed !== settledKey;
+  // What is on screen now decides "Preencha…": a form filled in a moment ago (prefilled from the
+  // settings, or pasted) is being checked, not empty.
+  const filled = name.trim() !== '' && city.trim() !== '';
 
   let body;
-  if (!ready) {
+  if (!filled) {
     body = <p className="hint">Preencha o nome e a cidade para ver como vão aparecer no QR code.</p>;
-  } else if (error !== undefined && !isFetching) {
+  } else if (ready && !typing && error !== undefined && !isFetching) {
     body = <p className="field-error">{errorMessage(asApiError(error))}</p>;
-  } else if (currentData === undefined || typing) {
+  } else if (!ready || currentData === undefined || typing) {
     body = <p className="hint">Conferindo…</p>;
   } else {
     body = (
