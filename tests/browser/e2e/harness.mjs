@@ -760,3 +760,26 @@ export async function signUpThroughForm(page, { name, email, password }) {
   await page.getByRole("button", { name: "Criar conta", exact: true }).click();
   await waitForPath(page, "/painel/boas-vindas");
 }
+
+/** The two screens every dashboard check is looked at on: a common phone and a laptop. */
+export const PHONE_AND_LAPTOP = [
+  { width: 390, height: 844 },
+  { width: 1366, height: 900 },
+];
+
+/**
+ * Full-page screenshots of `page` at both [`PHONE_AND_LAPTOP`] sizes into `E2E_SHOTS_DIR`
+ * (`name--390x844.png`, `name--1366x900.png`); nothing without that variable. The page comes
+ * back to the size it had.
+ */
+export async function screenshotsAtBothSizes(page, name) {
+  const dir = process.env.E2E_SHOTS_DIR;
+  if (!dir) return;
+  await mkdir(dir, { recursive: true });
+  const size = page.viewportSize();
+  for (const screen of PHONE_AND_LAPTOP) {
+    await page.setViewportSize(screen);
+    await page.screenshot({ path: join(dir, `${name}--${screen.width}x${screen.height}.png`), fullPage: true });
+  }
+  if (size) await page.setViewportSize(size);
+}

@@ -6,31 +6,24 @@
 // an amount. At 390×844 and 1366×900; E2E_SHOTS_DIR=/tmp/x keeps screenshots.
 
 import assert from "node:assert/strict";
-import { mkdir } from "node:fs/promises";
-import { join } from "node:path";
 import { after, before, describe } from "node:test";
 
-import { signUpThroughForm, startStack, stepsOf, uniqueEmail, waitForPath } from "./harness.mjs";
+import {
+  PHONE_AND_LAPTOP,
+  screenshotsAtBothSizes,
+  signUpThroughForm,
+  startStack,
+  stepsOf,
+  uniqueEmail,
+  waitForPath,
+} from "./harness.mjs";
 import { expectFitsEveryScreen } from "./layout.mjs";
 
-const SCREENS = [
-  { width: 390, height: 844 },
-  { width: 1366, height: 900 },
-];
+const SCREENS = PHONE_AND_LAPTOP;
 const KEY = `bia.${Date.now()}@loja-e2e.com.br`;
 const SINGLE_USE = "Uso único: um pagamento só";
 
-async function shots(page, name) {
-  const dir = process.env.E2E_SHOTS_DIR;
-  if (!dir) return;
-  await mkdir(dir, { recursive: true });
-  const size = page.viewportSize();
-  for (const screen of SCREENS) {
-    await page.setViewportSize(screen);
-    await page.screenshot({ path: join(dir, `${name}--${screen.width}x${screen.height}.png`), fullPage: true });
-  }
-  if (size) await page.setViewportSize(size);
-}
+const shots = screenshotsAtBothSizes;
 
 describe("um QR code de uso único, feito para uma venda", () => {
   let stack;
