@@ -25,7 +25,9 @@ pub mod plans;
 #[cfg(test)]
 mod tests;
 
-pub use aggregate::{Charge, ChargeStatus, PlanSchedule, Subscription, period_end};
+pub use aggregate::{
+    CHECKOUT_REUSE_MARGIN_MINUTES, Charge, ChargeStatus, PlanSchedule, Subscription, period_end,
+};
 pub use commands::{
     CancelSubscription, ChargeChange, ConfirmChargePayment, ExpireSubscription, IssueRenewalCharge,
     NewCharge, RecordChargeChange, SubscriptionCommand, UpgradePlan,
