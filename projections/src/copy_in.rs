@@ -154,6 +154,12 @@ impl<'c> CopyIn<'c> {
         Ok(())
     }
 
+    /// Ends the `COPY` as failed (nothing it sent stays) and leaves the connection ready for the
+    /// caller's rollback: for a batch that turns out, halfway, not to be writable.
+    pub(crate) async fn abort(self) -> Result<(), sqlx::Error> {
+        self.copy.abort("the batch was rejected").await
+    }
+
     /// Sends the rest and the trailer and returns how many rows went in. A refused row fails the
     /// whole statement, as a multi-row insert would.
     pub(crate) async fn finish(mut self) -> Result<u64, sqlx::Error> {

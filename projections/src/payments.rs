@@ -265,10 +265,8 @@ impl Projection for Payments {
                     ),
                 ));
             }
-            let decoded: PaymentEvent = event
-                .payload
-                .deserialize()
-                .map_err(|error| rejected(event, format!("payload: {error}")))?;
+            let decoded =
+                decode(event).map_err(|error| rejected(event, format!("payload: {error}")))?;
             let (account_text, reference) = event
                 .stream_id
                 .split_once(':')
@@ -380,6 +378,18 @@ struct Written {
     global_position: i64,
 }
 
+impl Written {
+    /// `row` as `change` left it.
+    fn of(row: Row, change: &Change<'_>) -> Written {
+        Written {
+            row,
+            version: change.event.stream_version,
+            tx_id: change.event.position.tx_id,
+            global_position: change.event.position.global_position,
+        }
+    }
+}
+
 /// The rows of `keys` (`account_id`s and `reference`s side by side), one primary-key probe
 /// each. The nested loop is the only plan the `lateral … limit 1` leaves, and
 /// `plan_cache_mode = force_custom_plan` (for the rest of the caller's transaction) has each
@@ -467,11 +477,10 @@ async fn rows_before(
 }
 
 /// Folds a run's `changes` in feed order onto the rows they start from (`before`, by slot):
-/// each payment's row as the run leaves it, with the newest event it shows. Live and replay's
-/// fill fold alike; they differ only in how they read `before` and write the result.
-async fn fold_run(
-    conn: &mut PgConnection,
-    keys: &mut Keys,
+/// each payment's row as the run leaves it, with the newest event it shows. The keys the run
+/// needs are loaded ([`Keys::load_for`]).
+fn fold_run(
+    keys: &Keys,
     changes: &[Change<'_>],
     slots: &HashMap<(Uuid, &str), usize>,
     before: &[Option<Row>],
@@ -484,13 +493,7 @@ async fn fold_run(
             Some(written) => Some(written.row),
             None => before[slot].clone(),
         };
-        let row = fold(conn, keys, change, current).await?;
-        after[slot] = Some(Written {
-            row,
-            version: change.event.stream_version,
-            tx_id: change.event.position.tx_id,
-            global_position: change.event.position.global_position,
-        });
+        after[slot] = Some(Written::of(fold(keys, change, current)?, change));
     }
     Ok(after)
 }
@@ -506,6 +509,12 @@ const UNIQUE_VIOLATION: &str = "23505";
 /// São Paulo day of each new row comes from PostgreSQL's own time zone data in one query per
 /// run, as live's insert computes it. Any row the `COPY` finds already there fails it with a
 /// unique violation, and [`apply_run`] applies the run as live instead.
+///
+/// The `COPY` is open while the run folds: each new payment's row is sent as soon as the run's
+/// last event of that payment is folded, so PostgreSQL stores one chunk of rows while this
+/// process decodes, opens and folds the next (folding the whole run first left PostgreSQL idle
+/// meanwhile, and this process idle while the `COPY` was stored). Hence everything the fold
+/// needs from the database (the keys, the days) is read before the `COPY` starts.
 async fn fill_changes(
     conn: &mut PgConnection,
     tables: &Tables,
@@ -514,13 +523,17 @@ async fn fill_changes(
 ) -> Result<(), ApplyError> {
     let mut slots: HashMap<(Uuid, &str), usize> = HashMap::with_capacity(changes.len());
     let mut recorded_first: Vec<bool> = Vec::with_capacity(changes.len());
-    for change in changes {
-        slots
+    // The run's last event of each payment: its row is final there.
+    let mut last: Vec<usize> = Vec::with_capacity(changes.len());
+    for (at, change) in changes.iter().enumerate() {
+        let slot = *slots
             .entry((change.account_id, change.reference))
             .or_insert_with(|| {
                 recorded_first.push(matches!(change.decoded, PaymentEvent::PaymentRecorded(_)));
+                last.push(at);
                 recorded_first.len() - 1
             });
+        last[slot] = at;
     }
     let (mut accounts, mut references) = (Vec::new(), Vec::new());
     for (&(account_id, reference), &slot) in &slots {
@@ -530,87 +543,117 @@ async fn fill_changes(
         }
     }
     let before = rows_before(conn, &tables.payments, &slots, &accounts, &references).await?;
-    let after = fold_run(conn, keys, changes, &slots, &before).await?;
-    let mut existing: Vec<Option<Written>> = Vec::new();
-    let mut new: Vec<Written> = Vec::with_capacity(after.len());
-    for (old, written) in before.iter().zip(after) {
-        match (old, written) {
-            (Some(_), written) => existing.push(written),
-            (None, Some(written)) => new.push(written),
-            (None, None) => {}
-        }
-    }
-    if !existing.is_empty() {
-        write_rows(conn, &tables.payments, &existing).await?;
-    }
-    copy_rows(conn, &tables.payments, &new).await?;
-    Ok(())
-}
-
-/// The São Paulo calendar day of each of `instants`, in order, as PostgreSQL's time zone data
-/// has it (the day live's insert stores), in one query.
-async fn sao_paulo_days(
-    conn: &mut PgConnection,
-    instants: &[DateTime<Utc>],
-) -> Result<Vec<NaiveDate>, sqlx::Error> {
-    sqlx::query_scalar(
-        "select coalesce(array_agg((t at time zone 'America/Sao_Paulo')::date order by n), '{}')
-           from unnest($1::timestamptz[]) with ordinality as u(t, n)",
-    )
-    .bind(instants)
-    .fetch_one(conn)
-    .await
-}
-
-/// Writes `rows` (none of them in `table` yet) with one `COPY … FROM STDIN (FORMAT binary)`.
-async fn copy_rows(
-    conn: &mut PgConnection,
-    table: &str,
-    rows: &[Written],
-) -> Result<(), sqlx::Error> {
-    if rows.is_empty() {
-        return Ok(());
-    }
-    let instants: Vec<DateTime<Utc>> = rows.iter().map(|w| w.row.paid_at).collect();
-    let days = sao_paulo_days(&mut *conn, &instants).await?;
+    keys.load_for(&mut *conn, changes).await?;
+    let days = sao_paulo_days(&mut *conn, changes).await?;
     let mut copy = CopyIn::start(
-        conn,
-        &format!("copy {table} ({COLUMNS}, tx_id, global_position) from stdin (format binary)"),
+        &mut *conn,
+        &format!(
+            "copy {} ({COLUMNS}, tx_id, global_position) from stdin (format binary)",
+            tables.payments
+        ),
     )
     .await?;
-    for (written, day) in rows.iter().zip(days) {
-        let row = &written.row;
-        let out = copy.rows();
-        out.row(25);
-        out.uuid(row.account_id);
-        out.text(&row.reference);
-        out.optional(row.end_to_end_id.as_deref(), BinaryRows::text);
-        out.bigint(row.amount_centavos);
-        out.bigint(row.refunded_centavos);
-        out.timestamptz(row.paid_at);
-        out.date(day);
-        out.optional(row.txid.as_deref(), BinaryRows::text);
-        out.optional(row.qrcode_id, BinaryRows::uuid);
-        out.optional(row.payment_link_id, BinaryRows::uuid);
-        out.optional(row.pix_key.as_deref(), BinaryRows::text);
-        out.text(&row.source);
-        out.optional(row.confirmed_by.as_deref(), BinaryRows::text);
-        out.text(&row.status);
-        out.optional(row.payer_name.as_deref(), BinaryRows::text);
-        out.optional(row.payer_document.as_deref(), BinaryRows::text);
-        out.optional(row.payer_info.as_deref(), BinaryRows::text);
-        out.optional(row.note.as_deref(), BinaryRows::text);
-        out.optional(row.recorded_by.as_deref(), BinaryRows::text);
-        out.optional(row.void_reason.as_deref(), BinaryRows::text);
-        out.timestamptz(row.recorded_at);
-        out.jsonb(&row.refunds.to_string());
-        out.bigint(written.version);
-        out.xid8(written.tx_id);
-        out.bigint(written.global_position);
+    let mut folding: Vec<Option<Row>> = vec![None; before.len()];
+    let mut existing: Vec<Option<Written>> = Vec::new();
+    for (at, change) in changes.iter().enumerate() {
+        let slot = slots[&(change.account_id, change.reference)];
+        let current = match folding[slot].take() {
+            Some(row) => Some(row),
+            None => before[slot].clone(),
+        };
+        let row = match fold(keys, change, current) {
+            Ok(row) => row,
+            Err(error) => {
+                // The caller's savepoint undoes the rows sent so far.
+                copy.abort().await?;
+                return Err(error);
+            }
+        };
+        if at != last[slot] {
+            folding[slot] = Some(row);
+            continue;
+        }
+        let written = Written::of(row, change);
+        if before[slot].is_some() {
+            existing.push(Some(written));
+            continue;
+        }
+        let Some(&day) = days.get(&written.row.paid_at) else {
+            // Every instant a row can hold was asked for; kept as a rejection, not a panic.
+            copy.abort().await?;
+            return Err(rejected(
+                change.event,
+                "no São Paulo day for paid_at".to_owned(),
+            ));
+        };
+        encode_row(copy.rows(), &written, day);
         copy.row_written().await?;
     }
     copy.finish().await?;
+    if !existing.is_empty() {
+        write_rows(conn, &tables.payments, &existing).await?;
+    }
     Ok(())
+}
+
+/// The São Paulo calendar day of every instant a payment of `changes` can be left paid at, as
+/// PostgreSQL's time zone data has it (the day live's insert stores), in one query.
+async fn sao_paulo_days(
+    conn: &mut PgConnection,
+    changes: &[Change<'_>],
+) -> Result<HashMap<DateTime<Utc>, NaiveDate>, sqlx::Error> {
+    let mut instants: Vec<DateTime<Utc>> = changes
+        .iter()
+        .filter_map(|change| match &change.decoded {
+            PaymentEvent::PaymentRecorded(recorded) => Some(recorded.paid_at.as_str()),
+            PaymentEvent::PaymentConfirmed(confirmed) => Some(confirmed.paid_at.as_str()),
+            PaymentEvent::PaymentRefunded(_) | PaymentEvent::PaymentVoided(_) => None,
+        })
+        // An instant that does not parse rejects its event in the fold.
+        .filter_map(|text| DateTime::parse_from_rfc3339(text).ok())
+        .map(|at| at.with_timezone(&Utc))
+        .collect();
+    instants.sort_unstable();
+    instants.dedup();
+    let days: Vec<NaiveDate> = sqlx::query_scalar(
+        "select coalesce(array_agg((t at time zone 'America/Sao_Paulo')::date order by n), '{}')
+           from unnest($1::timestamptz[]) with ordinality as u(t, n)",
+    )
+    .bind(&instants)
+    .fetch_one(conn)
+    .await?;
+    Ok(instants.into_iter().zip(days).collect())
+}
+
+/// One row of `payments` in `COPY`'s binary format, its São Paulo day being `day`.
+fn encode_row(out: &mut BinaryRows, written: &Written, day: NaiveDate) {
+    let row = &written.row;
+    out.row(25);
+    out.uuid(row.account_id);
+    out.text(&row.reference);
+    out.optional(row.end_to_end_id.as_deref(), BinaryRows::text);
+    out.bigint(row.amount_centavos);
+    out.bigint(row.refunded_centavos);
+    out.timestamptz(row.paid_at);
+    out.date(day);
+    out.optional(row.txid.as_deref(), BinaryRows::text);
+    out.optional(row.qrcode_id, BinaryRows::uuid);
+    out.optional(row.payment_link_id, BinaryRows::uuid);
+    out.optional(row.pix_key.as_deref(), BinaryRows::text);
+    out.text(&row.source);
+    out.optional(row.confirmed_by.as_deref(), BinaryRows::text);
+    out.text(&row.status);
+    out.optional(row.payer_name.as_deref(), BinaryRows::text);
+    out.optional(row.payer_document.as_deref(), BinaryRows::text);
+    out.optional(row.payer_info.as_deref(), BinaryRows::text);
+    out.optional(row.note.as_deref(), BinaryRows::text);
+    out.optional(row.recorded_by.as_deref(), BinaryRows::text);
+    out.optional(row.void_reason.as_deref(), BinaryRows::text);
+    out.timestamptz(row.recorded_at);
+    out.jsonb(&row.refunds.to_string());
+    out.bigint(written.version);
+    out.xid8(written.tx_id);
+    out.bigint(written.global_position);
 }
 
 /// Applies a run of payment events (no `AccountDeleted` among them): one lookup of the
@@ -638,7 +681,8 @@ async fn apply_changes(
             });
     }
     let before = rows_before(conn, &tables.payments, &slots, &accounts, &references).await?;
-    let mut after = fold_run(conn, keys, changes, &slots, &before).await?;
+    keys.load_for(&mut *conn, changes).await?;
+    let mut after = fold_run(keys, changes, &slots, &before)?;
     let days = write_rows(conn, &tables.payments, &after).await?;
     if !tables.totals_after_fill {
         analyze_when_grown(conn, &tables.payments).await?;
@@ -841,12 +885,9 @@ async fn add_to_totals(
 }
 
 /// Applies one payment event to the row as it stands (`None`: not recorded yet), in memory.
-async fn fold(
-    conn: &mut PgConnection,
-    keys: &mut Keys,
-    change: &Change<'_>,
-    old: Option<Row>,
-) -> Result<Row, ApplyError> {
+/// The account's key is already in `keys` ([`Keys::load_for`]), so folding needs no database
+/// and copies out of the decoded event only the fields the row keeps.
+fn fold(keys: &Keys, change: &Change<'_>, old: Option<Row>) -> Result<Row, ApplyError> {
     let Change {
         event,
         account_id,
@@ -854,41 +895,37 @@ async fn fold(
         reference,
         ..
     } = *change;
-    let row = match (old, change.decoded.clone()) {
+    let row = match (old, &change.decoded) {
         (None, PaymentEvent::PaymentRecorded(recorded)) => Row {
             account_id,
             reference: reference.to_owned(),
-            end_to_end_id: recorded.end_to_end_id,
+            end_to_end_id: recorded.end_to_end_id.clone(),
             amount_centavos: centavos(event, recorded.amount_centavos)?,
             refunded_centavos: 0,
             paid_at: timestamp(event, &recorded.paid_at)?,
             paid_on: NaiveDate::MIN,
-            txid: recorded.txid,
+            txid: recorded.txid.clone(),
             qrcode_id: code(event, recorded.qrcode_id.as_deref())?,
             payment_link_id: code(event, recorded.payment_link_id.as_deref())?,
-            pix_key: recorded.pix_key,
+            pix_key: recorded.pix_key.clone(),
             source: recorded.source.as_str().to_owned(),
             confirmed_by: None,
             status: "received".to_owned(),
-            payer_name: keys
-                .open(conn, event, account_text, recorded.payer_name.as_ref())
-                .await?,
-            payer_document: keys
-                .open(conn, event, account_text, recorded.payer_document.as_ref())
-                .await?,
-            payer_info: keys
-                .open(conn, event, account_text, recorded.payer_info.as_ref())
-                .await?,
-            note: recorded.note,
-            recorded_by: recorded.recorded_by,
+            payer_name: keys.open(account_text, recorded.payer_name.as_ref()),
+            payer_document: keys.open(account_text, recorded.payer_document.as_ref()),
+            payer_info: keys.open(account_text, recorded.payer_info.as_ref()),
+            note: recorded.note.clone(),
+            recorded_by: recorded.recorded_by.clone(),
             void_reason: None,
             recorded_at: timestamp(event, &recorded.recorded_at)?,
-            refunds: serde_json::json!([]),
+            refunds: serde_json::Value::Array(Vec::new()),
         },
         (Some(mut row), PaymentEvent::PaymentConfirmed(confirmed)) => {
             row.amount_centavos = centavos(event, confirmed.amount_centavos)?;
             row.paid_at = timestamp(event, &confirmed.paid_at)?;
-            row.txid = confirmed.txid.or(row.txid);
+            if confirmed.txid.is_some() {
+                row.txid.clone_from(&confirmed.txid);
+            }
             if let Some(code) = code(event, confirmed.qrcode_id.as_deref())? {
                 row.qrcode_id = Some(code);
             }
@@ -903,7 +940,7 @@ async fn fold(
                 (&mut row.payer_document, confirmed.payer_document.as_ref()),
                 (&mut row.payer_info, confirmed.payer_info.as_ref()),
             ] {
-                if let Some(opened) = keys.open(conn, event, account_text, sealed).await? {
+                if let Some(opened) = keys.open(account_text, sealed) {
                     *field = Some(opened);
                 }
             }
@@ -914,7 +951,7 @@ async fn fold(
                 serde_json::from_value(row.refunds.clone()).unwrap_or_default();
             let view = RefundView {
                 id: refunded.refund_id.clone(),
-                rtr_id: refunded.rtr_id,
+                rtr_id: refunded.rtr_id.clone(),
                 amount_centavos: refunded.amount_centavos,
                 status: refunded.status.as_str().to_owned(),
             };
@@ -934,7 +971,7 @@ async fn fold(
         }
         (Some(mut row), PaymentEvent::PaymentVoided(voided)) => {
             row.status = "voided".to_owned();
-            row.void_reason = Some(voided.reason);
+            row.void_reason = Some(voided.reason.clone());
             row
         }
         (old, _) => {
@@ -991,29 +1028,75 @@ struct Keys {
 }
 
 impl Keys {
-    async fn open(
+    /// Loads, in feed order, the key of every account whose payments in `changes` carry a
+    /// sealed field, so that [`fold`] opens them without the database (and replay's fill can
+    /// fold while its `COPY` holds the connection). A key that cannot be read rejects the first
+    /// event that needs it, as opening it there did.
+    async fn load_for(
         &mut self,
         conn: &mut PgConnection,
-        event: &StoredEvent,
-        account_id: &str,
-        sealed: Option<&Sealed>,
-    ) -> Result<Option<String>, ApplyError> {
-        let Some(sealed) = sealed else {
-            return Ok(None);
-        };
-        if !self.loaded.contains_key(account_id) {
-            let key = load_key(&mut *conn, account_id)
-                .await
-                .map_err(|error| match error {
-                    VaultError::Storage(error) => ApplyError::Database(error),
-                    other => rejected(event, format!("the account's key: {other}")),
-                })?;
-            self.loaded.insert(account_id.to_owned(), key);
+        changes: &[Change<'_>],
+    ) -> Result<(), ApplyError> {
+        for change in changes {
+            if !has_sealed(&change.decoded) || self.loaded.contains_key(change.account_text) {
+                continue;
+            }
+            let key =
+                load_key(&mut *conn, change.account_text)
+                    .await
+                    .map_err(|error| match error {
+                        VaultError::Storage(error) => ApplyError::Database(error),
+                        other => rejected(change.event, format!("the account's key: {other}")),
+                    })?;
+            self.loaded.insert(change.account_text.to_owned(), key);
         }
+        Ok(())
+    }
+
+    /// Opens `sealed` with the account's key, loaded beforehand by [`Keys::load_for`]; `None`
+    /// when there is nothing sealed, the key is gone (shredded) or the value does not open.
+    fn open(&self, account_id: &str, sealed: Option<&Sealed>) -> Option<String> {
         let Some(Some(key)) = self.loaded.get(account_id) else {
-            return Ok(None);
+            return None;
         };
-        Ok(key.open(sealed).ok())
+        key.open(sealed?).ok()
+    }
+}
+
+/// Whether the event carries a payer field sealed with the account's key.
+fn has_sealed(event: &PaymentEvent) -> bool {
+    match event {
+        PaymentEvent::PaymentRecorded(e) => {
+            e.payer_name.is_some() || e.payer_document.is_some() || e.payer_info.is_some()
+        }
+        PaymentEvent::PaymentConfirmed(e) => {
+            e.payer_name.is_some() || e.payer_document.is_some() || e.payer_info.is_some()
+        }
+        PaymentEvent::PaymentRefunded(_) | PaymentEvent::PaymentVoided(_) => false,
+    }
+}
+
+/// The payment event in `event`'s payload. The envelope's event type names the variant (the
+/// store writes it from the same enum the payload's `type` tag comes from), so the payload is
+/// read straight into that variant's struct, which ignores the tag: read as the tagged enum,
+/// serde first copied every field of every payload into a buffer of its own.
+fn decode(event: &StoredEvent) -> Result<PaymentEvent, serde_json::Error> {
+    match event.event_type.as_str() {
+        "PaymentRecorded" => event
+            .payload
+            .deserialize()
+            .map(PaymentEvent::PaymentRecorded),
+        "PaymentConfirmed" => event
+            .payload
+            .deserialize()
+            .map(PaymentEvent::PaymentConfirmed),
+        "PaymentRefunded" => event
+            .payload
+            .deserialize()
+            .map(PaymentEvent::PaymentRefunded),
+        "PaymentVoided" => event.payload.deserialize().map(PaymentEvent::PaymentVoided),
+        // Whatever the enum makes of it (its error names the unknown type).
+        _ => event.payload.deserialize(),
     }
 }
 

@@ -5,7 +5,7 @@ mod support;
 use std::time::Duration;
 
 use projections::replay::{self, ReplayOptions};
-use projections::{CancellationToken, event_counts, qrcodes};
+use projections::{CancellationToken, event_counts, payments, qrcodes};
 use sqlx::{AssertSqlSafe, PgPool};
 use support::{NewEvent, TestEnv, event_count_rows, qrcode_rows, read_feed};
 use uuid::Uuid;
@@ -447,4 +447,107 @@ fn selecting_all_or_nothing_means_every_projection_and_unknown_names_are_refused
         replay::select(&["nope".to_owned()]),
         Err(projections::Error::UnknownProjection(name)) if name == "nope"
     ));
+}
+
+/// A payment's `PaymentRecorded` event as the intake writes it (nothing sealed).
+fn payment_recorded(account: Uuid, n: usize) -> NewEvent {
+    let reference = format!("E{n:031}");
+    let recorded =
+        domain::payment::PaymentEvent::PaymentRecorded(domain::payment::PaymentRecorded {
+            account_id: account.to_string(),
+            reference: reference.clone(),
+            end_to_end_id: Some(reference.clone()),
+            amount_centavos: 100 + n as u64,
+            paid_at: format!("2026-11-2{}T02:{:02}:00Z", n % 3, n % 60),
+            txid: None,
+            qrcode_id: None,
+            payment_link_id: None,
+            pix_key: Some("caixa@padaria.test".to_owned()),
+            source: domain::payment::PaymentSource::ApiPix,
+            payer_name: None,
+            payer_document: None,
+            payer_info: None,
+            note: None,
+            recorded_by: None,
+            recorded_at: "2026-11-23T12:00:00Z".to_owned(),
+        });
+    NewEvent {
+        event_id: Uuid::now_v7(),
+        stream_type: "payment".to_owned(),
+        stream_id: format!("{account}:{reference}"),
+        stream_version: 1,
+        event_type: "PaymentRecorded".to_owned(),
+        schema_version: 1,
+        payload: serde_json::to_value(&recorded).unwrap(),
+    }
+}
+
+async fn payment_rows(pool: &PgPool, table: &str) -> Vec<String> {
+    sqlx::query_scalar(AssertSqlSafe(format!(
+        "select p::text from {table} p order by account_id, reference"
+    )))
+    .fetch_all(pool)
+    .await
+    .unwrap()
+}
+
+#[tokio::test]
+async fn a_payment_event_rejected_halfway_through_a_copied_page_is_parked_as_live_parks_it() {
+    let env = TestEnv::start().await;
+    // 600 payments recorded in one transaction; the 300th event voids a payment nobody
+    // recorded, which live rejects. Replay's fill has sent the rows before it into its `COPY`
+    // by then, and must drop them, park that one event and write the page again without it.
+    let account = Uuid::now_v7();
+    let mut events: Vec<NewEvent> = (0..600).map(|n| payment_recorded(account, n)).collect();
+    let voided = domain::payment::PaymentEvent::PaymentVoided(domain::payment::PaymentVoided {
+        reason: "engano".to_owned(),
+        voided_by: account.to_string(),
+        voided_at: "2026-11-23T13:00:00Z".to_owned(),
+    });
+    events[299] = NewEvent {
+        stream_id: format!("{account}:manual-nunca-registrado"),
+        stream_version: 2,
+        event_type: "PaymentVoided".to_owned(),
+        payload: serde_json::to_value(&voided).unwrap(),
+        ..payment_recorded(account, 299)
+    };
+    let poison = events[299].event_id;
+    env.insert(&events).await;
+    let shutdown = CancellationToken::new();
+    let relay = env.spawn_relay(env.relay_config("a"), &shutdown);
+    let projector = env.spawn_projector(vec![std::sync::Arc::new(payments::Payments)], &shutdown);
+    let last = env.last_position().await;
+    env.wait_for_projection(payments::NAME, last).await;
+    let live = payment_rows(&env.pool, "payments").await;
+    assert_eq!(live.len(), 599);
+    let live_parked: Vec<(Uuid, String)> =
+        sqlx::query_as("select event_id, error from parked_events")
+            .fetch_all(&env.pool)
+            .await
+            .unwrap();
+    assert_eq!(live_parked.len(), 1);
+    assert_eq!(live_parked[0].0, poison);
+    sqlx::query("delete from parked_events")
+        .execute(&env.pool)
+        .await
+        .unwrap();
+
+    let reports = replay::replay(
+        &env.pool,
+        &[std::sync::Arc::new(payments::Payments)],
+        &options(),
+    )
+    .await
+    .expect("replay succeeds");
+
+    assert_eq!(reports[0].parked, 1);
+    assert_eq!(payment_rows(&env.pool, "payments").await, live);
+    let parked: Vec<(Uuid, String)> = sqlx::query_as("select event_id, error from parked_events")
+        .fetch_all(&env.pool)
+        .await
+        .unwrap();
+    assert_eq!(parked, live_parked);
+    shutdown.cancel();
+    relay.await.unwrap().unwrap();
+    projector.await.unwrap().unwrap();
 }

@@ -6,7 +6,8 @@
 //!    `tables`: the migrations are the only DDL) and fill it from the feed in big pages. The
 //!    feed is read once for every projection being rebuilt, the next page while the current one
 //!    is written, and only the payloads one of them reads ([`Projection::reads`]: no metadata,
-//!    and no payload that only `event_counts` would be handed); each projection writes a page
+//!    and no payload that only `event_counts` would be handed); each projection applies the
+//!    pages in a task of its own, at its own pace (two pages queued at most), and writes a page
 //!    with its own multi-row statements, in a transaction that does not wait for its WAL flush
 //!    (a crash loses only rebuild tables, which the next replay drops). Once the fill ends,
 //!    each projection makes the changes it noted during it ([`Projection::finish_fill`]:
@@ -205,7 +206,7 @@ async fn replay_locked(
 
 async fn fill_and_switch(
     pool: &PgPool,
-    builds: &mut [Build],
+    builds: &mut Vec<Build>,
     options: &ReplayOptions,
     started: Instant,
     started_at: chrono::DateTime<Utc>,
@@ -227,7 +228,11 @@ async fn fill_and_switch(
     let names: Vec<&str> = builds.iter().map(|b| b.projection.name()).collect();
     bar.set_message(format!("replay {}", names.join(", ")));
 
-    // Read the next page while the current one is applied.
+    // Read the next page while the current one is applied, and let each projection apply at
+    // its own pace: one task per projection, each with a queue of pages (shared, not copied).
+    // Applied one page at a time by all of them at once, in one task, every page waited for
+    // the slowest (`payments`), and while `payments` folded a page the others' statements sat
+    // answered but unread (their timers showed `event_counts` at 2.2 s of a 13.2 s fill).
     let (pages_tx, mut pages_rx) = mpsc::channel::<Vec<StoredEvent>>(2);
     // Only what one of them reads: on a large log most of the reading cost is payloads turned
     // into text and back, and most events are read by few projections.
@@ -243,21 +248,55 @@ async fn fill_and_switch(
         fields,
         pages_tx,
     ));
+    let mut queues = Vec::with_capacity(builds.len());
+    let mut appliers = Vec::with_capacity(builds.len());
+    for mut build in builds.drain(..) {
+        let (queue, mut pages) = mpsc::channel::<Arc<Vec<StoredEvent>>>(PAGES_QUEUED);
+        queues.push(queue);
+        let (pool, upcasters) = (pool.clone(), Arc::clone(&options.upcasters));
+        appliers.push(tokio::spawn(async move {
+            while let Some(page) = pages.recv().await {
+                if let Err(error) = apply_page(&pool, &mut build, &upcasters, &page).await {
+                    return (build, Err(error));
+                }
+            }
+            (build, Ok(()))
+        }));
+    }
     let mut position = FeedPosition::default();
     let mut events: u64 = 0;
-    while let Some(page) = pages_rx.recv().await {
-        futures::future::try_join_all(
-            builds
-                .iter_mut()
-                .map(|build| apply_page(pool, build, &options.upcasters, &page)),
-        )
-        .await?;
+    'pages: while let Some(page) = pages_rx.recv().await {
         position = page.last().map_or(position, |e| e.position);
         events += page.len() as u64;
+        let count = page.len() as u64;
+        let page = Arc::new(page);
+        for queue in &queues {
+            if queue.send(Arc::clone(&page)).await.is_err() {
+                // That projection stopped on an error, reported below.
+                break 'pages;
+            }
+        }
         if events > bar.length().unwrap_or_default() {
             bar.set_length(events);
         }
-        bar.inc(page.len() as u64);
+        bar.inc(count);
+    }
+    // Closing the queues ends each applier once it has applied what it holds (or stopped
+    // early: dropping the pages' receiver ends the reader).
+    drop(queues);
+    drop(pages_rx);
+    let mut failed = None;
+    for applier in appliers {
+        let (build, applied) = applier
+            .await
+            .map_err(|_| Error::Interrupted("a replay's page applier panicked"))?;
+        builds.push(build);
+        if let Err(error) = applied {
+            failed.get_or_insert(error);
+        }
+    }
+    if let Some(error) = failed {
+        return Err(error);
     }
     reader
         .await
@@ -456,6 +495,10 @@ async fn build_index(pool: &PgPool, definition: String) -> Result<u64, sqlx::Err
     tx.commit().await?;
     Ok(done)
 }
+
+/// Pages read ahead for each projection: the reader waits once the slowest one has this many
+/// queued.
+const PAGES_QUEUED: usize = 2;
 
 /// SQLSTATE `unique_violation`.
 const UNIQUE_VIOLATION: &str = "23505";
