@@ -95,7 +95,11 @@ async fn a_log_written_to_a_pipe_carries_no_colour_codes() {
 
     let server = std::env::var("DATABASE_URL")
         .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".to_owned());
-    let admin: sqlx::postgres::PgConnectOptions = server.parse().expect("DATABASE_URL");
+    // The server's maintenance database: the one `DATABASE_URL` names may not exist yet.
+    let admin = server
+        .parse::<sqlx::postgres::PgConnectOptions>()
+        .expect("DATABASE_URL")
+        .database("postgres");
     let database = format!("balcao_plain_log_{}", uuid::Uuid::now_v7().simple());
     let mut conn = admin.connect().await.expect("PostgreSQL");
     sqlx::query(sqlx::AssertSqlSafe(format!(
