@@ -11,6 +11,7 @@ pub mod assets;
 pub mod auth;
 pub mod billing;
 pub mod client_address;
+pub mod clock;
 pub mod config;
 pub mod content;
 pub mod error;

@@ -469,6 +469,7 @@ pub async fn app_state(
         )?,
         storage: crate::storage::Storage::from_url(&settings.storage.storage_url)?,
         payer_pages: crate::pages::payer_cache::PayerPages::new(settings.payer_page_cache_bytes),
+        clock: settings.clock.clone(),
     }))
 }
 

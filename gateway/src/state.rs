@@ -54,6 +54,8 @@ pub struct Inner {
     pub storage: crate::storage::Storage,
     /// Payer pages kept rendered and compressed (`pages::payer_cache`).
     pub payer_pages: crate::pages::payer_cache::PayerPages,
+    /// The clock calendar decisions read (`Settings::clock`'s, shared).
+    pub clock: crate::clock::Clock,
 }
 
 impl AppState {

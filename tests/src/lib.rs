@@ -210,6 +210,7 @@ impl TestApp {
             },
             payments: PaymentSettings::default(),
             billing: BillingSettings::default(),
+            clock: gateway::clock::Clock::default(),
         };
         adjust(&mut settings);
         roles::migrate(&settings)

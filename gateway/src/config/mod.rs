@@ -281,6 +281,9 @@ pub struct Settings {
     /// Plans and billing: the Asaas adapter.
     #[command(flatten)]
     pub billing: BillingSettings,
+    /// The clock calendar decisions read (`crate::clock`): never set from the environment.
+    #[arg(skip)]
+    pub clock: crate::clock::Clock,
 }
 
 impl Settings {

@@ -19,7 +19,6 @@ use askama::Template;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use chrono::Utc;
 use domain::payment_link::LinkStatus;
 use domain::qr::{EcLevel, QrMatrix};
 use projections::payment_links::{self, PaymentLinkView};
@@ -99,7 +98,7 @@ pub async fn show(
             .format("%d/%m/%Y às %H:%M")
             .to_string()
     });
-    match status_of(&view, Utc::now()) {
+    match status_of(&view, state.clock.now()) {
         // A paid link's page says so, whatever happened to the link since.
         _ if paid.is_some() => {}
         LinkStatus::Active => {}

@@ -138,8 +138,8 @@ async fn a_revoked_link_and_an_expired_one_say_so_with_410() {
     assert_eq!(again.status, StatusCode::CONFLICT);
     assert_eq!(again.json["error"]["code"], "payment-link-already-revoked");
 
-    // An expiry in the past is refused when made; one that passed later is a 410. The read
-    // model is moved back a day to stand for the calendar (no clock is faked in the gateway).
+    // An expiry in the past is refused when made; one that passed later is a 410: the gateway's
+    // clock is moved past it (`gateway::clock`), as the calendar would.
     let mut past = link_body();
     past["expiresOn"] = json!("2020-01-01");
     let path = Person::in_account(&owner.account_id, "/payment-links");
@@ -155,15 +155,21 @@ async fn a_revoked_link_and_an_expired_one_say_so_with_410() {
     let (status, html) = page(&app, &url).await;
     assert_eq!(status, StatusCode::OK);
     assert!(html.contains("Válido até"), "{html}");
-    let db = app.db().await;
-    sqlx::query("update payment_links set expires_at = now() - interval '1 second' where link_id = $1::uuid")
-        .bind(expiring["id"].as_str().expect("id"))
-        .execute(&db)
-        .await
-        .expect("moved back");
+    app.settings.clock.advance(chrono::Duration::days(3));
     let (status, html) = page(&app, &url).await;
     assert_eq!(status, StatusCode::GONE);
     assert!(html.contains("Este link de pagamento expirou"), "{html}");
+    let listed = owner.get(&path).await;
+    let shown = listed.json["paymentLinks"]
+        .as_array()
+        .expect("links")
+        .iter()
+        .find(|l| l["id"] == expiring["id"])
+        .expect("listed");
+    assert_eq!(
+        shown["status"], "expired",
+        "the dashboard reads the same clock"
+    );
     app.stop().await;
 }
 

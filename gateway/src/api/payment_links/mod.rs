@@ -141,7 +141,7 @@ fn to_json(state: &AppState, view: PaymentLinkView) -> PaymentLinkJson {
     let status = if view.paid_at.is_some() {
         "paid"
     } else {
-        status_name(status_of(&view, Utc::now()))
+        status_name(status_of(&view, state.clock.now()))
     };
     PaymentLinkJson {
         id: view.link_id.to_string(),
