@@ -23,7 +23,7 @@ use domain::payment_link::LinkStatus;
 use domain::qr::{EcLevel, QrMatrix};
 use projections::payment_links::{self, PaymentLinkView};
 
-use crate::api::payment_links::{brasilia, status_of, token};
+use crate::api::payment_links::{brasilia, paid_in_brasilia, status_of, token};
 use crate::assets;
 use crate::error::AppError;
 use crate::html::{ErrorPage, HtmlTemplate, Meta};
@@ -93,11 +93,7 @@ pub async fn show(
     let view = payment_links::find(&state.pool, link_id)
         .await?
         .ok_or(AppError::NotFound)?;
-    let paid = view.paid_at.map(|at| {
-        at.with_timezone(&brasilia())
-            .format("%d/%m/%Y às %H:%M")
-            .to_string()
-    });
+    let paid = view.paid_at.map(paid_in_brasilia);
     match status_of(&view, state.clock.now()) {
         // A paid link's page says so, whatever happened to the link since.
         _ if paid.is_some() => {}

@@ -207,11 +207,9 @@ fn render_payment(
     view: QrCodeView,
     holder: Option<String>,
 ) -> Result<String, AppError> {
-    let paid = view.paid_at.map(|at| {
-        at.with_timezone(&crate::api::payment_links::brasilia())
-            .format("%d/%m/%Y às %H:%M")
-            .to_string()
-    });
+    let paid = view
+        .paid_at
+        .map(crate::api::payment_links::paid_in_brasilia);
     // A paid single-use code's page and an archived code's page say so and show no code to pay
     // with.
     let qr_svg = if paid.is_some() || view.archived_at.is_some() {

@@ -783,3 +783,16 @@ export async function screenshotsAtBothSizes(page, name) {
   }
   if (size) await page.setViewportSize(size);
 }
+
+/**
+ * Registers an account's first Pix key through `/painel/chaves` ("Cadastrar chave Pix"), with the
+ * holder's name as the bank shows it, and waits until it is the account's default key.
+ */
+export async function registerFirstKey(page, { key, holder }) {
+  await page.goto("/painel/chaves");
+  const form = page.getByRole("form", { name: "Cadastrar chave Pix" });
+  await form.getByLabel("Chave Pix", { exact: true }).fill(key);
+  await form.getByLabel("Nome do titular, como o banco mostra", { exact: true }).fill(holder);
+  await form.getByRole("button", { name: "Cadastrar chave" }).click();
+  await form.getByRole("status").filter({ hasText: "é a chave padrão desta conta" }).waitFor();
+}

@@ -13,6 +13,7 @@ import { after, before, describe } from "node:test";
 
 import {
   PHONE_AND_LAPTOP,
+  registerFirstKey,
   screenshotsAtBothSizes,
   signUpThroughForm,
   startStack,
@@ -51,12 +52,7 @@ describe("uma placa paga por muitos clientes", () => {
 
   step("the owner registers her key as Beatriz Lima and makes a code named Loja da Bia", async () => {
     await signUpThroughForm(owner, { name: "Beatriz Lima", email: uniqueEmail("bia"), password: "Senha-da-Bia-7" });
-    await owner.goto("/painel/chaves");
-    const keyForm = owner.getByRole("form", { name: "Cadastrar chave Pix" });
-    await keyForm.getByLabel("Chave Pix", { exact: true }).fill(KEY);
-    await keyForm.getByLabel("Nome do titular, como o banco mostra", { exact: true }).fill("Beatriz Lima");
-    await keyForm.getByRole("button", { name: "Cadastrar chave" }).click();
-    await keyForm.getByRole("status").filter({ hasText: "é a chave padrão desta conta" }).waitFor();
+    await registerFirstKey(owner, { key: KEY, holder: "Beatriz Lima" });
     await owner.goto("/painel/criar-qrcode");
     const form = owner.getByRole("form", { name: "Criar QR code" });
     await owner.waitForFunction(

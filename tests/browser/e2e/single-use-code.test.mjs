@@ -10,6 +10,7 @@ import { after, before, describe } from "node:test";
 
 import {
   PHONE_AND_LAPTOP,
+  registerFirstKey,
   screenshotsAtBothSizes,
   signUpThroughForm,
   startStack,
@@ -43,12 +44,7 @@ describe("um QR code de uso único, feito para uma venda", () => {
 
   step("the owner registers her key", async () => {
     await signUpThroughForm(owner, { name: "Beatriz Lima", email: uniqueEmail("bia"), password: "Senha-da-Bia-7" });
-    await owner.goto("/painel/chaves");
-    const keyForm = owner.getByRole("form", { name: "Cadastrar chave Pix" });
-    await keyForm.getByLabel("Chave Pix", { exact: true }).fill(KEY);
-    await keyForm.getByLabel("Nome do titular, como o banco mostra", { exact: true }).fill("Beatriz Lima");
-    await keyForm.getByRole("button", { name: "Cadastrar chave" }).click();
-    await keyForm.getByRole("status").filter({ hasText: "é a chave padrão desta conta" }).waitFor();
+    await registerFirstKey(owner, { key: KEY, holder: "Beatriz Lima" });
   });
 
   for (const screen of SCREENS) {

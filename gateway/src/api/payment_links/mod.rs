@@ -183,6 +183,13 @@ pub(crate) fn brasilia() -> FixedOffset {
     FixedOffset::west_opt(3 * 3600).expect("UTC−3 is a valid offset")
 }
 
+/// When something was paid, as a payer page says it: "27/11/2026 às 09:21", Brasília time.
+pub(crate) fn paid_in_brasilia(at: DateTime<Utc>) -> String {
+    at.with_timezone(&brasilia())
+        .format("%d/%m/%Y às %H:%M")
+        .to_string()
+}
+
 /// The end of `day` in Brasília (00:00 of the next day at UTC−3), RFC 3339.
 fn end_of_day_in_brasilia(day: &str) -> Result<String, ApiError> {
     let bad = || {
