@@ -218,6 +218,23 @@ describe("uma placa paga por muitos clientes", () => {
       // A long name in the QR code column must not squeeze the others mid-word ("Simulaçã/o").
       assert.deepEqual(await brokenWords(owner, ".payments-table td"), []);
       await shots(owner, `transacoes-link-${screen.width}`);
+      // And the home's recent payments say it came through a link.
+      await owner.goto("/painel");
+      await owner.locator(".recent-payments li", { hasText: `R$ ${amount}` }).getByText("link de pagamento").waitFor();
+      // An amount is one word in the period cards too ("ticket médio R$ / 20,00" wrapped).
+      const split = await owner.locator(".figure-detail").evaluateAll((details) =>
+        details
+          .filter((detail) => {
+            const range = document.createRange();
+            const amount = [...detail.childNodes].find((n) => n.textContent.includes("R$"));
+            if (amount === undefined) return false;
+            range.selectNodeContents(amount);
+            return new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top))).size > 1;
+          })
+          .map((detail) => detail.textContent),
+      );
+      assert.deepEqual(split, []);
+      await shots(owner, `inicio-link-${screen.width}`);
       for (const page of [waiting, paying, later]) await page.context().close();
     });
   }

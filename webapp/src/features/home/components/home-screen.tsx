@@ -42,7 +42,13 @@ function Figure({ title, figures }: { title: string; figures: PeriodFigures }) {
       <p className="figure-amount">{formatCentavos(figures.receivedCentavos)}</p>
       <p className="figure-detail">
         {payments(figures.payments)}
-        {figures.payments > 0 ? ` · ticket médio ${formatCentavos(figures.averageTicketCentavos)}` : ''}
+        {figures.payments > 0 ? (
+          <>
+            {' · ticket médio '}
+            {/* One word: "R$" never on a line of its own. */}
+            <span className="amount">{formatCentavos(figures.averageTicketCentavos)}</span>
+          </>
+        ) : null}
       </p>
     </li>
   );
