@@ -299,7 +299,7 @@ pub async fn start(settings: &Settings, roles: Roles) -> anyhow::Result<Running>
             .then_some(settings.server.max_connections_per_address),
     };
     if roles.serve {
-        let pool = pool(settings, "balcao-gateway", 20).await?;
+        let pool = pool(settings, "balcao-gateway", settings.db_pool_size).await?;
         let client = client.clone();
         let state = app_state(settings, pool.clone(), Some(client)).await?;
         state.live.end_streams_on(shutdown.clone());

@@ -17,7 +17,7 @@ use gateway::config::{
 };
 use gateway::roles::{self, Roles, Running};
 use smtp_sink::SmtpSink;
-use sqlx::postgres::PgConnectOptions;
+use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 use sqlx::{ConnectOptions, PgPool};
 use uuid::Uuid;
 
@@ -66,6 +66,12 @@ pub fn dead_nats_url() -> String {
 }
 
 /// The build id of the fixture dashboard every [`TestApp`] serves.
+/// Connections each test app's web server may open ([`Settings::db_pool_size`]). A test app is a
+/// whole service: with the relay's and projector's pools and locks it holds at most 29, two
+/// running tests 58, beside a `make run` (at most 43 by default). Measured with `make run`'s
+/// service up beside the e2e binary (and other sessions' tests): 93 at the peak, every test passing.
+pub const TEST_POOL_SIZE: u32 = 6;
+
 pub const FIXTURE_BUILD_ID: &str = "build-de-teste";
 
 /// Writes a tiny built dashboard into `dir`, shaped like Vite's output (`index.html` loading a
@@ -182,6 +188,10 @@ impl TestApp {
             nats_subject_prefix: format!("test.{id}"),
             nats_replicas: 1,
             nats_duplicate_window_secs: 900,
+            // Each test runs a whole service (web server, relay, projector) beside the others
+            // and, on a developer's machine, beside `make run`: small pools keep the suite inside
+            // PostgreSQL's default 100 connections ([`TEST_POOL_SIZE`]).
+            db_pool_size: TEST_POOL_SIZE,
             statement_timeout_ms: 10_000,
             idle_in_transaction_timeout_ms: 15_000,
             webapp_dir: webapp.clone(),
@@ -251,7 +261,9 @@ impl TestApp {
     ///
     /// When PostgreSQL cannot be reached.
     pub async fn db(&self) -> PgPool {
-        PgPool::connect(&self.settings.database_url)
+        PgPoolOptions::new()
+            .max_connections(2)
+            .connect(&self.settings.database_url)
             .await
             .expect("the test database answers")
     }

@@ -31,6 +31,7 @@
 //! | `BALCAO_NATS_REPLICAS` | `1` | stream replicas (3 on a cluster) |
 //! | `BALCAO_NATS_DUPLICATE_WINDOW_SECS` | `900` | JetStream duplicate window; must exceed the relay's retry window |
 //! | `BALCAO_STATEMENT_TIMEOUT_MS` | `10000` | `statement_timeout` on the application's connections |
+//! | `BALCAO_DB_POOL_SIZE` | `20` | connections the web server's (`serve`) pool may open to PostgreSQL; the rest of the service (`all`) holds at most 23 more: the relay's pool 4 and its lock 1, the projector's pool 8 and one lock per projection (8), 2 for read-your-writes waits |
 //! | `BALCAO_IDLE_IN_TRANSACTION_TIMEOUT_MS` | `15000` | `idle_in_transaction_session_timeout`, so a forgotten transaction cannot stall the feed |
 //! | `BALCAO_WEBAPP_DIR` | `webapp/dist` | the built dashboard (relative to the working directory); when missing, its pages answer 503 |
 //! | `BALCAO_STORAGE_URL` | `file://.data/objects` | where uploaded sign logos are stored: `file://FOLDER` or `s3://BUCKET[/PREFIX]` with the standard `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`, `AWS_REGION`, `AWS_ENDPOINT`, `AWS_ALLOW_HTTP` (see [`crate::storage`]) |
@@ -247,6 +248,16 @@ pub struct Settings {
         global = true
     )]
     pub statement_timeout_ms: u64,
+    /// Connections the web server's pool may open (the relay's and the projector's pools are
+    /// fixed at 4 and 8; their locks and the read-your-writes listener take 11 more).
+    #[arg(
+        long,
+        env = "BALCAO_DB_POOL_SIZE",
+        default_value_t = 20,
+        value_parser = clap::value_parser!(u32).range(1..),
+        global = true
+    )]
+    pub db_pool_size: u32,
     /// `idle_in_transaction_session_timeout` for the application's connections, in milliseconds.
     #[arg(
         long,
