@@ -65,13 +65,13 @@ pub fn dead_nats_url() -> String {
     format!("nats://127.0.0.1:{port}")
 }
 
-/// The build id of the fixture dashboard every [`TestApp`] serves.
 /// Connections each test app's web server may open ([`Settings::db_pool_size`]). A test app is a
 /// whole service: with the relay's and projector's pools and locks it holds at most 29, two
 /// running tests 58, beside a `make run` (at most 43 by default). Measured with `make run`'s
 /// service up beside the e2e binary (and other sessions' tests): 93 at the peak, every test passing.
 pub const TEST_POOL_SIZE: u32 = 6;
 
+/// The build id of the fixture dashboard every [`TestApp`] serves.
 pub const FIXTURE_BUILD_ID: &str = "build-de-teste";
 
 /// Writes a tiny built dashboard into `dir`, shaped like Vite's output (`index.html` loading a
