@@ -14,6 +14,7 @@ use domain::key_ring::{
     PixKeyRing, RegisterPixKey, RemovePixKey, RenamePixKey,
 };
 use domain::sealed::Sealed;
+use domain::subscription::plans::PlanId;
 
 use crate::vault::{AccountKey, VaultError, load_key};
 use crate::{
@@ -36,6 +37,8 @@ pub struct Registration {
     pub input: ParsedKeyInput,
     /// Make it the default key.
     pub make_default: bool,
+    /// The account's plan in force: the ring refuses a key past its limit.
+    pub plan: PlanId,
     /// Who asks (an account id).
     pub by: String,
     /// When, RFC 3339.
@@ -97,6 +100,7 @@ impl PixKeys {
             holder_name: key.seal(input.holder_name.as_str()),
             label: seal_label(&key, input.label.as_ref()),
             make_default: registration.make_default,
+            plan: registration.plan,
             by: registration.by,
             at: registration.at,
         });

@@ -6,6 +6,8 @@ use serde::{Deserialize, Serialize};
 
 use super::commands::{ChooseDefaultPixKey, RegisterPixKey, RemovePixKey, RenamePixKey};
 use super::events::{DefaultPixKeyChosen, PixKeyRegistered, PixKeyRemoved, PixKeyRenamed};
+use crate::subscription::limits::{self, LimitedAction, Usage};
+
 use super::{
     KeyRingCommand, KeyRingError, KeyRingEvent, MAX_ACTIVE_KEYS, STREAM_TYPE, stored_kind_name,
 };
@@ -83,7 +85,17 @@ impl PixKeyRing {
         {
             return Err(KeyRingError::AlreadyRegistered);
         }
-        if self.active().count() >= MAX_ACTIVE_KEYS {
+        let active = self.active().count();
+        // The plan's limit is checked against the ring's own keys, so two registrations racing
+        // for the plan's last key cannot both pass: the second is decided again on the first's
+        // event (expected version) and refused.
+        let usage = Usage {
+            pix_keys: u32::try_from(active).unwrap_or(u32::MAX),
+            ..Usage::default()
+        };
+        limits::check(register.plan, LimitedAction::RegisterPixKey, usage)
+            .map_err(KeyRingError::PlanLimit)?;
+        if active >= MAX_ACTIVE_KEYS {
             return Err(KeyRingError::TooManyKeys);
         }
         let becomes_default = register.make_default || self.default_key.is_none();
@@ -220,6 +232,8 @@ mod tests {
     use super::*;
     use crate::pix_key::PixKeyKind;
     use crate::sealed::Sealed;
+    use crate::subscription::limits::{Limit, PlanLimitReached};
+    use crate::subscription::plans::PlanId;
 
     type RingTest = TestFramework<PixKeyRing>;
 
@@ -238,6 +252,7 @@ mod tests {
             holder_name: Sealed::from_text("v1.holder"),
             label: Some(Sealed::from_text("v1.label")),
             make_default,
+            plan: PlanId::PremiumMensal,
             by: OWNER.to_owned(),
             at: AT.to_owned(),
         })
@@ -350,6 +365,42 @@ mod tests {
             .given(given)
             .when(register("k2", "f9", false))
             .then_expect_error(KeyRingError::KeyIdTaken);
+    }
+
+    #[test]
+    fn on_gratis_the_eleventh_key_is_refused_by_the_plan_and_a_removed_key_frees_a_place() {
+        let mut given = vec![chosen("k0", OWNER)];
+        for n in 0..10 {
+            given.insert(n, registered(&format!("k{n}"), &format!("f{n}")));
+        }
+        let on_gratis = |command: KeyRingCommand| match command {
+            KeyRingCommand::RegisterPixKey(register) => {
+                KeyRingCommand::RegisterPixKey(RegisterPixKey {
+                    plan: PlanId::Gratis,
+                    ..register
+                })
+            }
+            other => other,
+        };
+        RingTest::with(())
+            .given(given.clone())
+            .when(on_gratis(register("k99", "f99", false)))
+            .then_expect_error(KeyRingError::PlanLimit(PlanLimitReached {
+                plan: PlanId::Gratis,
+                limit: Limit::PixKeys,
+                allowed: 10,
+                premium_allows: 50,
+            }));
+        // Premium allows it; on Grátis a removal makes room.
+        RingTest::with(())
+            .given(given.clone())
+            .when(register("k99", "f99", false))
+            .then_expect_events(vec![registered("k99", "f99")]);
+        given.push(removed("k3", OWNER));
+        RingTest::with(())
+            .given(given)
+            .when(on_gratis(register("k99", "f99", false)))
+            .then_expect_events(vec![registered("k99", "f99")]);
     }
 
     #[test]

@@ -5,6 +5,7 @@
 
 use crate::pix_key::PixKeyKind;
 use crate::sealed::Sealed;
+use crate::subscription::plans::PlanId;
 
 /// Commands of the key ring.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -39,6 +40,9 @@ pub struct RegisterPixKey {
     pub label: Option<Sealed>,
     /// Make it the default key (the first active key always becomes the default).
     pub make_default: bool,
+    /// The account's plan in force, whose number of keys the ring checks against its own
+    /// active keys (the log's count, exact whatever the read models have applied).
+    pub plan: PlanId,
     /// Who asked (an account id).
     pub by: String,
     /// When, RFC 3339.

@@ -2,6 +2,7 @@
 
 use crate::pix_key::PixKeyError;
 use crate::refusal::{Refusal, RefusalKind};
+use crate::subscription::limits::PlanLimitReached;
 
 use super::{MAX_ACTIVE_KEYS, MAX_HOLDER_NAME_LEN, MAX_LABEL_LEN};
 
@@ -41,6 +42,9 @@ pub enum KeyRingError {
     /// The account has no key ring: it was never opened, or it was deleted.
     #[error("Conta não encontrada.")]
     AccountNotFound,
+    /// The account's plan allows no more keys (402).
+    #[error("{0}")]
+    PlanLimit(PlanLimitReached),
 }
 
 impl KeyRingError {
@@ -58,6 +62,7 @@ impl KeyRingError {
             KeyRingError::KeyNotFound => "pix-key-not-found",
             KeyRingError::KeyRemoved => "pix-key-removed",
             KeyRingError::AccountNotFound => "not-found",
+            KeyRingError::PlanLimit(refused) => Refusal::code(refused),
         }
     }
 }
@@ -78,6 +83,7 @@ impl Refusal for KeyRingError {
             | KeyRingError::TooManyKeys => RefusalKind::Conflict,
             KeyRingError::KeyNotFound | KeyRingError::AccountNotFound => RefusalKind::NotFound,
             KeyRingError::KeyRemoved => RefusalKind::Gone,
+            KeyRingError::PlanLimit(_) => RefusalKind::PlanLimit,
         }
     }
 
@@ -90,6 +96,7 @@ impl Refusal for KeyRingError {
             }
             KeyRingError::LabelTooLong(_) => Some("label"),
             KeyRingError::KeyIdTaken
+            | KeyRingError::PlanLimit(_)
             | KeyRingError::TooManyKeys
             | KeyRingError::KeyNotFound
             | KeyRingError::KeyRemoved

@@ -111,6 +111,7 @@ impl Harness {
                     key_id: key_id.to_string(),
                     input,
                     make_default,
+                    plan: domain::subscription::plans::PlanId::PremiumMensal,
                     by: account.to_string(),
                     at: AT.to_owned(),
                 },

@@ -159,13 +159,8 @@ pub async fn register(
     }
     .parse()
     .map_err(|refusal| ApiError::refused(&refusal))?;
-    // Issue 12: the plan's number of keys.
-    let usage = crate::billing::allow(
-        &state,
-        &workspace,
-        domain::subscription::limits::LimitedAction::RegisterPixKey,
-    )
-    .await?;
+    // Issue 12: the plan's number of keys, checked by the key ring against its own keys.
+    let plan = crate::billing::plan_of(&state, workspace.account_id()).await?;
     let mut metadata = commands::CommandMetadata::start().by(workspace.caller_id().to_owned());
     let idempotency = crate::api::idempotency::key(&workspace, &headers, "painel-chave")?;
     let key_id = crate::api::idempotency::id_for(&KEY_ID_NAMESPACE, idempotency.as_ref());
@@ -174,6 +169,7 @@ pub async fn register(
         key_id: key_id.to_string(),
         input,
         make_default: body.make_default,
+        plan,
         by: workspace.caller_id().to_owned(),
         at: now(),
     };
@@ -188,9 +184,6 @@ pub async fn register(
         .register(registration, metadata)
         .await
         .map_err(ApiError::from)?;
-    // Written: the next limited request of the account may count it now (the hold is not kept
-    // while the read model catches up).
-    drop(usage);
     // The key is registered: from here on nothing may answer a failure.
     let json = match settled(&state, &workspace, &key_id.to_string(), &outcome).await {
         Some(view) => view.into(),
