@@ -23,6 +23,7 @@ use domain::account::{
     AcceptInvitation, Account, AccountCommand, AccountError, InviteMember, Member, RemoveMember,
     VerifyEmail,
 };
+use domain::subscription::plans::PlanId;
 use domain::team::Role;
 
 use crate::action_codes::{self, ActionCode, Purpose};
@@ -44,6 +45,8 @@ pub struct Invitation {
     pub email: String,
     /// `manager` or `operator` (the aggregate refuses `owner`).
     pub role: Role,
+    /// The account's plan in force: the team refuses an invitation past its limit.
+    pub plan: PlanId,
     /// When, RFC 3339.
     pub at: String,
 }
@@ -64,8 +67,8 @@ pub struct Invited {
 }
 
 /// Refuses `email` when it is the address `owner` signs in with: an owner cannot invite herself.
-/// [`invite`] checks it too; a caller that checks something else first (the plan's limit) asks
-/// here before, so the person hears the reason that is hers to fix.
+/// [`invite`] asks it before the command, so an owner whose team is full hears the reason that is
+/// hers to fix, not the plan's.
 ///
 /// # Errors
 ///
@@ -110,6 +113,7 @@ pub async fn invite(
         invitation_id: invitation_id.clone(),
         email: key.seal(&email),
         role: invitation.role,
+        plan: invitation.plan,
         at: invitation.at,
     });
     // The code names the owner's account (the stream `AcceptInvitation` runs on) and the

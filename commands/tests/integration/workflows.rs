@@ -61,6 +61,7 @@ async fn invite(
             owner: owner.to_owned(),
             email: email.to_owned(),
             role,
+            plan: domain::subscription::plans::PlanId::PremiumMensal,
             at: AT.to_owned(),
         },
         by(owner),

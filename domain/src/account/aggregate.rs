@@ -11,6 +11,7 @@ use super::events::{
 };
 use super::{AccountCommand, AccountError, AccountEvent, STREAM_TYPE};
 use crate::sealed::Sealed;
+use crate::subscription::limits::{self, LimitedAction, Usage};
 use crate::team::Role;
 
 /// Where an invitation stands.
@@ -238,6 +239,19 @@ impl Account {
         if self.member(&invite.invitation_id).is_some() {
             return Err(AccountError::InvitationAlreadyExists);
         }
+        // Checked against the team as the log has it, so two invitations racing for the plan's
+        // last place cannot both pass: the second is decided again on the first's event.
+        let taken = self
+            .members
+            .iter()
+            .filter(|m| m.status != MemberStatus::Removed)
+            .count();
+        let usage = Usage {
+            extra_accounts: u32::try_from(taken).unwrap_or(u32::MAX),
+            ..Usage::default()
+        };
+        limits::check(invite.plan, LimitedAction::InviteMember, usage)
+            .map_err(AccountError::PlanLimit)?;
         Ok(vec![AccountEvent::MemberInvited(MemberInvited {
             account_id,
             invitation_id: invite.invitation_id,

@@ -6,6 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::sealed::Sealed;
+use crate::subscription::plans::PlanId;
 use crate::team::Role;
 
 /// Commands of the Account aggregate.
@@ -144,6 +145,9 @@ pub struct InviteMember {
     pub email: Sealed,
     /// The role offered: [`Role::Manager`] or [`Role::Operator`].
     pub role: Role,
+    /// The account's plan in force: the team refuses an invitation past its number of extra
+    /// people, counted from the team's own members and open invitations.
+    pub plan: PlanId,
     /// When, RFC 3339.
     pub at: String,
 }

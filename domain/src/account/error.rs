@@ -1,5 +1,7 @@
 //! Why an account command is refused.
 
+use crate::subscription::limits::PlanLimitReached;
+
 /// A refused account command. Messages are pt-BR, for the person using the dashboard; [`code`]
 /// is stable for the API.
 ///
@@ -54,6 +56,9 @@ pub enum AccountError {
     /// own `Disabled`, as the team sees it).
     #[error("Esta conta está desativada: nada pode ser feito nela até que seja reativada.")]
     TeamDisabled,
+    /// The plan allows no more people in the team (members and open invitations): 402.
+    #[error("{0}")]
+    PlanLimit(PlanLimitReached),
 }
 
 impl AccountError {
@@ -74,6 +79,7 @@ impl AccountError {
             AccountError::AlreadyInvited => "member-already-invited",
             AccountError::InvitationForAnotherEmail => "invitation-for-another-email",
             AccountError::TeamDisabled => "account-disabled",
+            AccountError::PlanLimit(_) => "plan-limit-reached",
         }
     }
 }
@@ -107,6 +113,7 @@ impl crate::refusal::Refusal for AccountError {
             AccountError::RoleNotInvitable
             | AccountError::CannotInviteSelf
             | AccountError::OwnAddressInvited => RefusalKind::Invalid,
+            AccountError::PlanLimit(_) => RefusalKind::PlanLimit,
         }
     }
 

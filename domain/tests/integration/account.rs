@@ -155,6 +155,7 @@ fn invite(invitation_id: &str, role: Role) -> AccountCommand {
         invitation_id: invitation_id.to_owned(),
         email: sealed("bruno-email"),
         role,
+        plan: domain::subscription::plans::PlanId::PremiumMensal,
         at: LATER.to_owned(),
     })
 }
@@ -860,4 +861,47 @@ fn personal_fields_are_stored_only_in_sealed_form() {
     let json = serde_json::to_value(invited(INVITATION, Role::Operator)).expect("serialisable");
     assert_eq!(json["email"], "v1.bruno-email");
     assert_eq!(json["role"], "operator");
+}
+
+#[test]
+fn on_gratis_a_sixth_person_is_refused_by_the_plan_counting_open_invitations_and_a_removal_frees_a_place()
+ {
+    use domain::subscription::limits::{Limit, PlanLimitReached};
+    use domain::subscription::plans::PlanId;
+    let on_gratis = |command: AccountCommand| match command {
+        AccountCommand::InviteMember(invite) => AccountCommand::InviteMember(InviteMember {
+            plan: PlanId::Gratis,
+            ..invite
+        }),
+        other => other,
+    };
+    let invited_now = AccountEvent::MemberInvited(MemberInvited {
+        account_id: ID.to_owned(),
+        invitation_id: "i6".to_owned(),
+        email: sealed("bruno-email"),
+        role: Role::Operator,
+        at: LATER.to_owned(),
+    });
+    let ids = ["i1", "i2", "i3", "i4", "i5"];
+    let mut given = vec![opened()];
+    given.extend(ids.iter().map(|id| invited(id, Role::Operator)));
+    given.push(joined("i1", "0196a1b2-0000-7000-8000-0000000000c1"));
+    AccountTest::with(())
+        .given(given.clone())
+        .when(on_gratis(invite("i6", Role::Operator)))
+        .then_expect_error(AccountError::PlanLimit(PlanLimitReached {
+            plan: PlanId::Gratis,
+            limit: Limit::ExtraAccounts,
+            allowed: 5,
+            premium_allows: 20,
+        }));
+    AccountTest::with(())
+        .given(given.clone())
+        .when(invite("i6", Role::Operator))
+        .then_expect_events(vec![invited_now.clone()]);
+    given.push(removed("i3"));
+    AccountTest::with(())
+        .given(given)
+        .when(on_gratis(invite("i6", Role::Operator)))
+        .then_expect_events(vec![invited_now.clone()]);
 }

@@ -161,13 +161,13 @@ pub async fn plan_of(state: &AppState, account_id: &str) -> Result<PlanId, ApiEr
 
 /// Goes on only when the account's plan allows `action` on top of what it has: 402
 /// `plan-limit-reached` otherwise, with the domain's message naming the limit and offering
-/// Premium. The one call a limited handler adds before its command, except QR codes and Pix
-/// keys: their commands check the plan's limit themselves, QR codes with their month's count
-/// ([`commands::qrcode_usage`]; the handlers pass it the plan through
-/// [`kept_plans::PlanReadings`]) and keys against the key ring's own active keys (the handler
-/// passes [`plan_of`]).
+/// Premium. The one call a limited handler adds before its command, except QR codes, Pix keys
+/// and invitations: their commands check the plan's limit themselves, QR codes with their month's
+/// count ([`commands::qrcode_usage`]; the handlers pass it the plan through
+/// [`kept_plans::PlanReadings`]), keys against the key ring's own active keys and invitations
+/// against the team's members (the handlers pass [`plan_of`]).
 ///
-/// For an action the plan counts (invitations, API Pix endpoints), the answer holds the
+/// For an action the plan counts (API Pix endpoints), the answer holds the
 /// account's usage lock ([`usage::UsageHold`]): keep it (`let _usage = allow(…)?;`) until the
 /// command is written, so two requests at the limit cannot both pass. A feature check (the
 /// logo) holds nothing.

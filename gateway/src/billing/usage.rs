@@ -1,8 +1,9 @@
 //! What an account has, counted for the plan's limits, and the hold that makes "count, then
 //! write" atomic per account.
 //!
-//! Only the count the action needs is read. Pix keys are counted by their key ring (the aggregate
-//! checks the plan against its own active keys; [`of`] counts them here only for the plan page).
+//! Only the count the action needs is read. Pix keys and the team are counted by their aggregates
+//! (the key ring checks the plan against its own active keys, the account against its members
+//! and open invitations; [`of`] counts them here only for the plan page).
 //! QR codes are counted by the commands that make them
 //! ([`commands::qrcode_usage`], in their own transaction): the month's row is exact as soon as a
 //! creation commits, and a creation checks the limit with the count's own upsert, which also

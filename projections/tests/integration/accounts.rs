@@ -107,6 +107,7 @@ impl Harness {
             invitation_id: invitation_id.clone(),
             email: key.seal(email),
             role,
+            plan: domain::subscription::plans::PlanId::PremiumMensal,
             at: "2026-11-21T11:00:00Z".to_owned(),
         });
         self.run(&owner.id(), command, Effects::new().store_key(&key))

@@ -229,26 +229,18 @@ pub async fn invite(
             "Escolha o papel: gerente (manager) ou operador (operator).",
         )
     })?;
-    // "You can't invite yourself" is the owner's to fix whatever her plan; ask it first.
-    team::refuse_own_address(&state.accounts, workspace.account_id(), &email).await?;
-    // Issue 12: the plan's extra accounts (members and open invitations).
-    let usage = crate::billing::allow(
-        &state,
-        &workspace,
-        domain::subscription::limits::LimitedAction::InviteMember,
-    )
-    .await?;
+    // Issue 12: the plan's extra accounts (members and open invitations), checked by the team
+    // against its own members.
+    let plan = crate::billing::plan_of(&state, workspace.account_id()).await?;
     let invitation = Invitation {
         owner: workspace.account_id().to_owned(),
         email,
         role,
+        plan,
         at: now(),
     };
     let invited =
         team::invite(&state.accounts, invitation, metadata(workspace.caller_id())).await?;
-    // Written: the next limited request of the account may count it now (the hold is not kept
-    // while the read model catches up).
-    drop(usage);
     let link = format!(
         "{}{INVITATION_PATH}?codigo={}",
         state.site.url.trim_end_matches('/'),

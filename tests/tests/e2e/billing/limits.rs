@@ -219,6 +219,25 @@ async fn registrations_racing_for_the_last_key_of_the_plan_let_exactly_one_throu
 }
 
 #[tokio::test]
+async fn invitations_racing_for_the_last_place_in_the_team_let_exactly_one_through() {
+    let app = sandbox_app().await;
+    let mut owner = sign_up(&app, "dona@padaria.test", "Dona").await;
+    for n in 1..=4 {
+        let invited = invite(&mut owner, &format!("caixa{n}@padaria.test"), "operator").await;
+        assert_eq!(invited.status, StatusCode::CREATED, "{}", invited.text);
+    }
+    let members = Person::in_account(&owner.account_id, "/members");
+    let bodies = (5..=8)
+        .map(|n| json!({"email": format!("caixa{n}@padaria.test"), "role": "operator"}))
+        .collect();
+    let statuses = at_once(&app, &owner, &members, bodies).await;
+    assert_eq!(passed_and_refused(&statuses), (1, 3), "{statuses:?}");
+    let invited = "select count(*) from events where event_type = 'MemberInvited'";
+    assert_eq!(count(&app, invited).await, 5);
+    app.stop().await;
+}
+
+#[tokio::test]
 async fn with_the_projector_stopped_the_hundredth_code_of_the_month_is_still_the_last() {
     use gateway::roles::Roles;
     use std::time::Duration;
