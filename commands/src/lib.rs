@@ -40,6 +40,7 @@
 
 pub mod account_deletion;
 pub mod action_codes;
+pub mod api_pix_receivers;
 mod batch;
 pub mod claims;
 mod effects;

@@ -115,6 +115,17 @@ impl Account {
             .find(|m| m.invitation_id == invitation_id)
     }
 
+    /// People in the team besides the owner, open invitations included: what the plan's limit
+    /// of extra people counts.
+    pub fn team_size(&self) -> u32 {
+        let taken = self
+            .members
+            .iter()
+            .filter(|m| m.status != MemberStatus::Removed)
+            .count();
+        u32::try_from(taken).unwrap_or(u32::MAX)
+    }
+
     /// Every invitation, in the order they were made (removed ones included).
     pub fn members(&self) -> &[Member] {
         &self.members
@@ -241,13 +252,8 @@ impl Account {
         }
         // Checked against the team as the log has it, so two invitations racing for the plan's
         // last place cannot both pass: the second is decided again on the first's event.
-        let taken = self
-            .members
-            .iter()
-            .filter(|m| m.status != MemberStatus::Removed)
-            .count();
         let usage = Usage {
-            extra_accounts: u32::try_from(taken).unwrap_or(u32::MAX),
+            extra_accounts: self.team_size(),
             ..Usage::default()
         };
         limits::check(invite.plan, LimitedAction::InviteMember, usage)

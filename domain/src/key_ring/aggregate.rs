@@ -43,6 +43,11 @@ impl PixKeyRing {
         self.default_key.as_deref()
     }
 
+    /// How many keys are active: what the plan's limit of keys counts.
+    pub fn active_count(&self) -> u32 {
+        u32::try_from(self.active().count()).unwrap_or(u32::MAX)
+    }
+
     /// The keys that are not removed, oldest first.
     fn active(&self) -> impl Iterator<Item = &RingKey> {
         self.keys.iter().filter(|key| !key.removed)
@@ -85,17 +90,16 @@ impl PixKeyRing {
         {
             return Err(KeyRingError::AlreadyRegistered);
         }
-        let active = self.active().count();
         // The plan's limit is checked against the ring's own keys, so two registrations racing
         // for the plan's last key cannot both pass: the second is decided again on the first's
         // event (expected version) and refused.
         let usage = Usage {
-            pix_keys: u32::try_from(active).unwrap_or(u32::MAX),
+            pix_keys: self.active_count(),
             ..Usage::default()
         };
         limits::check(register.plan, LimitedAction::RegisterPixKey, usage)
             .map_err(KeyRingError::PlanLimit)?;
-        if active >= MAX_ACTIVE_KEYS {
+        if self.active().count() >= MAX_ACTIVE_KEYS {
             return Err(KeyRingError::TooManyKeys);
         }
         let becomes_default = register.make_default || self.default_key.is_none();

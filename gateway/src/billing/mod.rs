@@ -19,7 +19,7 @@ pub mod usage;
 
 use chrono::Utc;
 use commands::{CommandError, CommandOutcome, CommandService, PgEventStore};
-use domain::subscription::limits::{self, LimitedAction};
+use domain::subscription::limits::{self, LimitedAction, Usage};
 use domain::subscription::plans::PlanId;
 use domain::subscription::{
     ChargeChange, ConfirmChargePayment, RecordChargeChange, Subscription, SubscriptionCommand,
@@ -159,18 +159,12 @@ pub async fn plan_of(state: &AppState, account_id: &str) -> Result<PlanId, ApiEr
         .plan_at(Utc::now()))
 }
 
-/// Goes on only when the account's plan allows `action` on top of what it has: 402
-/// `plan-limit-reached` otherwise, with the domain's message naming the limit and offering
-/// Premium. The one call a limited handler adds before its command, except QR codes, Pix keys
-/// and invitations: their commands check the plan's limit themselves, QR codes with their month's
-/// count ([`commands::qrcode_usage`]; the handlers pass it the plan through
-/// [`kept_plans::PlanReadings`]), keys against the key ring's own active keys and invitations
-/// against the team's members (the handlers pass [`plan_of`]).
-///
-/// For an action the plan counts (API Pix endpoints), the answer holds the
-/// account's usage lock ([`usage::UsageHold`]): keep it (`let _usage = allow(…)?;`) until the
-/// command is written, so two requests at the limit cannot both pass. A feature check (the
-/// logo) holds nothing.
+/// Goes on only when the account's plan includes the feature `action` needs (the logo on signs):
+/// 402 `plan-limit-reached` otherwise, with the domain's message offering Premium. Actions the
+/// plan counts are decided by their commands, which count what the account has in the same
+/// transaction or aggregate: QR codes ([`commands::qrcode_usage`]; the handlers pass the plan
+/// through [`kept_plans::PlanReadings`]), Pix keys, invitations and API Pix receivers (the
+/// handlers pass [`plan_of`]); so two requests racing for the last place let exactly one through.
 ///
 /// # Errors
 ///
@@ -179,16 +173,9 @@ pub async fn allow(
     state: &AppState,
     workspace: &Workspace,
     action: LimitedAction,
-) -> Result<usage::UsageHold, ApiError> {
-    let hold = if matches!(action, LimitedAction::LogoOnSign) {
-        usage::UsageHold::none()
-    } else {
-        usage::UsageHold::take(&state.pool, workspace.account_uuid()).await?
-    };
+) -> Result<(), ApiError> {
     let plan = plan_of(state, workspace.account_id()).await?;
-    let usage = usage::of(&state.pool, workspace.account_uuid(), action).await?;
-    limits::check(plan, action, usage).map_err(|refused| ApiError::refused(&refused))?;
-    Ok(hold)
+    limits::check(plan, action, Usage::default()).map_err(|refused| ApiError::refused(&refused))
 }
 
 /// The first São Paulo day of payment history the account's plan shows (`history_days`):

@@ -213,7 +213,7 @@ async fn subscription_json(
             )),
             _ => None,
         },
-        usage: usage_json(usage::all(&state.pool, workspace.account_uuid()).await?),
+        usage: usage_json(usage::all(state, workspace.account_uuid()).await?),
         sandbox: matches!(state.billing.provider, Provider::Sandbox),
         charges: charges.into_iter().map(charge_json).collect(),
         notice: None,

@@ -21,27 +21,29 @@ use domain::team::Right;
 use serde_json::json;
 use uuid::Uuid;
 
+use commands::api_pix_receivers as receivers;
+
 use crate::api::access::Workspace;
 use crate::api::error::ApiError;
 use crate::api::json::Json;
 use crate::api::payments::receiver::token_digest;
 use crate::state::AppState;
 
-/// The account's live key `key_id`, in DICT form.
+/// The account's live key `key_id`, in DICT form; 404 for a key that is not the account's or
+/// was removed.
 async fn key_of(
     state: &AppState,
     workspace: &Workspace,
     key_id: &str,
 ) -> Result<(Uuid, String), ApiError> {
     let key_id = Uuid::parse_str(key_id).map_err(|_| ApiError::not_found())?;
-    let key: Option<String> = sqlx::query_scalar(
-        "select pix_key from pix_keys where key_id = $1 and account_id = $2 and removed_at is null",
-    )
-    .bind(key_id)
-    .bind(workspace.account_uuid())
-    .fetch_optional(&state.pool)
-    .await?;
-    key.map(|k| (key_id, k)).ok_or_else(ApiError::not_found)
+    let key = projections::pix_keys::find(&state.pool, workspace.account_uuid(), key_id)
+        .await
+        .map_err(crate::api::access::projection_error)?;
+    key.filter(|k| k.removed_at.is_none())
+        .and_then(|k| k.pix_key)
+        .map(|pix_key| (key_id, pix_key))
+        .ok_or_else(ApiError::not_found)
 }
 
 fn new_token() -> String {
@@ -84,18 +86,11 @@ pub async fn show(
 ) -> Result<Json<serde_json::Value>, ApiError> {
     workspace.require(Right::ManageKeys)?;
     let (key_id, pix_key) = key_of(&state, &workspace, &key_id).await?;
-    let live: Option<(DateTime<Utc>, Option<DateTime<Utc>>)> = sqlx::query_as(
-        "select created_at, rotated_at from api_pix_receivers
-          where key_id = $1 and account_id = $2 and revoked_at is null",
-    )
-    .bind(key_id)
-    .bind(workspace.account_uuid())
-    .fetch_optional(&state.pool)
-    .await?;
+    let live = receivers::live(&state.pool, workspace.account_uuid(), key_id).await?;
     Ok(Json(match live {
-        Some((created_at, rotated_at)) => json!({
-            "enabled": true, "pixKey": pix_key, "createdAt": rfc3339(created_at),
-            "rotatedAt": rotated_at.map(rfc3339),
+        Some(live) => json!({
+            "enabled": true, "pixKey": pix_key, "createdAt": rfc3339(live.created_at),
+            "rotatedAt": live.rotated_at.map(rfc3339),
         }),
         None => json!({"enabled": false, "pixKey": pix_key}),
     }))
@@ -118,38 +113,21 @@ pub async fn turn_on(
 ) -> Result<Response, ApiError> {
     workspace.require(Right::ManageKeys)?;
     let (key_id, pix_key) = key_of(&state, &workspace, &key_id).await?;
-    // Issue 12: the plan's API Pix webhook endpoints (a key whose receiver is already on gets
-    // the 409 below, not the plan's 402).
-    let _usage = if crate::billing::usage::receiver_on(&state.pool, key_id).await? {
-        crate::billing::usage::UsageHold::none()
-    } else {
-        crate::billing::allow(
-            &state,
-            &workspace,
-            domain::subscription::limits::LimitedAction::TurnOnApiPixEndpoint,
-        )
-        .await?
-    };
+    // Issue 12: the plan's API Pix webhook endpoints, counted by the command (a key whose
+    // receiver is already on gets 409, not the plan's 402).
+    let plan = crate::billing::plan_of(&state, workspace.account_id()).await?;
     let token = new_token();
-    let inserted = sqlx::query(
-        "insert into api_pix_receivers (receiver_id, account_id, key_id, token_digest, created_by)
-         values ($1, $2, $3, $4, $5)
-         on conflict (key_id) where revoked_at is null do nothing",
+    receivers::turn_on(
+        &state.pool,
+        receivers::TurnOn {
+            account_id: workspace.account_uuid(),
+            key_id,
+            token_digest: &token_digest(&token),
+            by: workspace.caller_id(),
+            plan,
+        },
     )
-    .bind(Uuid::now_v7())
-    .bind(workspace.account_uuid())
-    .bind(key_id)
-    .bind(token_digest(&token))
-    .bind(workspace.caller_id())
-    .execute(&state.pool)
     .await?;
-    if inserted.rows_affected() == 0 {
-        return Err(ApiError::new(
-            StatusCode::CONFLICT,
-            "api-pix-receiver-on",
-            "As confirmações do banco já estão ligadas para esta chave. Para ver um novo endereço, gere outro.",
-        ));
-    }
     Ok((StatusCode::CREATED, Json(made(&state, &pix_key, &token))).into_response())
 }
 
@@ -166,18 +144,13 @@ pub async fn rotate(
     workspace.require(Right::ManageKeys)?;
     let (key_id, pix_key) = key_of(&state, &workspace, &key_id).await?;
     let token = new_token();
-    let updated = sqlx::query(
-        "update api_pix_receivers set token_digest = $3, rotated_at = now()
-          where key_id = $1 and account_id = $2 and revoked_at is null",
+    receivers::rotate(
+        &state.pool,
+        workspace.account_uuid(),
+        key_id,
+        &token_digest(&token),
     )
-    .bind(key_id)
-    .bind(workspace.account_uuid())
-    .bind(token_digest(&token))
-    .execute(&state.pool)
     .await?;
-    if updated.rows_affected() == 0 {
-        return Err(ApiError::not_found());
-    }
     Ok(Json(made(&state, &pix_key, &token)))
 }
 
@@ -193,16 +166,6 @@ pub async fn turn_off(
 ) -> Result<StatusCode, ApiError> {
     workspace.require(Right::ManageKeys)?;
     let (key_id, _) = key_of(&state, &workspace, &key_id).await?;
-    let updated = sqlx::query(
-        "update api_pix_receivers set revoked_at = now()
-          where key_id = $1 and account_id = $2 and revoked_at is null",
-    )
-    .bind(key_id)
-    .bind(workspace.account_uuid())
-    .execute(&state.pool)
-    .await?;
-    if updated.rows_affected() == 0 {
-        return Err(ApiError::not_found());
-    }
+    receivers::turn_off(&state.pool, workspace.account_uuid(), key_id).await?;
     Ok(StatusCode::NO_CONTENT)
 }

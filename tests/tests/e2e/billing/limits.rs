@@ -238,6 +238,42 @@ async fn invitations_racing_for_the_last_place_in_the_team_let_exactly_one_throu
 }
 
 #[tokio::test]
+async fn receivers_racing_for_the_plans_one_api_pix_webhook_let_exactly_one_through() {
+    let app = sandbox_app().await;
+    let mut owner = sign_up(&app, "dona@padaria.test", "Dona").await;
+    let keys = Person::in_account(&owner.account_id, "/keys");
+    let mut paths = Vec::new();
+    for n in 1..=4 {
+        let made = owner.post(&keys, &key(n)).await;
+        assert_eq!(made.status, StatusCode::CREATED, "{}", made.text);
+        let id = made.json["id"].as_str().expect("id");
+        paths.push(Person::in_account(
+            &owner.account_id,
+            &format!("/api-pix-receivers/{id}"),
+        ));
+    }
+    let token = owner.browser.access_token.clone().expect("signed in");
+    let start = std::sync::Arc::new(tokio::sync::Barrier::new(paths.len()));
+    let statuses = join_all(paths.iter().map(|path| {
+        let request = app
+            .client()
+            .post(app.url(path))
+            .bearer_auth(&token)
+            .json(&json!({}));
+        let start = start.clone();
+        async move {
+            start.wait().await;
+            request.send().await.expect("the gateway answers").status()
+        }
+    }))
+    .await;
+    assert_eq!(passed_and_refused(&statuses), (1, 3), "{statuses:?}");
+    let live = "select count(*) from api_pix_receivers where revoked_at is null";
+    assert_eq!(count(&app, live).await, 1);
+    app.stop().await;
+}
+
+#[tokio::test]
 async fn with_the_projector_stopped_the_hundredth_code_of_the_month_is_still_the_last() {
     use gateway::roles::Roles;
     use std::time::Duration;
