@@ -13,17 +13,26 @@ impl<T: Template> IntoResponse for HtmlTemplate<T> {
     fn into_response(self) -> Response {
         match self.0.render() {
             Ok(html) => Html(html).into_response(),
-            Err(error) => {
-                tracing::error!(error = %error, "template failed to render");
-                (
-                    StatusCode::INTERNAL_SERVER_ERROR,
-                    [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
-                    "Erro interno do servidor.",
-                )
-                    .into_response()
-            }
+            Err(error) => render_failure(&error),
         }
     }
+}
+
+/// The plain 500 of a page whose template failed, carrying the cause for
+/// [`crate::telemetry::log_failures`], which logs it once with the request's route.
+pub fn render_failure(error: &dyn std::fmt::Display) -> Response {
+    let mut response = (
+        StatusCode::INTERNAL_SERVER_ERROR,
+        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+        "Erro interno do servidor.",
+    )
+        .into_response();
+    response
+        .extensions_mut()
+        .insert(crate::telemetry::FailureCause(
+            format!("template failed to render: {error}").into(),
+        ));
+    response
 }
 
 /// What the layout needs to know about the page: title, description, canonical URL, social cards

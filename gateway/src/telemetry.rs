@@ -139,6 +139,10 @@ mod tests {
                 get(|| async { AppError::Internal(anyhow::anyhow!("banco travado")) }),
             )
             .route("/recusa", get(|| async { ApiError::not_found() }))
+            .route(
+                "/placa/{id}",
+                get(|| async { crate::html::render_failure(&"variável ausente") }),
+            )
             .layer(axum::middleware::from_fn(super::log_failures))
             .layer(tower_http::trace::TraceLayer::new_for_http().on_failure(()));
         let response = app
@@ -173,6 +177,14 @@ mod tests {
         assert_eq!(lines.len(), 1, "{lines:#?}");
         assert!(lines[0].contains("banco travado"), "{}", lines[0]);
         assert!(lines[0].contains("/pagina/{id}"), "{}", lines[0]);
+    }
+
+    #[tokio::test(flavor = "current_thread")]
+    async fn a_page_whose_template_failed_is_logged_once_with_its_route_and_cause() {
+        let lines = log_lines_of("/placa/7").await;
+        assert_eq!(lines.len(), 1, "{lines:#?}");
+        assert!(lines[0].contains("variável ausente"), "{}", lines[0]);
+        assert!(lines[0].contains("/placa/{id}"), "{}", lines[0]);
     }
 
     #[tokio::test(flavor = "current_thread")]

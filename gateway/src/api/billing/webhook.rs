@@ -29,6 +29,7 @@ use crate::api::json::Json;
 use crate::billing::asaas::{centavos_from_reais, instant};
 use crate::billing::{News, Settled, settle};
 use crate::state::AppState;
+use crate::telemetry::FailureCause;
 
 /// The provider name under which event ids are remembered.
 const PROVIDER: &str = "asaas";
@@ -136,8 +137,12 @@ pub async fn deliver(State(state): State<AppState>, headers: HeaderMap, body: By
 
 fn failed(error: impl Into<anyhow::Error>) -> Response {
     let error: anyhow::Error = error.into();
-    tracing::error!(%error, "Asaas webhook not handled; Asaas will deliver it again");
-    answer(StatusCode::SERVICE_UNAVAILABLE, "unavailable")
+    // Logged once, with the route, by `telemetry::log_failures`.
+    let mut response = answer(StatusCode::SERVICE_UNAVAILABLE, "unavailable");
+    response.extensions_mut().insert(FailureCause(
+        format!("Asaas webhook not handled; Asaas will deliver it again: {error:#}").into(),
+    ));
+    response
 }
 
 async fn handled(state: &AppState, event_id: &str) -> Result<bool, sqlx::Error> {

@@ -28,6 +28,7 @@ use commands::payments::intake::{IntakeError, MAX_ENTRIES};
 
 use super::receiver::{Target, receive, signature_matches, token_digest};
 use crate::state::AppState;
+use crate::telemetry::FailureCause;
 
 /// The header carrying the optional HMAC.
 pub const SIGNATURE_HEADER: &str = "x-balcao-signature";
@@ -188,7 +189,7 @@ fn grouped(n: usize) -> String {
 }
 
 fn unavailable(error: &anyhow::Error) -> Response {
-    tracing::error!(%error, "an API Pix delivery could not be recorded");
+    // Logged once, with the route, by `telemetry::log_failures`.
     let mut response = problem(
         StatusCode::SERVICE_UNAVAILABLE,
         "indisponivel",
@@ -198,6 +199,9 @@ fn unavailable(error: &anyhow::Error) -> Response {
     response
         .headers_mut()
         .insert(header::RETRY_AFTER, header::HeaderValue::from_static("5"));
+    response.extensions_mut().insert(FailureCause(
+        format!("an API Pix delivery could not be recorded: {error:#}").into(),
+    ));
     response
 }
 
