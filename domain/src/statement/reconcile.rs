@@ -1,0 +1,1 @@
+//! Reconciliation of statement Pix credits with the account's codes and payments.
