@@ -32,7 +32,7 @@ pub mod csv;
 mod error;
 mod line;
 pub mod ofx;
-mod posted;
+pub mod posted;
 pub mod reconcile;
 #[cfg(test)]
 mod tests;

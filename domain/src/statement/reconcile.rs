@@ -1,1 +1,0 @@
-//! Reconciliation of statement Pix credits with the account's codes and payments.
