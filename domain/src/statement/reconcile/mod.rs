@@ -21,6 +21,8 @@
 //! the bank account the statement is from, when the owner said; a code or payment whose key is
 //! not among them is not this statement's. When either side is unknown, keys do not decide.
 
+use std::collections::{HashMap, HashSet};
+
 use chrono::{DateTime, Duration, FixedOffset};
 
 use super::{Statement, StatementLine};
@@ -171,21 +173,36 @@ pub fn reconcile<'a>(statement: &'a Statement, book: &Book, rules: Rules) -> Vec
         .map(|p| !p.statement_lines.is_empty())
         .collect();
 
+    // Indexes, so a 100k-line file against a year of payments stays linear.
+    let mut by_line_key: HashMap<&str, usize> = HashMap::new();
+    let mut by_end_to_end: HashMap<&str, usize> = HashMap::new();
+    let mut by_amount: HashMap<Centavos, Vec<(DateTime<FixedOffset>, usize)>> = HashMap::new();
+    for (p, payment) in book.payments.iter().enumerate() {
+        for key in &payment.statement_lines {
+            by_line_key.entry(key.as_str()).or_insert(p);
+        }
+        if let Some(e2e) = &payment.end_to_end_id {
+            by_end_to_end.entry(e2e.as_str()).or_insert(p);
+        }
+        if !payment.from_statement && key_fits(payment.pix_key.as_deref(), &book.statement_keys) {
+            by_amount
+                .entry(payment.amount)
+                .or_default()
+                .push((payment.paid_at, p));
+        }
+    }
+    for times in by_amount.values_mut() {
+        times.sort();
+    }
+
     // 1. Imported before (by line key), or the same Pix by end-to-end id.
     for (i, (line, _)) in lines.iter().enumerate() {
-        if let Some(payment) = book
-            .payments
-            .iter()
-            .find(|p| p.statement_lines.contains(&keys[i]))
-        {
+        if let Some(&p) = by_line_key.get(keys[i].as_str()) {
             decided[i] = Some(Decision::AlreadyImported {
-                payment: payment.reference.clone(),
+                payment: book.payments[p].reference.clone(),
             });
         } else if let Some(e2e) = &line.end_to_end_id
-            && let Some(p) = book
-                .payments
-                .iter()
-                .position(|p| p.end_to_end_id.as_ref() == Some(e2e))
+            && let Some(&p) = by_end_to_end.get(e2e.as_str())
         {
             claimed[p] = true;
             decided[i] = Some(Decision::Duplicate {
@@ -197,15 +214,21 @@ pub fn reconcile<'a>(statement: &'a Statement, book: &Book, rules: Rules) -> Vec
     // 2. The same Pix by amount, time and key: closest pairs first, each payment once.
     let mut pairs: Vec<(Duration, usize, usize)> = Vec::new();
     for (i, (line, amount)) in lines.iter().enumerate() {
-        if decided[i].is_some() {
+        let Some(times) = by_amount.get(amount).filter(|_| decided[i].is_none()) else {
             continue;
-        }
-        for (p, payment) in book.payments.iter().enumerate() {
+        };
+        let (from, to) = if line.posted.has_time {
+            (
+                line.posted.at - rules.duplicate_window,
+                line.posted.at + rules.duplicate_window,
+            )
+        } else {
+            (line.posted.at, line.posted.at + Duration::days(1))
+        };
+        let start = times.partition_point(|(t, _)| *t < from);
+        for &(t, p) in times[start..].iter().take_while(|(t, _)| *t <= to) {
             if !claimed[p]
-                && !payment.from_statement
-                && payment.amount == *amount
-                && key_fits(payment.pix_key.as_deref(), &book.statement_keys)
-                && let Some(gap) = distance(line, payment.paid_at, rules)
+                && let Some(gap) = distance(line, t, rules)
             {
                 pairs.push((gap, i, p));
             }
@@ -222,20 +245,18 @@ pub fn reconcile<'a>(statement: &'a Statement, book: &Book, rules: Rules) -> Vec
     }
 
     // 3. The rest against the codes, in file order (a single-use code is spent once).
-    let mut spent: Vec<&str> = Vec::new();
+    let codes = CodeIndex::new(book);
+    let mut spent: HashSet<&str> = HashSet::new();
     for (i, (line, amount)) in lines.iter().enumerate() {
         if decided[i].is_some() {
             continue;
         }
-        let usable = |code: &&CandidateCode| {
-            !(code.single_use && spent.contains(&code.id.as_str()))
-                && key_fits(code.pix_key.as_deref(), &book.statement_keys)
-        };
-        let decision = match_code(line, *amount, book, rules, usable);
+        let usable = |code: &&CandidateCode| !(code.single_use && spent.contains(code.id.as_str()));
+        let decision = codes.decide(line, *amount, rules, usable);
         if let Decision::Matched { code, .. } = &decision
-            && let Some(c) = book.codes.iter().find(|c| &c.id == code && c.single_use)
+            && let Some(c) = codes.single_use(code)
         {
-            spent.push(c.id.as_str());
+            spent.insert(c);
         }
         decided[i] = Some(decision);
     }
@@ -271,61 +292,93 @@ fn key_fits(key: Option<&str>, statement_keys: &[String]) -> bool {
     }
 }
 
-fn match_code<'b>(
-    line: &StatementLine,
-    amount: Centavos,
-    book: &'b Book,
-    rules: Rules,
-    usable: impl Fn(&&'b CandidateCode) -> bool,
-) -> Decision {
-    if let Some(txid) = &line.txid
-        && let Some(code) = book
-            .codes
-            .iter()
-            .filter(&usable)
-            .find(|c| c.txid.as_ref() == Some(txid))
-    {
-        return Decision::Matched {
-            code: code.id.clone(),
-            confidence: Confidence::Txid,
+/// The account's codes by txid and by amount (open-amount codes apart), each list in the
+/// order given; codes for another key than the statement's are left out.
+struct CodeIndex<'b> {
+    by_txid: HashMap<&'b str, Vec<&'b CandidateCode>>,
+    by_amount: HashMap<Centavos, Vec<&'b CandidateCode>>,
+    open: Vec<&'b CandidateCode>,
+    single_use: HashSet<&'b str>,
+}
+
+impl<'b> CodeIndex<'b> {
+    fn new(book: &'b Book) -> Self {
+        let mut index = CodeIndex {
+            by_txid: HashMap::new(),
+            by_amount: HashMap::new(),
+            open: Vec::new(),
+            single_use: HashSet::new(),
         };
-    }
-    let valid: Vec<&CandidateCode> = book
-        .codes
-        .iter()
-        .filter(&usable)
-        .filter(|c| valid_at(c, line, rules))
-        .collect();
-    let fixed: Vec<&CandidateCode> = valid
-        .iter()
-        .copied()
-        .filter(|c| c.amount == Some(amount))
-        .collect();
-    let open: Vec<&CandidateCode> = valid
-        .iter()
-        .copied()
-        .filter(|c| c.amount.is_none())
-        .collect();
-    for (fitting, confidence) in [
-        (fixed, Confidence::AmountAndTime),
-        (open, Confidence::OpenAmount),
-    ] {
-        match fitting.as_slice() {
-            [] => {}
-            [one] => {
-                return Decision::Matched {
-                    code: one.id.clone(),
-                    confidence,
-                };
+        for code in &book.codes {
+            if !key_fits(code.pix_key.as_deref(), &book.statement_keys) {
+                continue;
             }
-            several => {
-                return Decision::Ambiguous {
-                    candidates: several.iter().map(|c| c.id.clone()).collect(),
-                };
+            if code.single_use {
+                index.single_use.insert(code.id.as_str());
+            }
+            if let Some(txid) = &code.txid {
+                index.by_txid.entry(txid.as_str()).or_default().push(code);
+            }
+            match code.amount {
+                Some(amount) => index.by_amount.entry(amount).or_default().push(code),
+                None => index.open.push(code),
             }
         }
+        index
     }
-    Decision::Unmatched
+
+    fn single_use(&self, id: &str) -> Option<&'b str> {
+        self.single_use.get(id).copied()
+    }
+
+    fn decide(
+        &self,
+        line: &StatementLine,
+        amount: Centavos,
+        rules: Rules,
+        usable: impl Fn(&&CandidateCode) -> bool,
+    ) -> Decision {
+        if let Some(code) = line
+            .txid
+            .as_deref()
+            .and_then(|txid| self.by_txid.get(txid))
+            .and_then(|codes| codes.iter().find(|c| usable(c)))
+        {
+            return Decision::Matched {
+                code: code.id.clone(),
+                confidence: Confidence::Txid,
+            };
+        }
+        let fitting = |codes: &[&'b CandidateCode]| -> Vec<&'b CandidateCode> {
+            codes
+                .iter()
+                .copied()
+                .filter(|c| usable(c) && valid_at(c, line, rules))
+                .collect()
+        };
+        let fixed = fitting(self.by_amount.get(&amount).map_or(&[], Vec::as_slice));
+        let open = fitting(&self.open);
+        for (fitting, confidence) in [
+            (fixed, Confidence::AmountAndTime),
+            (open, Confidence::OpenAmount),
+        ] {
+            match fitting.as_slice() {
+                [] => {}
+                [one] => {
+                    return Decision::Matched {
+                        code: one.id.clone(),
+                        confidence,
+                    };
+                }
+                several => {
+                    return Decision::Ambiguous {
+                        candidates: several.iter().map(|c| c.id.clone()).collect(),
+                    };
+                }
+            }
+        }
+        Decision::Unmatched
+    }
 }
 
 /// Whether the code could be paid when the line was posted (any time that day, for a line
