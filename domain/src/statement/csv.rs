@@ -283,6 +283,7 @@ fn read(
             return Err(StatementError::TooManyLines { max: MAX_LINES });
         }
     }
+    super::drop_padded_times(&mut lines);
     assign_hashes(&mut lines);
     Ok(Statement {
         format,

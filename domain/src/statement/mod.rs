@@ -102,6 +102,33 @@ pub fn decode(bytes: &[u8]) -> String {
     }
 }
 
+/// Some banks write every line of a file at the same time of day (`120000`, `100000`): that is
+/// padding, not when the Pix arrived, and comparing it minute by minute with the webhook's time
+/// would count one payment twice. When two or more lines have a time and all share it, every
+/// line of the file is read as its day only. Runs before the hashes are made.
+pub(crate) fn drop_padded_times(lines: &mut [StatementLine]) {
+    let mut times = lines
+        .iter()
+        .filter(|l| l.posted.has_time)
+        .map(|l| l.posted.at.with_timezone(&brasilia()).time());
+    let Some(first) = times.next() else { return };
+    let mut count = 1;
+    for time in times {
+        if time != first {
+            return;
+        }
+        count += 1;
+    }
+    if count < 2 {
+        return;
+    }
+    for line in lines.iter_mut().filter(|l| l.posted.has_time) {
+        if let Some(day) = PostedAt::day(line.posted.day_in_brasilia()) {
+            line.posted = day;
+        }
+    }
+}
+
 /// A bank's text made fit for the log: control characters (U+0000 among them, which
 /// PostgreSQL cannot store) become blanks, blanks are collapsed.
 pub(crate) fn clean(text: &str) -> String {

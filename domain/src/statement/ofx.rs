@@ -104,6 +104,7 @@ pub fn parse(text: &str) -> Result<Statement, StatementError> {
     if let Some(done) = draft.take() {
         lines.push(finish(done)?);
     }
+    super::drop_padded_times(&mut lines);
     assign_hashes(&mut lines);
     Ok(Statement {
         format: StatementFormat::Ofx,

@@ -2,7 +2,8 @@
 //!
 //! Many statements give only the day (OFX `DTPOSTED` as `YYYYMMDD`, most CSV exports), so a
 //! [`PostedAt`] says whether it has a time: reconciliation compares days for those, minutes for
-//! the others. A time without an offset is Brasília's (UTC−3, no daylight saving since 2019),
+//! the others (and for a file whose every line has one same time of day, which is padding:
+//! `super::drop_padded_times`). A time without an offset is Brasília's (UTC−3, no daylight saving since 2019),
 //! which is what Brazilian banks export.
 
 use chrono::{DateTime, FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, TimeZone};
@@ -27,7 +28,7 @@ impl PostedAt {
         self.at.with_timezone(&brasilia()).date_naive()
     }
 
-    fn day(date: NaiveDate) -> Option<PostedAt> {
+    pub(crate) fn day(date: NaiveDate) -> Option<PostedAt> {
         let at = brasilia()
             .from_local_datetime(&date.and_time(NaiveTime::MIN))
             .single()?;

@@ -384,3 +384,26 @@ fn debits_and_credits_that_are_not_pix_are_not_reconciled() {
     ]);
     assert!(reconcile(&s, &Book::default(), Rules::default()).is_empty());
 }
+
+#[test]
+fn a_file_whose_every_line_is_at_noon_is_read_by_day_so_the_webhooks_payment_is_not_counted_twice()
+{
+    // Given the webhook recorded R$ 12,50 at 15:42
+    let book = Book {
+        payments: vec![webhook_payment("E1", 1250, "2024-03-02T15:42:00-03:00")],
+        ..Book::default()
+    };
+    // When the bank writes every line at 12:00:00
+    let s = statement(&[
+        ("20240302120000[-3:BRT]", "12,50", "F1", "PIX RECEBIDO"),
+        ("20240303120000[-3:BRT]", "7,00", "F2", "PIX RECEBIDO"),
+    ]);
+    // Then the times are taken for padding and the line is that day's payment
+    assert!(s.lines.iter().all(|l| !l.posted.has_time));
+    assert_eq!(
+        decisions(&s, &book)[0],
+        Decision::Duplicate {
+            payment: "E1".into()
+        }
+    );
+}
