@@ -1,6 +1,7 @@
 //! The sample statements under `domain/tests/data/statements/` (our own, shaped like the banks'
 //! exports, with made-up people), read end to end.
 
+use chrono::TimeZone;
 use proptest::prelude::*;
 
 use super::{LineId, StatementError, StatementFormat, parse};
@@ -211,5 +212,109 @@ proptest! {
             "Data,Valor,Identificador,Descrição\n"
         };
         let _ = parse(format!("{head}{tail}").as_bytes());
+    }
+}
+
+/// One generated transaction: signed centavos, minutes after 2024-01-01 00:00 in Brasília, memo.
+fn rendered_ofx(lines: &[(i64, i64, String)], comma: bool, xml: bool) -> String {
+    let mut text = if xml {
+        String::from(
+            "<?xml version=\"1.0\"?>\n<?OFX OFXHEADER=\"200\" VERSION=\"211\"?>\n<OFX><BANKTRANLIST>\n",
+        )
+    } else {
+        String::from("OFXHEADER:100\nDATA:OFXSGML\n\n<OFX>\n<BANKTRANLIST>\n")
+    };
+    let start = chrono::NaiveDate::from_ymd_opt(2024, 1, 1)
+        .unwrap()
+        .and_hms_opt(0, 0, 0)
+        .unwrap();
+    for (i, (amount, minutes, memo)) in lines.iter().enumerate() {
+        let at = start + chrono::Duration::minutes(*minutes);
+        let sign = if *amount < 0 { "-" } else { "" };
+        let separator = if comma { ',' } else { '.' };
+        let reais = amount.abs() / 100;
+        let cents = amount.abs() % 100;
+        let close = |tag: &str| {
+            if xml {
+                format!("</{tag}>")
+            } else {
+                String::new()
+            }
+        };
+        let memo = memo.replace('&', "&amp;").replace('<', "&lt;");
+        text.push_str(&format!(
+            "<STMTTRN>\n<TRNTYPE>OTHER{}\n<DTPOSTED>{}[-3:BRT]{}\n<TRNAMT>{sign}{reais}{separator}{cents:02}{}\n<FITID>L{i}{}\n<MEMO>{memo}{}\n</STMTTRN>\n",
+            close("TRNTYPE"),
+            at.format("%Y%m%d%H%M%S"),
+            close("DTPOSTED"),
+            close("TRNAMT"),
+            close("FITID"),
+            close("MEMO"),
+        ));
+    }
+    text.push_str("</BANKTRANLIST></OFX>\n");
+    text
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn any_well_formed_ofx_reads_back_every_amount_time_and_memo(
+        lines in proptest::collection::vec(
+            (-10_000_000i64..10_000_000, 1i64..500_000, "[A-Za-zÀ-ú0-9 &<>;.,/-]{0,40}"),
+            1..20,
+        ),
+        comma in any::<bool>(),
+        xml in any::<bool>(),
+    ) {
+        let statement = parse(rendered_ofx(&lines, comma, xml).as_bytes()).unwrap();
+        prop_assert_eq!(statement.lines.len(), lines.len());
+        let start = super::brasilia()
+            .with_ymd_and_hms(2024, 1, 1, 0, 0, 0)
+            .unwrap();
+        let timed = statement.lines.iter().filter(|l| l.posted.has_time).count();
+        for (i, (read, (amount, minutes, memo))) in statement.lines.iter().zip(&lines).enumerate() {
+            prop_assert_eq!(read.amount_centavos, *amount);
+            prop_assert_eq!(&read.id, &LineId::Fitid(format!("L{i}")));
+            prop_assert_eq!(&read.memo, &super::clean(memo));
+            let expected = start + chrono::Duration::minutes(*minutes);
+            if read.posted.has_time {
+                prop_assert_eq!(read.posted.at, expected);
+            } else {
+                // Midnight, or every timed line at one time of day (read as padding).
+                prop_assert_eq!(read.posted.day_in_brasilia(), expected.date_naive());
+                prop_assert!(timed == 0 || expected.time() == chrono::NaiveTime::MIN);
+            }
+        }
+    }
+
+    #[test]
+    fn any_well_formed_inter_csv_reads_back_every_amount_and_day(
+        lines in proptest::collection::vec((-10_000_000i64..10_000_000, 0i64..3_000), 1..20),
+    ) {
+        let mut text = String::from("Data Lançamento;Histórico;Descrição;Valor;Saldo\n");
+        let start = chrono::NaiveDate::from_ymd_opt(2024, 1, 1).unwrap();
+        for (amount, days) in &lines {
+            let day = start + chrono::Duration::days(*days);
+            let reais = amount.abs() / 100;
+            let grouped = if reais >= 1000 {
+                format!("{}.{:03}", reais / 1000, reais % 1000)
+            } else {
+                reais.to_string()
+            };
+            let sign = if *amount < 0 { "-" } else { "" };
+            text.push_str(&format!(
+                "{};Pix recebido;\"Cp :1-Fulano; de Tal\";{sign}{grouped},{:02};0,00\n",
+                day.format("%d/%m/%Y"),
+                amount.abs() % 100,
+            ));
+        }
+        let statement = parse(text.as_bytes()).unwrap();
+        prop_assert_eq!(statement.lines.len(), lines.len());
+        for (read, (amount, days)) in statement.lines.iter().zip(&lines) {
+            prop_assert_eq!(read.amount_centavos, *amount);
+            prop_assert_eq!(read.posted.day_in_brasilia(), start + chrono::Duration::days(*days));
+        }
     }
 }
