@@ -9,7 +9,8 @@ use crate::money::Centavos;
 /// How a line is known across imports: the bank's `FITID`, or a hash of what it says.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum LineId {
-    /// The bank's own id (OFX `FITID`, a CSV "Identificador" column).
+    /// The bank's own id (OFX `FITID`, a CSV "Identificador" column), when no other line of
+    /// the file has it.
     Fitid(String),
     /// 16 hex digits of FNV-1a over the day, amount, texts and the line's rank among identical
     /// lines of the file (two equal Pix of R$ 10 on one day stay two).
@@ -157,7 +158,24 @@ pub(crate) fn fnv1a(parts: &[&str]) -> String {
 }
 
 /// Gives every line without a bank id its hash, counting identical lines so they stay apart.
+///
+/// A `FITID` that repeats within the file is not an id (some banks give every line of a day
+/// the same one): recording "once per `FITID`" would drop all but one of those Pix, so those
+/// lines are known by their hash instead.
 pub(crate) fn assign_hashes(lines: &mut [StatementLine]) {
+    let mut fitids: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for line in lines.iter() {
+        if let LineId::Fitid(fitid) = &line.id {
+            *fitids.entry(fitid.clone()).or_insert(0) += 1;
+        }
+    }
+    for line in lines.iter_mut() {
+        if let LineId::Fitid(fitid) = &line.id
+            && fitids.get(fitid).is_some_and(|n| *n > 1)
+        {
+            line.id = LineId::Hash(String::new());
+        }
+    }
     let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     for line in lines.iter_mut() {
         if let LineId::Hash(_) = line.id {
@@ -236,6 +254,23 @@ mod tests {
         assert_eq!(find_txid(memo).as_deref(), Some("PEDIDO42"));
         assert_eq!(find_end_to_end_id("PIX RECEBIDO FULANO"), None);
         assert_eq!(find_txid("PIX RECEBIDO FULANO"), None);
+    }
+
+    #[test]
+    fn a_fitid_repeated_within_a_file_is_replaced_by_each_lines_hash() {
+        let mut lines = vec![
+            line(1000, None, "PIX RECEBIDO A"),
+            line(2000, None, "PIX RECEBIDO B"),
+            line(3000, None, "PIX RECEBIDO C"),
+        ];
+        lines[0].id = LineId::Fitid("DIA".into());
+        lines[1].id = LineId::Fitid("DIA".into());
+        lines[2].id = LineId::Fitid("UNICO".into());
+        assign_hashes(&mut lines);
+        assert!(matches!(lines[0].id, LineId::Hash(_)));
+        assert!(matches!(lines[1].id, LineId::Hash(_)));
+        assert_ne!(lines[0].id, lines[1].id);
+        assert_eq!(lines[2].id, LineId::Fitid("UNICO".into()));
     }
 
     #[test]
