@@ -246,10 +246,28 @@ fn read(
             continue;
         }
         let date = row.cells[columns.date].trim();
-        let posted = parse_csv(date).ok_or(StatementError::InvalidDate {
-            line: row.line,
-            text: shorten(date),
-        })?;
+        let amount_cells = match columns.amount {
+            AmountColumns::Signed(c) => vec![c],
+            AmountColumns::Split { credit, debit } => vec![credit, debit],
+        };
+        let no_amount = amount_cells.iter().all(|c| row.cells[*c].trim().is_empty());
+        let Some(posted) = parse_csv(date) else {
+            // Rows without a date nor an amount are the bank's notes ("Lançamentos futuros",
+            // "Total"), not transactions; with an amount, a bad date refuses the file.
+            if no_amount {
+                continue;
+            }
+            return Err(StatementError::InvalidDate {
+                line: row.line,
+                text: shorten(date),
+            });
+        };
+        if no_amount {
+            return Err(StatementError::MissingField {
+                line: row.line,
+                field: "valor",
+            });
+        }
         let amount = |cell: usize| -> Result<i64, StatementError> {
             let text = row.cells[cell].trim();
             if text.is_empty() {

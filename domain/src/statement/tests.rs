@@ -170,6 +170,24 @@ fn an_unknown_layout_reads_with_the_columns_the_owner_names() {
 }
 
 #[test]
+fn a_note_row_without_date_or_amount_is_skipped_and_a_dated_row_without_amount_is_refused() {
+    let text = "data;lançamento;ag./origem;valor (R$);saldos (R$)\n02/03/2024;PIX TRANSF FULANO02/03;;12,50;\nLançamentos futuros;;;;\n";
+    assert_eq!(parse(text.as_bytes()).unwrap().lines.len(), 1);
+    let text =
+        "data;lançamento;ag./origem;valor (R$);saldos (R$)\n02/03/2024;PIX TRANSF FULANO02/03;;;\n";
+    assert_eq!(
+        parse(text.as_bytes()).unwrap_err().to_string(),
+        "Linha 2: o lançamento não tem valor."
+    );
+    let text =
+        "data;lançamento;ag./origem;valor (R$);saldos (R$)\nontem;PIX TRANSF FULANO;;12,50;\n";
+    assert_eq!(
+        parse(text.as_bytes()).unwrap_err().to_string(),
+        "Linha 2: data “ontem” não é uma data válida."
+    );
+}
+
+#[test]
 fn a_bad_csv_amount_is_refused_naming_its_line() {
     let text =
         "Data,Valor,Identificador,Descrição\n02/03/2024,12.50,a,Pix\n03/03/2024,12;5,b,Pix\n";
