@@ -13,6 +13,7 @@
 //! | [`qr`] | QR rendering: SVG and PNG |
 //! | [`qrcode`] | the QR-code aggregate: commands, events, decisions |
 //! | [`saved_sign`] | the saved-sign aggregate: a sign an account keeps (its code, template, size, theme, text, logo on or off) |
+//! | [`statement`] | bank statements (OFX, CSV) read into typed lines, and their reconciliation with codes and payments |
 //! | [`sign`] | the printable sign (placa Pix) layout: one SVG document per sign, templates, paper sizes, themes |
 //! | [`refusal`] | [`refusal::Refusal`]: what every aggregate's error tells the edges (code, kind, field) |
 //! | [`subscription`] | plans (Grátis, Premium) as configuration, their limits, and the Subscription aggregate |
@@ -33,6 +34,7 @@ pub mod refusal;
 pub mod saved_sign;
 pub mod sealed;
 pub mod sign;
+pub mod statement;
 pub mod subscription;
 pub mod team;
 pub mod text;
