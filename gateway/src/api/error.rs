@@ -42,7 +42,7 @@
 //! | `timeout` | 408 | the call took longer than 30 s |
 //! | `email-already-in-use` | 409 | another account has that e-mail |
 //! | `conflict` | 409 | other writers kept changing the same record; retrying works |
-//! | `expired-action-code` | 400 | an e-mailed link's code is unknown, used or expired |
+//! | `expired-action-code` | 410 | an e-mailed link's code is unknown, used or expired (as its page answers) |
 //! | `plan-limit-reached` | 402 | the account's plan does not allow it (an eleventh key on Grátis, the month's QR codes used up, …): the message names the limit and offers Premium; nothing was made. Every limited action answers this one status (`domain::subscription::limits`, through `crate::billing::allow`); of requests racing at the limit exactly one passes. A request whose mistake is the caller's own (an owner inviting herself) gets that answer first, whatever the plan |
 //! | `payload-too-large` | 413 | the body is over the limit |
 //! | `unsupported-media-type` | 415 | the body is not `application/json` (or the type the call takes) |
@@ -251,10 +251,11 @@ impl ApiError {
         .with_field("email")
     }
 
-    /// 400 `expired-action-code`: the link is unknown, already used or expired.
+    /// 410 `expired-action-code`: the link is unknown, already used or expired (the same status
+    /// the link's page answers, `crate::error::AppError`).
     pub fn expired_action_code() -> Self {
         Self::new(
-            StatusCode::BAD_REQUEST,
+            StatusCode::GONE,
             "expired-action-code",
             "Este link expirou ou já foi usado. Peça um novo.",
         )
@@ -396,7 +397,7 @@ impl From<anyhow::Error> for ApiError {
 /// | a refusal listing several field problems | as above, with `problems`; the first problem's message and field |
 /// | the e-mail claim taken | 409 `email-already-in-use` |
 /// | another claim taken | 409 `already-in-use` |
-/// | a used, expired or foreign action code | 400 `expired-action-code` |
+/// | a used, expired or foreign action code | 410 `expired-action-code` |
 /// | a count of QR codes past its limit, outside the QR-code workflows (which answer the refusal naming the plan) | 402 `plan-limit-reached` |
 /// | an `Idempotency-Key` used with another request, or first on another record | 409 `idempotency-key-reused` |
 /// | other writers won every retry; the plan changed under every retry | 409 `conflict` |
@@ -513,7 +514,7 @@ mod tests {
             (AccountError::Disabled, 403, "user-disabled"),
             (
                 AccountError::InvitationNotPending,
-                400,
+                410,
                 "expired-action-code",
             ),
             (AccountError::CannotInviteSelf, 422, "cannot-invite-self"),
@@ -659,10 +660,7 @@ mod tests {
             ApiError::email_already_in_use().status(),
             StatusCode::CONFLICT
         );
-        assert_eq!(
-            ApiError::expired_action_code().status(),
-            StatusCode::BAD_REQUEST
-        );
+        assert_eq!(ApiError::expired_action_code().status(), StatusCode::GONE);
         assert_eq!(
             ApiError::weak_password("x").status(),
             StatusCode::UNPROCESSABLE_ENTITY

@@ -91,7 +91,7 @@ async fn the_recovery_link_sets_a_new_password_and_ends_every_session() {
             &json!({ "oobCode": code, "newPassword": "outra senha 3" }),
         )
         .await;
-    assert_eq!(reused.status, StatusCode::BAD_REQUEST);
+    assert_eq!(reused.status, StatusCode::GONE);
     assert_eq!(reused.code(), "expired-action-code");
     assert_eq!(
         browser
@@ -167,7 +167,7 @@ async fn checking_a_recovery_link_says_whether_it_works_without_using_it() {
     let used = browser
         .post_json("/api/auth/reset/check", &json!({ "oobCode": code }))
         .await;
-    assert_eq!(used.status, StatusCode::BAD_REQUEST);
+    assert_eq!(used.status, StatusCode::GONE);
     assert_eq!(used.code(), "expired-action-code");
     assert_eq!(
         used.message(),
@@ -202,7 +202,7 @@ async fn an_expired_recovery_link_is_refused() {
             &json!({ "oobCode": code, "newPassword": "nova senha 2" }),
         )
         .await;
-    assert_eq!(answer.status, StatusCode::BAD_REQUEST);
+    assert_eq!(answer.status, StatusCode::GONE);
     assert_eq!(answer.code(), "expired-action-code");
     assert_eq!(
         answer.message(),

@@ -184,7 +184,7 @@ async fn the_verification_email_arrives_and_its_link_verifies_the_address_once()
     let again = stranger
         .post_json("/api/auth/verify-email", &json!({ "oobCode": code }))
         .await;
-    assert_eq!(again.status, StatusCode::BAD_REQUEST);
+    assert_eq!(again.status, StatusCode::GONE);
     assert_eq!(again.code(), "expired-action-code");
 
     // The read model follows: poll briefly, as the dashboard refetches.

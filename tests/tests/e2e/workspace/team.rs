@@ -99,7 +99,7 @@ async fn an_invitation_link_works_once() {
     assert_eq!(accept(&mut caixa, &code).await.status, StatusCode::OK);
     for person in [&mut caixa, &mut other] {
         let again = accept(person, &code).await;
-        assert_eq!(again.status, StatusCode::BAD_REQUEST, "{}", again.text);
+        assert_eq!(again.status, StatusCode::GONE, "{}", again.text);
         assert_eq!(again.code(), "expired-action-code");
     }
     let workspaces = other.get("/api/workspaces").await;
@@ -159,7 +159,7 @@ async fn an_invitation_link_says_as_what_to_anyone_holding_it_and_who_invites_on
         "the checks spent nothing"
     );
     let used = visitor.post_json("/api/invitations/check", &check).await;
-    assert_eq!(used.status, StatusCode::BAD_REQUEST);
+    assert_eq!(used.status, StatusCode::GONE);
     assert_eq!(used.code(), "expired-action-code");
     app.stop().await;
 }
@@ -295,7 +295,7 @@ async fn a_cancelled_invitation_kills_its_link_and_frees_the_address() {
 
     let mut caixa = sign_up(&app, "caixa@padaria.test", "Caixa").await;
     let late = accept(&mut caixa, &code).await;
-    assert_eq!(late.status, StatusCode::BAD_REQUEST, "{}", late.text);
+    assert_eq!(late.status, StatusCode::GONE, "{}", late.text);
     assert_eq!(late.code(), "expired-action-code");
 
     let again = invite(&mut owner, "caixa@padaria.test", "manager").await;
@@ -351,7 +351,7 @@ async fn accepting_needs_a_live_code_and_not_ones_own_team() {
 
     for bad in ["", "nao-existe", "x".repeat(300).as_str()] {
         let answer = accept(&mut owner, bad).await;
-        assert_eq!(answer.status, StatusCode::BAD_REQUEST, "{bad:?}");
+        assert_eq!(answer.status, StatusCode::GONE, "{bad:?}");
         assert_eq!(answer.code(), "expired-action-code");
     }
     let missing = owner.post("/api/invitations/accept", &json!({})).await;

@@ -94,7 +94,7 @@ export const authHandlers = [
     const body = (await request.json()) as { oobCode: string };
     const code = db.actionCodes.get(body.oobCode);
     if (code === undefined || code.used || code.purpose !== 'reset') {
-      return apiError(400, 'expired-action-code', 'Link expirado.');
+      return apiError(410, 'expired-action-code', 'Link expirado.');
     }
     return noContent();
   }),
@@ -104,7 +104,7 @@ export const authHandlers = [
     const code = db.actionCodes.get(body.oobCode);
     const user = code === undefined ? undefined : userByUid(code.uid);
     if (code === undefined || code.used || code.purpose !== 'reset' || user === undefined) {
-      return apiError(400, 'expired-action-code', 'Link expirado.');
+      return apiError(410, 'expired-action-code', 'Link expirado.');
     }
     code.used = true;
     user.password = body.newPassword;
@@ -119,7 +119,7 @@ export const authHandlers = [
     const user = code === undefined ? undefined : userByUid(code.uid);
     const purposeFits = code?.purpose === 'verify-email' || code?.purpose === 'change-email';
     if (code === undefined || code.used || !purposeFits || user === undefined) {
-      return apiError(400, 'expired-action-code', 'Link expirado.');
+      return apiError(410, 'expired-action-code', 'Link expirado.');
     }
     code.used = true;
     if (code.purpose === 'change-email' && code.newEmail !== undefined) {

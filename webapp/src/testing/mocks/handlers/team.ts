@@ -113,7 +113,7 @@ export const teamHandlers = [
     const member = code?.invitationId === undefined ? undefined : db.members.get(code.invitationId);
     const owner = member === undefined ? undefined : userByUid(member.accountId);
     if (code === undefined || code.used || code.purpose !== 'invitation' || member === undefined) {
-      return apiError(400, 'expired-action-code', 'Convite expirado.');
+      return apiError(410, 'expired-action-code', 'Convite expirado.');
     }
     const invitee = bearerUser(request)?.email.toLowerCase() === member.email.toLowerCase();
     return HttpResponse.json({ displayName: invitee ? (owner?.displayName ?? null) : null, role: member.role });

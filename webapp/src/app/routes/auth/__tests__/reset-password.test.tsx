@@ -56,7 +56,7 @@ describe('/redefinir-senha', () => {
     const code = createActionCode(user, 'reset');
     const app = renderApp(`/redefinir-senha?oobCode=${code}`);
     await app.user.type(await screen.findByLabelText('Senha nova'), 'NovaSenha9');
-    server.use(http.post('/api/auth/reset', () => apiError(400, 'expired-action-code', 'Link expirado.')));
+    server.use(http.post('/api/auth/reset', () => apiError(410, 'expired-action-code', 'Link expirado.')));
     await app.user.click(screen.getByRole('button', { name: 'Salvar senha nova' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Este link expirou ou já foi usado.');
     expect(screen.getByRole('link', { name: 'Pedir um novo link' })).toHaveAttribute('href', '/recuperar-senha');
