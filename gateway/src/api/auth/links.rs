@@ -271,7 +271,7 @@ pub struct VerifyEmailBody {
 
 /// `POST /api/auth/verify-email {oobCode}`: a verification link marks the address verified; a
 /// new-address link moves the account to the new address (claiming it, releasing the old one)
-/// and marks it verified. 400 `expired-action-code` for a used, expired or unknown code.
+/// and marks it verified. 410 `expired-action-code` for a used, expired or unknown code.
 pub async fn verify_email(
     State(state): State<AppState>,
     Json(body): Json<VerifyEmailBody>,

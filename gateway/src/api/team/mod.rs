@@ -6,8 +6,8 @@
 //! | `GET /api/accounts/{accountId}/members` | owner ([`Right::ManageMembers`]) | `{members: [{invitationId, email, role, status, invitedAt, joinedAt}]}`, pending and active, oldest first |
 //! | `POST /api/accounts/{accountId}/members {email, role}` | owner | 201 the member (status `invited`); the invitee gets an e-mail with `/painel/convite?codigo=…`, valid 7 days; 409 `member-already-invited`; 422 `cannot-invite-self`; 422 `invalid-argument` on `email` or `role` (`manager` or `operator`); 429 `too-many-requests` (per account and per client address) |
 //! | `DELETE /api/accounts/{accountId}/members/{invitationId}` | owner | 204: a pending invitation is cancelled (its link stops working), an active member loses access at once; 404 when there is no such invitation |
-//! | `POST /api/invitations/check {code}` | anyone, session optional | `{displayName, role}` of a live invitation, the code not spent; `displayName` (who invites) only to a caller signed in with the invited address, `null` to anyone else; 400 `expired-action-code` |
-//! | `POST /api/invitations/accept {code}` | the account whose e-mail is the invited one | `{accountId, role}`; 400 `expired-action-code` (unknown, used, expired or cancelled); 422 `cannot-invite-self`; 403 `invitation-for-another-email` (signed in with another address); 409 `already-member` |
+//! | `POST /api/invitations/check {code}` | anyone, session optional | `{displayName, role}` of a live invitation, the code not spent; `displayName` (who invites) only to a caller signed in with the invited address, `null` to anyone else; 410 `expired-action-code` |
+//! | `POST /api/invitations/accept {code}` | the account whose e-mail is the invited one | `{accountId, role}`; 410 `expired-action-code` (unknown, used, expired or cancelled); 422 `cannot-invite-self`; 403 `invitation-for-another-email` (signed in with another address); 409 `already-member` |
 //!
 //! The invitee's address is sealed in `MemberInvited` with a key of the invitation's own
 //! ([`commands::vault::invitation_key_id`]): it is the invitee's personal data in the owner's
@@ -332,7 +332,7 @@ pub struct InvitationOffer {
 ///
 /// # Errors
 ///
-/// 400 `expired-action-code` for an unknown, used, expired or cancelled code; 401 for a bearer
+/// 410 `expired-action-code` for an unknown, used, expired or cancelled code; 401 for a bearer
 /// token that is not valid (no header at all is a visitor).
 pub async fn check(
     State(state): State<AppState>,
