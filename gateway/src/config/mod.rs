@@ -206,7 +206,7 @@ pub struct Settings {
     #[arg(
         long,
         env = "BALCAO_PAYER_PAGE_CACHE_BYTES",
-        default_value_t = crate::pages::payer_cache::DEFAULT_BUDGET_BYTES,
+        default_value_t = DEFAULT_PAYER_PAGE_CACHE_BYTES,
         global = true
     )]
     pub payer_page_cache_bytes: usize,
@@ -312,3 +312,7 @@ impl Settings {
 
 /// Default of `BALCAO_WEBAPP_DIR`.
 pub const DEFAULT_WEBAPP_DIR: &str = "webapp/dist";
+
+/// Memory for rendered payer pages by default: a few hundred pages (a page with its QR code is
+/// ~10 KiB of HTML). Kept here, not in the cache, so the configuration imports no page.
+pub const DEFAULT_PAYER_PAGE_CACHE_BYTES: usize = 4 << 20;

@@ -39,8 +39,8 @@ use uuid::Uuid;
 
 use crate::assets::accepts;
 
-/// Default budget: a few hundred pages (a page with its QR code is ~10 KiB of HTML).
-pub const DEFAULT_BUDGET_BYTES: usize = 4 << 20;
+/// Default budget ([`crate::config::DEFAULT_PAYER_PAGE_CACHE_BYTES`]).
+pub const DEFAULT_BUDGET_BYTES: usize = crate::config::DEFAULT_PAYER_PAGE_CACHE_BYTES;
 
 /// Everything a payer page is rendered from: the code's whole row (its `version` moves on
 /// archive, unarchive and claim; a single-use code's `paid_at` on its payment; comparing the
