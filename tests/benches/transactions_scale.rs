@@ -340,12 +340,15 @@ fn main() {
                 assert_eq!(answer.status.as_u16(), 200, "{path}: {}", answer.text);
             }
             let (p50, p99) = percentiles(times);
-            table += &format!(
+            let line = format!(
                 "| {name} | {} | {} | {} |\n",
                 ms(p50),
                 ms(p99),
                 size(&answer.json)
             );
+            // Progress, for a run that takes minutes.
+            eprint!("{line}");
+            table += &line;
         }
 
         // 4. The CSV of every row, beside a raw COPY of the same rows.
