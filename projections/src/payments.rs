@@ -132,12 +132,15 @@ pub struct Filter {
 
 /// The account's payments, newest first, at most `limit` ([`search::page`] with only these
 /// filters).
-pub async fn list<'e>(
-    executor: impl PgExecutor<'e>,
+pub async fn list<'e, E>(
+    executor: E,
     account_id: Uuid,
     filter: &Filter,
     limit: i64,
-) -> Result<Vec<PaymentView>, Error> {
+) -> Result<Vec<PaymentView>, Error>
+where
+    E: PgExecutor<'e> + Copy,
+{
     let search = search::Search {
         created_by: filter.created_by.clone(),
         code: filter

@@ -152,7 +152,11 @@ macro_rules! searchable_text {
     };
 }
 
-// The one WHERE of the screen: parameters $1 … $14 in [`bind`]'s order.
+// The one WHERE of the screen: parameters $1 … $16 in [`bind`]'s order. The text is found in
+// the payment's columns through the trigram index ([`searchable_text`]), and in the
+// descriptions of the account's codes and links through the ids [`described`] read first: said
+// as a join (`q.description ilike …`) or a subquery, PostgreSQL could not use the index for
+// the other branch of the `or` and read the account's every payment.
 //
 // The period is also said as a `paid_at` range (the São Paulo days' first and last instants),
 // always present so that even PostgreSQL's generic plan of this prepared statement reads only
@@ -192,10 +196,7 @@ const FROM_WHERE: &str = concat!(
                      or p.note ilike $12 or p.void_reason ilike $12
                      or ($14::boolean and (p.payer_name ilike $12 or p.payer_document ilike $12
                                            or p.payer_info ilike $12))))
-            or p.qrcode_id = any(array(select c.qrcode_id from qrcodes c
-                                        where c.owner_id = $1 and c.description ilike $12))
-            or p.payment_link_id = any(array(select k.link_id from payment_links k
-                                              where k.owner_id = $1 and k.description ilike $12))
+            or p.qrcode_id = any($15::uuid[]) or p.payment_link_id = any($16::uuid[])
             or ($13::bigint is not null and p.amount_centavos = $13))"
 );
 
@@ -209,10 +210,40 @@ fn pattern(text: Option<&str>) -> Option<String> {
     })
 }
 
+/// The account's codes and payment links whose description holds the search's text (none
+/// without a text): `$15` and `$16` of [`FROM_WHERE`].
+#[derive(Debug, Default)]
+struct Described {
+    codes: Vec<Uuid>,
+    links: Vec<Uuid>,
+}
+
+async fn described<'e>(
+    executor: impl PgExecutor<'e>,
+    account_id: Uuid,
+    search: &Search,
+) -> Result<Described, Error> {
+    let Some(pattern) = pattern(search.text.as_deref()) else {
+        return Ok(Described::default());
+    };
+    let (codes, links) = sqlx::query_as(
+        "select array(select qrcode_id from qrcodes
+                       where owner_id = $1 and description ilike $2),
+                array(select link_id from payment_links
+                       where owner_id = $1 and description ilike $2)",
+    )
+    .bind(account_id)
+    .bind(pattern)
+    .fetch_one(executor)
+    .await?;
+    Ok(Described { codes, links })
+}
+
 fn bind<'q, O>(
     query: QueryAs<'q, Postgres, O, PgArguments>,
     account_id: Uuid,
     search: &'q Search,
+    described: Described,
 ) -> QueryAs<'q, Postgres, O, PgArguments> {
     let code = match search.code {
         CodeFilter::Code(id) => Some(id),
@@ -240,17 +271,23 @@ fn bind<'q, O>(
         .bind(pattern(search.text.as_deref()))
         .bind(search.text_centavos)
         .bind(search.text_in_payer)
+        .bind(described.codes)
+        .bind(described.links)
 }
 
 /// At most `limit` payments the search finds, newest payment first (then by reference), after
 /// `after` when given.
-pub async fn page<'e>(
-    executor: impl PgExecutor<'e>,
+pub async fn page<'e, E>(
+    executor: E,
     account_id: Uuid,
     search: &Search,
     after: Option<&Cursor>,
     limit: i64,
-) -> Result<Vec<Found>, Error> {
+) -> Result<Vec<Found>, Error>
+where
+    E: PgExecutor<'e> + Copy,
+{
+    let described = described(executor, account_id, search).await?;
     let columns = super::COLUMNS
         .split(',')
         .map(|c| format!("p.{}", c.trim()))
@@ -261,11 +298,11 @@ pub async fn page<'e>(
                 to_char(p.paid_at at time zone 'America/Sao_Paulo', 'DD/MM/YYYY HH24:MI')
                     as paid_at_local
            {FROM_WHERE}
-            and ($15::timestamptz is null or (p.paid_at, p.reference) < ($15, $16::text))
+            and ($17::timestamptz is null or (p.paid_at, p.reference) < ($17, $18::text))
           order by p.paid_at desc, p.reference desc
-          limit $17"
+          limit $19"
     )));
-    Ok(bind(query, account_id, search)
+    Ok(bind(query, account_id, search, described)
         .bind(after.map(|(at, _)| *at))
         .bind(after.map(|(_, reference)| reference.as_str()))
         .bind(limit)
@@ -277,11 +314,14 @@ pub async fn page<'e>(
 /// from `payment_day_totals` when it holds every value the search filters on
 /// ([`Search::summed_by_day`]), else from the payments themselves ([`summary_of_rows`]). The
 /// two answer the same (a test compares them).
-pub async fn summary<'e>(
-    executor: impl PgExecutor<'e>,
+pub async fn summary<'e, E>(
+    executor: E,
     account_id: Uuid,
     search: &Search,
-) -> Result<Vec<DaySummary>, Error> {
+) -> Result<Vec<DaySummary>, Error>
+where
+    E: PgExecutor<'e> + Copy,
+{
     if search.summed_by_day() {
         summary_of_days(executor, account_id, search).await
     } else {
@@ -360,11 +400,15 @@ pub async fn summary_of_days<'e>(
 
 /// [`summary`] summed from the `payments` rows [`page`] finds, one by one: for any search (the
 /// only way for an amount range or a text).
-pub async fn summary_of_rows<'e>(
-    executor: impl PgExecutor<'e>,
+pub async fn summary_of_rows<'e, E>(
+    executor: E,
     account_id: Uuid,
     search: &Search,
-) -> Result<Vec<DaySummary>, Error> {
+) -> Result<Vec<DaySummary>, Error>
+where
+    E: PgExecutor<'e> + Copy,
+{
+    let described = described(executor, account_id, search).await?;
     let query = sqlx::query_as(AssertSqlSafe(format!(
         "select p.paid_on as day,
                 count(*) filter (where p.status = 'received') as payments,
@@ -377,5 +421,7 @@ pub async fn summary_of_rows<'e>(
           group by p.paid_on
           order by p.paid_on"
     )));
-    Ok(bind(query, account_id, search).fetch_all(executor).await?)
+    Ok(bind(query, account_id, search, described)
+        .fetch_all(executor)
+        .await?)
 }
