@@ -344,7 +344,8 @@ impl Search {
 ///
 /// # Panics
 ///
-/// Never; a search with an amount range or a text is summed by [`summary_of_rows`].
+/// In debug builds, for a search with an amount range or a text, which the table cannot
+/// answer: [`summary_of_rows`] sums those.
 pub async fn summary_of_days<'e>(
     executor: impl PgExecutor<'e>,
     account_id: Uuid,
