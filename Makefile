@@ -50,6 +50,7 @@ bench: services
 	$(CARGO) bench -p tests --bench qrcode_batch
 	$(CARGO) bench -p tests --bench sse_fanout
 	$(CARGO) bench -p tests --bench payments_scale
+	$(CARGO) bench -p tests --bench transactions_scale
 
 ## Lighthouse on /, one article and /criar-placa-pix (release build, Debian's Chromium).
 lighthouse:

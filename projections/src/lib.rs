@@ -9,7 +9,7 @@
 //! - [`replay`] rebuilds read models straight from PostgreSQL into fresh tables and swaps them in
 //!   without downtime.
 //! - [`qrcodes`], [`accounts`] (with `account_members`), [`pix_keys`], [`payments`] (with
-//!   `daily_totals`), [`payment_links`], [`signs`], [`subscriptions`] (with `subscription_charges`) and [`event_counts`] are the read models.
+//!   `daily_totals` and `payment_day_totals`), [`payment_links`], [`signs`], [`subscriptions`] (with `subscription_charges`) and [`event_counts`] are the read models.
 //!
 //! Every long-running entry point stops when its [`CancellationToken`] is cancelled.
 

@@ -1,10 +1,12 @@
-//! Read models `payments` and `daily_totals`: every payment an account received, and per São
-//! Paulo calendar day and QR code what the standing ones add up to.
+//! Read models `payments`, `daily_totals` and `payment_day_totals`: every payment an account
+//! received; per São Paulo calendar day and QR code what the standing ones add up to; and per day
+//! and every value the transactions screen filters on (code, link, key, source, status, refund
+//! reported) what all of them add up to, for the screen's totals ([`search::summary`]).
 //!
 //! Built from the Payment aggregate's events (stream type `payment`, stream id
-//! `account:reference`); the tables come from `migrations/0010_payments.sql` only. Each event
-//! rewrites its payment's row and moves `daily_totals` by the difference between the row's
-//! contribution before and after (a voided payment contributes nothing; a bank's confirmation
+//! `account:reference`); the tables come from `migrations/0010_payments.sql` and
+//! `0027_payment_day_totals.sql` only. Each event rewrites its payment's row and moves both sums
+//! by the difference between the row's contribution before and after (a voided payment contributes nothing; a bank's confirmation
 //! may move a payment to another amount, day or code), so a replay in feed order ends exactly
 //! where live did.
 //!
@@ -41,6 +43,8 @@ pub const NAME: &str = "payments";
 pub const PAYMENTS_TABLE: &str = "payments";
 /// The live table of daily totals.
 pub const TOTALS_TABLE: &str = "daily_totals";
+/// The live table of the payments summed per day and per value the screen filters on.
+pub const DAY_TOTALS_TABLE: &str = "payment_day_totals";
 /// Stream type of the Payment aggregate.
 pub const STREAM_TYPE: &str = domain::payment::STREAM_TYPE;
 
@@ -128,12 +132,15 @@ pub struct Filter {
 
 /// The account's payments, newest first, at most `limit` ([`search::page`] with only these
 /// filters).
-pub async fn list<'e>(
-    executor: impl PgExecutor<'e>,
+pub async fn list<'e, E>(
+    executor: E,
     account_id: Uuid,
     filter: &Filter,
     limit: i64,
-) -> Result<Vec<PaymentView>, Error> {
+) -> Result<Vec<PaymentView>, Error>
+where
+    E: PgExecutor<'e> + Copy,
+{
     let search = search::Search {
         created_by: filter.created_by.clone(),
         code: filter
@@ -225,7 +232,7 @@ impl Projection for Payments {
     }
 
     fn tables(&self) -> &'static [&'static str] {
-        &[PAYMENTS_TABLE, TOTALS_TABLE]
+        &[PAYMENTS_TABLE, TOTALS_TABLE, DAY_TOTALS_TABLE]
     }
 
     async fn apply_batch(
@@ -238,6 +245,7 @@ impl Projection for Payments {
         let tables = Tables {
             payments: target.table(PAYMENTS_TABLE),
             totals: target.table(TOTALS_TABLE),
+            day_totals: target.table(DAY_TOTALS_TABLE),
             totals_after_fill: target.is_filling(),
         };
         let mut keys = Keys::default();
@@ -290,9 +298,9 @@ impl Projection for Payments {
         true
     }
 
-    /// Replay does not keep `daily_totals` during the fill ([`TableSet::is_filling`]): it sums
-    /// the filled `payments` here, in one statement. Live keeps no row whose payments cancelled
-    /// out, so the two agree.
+    /// Replay does not keep `daily_totals` and `payment_day_totals` during the fill
+    /// ([`TableSet::is_filling`]): it sums the filled `payments` here, one statement each. Live
+    /// keeps no row whose payments cancelled out, so the two agree.
     async fn derive_after_fill(
         &self,
         conn: &mut PgConnection,
@@ -308,6 +316,18 @@ impl Projection for Payments {
               where status = 'received'
               group by account_id, paid_on, qrcode_id"
         )))
+        .execute(&mut *conn)
+        .await?;
+        let d = target.table(DAY_TOTALS_TABLE);
+        sqlx::query(AssertSqlSafe(format!(
+            "insert into {d} (account_id, day, qrcode_id, via_link, pix_key, source, status,
+                              refund_reported, payments, amount_centavos, refunded_centavos)
+             select account_id, paid_on, qrcode_id, payment_link_id is not null, pix_key,
+                    source, status, refunds <> '[]'::jsonb, count(*), sum(amount_centavos),
+                    sum(refunded_centavos)
+               from {p}
+              group by 1, 2, 3, 4, 5, 6, 7, 8"
+        )))
         .execute(conn)
         .await?;
         Ok(())
@@ -317,6 +337,7 @@ impl Projection for Payments {
 struct Tables {
     payments: String,
     totals: String,
+    day_totals: String,
     /// Replay's fill: `daily_totals` is derived once the fill ends.
     totals_after_fill: bool,
 }
@@ -367,6 +388,24 @@ impl Row {
             self.amount_centavos,
             self.refunded_centavos,
         ))
+    }
+
+    /// Where the row counts in `payment_day_totals`, and what it adds there: every payment
+    /// counts, voided ones too.
+    fn day_contribution(&self) -> (DayTotalsKey, [i64; 3]) {
+        (
+            DayTotalsKey {
+                account_id: self.account_id,
+                day: self.paid_on,
+                qrcode_id: self.qrcode_id,
+                via_link: self.payment_link_id.is_some(),
+                pix_key: self.pix_key.clone(),
+                source: self.source.clone(),
+                status: self.status.clone(),
+                refund_reported: self.refunds.as_array().is_some_and(|r| !r.is_empty()),
+            },
+            [1, self.amount_centavos, self.refunded_centavos],
+        )
     }
 }
 
@@ -715,6 +754,24 @@ async fn apply_changes(
     }
     deltas.retain(|_, delta| *delta != [0, 0, 0]);
     add_to_totals(conn, &tables.totals, &deltas).await?;
+    let mut day_deltas: HashMap<DayTotalsKey, [i64; 3]> = HashMap::new();
+    for (old, new) in before.iter().zip(&after) {
+        let old = old.as_ref().map(Row::day_contribution);
+        let new = new.as_ref().map(|written| written.row.day_contribution());
+        if old == new {
+            continue;
+        }
+        for (sign, part) in [(-1, old), (1, new)] {
+            if let Some((key, amounts)) = part {
+                let delta = day_deltas.entry(key).or_default();
+                for (sum, amount) in delta.iter_mut().zip(amounts) {
+                    *sum += sign * amount;
+                }
+            }
+        }
+    }
+    day_deltas.retain(|_, delta| *delta != [0, 0, 0]);
+    add_to_day_totals(conn, &tables.day_totals, &day_deltas).await?;
     Ok(())
 }
 
@@ -831,6 +888,77 @@ async fn write_rows(
 
 /// A `daily_totals` row's key: account, São Paulo day, code.
 type TotalsKey = (Uuid, NaiveDate, Option<Uuid>);
+
+/// A `payment_day_totals` row's key: account, São Paulo day and the values the screen filters on.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct DayTotalsKey {
+    account_id: Uuid,
+    day: NaiveDate,
+    qrcode_id: Option<Uuid>,
+    via_link: bool,
+    pix_key: Option<String>,
+    source: String,
+    status: String,
+    refund_reported: bool,
+}
+
+/// Moves `payment_day_totals` by `deltas` (payments, amount, refunded) in one statement, then
+/// removes the rows left with no payment in another (replay, which sums the payments there are,
+/// would not make them).
+async fn add_to_day_totals(
+    conn: &mut PgConnection,
+    table: &str,
+    deltas: &HashMap<DayTotalsKey, [i64; 3]>,
+) -> Result<(), sqlx::Error> {
+    if deltas.is_empty() {
+        return Ok(());
+    }
+    let (keys, amounts): (Vec<&DayTotalsKey>, Vec<&[i64; 3]>) = deltas.iter().unzip();
+    let emptied: Vec<(Uuid, NaiveDate)> = sqlx::query_as(AssertSqlSafe(format!(
+        "insert into {table} as t (account_id, day, qrcode_id, via_link, pix_key, source, status,
+                                   refund_reported, payments, amount_centavos, refunded_centavos)
+         select * from unnest($1::uuid[], $2::date[], $3::uuid[], $4::boolean[], $5::text[],
+                              $6::text[], $7::text[], $8::boolean[], $9::bigint[], $10::bigint[],
+                              $11::bigint[])
+         on conflict (account_id, day, qrcode_id, via_link, pix_key, source, status,
+                      refund_reported) do update set
+             payments = t.payments + excluded.payments,
+             amount_centavos = t.amount_centavos + excluded.amount_centavos,
+             refunded_centavos = t.refunded_centavos + excluded.refunded_centavos
+         returning account_id, day, payments = 0"
+    )))
+    .bind(keys.iter().map(|k| k.account_id).collect::<Vec<_>>())
+    .bind(keys.iter().map(|k| k.day).collect::<Vec<_>>())
+    .bind(keys.iter().map(|k| k.qrcode_id).collect::<Vec<_>>())
+    .bind(keys.iter().map(|k| k.via_link).collect::<Vec<_>>())
+    .bind(keys.iter().map(|k| k.pix_key.clone()).collect::<Vec<_>>())
+    .bind(keys.iter().map(|k| k.source.clone()).collect::<Vec<_>>())
+    .bind(keys.iter().map(|k| k.status.clone()).collect::<Vec<_>>())
+    .bind(keys.iter().map(|k| k.refund_reported).collect::<Vec<_>>())
+    .bind(amounts.iter().map(|a| a[0]).collect::<Vec<_>>())
+    .bind(amounts.iter().map(|a| a[1]).collect::<Vec<_>>())
+    .bind(amounts.iter().map(|a| a[2]).collect::<Vec<_>>())
+    .fetch_all(&mut *conn)
+    .await?
+    .into_iter()
+    .filter_map(|(account_id, day, empty): (Uuid, NaiveDate, bool)| {
+        empty.then_some((account_id, day))
+    })
+    .collect();
+    if emptied.is_empty() {
+        return Ok(());
+    }
+    let (accounts, days): (Vec<Uuid>, Vec<NaiveDate>) = emptied.into_iter().unzip();
+    sqlx::query(AssertSqlSafe(format!(
+        "delete from {table} t using unnest($1::uuid[], $2::date[]) as e(account_id, day)
+          where t.account_id = e.account_id and t.day = e.day and t.payments = 0"
+    )))
+    .bind(accounts)
+    .bind(days)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
 
 /// Moves `daily_totals` by `deltas` in one statement, then removes the rows left with no
 /// payment (the ones replay, which sums the standing payments, would not make).
@@ -1010,7 +1138,7 @@ async fn forget_account(
     let Ok(account_id) = Uuid::parse_str(&event.stream_id) else {
         return Ok(());
     };
-    for table in [&tables.payments, &tables.totals] {
+    for table in [&tables.payments, &tables.totals, &tables.day_totals] {
         sqlx::query(AssertSqlSafe(format!(
             "delete from {table} where account_id = $1"
         )))

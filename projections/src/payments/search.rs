@@ -2,8 +2,11 @@
 //! a keyset page of payments ([`page`]) and for the day-by-day sums of the same payments
 //! ([`summary`]), so the table, its totals, its chart and its CSV always agree.
 //!
-//! Totals are summed from `payments` itself rather than `daily_totals`: the screen filters by
-//! source, status, amount and text, which `daily_totals` (per day and code only) cannot.
+//! Totals are summed from `payment_day_totals` (per day and every value the screen filters on
+//! but the amount and the text) rather than `daily_totals` (per day and code only, standing
+//! payments only); a search with an amount range or a text sums `payments` row by row, as the
+//! list finds them. At 1M payments in an account the row-by-row sum took 343 ms for 365 days
+//! (issue 37, BENCHMARKS.md).
 
 use chrono::{DateTime, NaiveDate, Utc};
 use sqlx::postgres::PgArguments;
@@ -135,7 +138,25 @@ pub struct DaySummary {
     pub voided: i64,
 }
 
-// The one WHERE of the screen: parameters $1 … $14 in [`bind`]'s order.
+/// Every text column of a payment the search reads, in one string: the expression of the
+/// trigram index `payments_searchable_text_idx` (migration `0028`), which PostgreSQL matches
+/// only when the query says it exactly as the index does. A value of any one column that holds
+/// the searched text makes this string hold it too, so `… ilike $12` here narrows the rows with
+/// the index and the columns' own `ilike` (the payer's only for roles that see payers) decide.
+macro_rules! searchable_text {
+    () => {
+        "(coalesce(p.reference, '') || ' ' || coalesce(p.end_to_end_id, '') || ' ' \
+          || coalesce(p.txid, '') || ' ' || coalesce(p.note, '') || ' ' \
+          || coalesce(p.void_reason, '') || ' ' || coalesce(p.payer_name, '') || ' ' \
+          || coalesce(p.payer_document, '') || ' ' || coalesce(p.payer_info, ''))"
+    };
+}
+
+// The one WHERE of the screen: parameters $1 … $16 in [`bind`]'s order. The text is found in
+// the payment's columns through the trigram index ([`searchable_text`]), and in the
+// descriptions of the account's codes and links through the ids [`described`] read first: said
+// as a join (`q.description ilike …`) or a subquery, PostgreSQL could not use the index for
+// the other branch of the `or` and read the account's every payment.
 //
 // The period is also said as a `paid_at` range (the São Paulo days' first and last instants),
 // always present so that even PostgreSQL's generic plan of this prepared statement reads only
@@ -143,7 +164,8 @@ pub struct DaySummary {
 // a 7-day `summary` at 1M payments read the account's whole history, 70 ms and then 230 ms once
 // the generic plan took over; 2–6 ms with the range (BENCHMARKS.md, issue 37). `paid_on` is the
 // São Paulo day of `paid_at`, so the two say the same.
-const FROM_WHERE: &str = "from payments p
+const FROM_WHERE: &str = concat!(
+    "from payments p
       left join qrcodes q on q.qrcode_id = p.qrcode_id and q.owner_id = p.account_id
       left join payment_links l on l.link_id = p.payment_link_id and l.owner_id = p.account_id
      where p.account_id = $1
@@ -167,12 +189,16 @@ const FROM_WHERE: &str = "from payments p
        and ($10::bigint is null or p.amount_centavos >= $10)
        and ($11::bigint is null or p.amount_centavos <= $11)
        and ($12::text is null
-            or p.reference ilike $12 or p.end_to_end_id ilike $12 or p.txid ilike $12
-            or p.note ilike $12 or p.void_reason ilike $12 or q.description ilike $12
-            or l.description ilike $12
-            or ($14::boolean and (p.payer_name ilike $12 or p.payer_document ilike $12
-                                  or p.payer_info ilike $12))
-            or ($13::bigint is not null and p.amount_centavos = $13))";
+            or (",
+    searchable_text!(),
+    " ilike $12
+                and (p.reference ilike $12 or p.end_to_end_id ilike $12 or p.txid ilike $12
+                     or p.note ilike $12 or p.void_reason ilike $12
+                     or ($14::boolean and (p.payer_name ilike $12 or p.payer_document ilike $12
+                                           or p.payer_info ilike $12))))
+            or p.qrcode_id = any($15::uuid[]) or p.payment_link_id = any($16::uuid[])
+            or ($13::bigint is not null and p.amount_centavos = $13))"
+);
 
 fn pattern(text: Option<&str>) -> Option<String> {
     text.map(|text| {
@@ -184,16 +210,53 @@ fn pattern(text: Option<&str>) -> Option<String> {
     })
 }
 
+/// The account's codes and payment links whose description holds the search's text (none
+/// without a text): `$15` and `$16` of [`FROM_WHERE`].
+#[derive(Debug, Default)]
+struct Described {
+    codes: Vec<Uuid>,
+    links: Vec<Uuid>,
+}
+
+async fn described<'e>(
+    executor: impl PgExecutor<'e>,
+    account_id: Uuid,
+    search: &Search,
+) -> Result<Described, Error> {
+    let Some(pattern) = pattern(search.text.as_deref()) else {
+        return Ok(Described::default());
+    };
+    let (codes, links) = sqlx::query_as(
+        "select array(select qrcode_id from qrcodes
+                       where owner_id = $1 and description ilike $2),
+                array(select link_id from payment_links
+                       where owner_id = $1 and description ilike $2)",
+    )
+    .bind(account_id)
+    .bind(pattern)
+    .fetch_one(executor)
+    .await?;
+    Ok(Described { codes, links })
+}
+
 fn bind<'q, O>(
     query: QueryAs<'q, Postgres, O, PgArguments>,
     account_id: Uuid,
     search: &'q Search,
+    described: Described,
 ) -> QueryAs<'q, Postgres, O, PgArguments> {
     let code = match search.code {
         CodeFilter::Code(id) => Some(id),
         CodeFilter::Any | CodeFilter::Without | CodeFilter::Links => None,
     };
+    // Unnamed, so planned with this search's values (a custom plan) each time: the filters
+    // that are off fold away, and what is left can use its index (the link's, the code's, the
+    // text's trigrams). A prepared statement's generic plan, which PostgreSQL takes after five
+    // runs, keeps every `$n is null or …` and reads the account's payments in `paid_at` order
+    // whatever the filter: 1.9 s for a text found nowhere at 1M payments (issue 37,
+    // BENCHMARKS.md). Planning costs about a millisecond.
     query
+        .persistent(false)
         .bind(account_id)
         .bind(search.created_by.as_deref())
         .bind(code)
@@ -208,17 +271,23 @@ fn bind<'q, O>(
         .bind(pattern(search.text.as_deref()))
         .bind(search.text_centavos)
         .bind(search.text_in_payer)
+        .bind(described.codes)
+        .bind(described.links)
 }
 
 /// At most `limit` payments the search finds, newest payment first (then by reference), after
 /// `after` when given.
-pub async fn page<'e>(
-    executor: impl PgExecutor<'e>,
+pub async fn page<'e, E>(
+    executor: E,
     account_id: Uuid,
     search: &Search,
     after: Option<&Cursor>,
     limit: i64,
-) -> Result<Vec<Found>, Error> {
+) -> Result<Vec<Found>, Error>
+where
+    E: PgExecutor<'e> + Copy,
+{
+    let described = described(executor, account_id, search).await?;
     let columns = super::COLUMNS
         .split(',')
         .map(|c| format!("p.{}", c.trim()))
@@ -229,11 +298,11 @@ pub async fn page<'e>(
                 to_char(p.paid_at at time zone 'America/Sao_Paulo', 'DD/MM/YYYY HH24:MI')
                     as paid_at_local
            {FROM_WHERE}
-            and ($15::timestamptz is null or (p.paid_at, p.reference) < ($15, $16::text))
+            and ($17::timestamptz is null or (p.paid_at, p.reference) < ($17, $18::text))
           order by p.paid_at desc, p.reference desc
-          limit $17"
+          limit $19"
     )));
-    Ok(bind(query, account_id, search)
+    Ok(bind(query, account_id, search, described)
         .bind(after.map(|(at, _)| *at))
         .bind(after.map(|(_, reference)| reference.as_str()))
         .bind(limit)
@@ -241,12 +310,106 @@ pub async fn page<'e>(
         .await?)
 }
 
-/// The search's payments summed per São Paulo day, oldest first; only days with a payment.
-pub async fn summary<'e>(
+/// The search's payments summed per São Paulo day, oldest first; only days with a payment:
+/// from `payment_day_totals` when it holds every value the search filters on
+/// ([`Search::summed_by_day`]), else from the payments themselves ([`summary_of_rows`]). The
+/// two answer the same (a test compares them).
+pub async fn summary<'e, E>(
+    executor: E,
+    account_id: Uuid,
+    search: &Search,
+) -> Result<Vec<DaySummary>, Error>
+where
+    E: PgExecutor<'e> + Copy,
+{
+    if search.summed_by_day() {
+        summary_of_days(executor, account_id, search).await
+    } else {
+        summary_of_rows(executor, account_id, search).await
+    }
+}
+
+impl Search {
+    /// Whether `payment_day_totals` can answer this search's sums: it has every value the
+    /// screen filters on but the amount and the text.
+    pub fn summed_by_day(&self) -> bool {
+        self.min_centavos.is_none() && self.max_centavos.is_none() && self.text.is_none()
+    }
+}
+
+/// [`summary`] from `payment_day_totals`, with the filters of [`FROM_WHERE`] that do not read
+/// the amount or the text, said of its rows. The period is said as a range that is always
+/// there (`-infinity` … `infinity` when open), so even the prepared statement's generic plan
+/// reads only the period's days of the account from the key's index.
+///
+/// # Panics
+///
+/// In debug builds, for a search with an amount range or a text, which the table cannot
+/// answer: [`summary_of_rows`] sums those.
+pub async fn summary_of_days<'e>(
     executor: impl PgExecutor<'e>,
     account_id: Uuid,
     search: &Search,
 ) -> Result<Vec<DaySummary>, Error> {
+    debug_assert!(search.summed_by_day());
+    let code = match search.code {
+        CodeFilter::Code(id) => Some(id),
+        CodeFilter::Any | CodeFilter::Without | CodeFilter::Links => None,
+    };
+    Ok(sqlx::query_as(
+        "select t.day,
+                coalesce(sum(t.payments) filter (where t.status = 'received'), 0)::bigint
+                    as payments,
+                coalesce(sum(t.amount_centavos) filter (where t.status = 'received'), 0)::bigint
+                    as received_centavos,
+                coalesce(sum(t.refunded_centavos) filter (where t.status = 'received'), 0)::bigint
+                    as refunded_centavos,
+                coalesce(sum(t.payments) filter (where t.status = 'voided'), 0)::bigint as voided
+           from payment_day_totals t
+           left join qrcodes q on q.qrcode_id = t.qrcode_id and q.owner_id = t.account_id
+          where t.account_id = $1
+            and t.day >= coalesce($6::date, '-infinity'::date)
+            and t.day <= coalesce($7::date, 'infinity'::date)
+            and ($2::text is null or q.created_by = $2)
+            and ($3::uuid is null or t.qrcode_id = $3)
+            and ($4::text is null
+                 or ($4 = 'sem' and t.qrcode_id is null and not t.via_link)
+                 or ($4 = 'links' and t.via_link))
+            and ($5::uuid is null or q.key_id = $5
+                 or t.pix_key = (select k.pix_key from pix_keys k
+                                  where k.key_id = $5 and k.account_id = t.account_id))
+            and ($8::text is null or t.source = $8)
+            and ($9::text is null
+                 or ($9 = 'received' and t.status = 'received')
+                 or ($9 = 'voided' and t.status = 'voided')
+                 or ($9 = 'refunded' and t.refund_reported))
+          group by t.day
+          order by t.day",
+    )
+    .bind(account_id)
+    .bind(search.created_by.as_deref())
+    .bind(code)
+    .bind(search.code.kind())
+    .bind(search.key_id)
+    .bind(search.from)
+    .bind(search.to)
+    .bind(search.source.as_deref())
+    .bind(search.status.map(StatusFilter::as_str))
+    .fetch_all(executor)
+    .await?)
+}
+
+/// [`summary`] summed from the `payments` rows [`page`] finds, one by one: for any search (the
+/// only way for an amount range or a text).
+pub async fn summary_of_rows<'e, E>(
+    executor: E,
+    account_id: Uuid,
+    search: &Search,
+) -> Result<Vec<DaySummary>, Error>
+where
+    E: PgExecutor<'e> + Copy,
+{
+    let described = described(executor, account_id, search).await?;
     let query = sqlx::query_as(AssertSqlSafe(format!(
         "select p.paid_on as day,
                 count(*) filter (where p.status = 'received') as payments,
@@ -259,5 +422,7 @@ pub async fn summary<'e>(
           group by p.paid_on
           order by p.paid_on"
     )));
-    Ok(bind(query, account_id, search).fetch_all(executor).await?)
+    Ok(bind(query, account_id, search, described)
+        .fetch_all(executor)
+        .await?)
 }

@@ -486,9 +486,16 @@ async fn finish(pool: &PgPool, build: &mut Build) -> Result<(), Error> {
 /// workers: replay builds every index at once, so the cores are already taken, and each
 /// build's workers only added processes to start and a merge to wait for (`finish` went from
 /// 0.84 to 0.73 s on average over six runs, BENCHMARKS.md projections (h)).
+///
+/// Without `statement_timeout` (`set local`): the table is the rebuild's own, which no reader
+/// or writer waits on until the switch, and a trigram index over `payments`' text (migration
+/// 0028) takes longer than the default 10 s to build at a million payments (issue 37).
 async fn build_index(pool: &PgPool, definition: String) -> Result<u64, sqlx::Error> {
     let mut tx = pool.begin().await?;
     sqlx::query("set local max_parallel_maintenance_workers = 0")
+        .execute(&mut *tx)
+        .await?;
+    sqlx::query("set local statement_timeout = 0")
         .execute(&mut *tx)
         .await?;
     let done = execute_trusted(&mut *tx, definition).await?;

@@ -13,5 +13,6 @@ mod replay;
 mod sandbox;
 mod single_use;
 mod summary;
+mod summary_by_day;
 pub(crate) mod support;
 mod transactions;

@@ -1,4 +1,4 @@
-//! A replay of `payments` and `daily_totals` equals the live read models; at the scale of a busy
+//! A replay of `payments`, `daily_totals` and `payment_day_totals` equals the live read models; at the scale of a busy
 //! shop (issue 37) it finishes under a statement timeout, and the live projector finds its rows
 //! by their primary key on a table that has no statistics.
 
@@ -124,7 +124,7 @@ async fn busy_shop(app: &TestApp, db: &PgPool, payments: u64) -> Filled {
 
 /// Waits until the live `payments` read model shows every event of the fill (each row's
 /// version is its stream's event count).
-async fn wait_for_every_event(db: &PgPool, filled: Filled) {
+pub(super) async fn wait_for_every_event(db: &PgPool, filled: Filled) {
     tests::eventually_within(
         Duration::from_secs(300),
         "every payment event in the read model",

@@ -116,8 +116,9 @@ pub async fn wait_for_payments(db: &PgPool, n: i64) {
     .await;
 }
 
-/// Both read models, in a stable order, as text (to compare live with a replay).
-pub async fn read_models(db: &PgPool) -> (Vec<String>, Vec<String>) {
+/// The projection's three tables (`payments`, `daily_totals`, `payment_day_totals`), in a
+/// stable order, as text (to compare live with a replay).
+pub async fn read_models(db: &PgPool) -> (Vec<String>, Vec<String>, Vec<String>) {
     let payments: Vec<String> = sqlx::query_scalar(
         "select row_to_json(p)::text from (select account_id, reference, end_to_end_id,
                 amount_centavos, refunded_centavos, paid_at, paid_on, txid, qrcode_id, pix_key,
@@ -135,5 +136,13 @@ pub async fn read_models(db: &PgPool) -> (Vec<String>, Vec<String>) {
     .fetch_all(db)
     .await
     .expect("totals");
-    (payments, totals)
+    let day_totals: Vec<String> = sqlx::query_scalar(
+        "select row_to_json(t)::text from (select * from payment_day_totals
+           order by account_id, day, qrcode_id nulls first, via_link, pix_key nulls first,
+                    source, status, refund_reported) t",
+    )
+    .fetch_all(db)
+    .await
+    .expect("totals by day and filter");
+    (payments, totals, day_totals)
 }

@@ -1,0 +1,228 @@
+//! The transactions screen's totals from `payment_day_totals` (issue 37) answer what the sum of
+//! the `payments` rows answers, for every filter the table can serve alone and in pairs, with
+//! payments on both sides of a São Paulo midnight; live and after a replay.
+
+use chrono::NaiveDate;
+use projections::payments::search::{
+    CodeFilter, Search, StatusFilter, summary_of_days, summary_of_rows,
+};
+use reqwest::StatusCode;
+use serde_json::json;
+use sqlx::PgPool;
+use tests::TestApp;
+use tests::payment_fill::{self, Fill, Filled};
+use uuid::Uuid;
+
+use super::support::{PIX_KEY, read_models, register_key};
+use crate::workspace::support::{Person, sign_up};
+
+fn day(text: &str) -> NaiveDate {
+    text.parse().expect("a day")
+}
+
+/// Every search whose totals the table serves: each filter alone, a few pairs, an operator's.
+fn searches(codes: &[Uuid], key_id: Uuid, created_by: &str) -> Vec<Search> {
+    let all = Search::default();
+    let mut searches = vec![
+        all.clone(),
+        Search {
+            from: Some(day("2026-11-10")),
+            to: Some(day("2026-11-10")),
+            ..all.clone()
+        },
+        Search {
+            from: Some(day("2026-11-11")),
+            to: Some(day("2026-11-11")),
+            ..all.clone()
+        },
+        Search {
+            to: Some(day("2026-11-10")),
+            ..all.clone()
+        },
+        Search {
+            from: Some(day("2026-11-05")),
+            ..all.clone()
+        },
+        Search {
+            code: CodeFilter::Without,
+            ..all.clone()
+        },
+        Search {
+            code: CodeFilter::Links,
+            ..all.clone()
+        },
+        Search {
+            key_id: Some(key_id),
+            ..all.clone()
+        },
+        Search {
+            key_id: Some(Uuid::from_u64_pair(1, 2)),
+            ..all.clone()
+        },
+        Search {
+            created_by: Some(created_by.to_owned()),
+            ..all.clone()
+        },
+        Search {
+            code: CodeFilter::Code(codes[0]),
+            status: Some(StatusFilter::Refunded),
+            ..all.clone()
+        },
+        Search {
+            key_id: Some(key_id),
+            source: Some("manual".to_owned()),
+            ..all.clone()
+        },
+        Search {
+            created_by: Some(created_by.to_owned()),
+            from: Some(day("2026-11-10")),
+            to: Some(day("2026-11-12")),
+            ..all.clone()
+        },
+    ];
+    for code in codes {
+        searches.push(Search {
+            code: CodeFilter::Code(*code),
+            ..all.clone()
+        });
+    }
+    for source in ["api-pix", "manual", "sandbox"] {
+        searches.push(Search {
+            source: Some(source.to_owned()),
+            ..all.clone()
+        });
+    }
+    for status in [
+        StatusFilter::Received,
+        StatusFilter::Voided,
+        StatusFilter::Refunded,
+    ] {
+        searches.push(Search {
+            status: Some(status),
+            ..all.clone()
+        });
+    }
+    searches
+}
+
+/// Each search's totals by day from `payment_day_totals` equal the payments' own.
+async fn assert_days_equal_rows(db: &PgPool, account: Uuid, searches: &[Search]) {
+    for search in searches {
+        assert!(search.summed_by_day(), "{search:?}");
+        let rows = summary_of_rows(db, account, search).await.expect("rows");
+        let days = summary_of_days(db, account, search).await.expect("days");
+        assert_eq!(days, rows, "{search:?}");
+    }
+}
+
+#[tokio::test]
+async fn the_totals_by_day_and_filter_answer_what_the_payments_rows_add_up_to_live_and_after_a_replay()
+ {
+    let app = TestApp::spawn().await;
+    let db = app.db().await;
+    let mut owner = sign_up(&app, "dona@mercado.test", "Dona do Mercado").await;
+    let account = owner.account_id.clone();
+    let key_id = register_key(&mut owner).await;
+    let mut codes = Vec::new();
+    for name in ["Caixa 1", "Caixa 2"] {
+        let made = owner
+            .post(
+                &Person::in_account(&account, "/qrcodes"),
+                &json!({"keyId": key_id, "merchantCity": "São Paulo", "description": name}),
+            )
+            .await;
+        assert_eq!(made.status, StatusCode::CREATED, "{}", made.text);
+        codes.push(Uuid::parse_str(made.json["id"].as_str().expect("id")).expect("a uuid"));
+    }
+    // Typed in at 23:30 and 00:30 on São Paulo's clock (02:30 and 03:30 UTC of the 11th): two
+    // days apart there, one day in UTC. One of them is voided.
+    let mut typed = Vec::new();
+    for (paid_at, amount) in [
+        ("2026-11-10T23:30:00-03:00", "12,30"),
+        ("2026-11-11T00:30:00-03:00", "45,60"),
+        ("2026-11-10T23:45:00-03:00", "7,00"),
+    ] {
+        let made = owner
+            .post(
+                &Person::in_account(&account, "/payments"),
+                &json!({"amount": amount, "paidAt": paid_at, "qrcodeId": codes[1]}),
+            )
+            .await;
+        assert_eq!(made.status, StatusCode::CREATED, "{}", made.text);
+        typed.push(
+            made.json["reference"]
+                .as_str()
+                .expect("reference")
+                .to_owned(),
+        );
+    }
+    let voided = owner
+        .post(
+            &Person::in_account(&account, &format!("/payments/{}/void", typed[2])),
+            &json!({"reason": "lançado duas vezes"}),
+        )
+        .await;
+    assert_eq!(voided.status, StatusCode::OK, "{}", voided.text);
+    // The bench's fill over the same weeks: refunds, voids, confirmations, codes and keys.
+    let account_id = Uuid::parse_str(&account).expect("a uuid");
+    let key = commands::vault::load_key(&db, &account)
+        .await
+        .expect("the vault answers")
+        .expect("the account has a key");
+    let filled = payment_fill::fill(
+        &db,
+        &Fill {
+            account_id,
+            key,
+            codes: codes.clone(),
+            pix_keys: vec![PIX_KEY.to_owned(), "+5511987654321".to_owned()],
+            payments: 3_000,
+            days: 20,
+            last_day: day("2026-11-20"),
+            seed: 27,
+        },
+    )
+    .await
+    .expect("the fill writes");
+    // The fill's, and the three typed in (four events with the void).
+    let filled = Filled {
+        payments: filled.payments + 3,
+        events: filled.events + 4,
+    };
+    super::replay::wait_for_every_event(&db, filled).await;
+    let created_by: String = sqlx::query_scalar("select created_by from qrcodes limit 1")
+        .fetch_one(&db)
+        .await
+        .expect("a code's maker");
+    let searches = searches(&codes, key_id, &created_by);
+
+    // The midnight: 12,30 on the 10th, 45,60 on the 11th, the voided 7,00 on the 10th.
+    let manual_on = |from: &str| Search {
+        source: Some("manual".to_owned()),
+        code: CodeFilter::Code(codes[1]),
+        from: Some(day(from)),
+        to: Some(day(from)),
+        ..Search::default()
+    };
+    let tenth = summary_of_days(&db, account_id, &manual_on("2026-11-10"))
+        .await
+        .expect("days");
+    assert!(
+        tenth
+            .iter()
+            .any(|d| d.received_centavos >= 1230 && d.voided >= 1),
+        "{tenth:?}"
+    );
+    assert_days_equal_rows(&db, account_id, &searches).await;
+
+    let live = read_models(&db).await;
+    gateway::roles::replay(&app.settings, &["payments".to_owned()], false)
+        .await
+        .expect("the replay runs");
+    assert!(
+        read_models(&db).await == live,
+        "the replay differs from live"
+    );
+    assert_days_equal_rows(&db, account_id, &searches).await;
+    app.stop().await;
+}
