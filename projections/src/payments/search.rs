@@ -357,7 +357,7 @@ impl Search {
     }
 }
 
-/// [`summary`] from `payment_day_totals`, with the filters of [`FROM_WHERE`] that do not read
+/// [`summary`] from `payment_day_totals`, with the filters of `FROM_WHERE` that do not read
 /// the amount or the text, said of its rows. The period is said as a range that is always
 /// there (`-infinity` … `infinity` when open), so even the prepared statement's generic plan
 /// reads only the period's days of the account from the key's index.
