@@ -8,8 +8,8 @@ use serde::{Deserialize, Serialize};
 
 use super::{
     MAX_NOTE_CHARS, PaymentCommand, PaymentConfirmed, PaymentError, PaymentEvent, PaymentRecorded,
-    PaymentRefunded, PaymentSource, PaymentVoided, RecordManualPayment, RefundStatus,
-    ReportPayment, STREAM_TYPE, VoidPayment,
+    PaymentRefunded, PaymentSource, PaymentVoided, RecordManualPayment, RecordStatementLine,
+    RefundStatus, ReportPayment, STREAM_TYPE, VoidPayment,
 };
 
 /// What a decision needs to know about a payment.
@@ -35,7 +35,44 @@ impl Payment {
             PaymentCommand::ReportPayment(report) => self.report(report),
             PaymentCommand::RecordManualPayment(record) => self.record_manual(record),
             PaymentCommand::VoidPayment(void) => self.void(void),
+            PaymentCommand::RecordStatementLine(line) => self.record_statement_line(line),
         }
+    }
+
+    /// A statement line records the payment when its stream has none; when the payment exists
+    /// (the bank or a person recorded the same end-to-end id first, or an earlier import did),
+    /// the line is that payment and adds nothing.
+    fn record_statement_line(
+        &self,
+        line: RecordStatementLine,
+    ) -> Result<Vec<PaymentEvent>, PaymentError> {
+        match &self.account_id {
+            Some(account) if *account != line.account_id => return Err(PaymentError::OtherAccount),
+            Some(_) => return Ok(Vec::new()),
+            None => {}
+        }
+        if line.amount.is_zero() {
+            return Err(PaymentError::ZeroAmount);
+        }
+        Ok(vec![PaymentEvent::PaymentRecorded(PaymentRecorded {
+            account_id: line.account_id,
+            reference: line.reference,
+            end_to_end_id: line.end_to_end_id,
+            amount_centavos: line.amount.get(),
+            paid_at: line.paid_at,
+            txid: line.txid,
+            qrcode_id: line.qrcode_id,
+            payment_link_id: line.payment_link_id,
+            pix_key: None,
+            source: PaymentSource::Extrato,
+            payer_name: None,
+            payer_document: None,
+            payer_info: None,
+            note: None,
+            recorded_by: Some(line.recorded_by),
+            recorded_at: line.recorded_at,
+            statement: Some(line.statement),
+        })])
     }
 
     fn report(&self, report: ReportPayment) -> Result<Vec<PaymentEvent>, PaymentError> {
@@ -58,6 +95,7 @@ impl Payment {
                 note: None,
                 recorded_by: None,
                 recorded_at: report.received_at.clone(),
+                statement: None,
             })),
             Some(account) if *account != report.account_id => {
                 return Err(PaymentError::OtherAccount);
@@ -143,6 +181,7 @@ impl Payment {
             note,
             recorded_by: Some(record.recorded_by),
             recorded_at: record.recorded_at,
+            statement: None,
         })])
     }
 
