@@ -35,6 +35,8 @@ use domain::payment::{
     Payment, PaymentCommand, PaymentError, PaymentEvent, RecordStatementLine, StatementOrigin,
 };
 
+use domain::statement::reconcile::Reconciled;
+
 use super::{append_decided, load_streams};
 use crate::claims::digest;
 use crate::store::AppendFailure;
@@ -109,6 +111,23 @@ pub struct ImportLine {
     pub txid: Option<String>,
     /// What it is.
     pub target: LineTarget,
+}
+
+impl ImportLine {
+    /// A Pix credit line of `statement` (its [`Reconciled`] entry) as the owner confirmed it;
+    /// `None` for a line that is no credit.
+    pub fn of(reconciled: &Reconciled<'_>, target: LineTarget) -> Option<ImportLine> {
+        let line = reconciled.line;
+        Some(ImportLine {
+            key: reconciled.key.clone(),
+            line: u64::try_from(line.line).unwrap_or(u64::MAX),
+            amount: line.credit()?,
+            paid_at: line.posted.at.to_rfc3339(),
+            end_to_end_id: line.end_to_end_id.clone(),
+            txid: line.txid.clone(),
+            target,
+        })
+    }
 }
 
 /// A batch of lines of one import.
