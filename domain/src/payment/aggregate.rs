@@ -71,7 +71,7 @@ impl Payment {
             note: None,
             recorded_by: Some(line.recorded_by),
             recorded_at: line.recorded_at,
-            statement: Some(line.statement),
+            statement: Some(Box::new(line.statement)),
         })])
     }
 
@@ -604,5 +604,89 @@ mod tests {
             .given_no_previous_events()
             .when(PaymentCommand::VoidPayment(void("x")))
             .then_expect_error(PaymentError::NotFound);
+    }
+
+    fn statement_line(amount: u64) -> RecordStatementLine {
+        RecordStatementLine {
+            account_id: ACCOUNT.to_owned(),
+            reference: E2E.to_owned(),
+            end_to_end_id: Some(E2E.to_owned()),
+            amount: Centavos::new(amount),
+            paid_at: "2020-09-09T20:15:00-03:00".to_owned(),
+            txid: None,
+            qrcode_id: None,
+            payment_link_id: None,
+            statement: crate::payment::StatementOrigin {
+                import_id: "import-1".to_owned(),
+                file_name: "extrato.ofx".to_owned(),
+                line_key: "fitid:A1".to_owned(),
+                line: 7,
+            },
+            recorded_by: PERSON.to_owned(),
+            recorded_at: "2020-09-10T12:00:00Z".to_owned(),
+        }
+    }
+
+    #[test]
+    fn a_statement_line_records_a_payment_from_the_extrato_with_its_origin() {
+        let (state, events) = run(vec![PaymentCommand::RecordStatementLine(statement_line(
+            11_000,
+        ))]);
+        let [PaymentEvent::PaymentRecorded(recorded)] = events.as_slice() else {
+            panic!("one PaymentRecorded, got {events:?}");
+        };
+        assert_eq!(recorded.source, PaymentSource::Extrato);
+        assert_eq!(
+            recorded.statement.as_ref().map(|s| s.line_key.as_str()),
+            Some("fitid:A1")
+        );
+        assert!(!state.reported_by_bank);
+    }
+
+    #[test]
+    fn a_statement_line_of_a_payment_already_recorded_adds_nothing() {
+        let (_, events) = run(vec![
+            PaymentCommand::ReportPayment(report(PaymentSource::ApiPix, vec![])),
+            PaymentCommand::RecordStatementLine(statement_line(11_000)),
+            PaymentCommand::RecordStatementLine(statement_line(11_000)),
+        ]);
+        assert_eq!(events.len(), 1, "{events:?}");
+        assert_eq!(recorded(&events), 1);
+    }
+
+    #[test]
+    fn the_banks_report_of_a_payment_recorded_from_a_statement_confirms_it() {
+        let (state, events) = run(vec![
+            PaymentCommand::RecordStatementLine(statement_line(11_000)),
+            PaymentCommand::ReportPayment(report(PaymentSource::ApiPix, vec![])),
+        ]);
+        assert!(matches!(events[1], PaymentEvent::PaymentConfirmed(_)));
+        assert!(state.reported_by_bank);
+    }
+
+    #[test]
+    fn a_statement_line_of_zero_is_refused() {
+        PaymentTest::with(())
+            .given_no_previous_events()
+            .when(PaymentCommand::RecordStatementLine(statement_line(0)))
+            .then_expect_error(PaymentError::ZeroAmount);
+    }
+
+    #[test]
+    fn a_payment_recorded_before_statements_existed_reads_without_one() {
+        let (_, mut events) = run(vec![PaymentCommand::RecordStatementLine(statement_line(1))]);
+        let PaymentEvent::PaymentRecorded(mut recorded) = events.remove(0) else {
+            panic!("a PaymentRecorded first");
+        };
+        recorded.statement = None;
+        let mut json =
+            serde_json::to_value(PaymentEvent::PaymentRecorded(recorded)).expect("serialises");
+        assert!(json.get("statement").is_none(), "None is left out: {json}");
+        json["source"] = "api-pix".into();
+        let read: PaymentEvent = serde_json::from_value(json).expect("reads");
+        let PaymentEvent::PaymentRecorded(read) = read else {
+            panic!("{read:?}")
+        };
+        assert_eq!(read.statement, None);
     }
 }

@@ -133,9 +133,10 @@ pub struct PaymentRecorded {
     pub recorded_at: String,
     /// The statement line it was recorded from (source `extrato`). Added within schema
     /// version 1, as [`Self::payment_link_id`]: absent reads as `None` and `None` is left out,
-    /// so every payment recorded before it is stored exactly as before.
+    /// so every payment recorded before it is stored exactly as before. Boxed: most payments
+    /// have none, and every event in memory would otherwise carry its room.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub statement: Option<StatementOrigin>,
+    pub statement: Option<Box<StatementOrigin>>,
 }
 
 /// Which statement line, of which import and file, a payment was recorded from.
