@@ -195,7 +195,8 @@ impl BatchOutcome {
 /// # Errors
 ///
 /// [`CommandError::Rejected`] when the aggregate refuses a line (a zero amount, another
-/// account's stream) or the batch is larger than [`MAX_BATCH_LINES`]
+/// account's stream), a line is linked to a payment the account does not have
+/// ([`PaymentError::NotFound`]) or the batch is larger than [`MAX_BATCH_LINES`]
 /// ([`PaymentError::TooManyLines`]): nothing is written; [`CommandError::Conflict`] when other
 /// writers won every attempt; storage errors.
 pub async fn record_statement_batch(
@@ -264,22 +265,32 @@ async fn attempt(
     .fetch_all(&mut *tx)
     .await?;
     let mut results = vec![LineResult::AlreadyImported; batch.lines.len()];
-    // The lines whose claim this batch made, by stream, in batch order.
+    // The lines whose claim this batch made, by stream, in batch order; and the payments lines
+    // are linked to.
     let mut by_stream: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    let mut linked_to: Vec<String> = Vec::new();
     for value in taken {
         let i = by_digest[&value];
         let line = &batch.lines[i];
+        let stream = claimed_stream(account, line);
         match &line.target {
-            LineTarget::SameAs { .. } => results[i] = LineResult::Linked,
-            LineTarget::Record { .. } => by_stream
-                .entry(claimed_stream(account, line))
-                .or_default()
-                .push(i),
+            LineTarget::SameAs { .. } => {
+                results[i] = LineResult::Linked;
+                linked_to.push(stream);
+            }
+            LineTarget::Record { .. } => by_stream.entry(stream).or_default().push(i),
         }
     }
-    let stream_ids: Vec<String> = by_stream.keys().cloned().collect();
+    let stream_ids: Vec<String> = by_stream.keys().chain(&linked_to).cloned().collect();
     let mut loaded: HashMap<String, (Payment, i64)> =
         load_streams(&mut tx, store, &stream_ids).await?;
+    // A line is linked only to a payment the log has (in the account: the stream id says so),
+    // never to a reference a stale screen or a client made up.
+    if linked_to.iter().any(|s| !loaded.contains_key(s)) {
+        return Err(AppendFailure::Failed(CommandError::Rejected(
+            PaymentError::NotFound,
+        )));
+    }
     let mut ids: Vec<String> = Vec::new();
     let mut versions: Vec<i64> = Vec::new();
     let mut decided: Vec<PaymentEvent> = Vec::new();

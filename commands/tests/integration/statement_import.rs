@@ -272,3 +272,33 @@ async fn the_banks_later_report_of_a_line_confirms_its_payment_instead_of_adding
         .collect();
     assert_eq!(on_stream, vec!["PaymentRecorded", "PaymentConfirmed"]);
 }
+
+#[tokio::test]
+async fn a_line_linked_to_a_payment_the_account_does_not_have_is_refused_and_nothing_is_written() {
+    let db = TestDb::new().await;
+    let mut lines = confirmed(&statement(), &Book::default());
+    lines[0].target = LineTarget::SameAs {
+        payment: "E00000000202403020000nonexisten1".to_owned(),
+    };
+    let refused = record_statement_batch(
+        &db.store(),
+        &batch(lines.clone()),
+        &CommandMetadata::start(),
+    )
+    .await;
+    assert!(
+        matches!(
+            refused,
+            Err(commands::CommandError::Rejected(
+                domain::payment::PaymentError::NotFound
+            ))
+        ),
+        "{refused:?}"
+    );
+    assert!(payment_events(&db).await.is_empty());
+    let claims: i64 = sqlx::query_scalar("select count(*) from unique_claims")
+        .fetch_one(&db.pool)
+        .await
+        .expect("count the claims");
+    assert_eq!(claims, 0);
+}
