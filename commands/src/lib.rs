@@ -65,6 +65,7 @@ pub mod sessions;
 pub mod sign_up;
 mod store;
 mod store_cqrs;
+mod stored_event;
 pub mod team;
 mod upcast;
 pub mod vault;

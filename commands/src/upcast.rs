@@ -22,8 +22,8 @@ use std::sync::{Arc, LazyLock};
 
 use serde_json::Value;
 
-use crate::feed::StoredEvent;
 use crate::json_text::JsonText;
+use crate::stored_event::StoredEvent;
 
 /// One upcasting step: the payload at version `n` in, the payload at version `n + 1` out.
 pub type UpcastStep = dyn Fn(Value) -> Value + Send + Sync;

@@ -30,6 +30,12 @@ impl Clock {
     }
 }
 
+/// Now, RFC 3339 with microseconds, for a command's `at` (the system's clock: commands record
+/// when they happened, whatever a test's [`Clock`] says of the pages).
+pub fn now() -> String {
+    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Micros, true)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -162,7 +162,12 @@ pub async fn upload(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<LogoStored>, ApiError> {
     workspace.require(Right::ManageSettings)?;
-    crate::billing::allow(&state, &workspace, LimitedAction::LogoOnSign).await?;
+    crate::billing::allow(
+        &state.billing,
+        workspace.account_id(),
+        LimitedAction::LogoOnSign,
+    )
+    .await?;
     let unsupported = || refused(&LogoError::UnsupportedType);
     let declared = declared(&headers).ok_or_else(unsupported)?;
     let bytes = body.map_err(|rejection| {

@@ -124,7 +124,4 @@ pub async fn is_disabled(state: &AppState, account_id: &str) -> anyhow::Result<b
     Ok(loaded.aggregate.is_disabled())
 }
 
-/// Now, RFC 3339, for a command's `at`.
-pub fn now() -> String {
-    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Micros, true)
-}
+pub use crate::clock::now;

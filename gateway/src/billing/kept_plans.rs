@@ -19,7 +19,6 @@ use domain::subscription::{PlanSchedule, Subscription};
 use uuid::Uuid;
 
 use crate::api::error::ApiError;
-use crate::state::AppState;
 
 /// Accounts kept at most; past it the map is emptied and refilled by the next requests (a
 /// bound on memory, not a cache policy worth tuning: a reading costs one indexed query).
@@ -111,7 +110,7 @@ impl KeptPlans {
 /// [`CommandError::PlanChanged`], the log's, up to [`READINGS`] times.
 ///
 /// ```ignore
-/// let mut plans = PlanReadings::new(&state, account);
+/// let mut plans = PlanReadings::new(&state.billing, account);
 /// let created = loop {
 ///     let plan = plans.next().await?;
 ///     let answer = qrcodes::create(&state.qrcodes, new_code(plan), &metadata).await;
@@ -121,16 +120,16 @@ impl KeptPlans {
 /// };
 /// ```
 pub struct PlanReadings<'a> {
-    state: &'a AppState,
+    billing: &'a super::Billing,
     account: Uuid,
     readings: u32,
 }
 
 impl<'a> PlanReadings<'a> {
     /// No reading yet.
-    pub fn new(state: &'a AppState, account: Uuid) -> Self {
+    pub fn new(billing: &'a super::Billing, account: Uuid) -> Self {
         PlanReadings {
-            state,
+            billing,
             account,
             readings: 0,
         }
@@ -143,7 +142,7 @@ impl<'a> PlanReadings<'a> {
     /// 503/500 when reading the subscription fails.
     pub async fn next(&mut self) -> Result<PlanAsRead, ApiError> {
         self.readings += 1;
-        let billing = &self.state.billing;
+        let billing = self.billing;
         if self.readings == 1 {
             billing.plans.read(&billing.commands, self.account).await
         } else {

@@ -28,10 +28,8 @@ use domain::subscription::{
 use sqlx::PgPool;
 use uuid::Uuid;
 
-use crate::api::access::Workspace;
 use crate::api::error::ApiError;
 use crate::config::BillingSettings;
-use crate::state::AppState;
 
 use self::asaas::{Asaas, AsaasConfig};
 use self::provider::{ChargeRequest, OpenedCharge, ProviderError, Withdrawal};
@@ -138,9 +136,11 @@ impl Billing {
 /// # Errors
 ///
 /// When PostgreSQL fails.
-pub async fn subscription_of(state: &AppState, account_id: &str) -> Result<Subscription, ApiError> {
-    state
-        .billing
+pub async fn subscription_of(
+    billing: &Billing,
+    account_id: &str,
+) -> Result<Subscription, ApiError> {
+    billing
         .commands
         .load(account_id)
         .await
@@ -153,8 +153,8 @@ pub async fn subscription_of(state: &AppState, account_id: &str) -> Result<Subsc
 /// # Errors
 ///
 /// When PostgreSQL fails.
-pub async fn plan_of(state: &AppState, account_id: &str) -> Result<PlanId, ApiError> {
-    Ok(subscription_of(state, account_id)
+pub async fn plan_of(billing: &Billing, account_id: &str) -> Result<PlanId, ApiError> {
+    Ok(subscription_of(billing, account_id)
         .await?
         .plan_at(Utc::now()))
 }
@@ -170,11 +170,11 @@ pub async fn plan_of(state: &AppState, account_id: &str) -> Result<PlanId, ApiEr
 ///
 /// 402 as said; 503/500 when PostgreSQL fails.
 pub async fn allow(
-    state: &AppState,
-    workspace: &Workspace,
+    billing: &Billing,
+    account_id: &str,
     action: LimitedAction,
 ) -> Result<(), ApiError> {
-    let plan = plan_of(state, workspace.account_id()).await?;
+    let plan = plan_of(billing, account_id).await?;
     limits::check(plan, action, Usage::default()).map_err(|refused| ApiError::refused(&refused))
 }
 
@@ -186,10 +186,10 @@ pub async fn allow(
 ///
 /// When PostgreSQL fails.
 pub async fn history_from(
-    state: &AppState,
-    workspace: &Workspace,
+    billing: &Billing,
+    account_id: &str,
 ) -> Result<Option<chrono::NaiveDate>, ApiError> {
-    let plan = plan_of(state, workspace.account_id()).await?;
+    let plan = plan_of(billing, account_id).await?;
     Ok(plan
         .plan()
         .limits
@@ -244,20 +244,6 @@ pub enum Settled {
 ///
 /// When the command fails for another reason than an unknown charge.
 pub async fn settle(
-    state: &AppState,
-    account_id: Uuid,
-    provider_payment_id: &str,
-    news: News,
-) -> Result<Settled, CommandError<SubscriptionError>> {
-    settle_with(&state.billing, account_id, provider_payment_id, news).await
-}
-
-/// [`settle`] with the billing parts only (the sweep has no [`AppState`]).
-///
-/// # Errors
-///
-/// As [`settle`].
-pub async fn settle_with(
     billing: &Billing,
     account_id: Uuid,
     provider_payment_id: &str,
@@ -275,7 +261,7 @@ pub async fn settle_with(
         News::Changed(change) => SubscriptionCommand::RecordChargeChange(RecordChargeChange {
             provider_payment_id: provider_payment_id.to_owned(),
             change,
-            at: crate::auth::accounts::now(),
+            at: crate::clock::now(),
         }),
     };
     match billing
@@ -320,7 +306,7 @@ pub async fn withdraw(
 ) -> anyhow::Result<Withdrawn> {
     match billing.provider.delete(provider_payment_id).await? {
         Withdrawal::Deleted => Ok(Withdrawn::Deleted(
-            settle_with(
+            settle(
                 billing,
                 account_id,
                 provider_payment_id,
@@ -330,7 +316,7 @@ pub async fn withdraw(
             .map_err(|e| anyhow::anyhow!("{e}"))?,
         )),
         Withdrawal::AlreadyPaid { amount, paid_at } => Ok(Withdrawn::AlreadyPaid(
-            settle_with(
+            settle(
                 billing,
                 account_id,
                 provider_payment_id,

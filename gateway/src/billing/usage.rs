@@ -19,7 +19,6 @@ use domain::subscription::limits::Usage;
 use uuid::Uuid;
 
 use crate::api::error::ApiError;
-use crate::state::AppState;
 
 /// Longest a QR-code creation waits for another of the same account to finish.
 pub const HOLD_PATIENCE: Duration = Duration::from_secs(10);
@@ -61,19 +60,22 @@ pub async fn turn(account: Uuid) -> Result<tokio::sync::OwnedMutexGuard<()>, Api
 /// # Errors
 ///
 /// 503/500 when PostgreSQL fails.
-pub async fn all(state: &AppState, account: Uuid) -> Result<Usage, ApiError> {
+pub async fn all(
+    store: &commands::PgEventStore,
+    pool: &sqlx::PgPool,
+    account: Uuid,
+) -> Result<Usage, ApiError> {
     let stream = account.to_string();
-    let store = state.accounts.store();
     let ring = store.load::<PixKeyRing>(&stream).await?;
     let team = store.load::<Account>(&stream).await?;
     let failed = |e: sqlx::Error| ApiError::unavailable(anyhow::anyhow!(e));
     Ok(Usage {
         pix_keys: ring.aggregate.active_count(),
-        qrcodes_this_month: commands::qrcode_usage::this_month(&state.pool, account)
+        qrcodes_this_month: commands::qrcode_usage::this_month(pool, account)
             .await
             .map_err(failed)?,
         extra_accounts: team.aggregate.team_size(),
-        api_pix_endpoints: commands::api_pix_receivers::live_count(&state.pool, account)
+        api_pix_endpoints: commands::api_pix_receivers::live_count(pool, account)
             .await
             .map_err(failed)?,
     })

@@ -11,4 +11,5 @@ pub mod payment;
 pub mod seo;
 pub mod sign_created;
 pub mod sign_form;
+pub mod sign_input;
 pub mod sign_preview;

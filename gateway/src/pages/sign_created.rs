@@ -200,7 +200,7 @@ pub async fn send_link(
     if domain::text::storable(&form.chave).is_err() {
         return Err(AppError::Refused {
             status: StatusCode::BAD_REQUEST,
-            message: crate::pages::sign_form::NUL_IN_FORM.to_owned(),
+            message: crate::pages::sign_input::NUL_IN_FORM.to_owned(),
         });
     }
     let mut page = load(&state, &id, Some(form.chave.clone())).await?;

@@ -26,13 +26,13 @@ use projections::qrcodes::KeyKind;
 
 use crate::client_address::ClientAddress;
 use crate::error::AppError;
-use crate::pages::sign_form::SignForm;
+use crate::pages::sign_input::SignForm;
 use crate::rate_limit::RateLimiter;
 use crate::signs::{self, limit, render};
 use crate::state::AppState;
 
 /// The preview's route.
-pub const PATH: &str = "/criar-placa-pix/previa.svg";
+pub const PATH: &str = super::sign_input::PREVIEW_PATH;
 
 /// Previews per minute per client address: typing redraws at most every 400 ms, so a person
 /// filling the form stays far below it, while a script hammering the renderer does not.

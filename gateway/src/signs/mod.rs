@@ -378,7 +378,7 @@ pub async fn account_logo(
     state: &AppState,
     owner: Uuid,
 ) -> Result<Option<domain::sign::logo::Logo>, AppError> {
-    let plan = crate::billing::plan_of(state, &owner.hyphenated().to_string())
+    let plan = crate::billing::plan_of(&state.billing, &owner.hyphenated().to_string())
         .await
         .map_err(|e| AppError::Unavailable(anyhow::anyhow!("{e:?}")))?;
     let allowed = domain::subscription::limits::check(

@@ -175,7 +175,7 @@ async fn subscription_json(
     state: &AppState,
     workspace: &Workspace,
 ) -> Result<SubscriptionJson, ApiError> {
-    let subscription = subscription_of(state, workspace.account_id()).await?;
+    let subscription = subscription_of(&state.billing, workspace.account_id()).await?;
     let now = Utc::now();
     let plan = subscription.plan_at(now);
     let until = subscription
@@ -213,7 +213,14 @@ async fn subscription_json(
             )),
             _ => None,
         },
-        usage: usage_json(usage::all(state, workspace.account_uuid()).await?),
+        usage: usage_json(
+            usage::all(
+                state.accounts.store(),
+                &state.pool,
+                workspace.account_uuid(),
+            )
+            .await?,
+        ),
         sandbox: matches!(state.billing.provider, Provider::Sandbox),
         charges: charges.into_iter().map(charge_json).collect(),
         notice: None,
@@ -476,7 +483,7 @@ async fn charge_answer(
     workspace: &Workspace,
     view: ChargeView,
 ) -> Result<ChargeAnswer, ApiError> {
-    let plan = crate::billing::plan_of(state, workspace.account_id()).await?;
+    let plan = crate::billing::plan_of(&state.billing, workspace.account_id()).await?;
     Ok(ChargeAnswer {
         charge: charge_json(view),
         plan: plan_json(plan.plan()),
@@ -520,7 +527,7 @@ pub async fn simulate(
         at: now(),
     };
     let settled = settle(
-        &state,
+        &state.billing,
         workspace.account_uuid(),
         &view.provider_payment_id,
         news,
@@ -566,7 +573,7 @@ pub async fn cancel(
         .await
         .map_err(ApiError::from)?;
     let mut notice = None;
-    let called_off: Vec<String> = subscription_of(&state, workspace.account_id())
+    let called_off: Vec<String> = subscription_of(&state.billing, workspace.account_id())
         .await?
         .charges
         .into_iter()
@@ -584,7 +591,7 @@ pub async fn cancel(
                 if let Settled::Recorded(recorded) = settled {
                     outcome = recorded;
                 }
-                let until = subscription_of(&state, workspace.account_id())
+                let until = subscription_of(&state.billing, workspace.account_id())
                     .await?
                     .active_until
                     .as_deref()

@@ -118,7 +118,7 @@ pub async fn deliver(State(state): State<AppState>, headers: HeaderMap, body: By
     });
     let result = match (news, target) {
         (Some(news), Some((account, payment_id))) => {
-            match settle(&state, account, &payment_id, news).await {
+            match settle(&state.billing, account, &payment_id, news).await {
                 Ok(Settled::Recorded(_)) => "recorded",
                 Ok(Settled::UnknownCharge) => {
                     tracing::warn!(event = %envelope.id, payment = %payment_id, "Asaas event for a charge we do not know");

@@ -160,7 +160,7 @@ pub async fn register(
     .parse()
     .map_err(|refusal| ApiError::refused(&refusal))?;
     // Issue 12: the plan's number of keys, checked by the key ring against its own keys.
-    let plan = crate::billing::plan_of(&state, workspace.account_id()).await?;
+    let plan = crate::billing::plan_of(&state.billing, workspace.account_id()).await?;
     let mut metadata = commands::CommandMetadata::start().by(workspace.caller_id().to_owned());
     let idempotency = crate::api::idempotency::key(&workspace, &headers, "painel-chave")?;
     let key_id = crate::api::idempotency::id_for(&KEY_ID_NAMESPACE, idempotency.as_ref());

@@ -52,7 +52,7 @@ pub async fn csv(
 ) -> Result<Response, ApiError> {
     let mut search = filters.search(&workspace)?;
     // The plan's history window, as on the screen: older payments are kept, not exported.
-    let shown_from = crate::billing::history_from(&state, &workspace).await?;
+    let shown_from = crate::billing::history_from(&state.billing, workspace.account_id()).await?;
     crate::billing::within_history(&mut search, shown_from);
     let with_payer = workspace.can(Right::ViewAllTransactions);
     let account = workspace.account_uuid();

@@ -115,7 +115,7 @@ pub async fn turn_on(
     let (key_id, pix_key) = key_of(&state, &workspace, &key_id).await?;
     // Issue 12: the plan's API Pix webhook endpoints, counted by the command (a key whose
     // receiver is already on gets 409, not the plan's 402).
-    let plan = crate::billing::plan_of(&state, workspace.account_id()).await?;
+    let plan = crate::billing::plan_of(&state.billing, workspace.account_id()).await?;
     let token = new_token();
     receivers::turn_on(
         &state.pool,

@@ -29,7 +29,7 @@ pub async fn list(
     Query(filters): Query<Filters>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let mut search = filters.search(&workspace)?;
-    let shown_from = crate::billing::history_from(&state, &workspace).await?;
+    let shown_from = crate::billing::history_from(&state.billing, workspace.account_id()).await?;
     crate::billing::within_history(&mut search, shown_from);
     let after = filters.after()?;
     let limit = filters.limit()?;
@@ -107,7 +107,7 @@ pub async fn summary(
     Query(filters): Query<Filters>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let mut search = filters.search(&workspace)?;
-    let shown_from = crate::billing::history_from(&state, &workspace).await?;
+    let shown_from = crate::billing::history_from(&state.billing, workspace.account_id()).await?;
     crate::billing::within_history(&mut search, shown_from);
     let days = search::summary(&state.pool, workspace.account_uuid(), &search)
         .await

@@ -206,7 +206,7 @@ async fn make_code(
     txid_typed: bool,
     metadata: impl Fn(&StaticCodeRequest) -> CommandMetadata,
 ) -> Result<qrcodes::Created, ApiError> {
-    let mut plans = PlanReadings::new(state, workspace.account_uuid());
+    let mut plans = PlanReadings::new(&state.billing, workspace.account_uuid());
     loop {
         let code = NewCode {
             create: create.clone(),
@@ -413,7 +413,7 @@ pub async fn batch(
     // Issue 12: the plan's QR codes per month, for the whole batch (all or nothing), counted
     // and checked by the command itself.
     let turn = crate::billing::usage::turn(workspace.account_uuid()).await?;
-    let mut plans = PlanReadings::new(&state, workspace.account_uuid());
+    let mut plans = PlanReadings::new(&state.billing, workspace.account_uuid());
     let outcome = loop {
         let made = qrcodes::create_batch(
             &state.qrcodes,

@@ -231,7 +231,7 @@ pub async fn invite(
     })?;
     // Issue 12: the plan's extra accounts (members and open invitations), checked by the team
     // against its own members.
-    let plan = crate::billing::plan_of(&state, workspace.account_id()).await?;
+    let plan = crate::billing::plan_of(&state.billing, workspace.account_id()).await?;
     let invitation = Invitation {
         owner: workspace.account_id().to_owned(),
         email,

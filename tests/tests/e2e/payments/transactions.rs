@@ -199,6 +199,8 @@ async fn every_filter_narrows_the_list_and_its_totals_alike_and_operators_see_on
         (format!("{period}&busca=Maria"), vec![&f.d]),
         (format!("{period}&busca=1.234,56"), vec![&f.b]),
         (format!("{period}&busca=dona1"), vec![&f.e, &f.a]),
+        // An identifier is matched whole, in any case.
+        (format!("{period}&busca=DONA1"), vec![&f.e, &f.a]),
         (
             format!("{period}&busca=queijo"),
             vec![&f.c, &f.d, &f.e, &f.a],
