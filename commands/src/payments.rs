@@ -30,6 +30,7 @@
 //! [`record_manual`] records one payment typed in by hand, on the same streams.
 
 pub mod intake;
+pub mod statement_import;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -242,24 +243,7 @@ async fn attempt(
     .execute(&mut *tx)
     .await?;
     let codes = claimed_codes(&mut tx, reports).await?;
-    let rows: Vec<(String, i64, String, i32, crate::JsonText)> = sqlx::query_as(
-        "select stream_id, stream_version, event_type, schema_version, payload
-           from events
-          where stream_type = $1 and stream_id = any($2::text[])
-          order by stream_id, stream_version",
-    )
-    .bind(domain::payment::STREAM_TYPE)
-    .bind(&stream_ids)
-    .fetch_all(&mut *tx)
-    .await?;
-    let mut loaded: HashMap<String, (Payment, i64)> = HashMap::new();
-    for (stream_id, version, event_type, schema_version, payload) in rows {
-        let event =
-            store.decode::<Payment>(&stream_id, version, &event_type, schema_version, payload)?;
-        let entry = loaded.entry(stream_id).or_default();
-        cqrs_es::Aggregate::apply(&mut entry.0, event);
-        entry.1 = version;
-    }
+    let mut loaded = load_streams(&mut tx, store, &stream_ids).await?;
     let mut recorded = Recorded::default();
     let mut append_ids: Vec<String> = Vec::new();
     let mut append_versions: Vec<i64> = Vec::new();
@@ -296,27 +280,68 @@ async fn attempt(
         }
     }
     if !decided.is_empty() {
-        let encoded = encode::<Payment>(&decided)?;
-        let positions: Vec<(i64, i64)> = sqlx::query_as(APPEND_STREAMS)
-            .bind(domain::payment::STREAM_TYPE)
-            .bind(&append_ids)
-            .bind(&append_versions)
-            .bind(&encoded.event_ids)
-            .bind(&encoded.event_types)
-            .bind(&encoded.schema_versions)
-            .bind(&encoded.payloads)
-            .bind(metadata)
-            .fetch_all(&mut *tx)
-            .await?;
         recorded.events = decided.len();
-        recorded.position = positions
-            .into_iter()
-            .map(|(tx_id, global_position)| FeedPosition {
-                tx_id: u64::try_from(tx_id).unwrap_or_default(),
-                global_position,
-            })
-            .max();
+        recorded.position =
+            append_decided(&mut tx, &append_ids, &append_versions, &decided, metadata).await?;
     }
     tx.commit().await?;
     Ok(recorded)
+}
+
+/// Every Payment stream of `stream_ids` folded, with its last version, read in `tx` (a stream
+/// with no events is absent).
+pub(crate) async fn load_streams(
+    tx: &mut sqlx::PgConnection,
+    store: &PgEventStore,
+    stream_ids: &[String],
+) -> Result<HashMap<String, (Payment, i64)>, AppendFailure<PaymentError>> {
+    let rows: Vec<(String, i64, String, i32, crate::JsonText)> = sqlx::query_as(
+        "select stream_id, stream_version, event_type, schema_version, payload
+           from events
+          where stream_type = $1 and stream_id = any($2::text[])
+          order by stream_id, stream_version",
+    )
+    .bind(domain::payment::STREAM_TYPE)
+    .bind(stream_ids)
+    .fetch_all(&mut *tx)
+    .await?;
+    let mut loaded: HashMap<String, (Payment, i64)> = HashMap::new();
+    for (stream_id, version, event_type, schema_version, payload) in rows {
+        let event =
+            store.decode::<Payment>(&stream_id, version, &event_type, schema_version, payload)?;
+        let entry = loaded.entry(stream_id).or_default();
+        cqrs_es::Aggregate::apply(&mut entry.0, event);
+        entry.1 = version;
+    }
+    Ok(loaded)
+}
+
+/// Appends `decided` (event `i` to stream `ids[i]` at version `versions[i]`) in one statement,
+/// in `tx`; the feed position of the last one.
+pub(crate) async fn append_decided(
+    tx: &mut sqlx::PgConnection,
+    ids: &[String],
+    versions: &[i64],
+    decided: &[PaymentEvent],
+    metadata: &serde_json::Value,
+) -> Result<Option<FeedPosition>, AppendFailure<PaymentError>> {
+    let encoded = encode::<Payment>(decided)?;
+    let positions: Vec<(i64, i64)> = sqlx::query_as(APPEND_STREAMS)
+        .bind(domain::payment::STREAM_TYPE)
+        .bind(ids)
+        .bind(versions)
+        .bind(&encoded.event_ids)
+        .bind(&encoded.event_types)
+        .bind(&encoded.schema_versions)
+        .bind(&encoded.payloads)
+        .bind(metadata)
+        .fetch_all(&mut *tx)
+        .await?;
+    Ok(positions
+        .into_iter()
+        .map(|(tx_id, global_position)| FeedPosition {
+            tx_id: u64::try_from(tx_id).unwrap_or_default(),
+            global_position,
+        })
+        .max())
 }

@@ -1122,7 +1122,8 @@ fn fold(keys: &Keys, change: &Change<'_>, old: Option<Row>) -> Result<Row, Apply
         [
             PaymentSource::ApiPix,
             PaymentSource::Manual,
-            PaymentSource::Sandbox
+            PaymentSource::Sandbox,
+            PaymentSource::Extrato
         ]
         .iter()
         .any(|s| s.as_str() == row.source)

@@ -183,6 +183,7 @@ pub async fn fill(pool: &PgPool, fill: &Fill) -> anyhow::Result<Filled> {
             note: typed.then(|| "Pago no balcão".to_owned()),
             recorded_by: typed.then(|| account.clone()),
             recorded_at: rfc3339(paid_at + Duration::seconds(2)),
+            statement: None,
         };
         out.push(Pending {
             reference: reference.clone(),

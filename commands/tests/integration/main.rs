@@ -10,6 +10,7 @@ mod feed;
 mod guard_rails;
 mod ledger_aggregate;
 mod qrcode_usage;
+mod statement_import;
 mod upcasting;
 mod vault;
 mod workflows;

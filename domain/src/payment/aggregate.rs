@@ -8,8 +8,8 @@ use serde::{Deserialize, Serialize};
 
 use super::{
     MAX_NOTE_CHARS, PaymentCommand, PaymentConfirmed, PaymentError, PaymentEvent, PaymentRecorded,
-    PaymentRefunded, PaymentSource, PaymentVoided, RecordManualPayment, RefundStatus,
-    ReportPayment, STREAM_TYPE, VoidPayment,
+    PaymentRefunded, PaymentSource, PaymentVoided, RecordManualPayment, RecordStatementLine,
+    RefundStatus, ReportPayment, STREAM_TYPE, VoidPayment,
 };
 
 /// What a decision needs to know about a payment.
@@ -35,7 +35,44 @@ impl Payment {
             PaymentCommand::ReportPayment(report) => self.report(report),
             PaymentCommand::RecordManualPayment(record) => self.record_manual(record),
             PaymentCommand::VoidPayment(void) => self.void(void),
+            PaymentCommand::RecordStatementLine(line) => self.record_statement_line(line),
         }
+    }
+
+    /// A statement line records the payment when its stream has none; when the payment exists
+    /// (the bank or a person recorded the same end-to-end id first, or an earlier import did),
+    /// the line is that payment and adds nothing.
+    fn record_statement_line(
+        &self,
+        line: RecordStatementLine,
+    ) -> Result<Vec<PaymentEvent>, PaymentError> {
+        match &self.account_id {
+            Some(account) if *account != line.account_id => return Err(PaymentError::OtherAccount),
+            Some(_) => return Ok(Vec::new()),
+            None => {}
+        }
+        if line.amount.is_zero() {
+            return Err(PaymentError::ZeroAmount);
+        }
+        Ok(vec![PaymentEvent::PaymentRecorded(PaymentRecorded {
+            account_id: line.account_id,
+            reference: line.reference,
+            end_to_end_id: line.end_to_end_id,
+            amount_centavos: line.amount.get(),
+            paid_at: line.paid_at,
+            txid: line.txid,
+            qrcode_id: line.qrcode_id,
+            payment_link_id: line.payment_link_id,
+            pix_key: None,
+            source: PaymentSource::Extrato,
+            payer_name: None,
+            payer_document: None,
+            payer_info: None,
+            note: None,
+            recorded_by: Some(line.recorded_by),
+            recorded_at: line.recorded_at,
+            statement: Some(Box::new(line.statement)),
+        })])
     }
 
     fn report(&self, report: ReportPayment) -> Result<Vec<PaymentEvent>, PaymentError> {
@@ -58,6 +95,7 @@ impl Payment {
                 note: None,
                 recorded_by: None,
                 recorded_at: report.received_at.clone(),
+                statement: None,
             })),
             Some(account) if *account != report.account_id => {
                 return Err(PaymentError::OtherAccount);
@@ -143,6 +181,7 @@ impl Payment {
             note,
             recorded_by: Some(record.recorded_by),
             recorded_at: record.recorded_at,
+            statement: None,
         })])
     }
 
@@ -565,5 +604,89 @@ mod tests {
             .given_no_previous_events()
             .when(PaymentCommand::VoidPayment(void("x")))
             .then_expect_error(PaymentError::NotFound);
+    }
+
+    fn statement_line(amount: u64) -> RecordStatementLine {
+        RecordStatementLine {
+            account_id: ACCOUNT.to_owned(),
+            reference: E2E.to_owned(),
+            end_to_end_id: Some(E2E.to_owned()),
+            amount: Centavos::new(amount),
+            paid_at: "2020-09-09T20:15:00-03:00".to_owned(),
+            txid: None,
+            qrcode_id: None,
+            payment_link_id: None,
+            statement: crate::payment::StatementOrigin {
+                import_id: "import-1".to_owned(),
+                file_name: "extrato.ofx".to_owned(),
+                line_key: "fitid:A1".to_owned(),
+                line: 7,
+            },
+            recorded_by: PERSON.to_owned(),
+            recorded_at: "2020-09-10T12:00:00Z".to_owned(),
+        }
+    }
+
+    #[test]
+    fn a_statement_line_records_a_payment_from_the_extrato_with_its_origin() {
+        let (state, events) = run(vec![PaymentCommand::RecordStatementLine(statement_line(
+            11_000,
+        ))]);
+        let [PaymentEvent::PaymentRecorded(recorded)] = events.as_slice() else {
+            panic!("one PaymentRecorded, got {events:?}");
+        };
+        assert_eq!(recorded.source, PaymentSource::Extrato);
+        assert_eq!(
+            recorded.statement.as_ref().map(|s| s.line_key.as_str()),
+            Some("fitid:A1")
+        );
+        assert!(!state.reported_by_bank);
+    }
+
+    #[test]
+    fn a_statement_line_of_a_payment_already_recorded_adds_nothing() {
+        let (_, events) = run(vec![
+            PaymentCommand::ReportPayment(report(PaymentSource::ApiPix, vec![])),
+            PaymentCommand::RecordStatementLine(statement_line(11_000)),
+            PaymentCommand::RecordStatementLine(statement_line(11_000)),
+        ]);
+        assert_eq!(events.len(), 1, "{events:?}");
+        assert_eq!(recorded(&events), 1);
+    }
+
+    #[test]
+    fn the_banks_report_of_a_payment_recorded_from_a_statement_confirms_it() {
+        let (state, events) = run(vec![
+            PaymentCommand::RecordStatementLine(statement_line(11_000)),
+            PaymentCommand::ReportPayment(report(PaymentSource::ApiPix, vec![])),
+        ]);
+        assert!(matches!(events[1], PaymentEvent::PaymentConfirmed(_)));
+        assert!(state.reported_by_bank);
+    }
+
+    #[test]
+    fn a_statement_line_of_zero_is_refused() {
+        PaymentTest::with(())
+            .given_no_previous_events()
+            .when(PaymentCommand::RecordStatementLine(statement_line(0)))
+            .then_expect_error(PaymentError::ZeroAmount);
+    }
+
+    #[test]
+    fn a_payment_recorded_before_statements_existed_reads_without_one() {
+        let (_, mut events) = run(vec![PaymentCommand::RecordStatementLine(statement_line(1))]);
+        let PaymentEvent::PaymentRecorded(mut recorded) = events.remove(0) else {
+            panic!("a PaymentRecorded first");
+        };
+        recorded.statement = None;
+        let mut json =
+            serde_json::to_value(PaymentEvent::PaymentRecorded(recorded)).expect("serialises");
+        assert!(json.get("statement").is_none(), "None is left out: {json}");
+        json["source"] = "api-pix".into();
+        let read: PaymentEvent = serde_json::from_value(json).expect("reads");
+        let PaymentEvent::PaymentRecorded(read) = read else {
+            panic!("{read:?}")
+        };
+        assert_eq!(read.statement, None);
     }
 }

@@ -4,7 +4,7 @@
 use crate::money::Centavos;
 use crate::sealed::Sealed;
 
-use super::{PaymentSource, RefundStatus};
+use super::{PaymentSource, RefundStatus, StatementOrigin};
 
 /// Commands of the Payment aggregate.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -15,6 +15,8 @@ pub enum PaymentCommand {
     RecordManualPayment(RecordManualPayment),
     /// A person voids a payment typed in by hand.
     VoidPayment(VoidPayment),
+    /// A Pix credit of an imported bank statement, confirmed by the owner, is recorded.
+    RecordStatementLine(RecordStatementLine),
 }
 
 /// One entry of an API Pix delivery, as the receiver parsed it.
@@ -103,4 +105,32 @@ pub struct VoidPayment {
     pub voided_by: String,
     /// When, RFC 3339.
     pub voided_at: String,
+}
+
+/// A Pix credit line of a bank statement, to be recorded as a payment (source `extrato`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RecordStatementLine {
+    /// The account whose statement it is.
+    pub account_id: String,
+    /// The stream's reference: the line's end-to-end id when it has one (so the bank's own
+    /// report lands on the same payment), else `extrato-…` derived from the line key.
+    pub reference: String,
+    /// The end-to-end id found in the line's texts, if any.
+    pub end_to_end_id: Option<String>,
+    /// The credit.
+    pub amount: Centavos,
+    /// When it was posted, RFC 3339.
+    pub paid_at: String,
+    /// The txid found in the line's texts, if any.
+    pub txid: Option<String>,
+    /// The account's QR code the owner confirmed it paid, if any.
+    pub qrcode_id: Option<String>,
+    /// The account's payment link it paid, if any.
+    pub payment_link_id: Option<String>,
+    /// Where it came from.
+    pub statement: StatementOrigin,
+    /// Who imported it, by account id.
+    pub recorded_by: String,
+    /// When, RFC 3339.
+    pub recorded_at: String,
 }

@@ -29,6 +29,9 @@ pub enum PaymentError {
     /// A report for another account than the one the payment was recorded for.
     #[error("Pagamento não encontrado.")]
     OtherAccount,
+    /// A statement batch over the lines one command may record.
+    #[error("Envie o extrato em lotes de até 1.000 linhas.")]
+    TooManyLines,
 }
 
 impl Refusal for PaymentError {
@@ -41,6 +44,7 @@ impl Refusal for PaymentError {
             PaymentError::ZeroAmount => "payment-amount-zero",
             PaymentError::InvalidReason => "payment-reason-invalid",
             PaymentError::InvalidNote => "payment-note-invalid",
+            PaymentError::TooManyLines => "statement-batch-too-large",
         }
     }
 
@@ -50,9 +54,10 @@ impl Refusal for PaymentError {
             PaymentError::AlreadyRecorded
             | PaymentError::NotManual
             | PaymentError::AlreadyVoided => RefusalKind::Conflict,
-            PaymentError::ZeroAmount | PaymentError::InvalidReason | PaymentError::InvalidNote => {
-                RefusalKind::Invalid
-            }
+            PaymentError::ZeroAmount
+            | PaymentError::InvalidReason
+            | PaymentError::InvalidNote
+            | PaymentError::TooManyLines => RefusalKind::Invalid,
         }
     }
 

@@ -15,21 +15,27 @@ pub enum PaymentSource {
     Manual,
     /// Simulated on a payer page (sandbox only), through the same receiver.
     Sandbox,
+    /// A Pix credit line of a bank statement the owner imported (OFX or CSV, issue 35).
+    Extrato,
 }
 
 impl PaymentSource {
-    /// The stored spelling: `api-pix`, `manual` or `sandbox`.
+    /// The stored spelling: `api-pix`, `manual`, `sandbox` or `extrato`.
     pub fn as_str(self) -> &'static str {
         match self {
             PaymentSource::ApiPix => "api-pix",
             PaymentSource::Manual => "manual",
             PaymentSource::Sandbox => "sandbox",
+            PaymentSource::Extrato => "extrato",
         }
     }
 
-    /// Whether a bank (or the sandbox standing in for one) reported it.
+    /// Whether a bank (or the sandbox standing in for one) reported it through the API Pix.
+    /// A statement line is not such a report: it carries no payer, rarely the end-to-end id,
+    /// and only the day at some banks, so a later API Pix report of the same payment confirms
+    /// it (its values replace the line's), as it does a payment typed in by hand.
     pub fn is_bank(self) -> bool {
-        !matches!(self, PaymentSource::Manual)
+        !matches!(self, PaymentSource::Manual | PaymentSource::Extrato)
     }
 }
 
@@ -125,6 +131,25 @@ pub struct PaymentRecorded {
     pub recorded_by: Option<String>,
     /// When Balcão recorded it, RFC 3339.
     pub recorded_at: String,
+    /// The statement line it was recorded from (source `extrato`). Added within schema
+    /// version 1, as [`Self::payment_link_id`]: absent reads as `None` and `None` is left out,
+    /// so every payment recorded before it is stored exactly as before. Boxed: most payments
+    /// have none, and every event in memory would otherwise carry its room.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub statement: Option<Box<StatementOrigin>>,
+}
+
+/// Which statement line, of which import and file, a payment was recorded from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StatementOrigin {
+    /// The import (one upload the owner confirmed), so it can be shown and undone as a whole.
+    pub import_id: String,
+    /// The file's name as uploaded.
+    pub file_name: String,
+    /// The line's key across imports (`statement::reconcile::line_key`).
+    pub line_key: String,
+    /// The 1-based line of the file, for the history.
+    pub line: u64,
 }
 
 /// A bank reported a payment that had been typed in by hand (schema version 1): the bank's

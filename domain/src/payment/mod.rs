@@ -11,6 +11,7 @@
 //! | [`PaymentSource::ApiPix`] | the bank's API Pix webhook (`POST {url}/pix`, parsed by [`api_pix`]) | [`PaymentRecorded`] the first time, [`PaymentConfirmed`] when it had been recorded by hand, a [`PaymentRefunded`] per new or advanced `devolucoes` entry |
 //! | [`PaymentSource::Sandbox`] | "Simular pagamento" on a payer page, through the same receiver | as `api-pix` |
 //! | [`PaymentSource::Manual`] | the owner, a manager or the code's operator types it | [`PaymentRecorded`]; [`PaymentVoided`] when voided |
+//! | [`PaymentSource::Extrato`] | a Pix credit line of an imported bank statement ([`crate::statement`]) | [`PaymentRecorded`] with its [`StatementOrigin`], only on a new stream: a line whose payment exists already (by its end-to-end id) records nothing |
 //!
 //! What the aggregate decides, so the end state does not depend on order or repetition:
 //! - the first report records; a repeat of a bank report records nothing;
@@ -20,7 +21,10 @@
 //!   its status moves forward (`EM_PROCESSAMENTO` → `DEVOLVIDO` | `NAO_REALIZADO`); a final
 //!   status never goes back. A refund that arrives with (or before) its payment's first report
 //!   is recorded right after the payment, in the same decision;
-//! - only a payment recorded by hand and not confirmed by a bank can be voided, once.
+//! - a statement line records a payment only where there is none; a later bank report of it
+//!   confirms it, as it does a payment typed in by hand;
+//! - only a payment recorded by hand (or from a statement) and not confirmed by a bank can be
+//!   voided, once.
 
 mod aggregate;
 pub mod api_pix;
@@ -30,11 +34,14 @@ mod error;
 mod events;
 
 pub use aggregate::Payment;
-pub use commands::{PaymentCommand, RecordManualPayment, RefundReport, ReportPayment, VoidPayment};
+pub use commands::{
+    PaymentCommand, RecordManualPayment, RecordStatementLine, RefundReport, ReportPayment,
+    VoidPayment,
+};
 pub use error::PaymentError;
 pub use events::{
     PaymentConfirmed, PaymentEvent, PaymentRecorded, PaymentRefunded, PaymentSource, PaymentVoided,
-    RefundStatus,
+    RefundStatus, StatementOrigin,
 };
 
 /// The aggregate type, used as the stream type in the event log.

@@ -17,6 +17,9 @@
 //! | `reconcile.rs` | [`reconcile::reconcile`]: each Pix credit is a duplicate, a match, ambiguous or unmatched |
 //! | `error.rs` | [`StatementError`] |
 //!
+//! Recording the reconciled lines as payments (source `extrato`, each line key once per account)
+//! is the command side's: `commands::payments::statement_import`.
+//!
 //! ```
 //! let ofx = b"OFXHEADER:100\nDATA:OFXSGML\nVERSION:102\nCHARSET:1252\n\n<OFX><BANKMSGSRSV1><STMTTRNRS><STMTRS>\n<BANKTRANLIST>\n<STMTTRN>\n<TRNTYPE>CREDIT\n<DTPOSTED>20240302103000[-3:BRT]\n<TRNAMT>12,50\n<FITID>A1\n<MEMO>PIX RECEBIDO - Jo\xe3o\n</STMTTRN>\n</BANKTRANLIST></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>";
 //! let statement = domain::statement::parse(ofx)?;

@@ -470,6 +470,7 @@ fn payment_recorded(account: Uuid, n: usize) -> NewEvent {
             note: None,
             recorded_by: None,
             recorded_at: "2026-11-23T12:00:00Z".to_owned(),
+            statement: None,
         });
     NewEvent {
         event_id: Uuid::now_v7(),

@@ -132,11 +132,12 @@ impl Filters {
                     PaymentSource::ApiPix,
                     PaymentSource::Manual,
                     PaymentSource::Sandbox,
+                    PaymentSource::Extrato,
                 ]
                 .into_iter()
                 .find(|known| known.as_str() == s)
                 .map(|known| known.as_str().to_owned())
-                .ok_or_else(|| bad("origem", "Use origem=api-pix, manual ou sandbox."))
+                .ok_or_else(|| bad("origem", "Use origem=api-pix, manual, sandbox ou extrato."))
             })
             .transpose()?;
         let status = given(self.situacao.as_ref())

@@ -12,6 +12,7 @@ mod receiver;
 mod replay;
 mod sandbox;
 mod single_use;
+mod statement;
 mod summary;
 mod summary_by_day;
 pub(crate) mod support;

@@ -1,0 +1,357 @@
+//! Recording the Pix credits of an imported bank statement as payments (source `extrato`,
+//! issue 35), one batch of lines per command.
+//!
+//! The gateway parses the file and reconciles it (`domain::statement`), the owner confirms what
+//! each line is, and [`record_statement_batch`] writes a batch of those lines in one PostgreSQL
+//! transaction:
+//!
+//! 1. **Claims** each line's key in the account ([`statement_scope`], value the digest of
+//!    `statement::reconcile::line_key`, owner the payment's stream id), in digest order so two
+//!    batches never wait on each other in a cycle. A line whose key is already claimed was
+//!    imported (or linked) before: it is [`BatchOutcome::already`] and nothing else happens.
+//!    This, not a read model, is what makes a line count once however often the file, or a file
+//!    overlapping it, is imported.
+//! 2. **Links** a line the owner confirmed as the same payment as one already recorded
+//!    ([`LineTarget::SameAs`]: the webhook, the sandbox or a person recorded it): the claim
+//!    names that payment's stream, and no event is written. Why no event: the payment already
+//!    counts the money and its history already has its source; the claim is the write side's
+//!    record of the link (a re-import finds it), and it needs no new event type, read model
+//!    column or replay change.
+//! 3. **Records** the others ([`LineTarget::Record`]) through the Payment aggregate
+//!    ([`PaymentCommand::RecordStatementLine`]) on `account:reference`, the reference being the
+//!    line's end-to-end id when its texts carry one (the bank's API Pix report of it, before or
+//!    after, lands on the same stream: before, the line records nothing; after, it confirms the
+//!    line's payment), else `extrato-` and 32 hex digits of the line key's digest.
+//!
+//! Claims and events commit together or not at all, so a crash between batches leaves whole
+//! batches: importing the file again records the lines of the batches that did not commit, and
+//! only those. A writer of the same stream in between (a webhook) is caught by the stream-version
+//! key: the batch is decided again, a bounded number of times.
+
+use std::collections::{BTreeMap, HashMap};
+
+use domain::money::Centavos;
+use domain::payment::{
+    Payment, PaymentCommand, PaymentError, PaymentEvent, RecordStatementLine, StatementOrigin,
+};
+
+use domain::statement::reconcile::Reconciled;
+
+use super::{append_decided, load_streams};
+use crate::claims::digest;
+use crate::store::AppendFailure;
+use crate::{CommandError, CommandMetadata, DEFAULT_MAX_RETRIES, FeedPosition, PgEventStore};
+
+/// The scope of the statement lines imported into account `account_id`: each line key once.
+///
+/// ```
+/// assert_eq!(
+///     commands::payments::statement_import::statement_scope("conta-1"),
+///     "statement:conta-1"
+/// );
+/// ```
+pub fn statement_scope(account_id: &str) -> String {
+    format!("statement:{account_id}")
+}
+
+/// The most lines one batch may carry, so one command's transaction stays short (the importer
+/// sends a big file as many batches).
+pub const MAX_BATCH_LINES: usize = 1_000;
+
+/// The payment reference of a statement line: its end-to-end id when it has one, else
+/// `extrato-` and the first 32 hex digits of the digest of its key.
+///
+/// ```
+/// use commands::payments::statement_import::line_reference;
+/// assert_eq!(
+///     line_reference("fitid:A1", Some("E12345678202009091221kkkkkkkkkkk")),
+///     "E12345678202009091221kkkkkkkkkkk"
+/// );
+/// assert!(line_reference("fitid:A1", None).starts_with("extrato-"));
+/// assert_eq!(line_reference("fitid:A1", None).len(), "extrato-".len() + 32);
+/// ```
+pub fn line_reference(line_key: &str, end_to_end_id: Option<&str>) -> String {
+    match end_to_end_id {
+        Some(e2e) => e2e.to_owned(),
+        None => format!("extrato-{}", &digest(line_key)[..32]),
+    }
+}
+
+/// What the owner confirmed a line is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LineTarget {
+    /// A new payment: of this QR code or payment link, or "sem QR code" (both `None`).
+    Record {
+        /// The account's QR code it paid.
+        qrcode_id: Option<String>,
+        /// The account's payment link it paid.
+        payment_link_id: Option<String>,
+    },
+    /// The payment with this reference, recorded another way: linked, not added.
+    SameAs {
+        /// The payment's reference in the account.
+        payment: String,
+    },
+}
+
+/// One Pix credit line of a statement, parsed and confirmed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImportLine {
+    /// Its key across imports (`domain::statement::reconcile::line_key`).
+    pub key: String,
+    /// The 1-based line of the file.
+    pub line: u64,
+    /// The credit.
+    pub amount: Centavos,
+    /// When it was posted, RFC 3339.
+    pub paid_at: String,
+    /// The end-to-end id its texts carry, if any.
+    pub end_to_end_id: Option<String>,
+    /// The txid its texts carry, if any.
+    pub txid: Option<String>,
+    /// What it is.
+    pub target: LineTarget,
+}
+
+impl ImportLine {
+    /// A Pix credit line of `statement` (its [`Reconciled`] entry) as the owner confirmed it;
+    /// `None` for a line that is no credit.
+    pub fn of(reconciled: &Reconciled<'_>, target: LineTarget) -> Option<ImportLine> {
+        let line = reconciled.line;
+        Some(ImportLine {
+            key: reconciled.key.clone(),
+            line: u64::try_from(line.line).unwrap_or(u64::MAX),
+            amount: line.credit()?,
+            paid_at: line.posted.at.to_rfc3339(),
+            end_to_end_id: line.end_to_end_id.clone(),
+            txid: line.txid.clone(),
+            target,
+        })
+    }
+}
+
+/// A batch of lines of one import.
+#[derive(Debug, Clone)]
+pub struct StatementBatch {
+    /// The account whose statement it is.
+    pub account_id: String,
+    /// The import the batch belongs to (the same for every batch of one upload).
+    pub import_id: String,
+    /// The file's name as uploaded.
+    pub file_name: String,
+    /// Who imports it, by account id.
+    pub recorded_by: String,
+    /// When, RFC 3339.
+    pub recorded_at: String,
+    /// The lines, at most [`MAX_BATCH_LINES`].
+    pub lines: Vec<ImportLine>,
+}
+
+/// What happened to a line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LineResult {
+    /// Recorded as a new payment.
+    Recorded,
+    /// Linked to the payment that was there already (named by the owner, or on its stream by
+    /// end-to-end id): nothing added.
+    Linked,
+    /// Its key was claimed by an earlier import: nothing done.
+    AlreadyImported,
+}
+
+/// What a batch did, line by line in the batch's order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct BatchOutcome {
+    /// One result per line of the batch.
+    pub lines: Vec<LineResult>,
+    /// The feed position of the last event written, for read-your-writes.
+    pub position: Option<FeedPosition>,
+}
+
+impl BatchOutcome {
+    /// How many lines got `result`.
+    pub fn count(&self, result: LineResult) -> usize {
+        self.lines.iter().filter(|r| **r == result).count()
+    }
+
+    /// Lines recorded as new payments.
+    pub fn recorded(&self) -> usize {
+        self.count(LineResult::Recorded)
+    }
+
+    /// Lines linked to an existing payment.
+    pub fn linked(&self) -> usize {
+        self.count(LineResult::Linked)
+    }
+
+    /// Lines imported before.
+    pub fn already(&self) -> usize {
+        self.count(LineResult::AlreadyImported)
+    }
+}
+
+/// Claims, links and records a batch (see the module).
+///
+/// # Errors
+///
+/// [`CommandError::Rejected`] when the aggregate refuses a line (a zero amount, another
+/// account's stream), a line is linked to a payment the account does not have
+/// ([`PaymentError::NotFound`]) or the batch is larger than [`MAX_BATCH_LINES`]
+/// ([`PaymentError::TooManyLines`]): nothing is written; [`CommandError::Conflict`] when other
+/// writers won every attempt; storage errors.
+pub async fn record_statement_batch(
+    store: &PgEventStore,
+    batch: &StatementBatch,
+    metadata: &CommandMetadata,
+) -> Result<BatchOutcome, CommandError<PaymentError>> {
+    if batch.lines.len() > MAX_BATCH_LINES {
+        return Err(CommandError::Rejected(PaymentError::TooManyLines));
+    }
+    if batch.lines.is_empty() {
+        return Ok(BatchOutcome::default());
+    }
+    let metadata = metadata.to_json();
+    let attempts = DEFAULT_MAX_RETRIES.saturating_add(1);
+    for _ in 0..attempts {
+        match attempt(store, batch, &metadata).await {
+            Ok(outcome) => return Ok(outcome),
+            Err(AppendFailure::Failed(error)) => return Err(error),
+            Err(AppendFailure::VersionTaken | AppendFailure::KeyTaken) => {}
+        }
+    }
+    Err(CommandError::Conflict {
+        stream_type: domain::payment::STREAM_TYPE.to_owned(),
+        stream_id: format!("(statement import {})", batch.import_id),
+        attempts,
+    })
+}
+
+/// The stream a line's claim names: the payment it records, or the one it is linked to.
+fn claimed_stream(account_id: &str, line: &ImportLine) -> String {
+    let reference = match &line.target {
+        LineTarget::Record { .. } => line_reference(&line.key, line.end_to_end_id.as_deref()),
+        LineTarget::SameAs { payment } => payment.clone(),
+    };
+    domain::payment::stream_id(account_id, &reference)
+}
+
+async fn attempt(
+    store: &PgEventStore,
+    batch: &StatementBatch,
+    metadata: &serde_json::Value,
+) -> Result<BatchOutcome, AppendFailure<PaymentError>> {
+    let account = batch.account_id.as_str();
+    // The first line of each key (a batch naming a key twice records it once), by digest: the
+    // claims are inserted in that order.
+    let mut by_digest: BTreeMap<String, usize> = BTreeMap::new();
+    for (i, line) in batch.lines.iter().enumerate() {
+        by_digest.entry(digest(&line.key)).or_insert(i);
+    }
+    let (values, owners): (Vec<String>, Vec<String>) = by_digest
+        .iter()
+        .map(|(value, &i)| (value.clone(), claimed_stream(account, &batch.lines[i])))
+        .unzip();
+    let mut tx = store.pool().begin().await?;
+    let taken: Vec<String> = sqlx::query_scalar(
+        "insert into unique_claims (scope, value, owner)
+         select $1, v, o from unnest($2::text[], $3::text[]) with ordinality as t(v, o, n)
+          order by n
+         on conflict (scope, value) do nothing
+         returning value",
+    )
+    .bind(statement_scope(account))
+    .bind(&values)
+    .bind(&owners)
+    .fetch_all(&mut *tx)
+    .await?;
+    let mut results = vec![LineResult::AlreadyImported; batch.lines.len()];
+    // The lines whose claim this batch made, by stream, in batch order; and the payments lines
+    // are linked to.
+    let mut by_stream: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    let mut linked_to: Vec<String> = Vec::new();
+    for value in taken {
+        let i = by_digest[&value];
+        let line = &batch.lines[i];
+        let stream = claimed_stream(account, line);
+        match &line.target {
+            LineTarget::SameAs { .. } => {
+                results[i] = LineResult::Linked;
+                linked_to.push(stream);
+            }
+            LineTarget::Record { .. } => by_stream.entry(stream).or_default().push(i),
+        }
+    }
+    let stream_ids: Vec<String> = by_stream.keys().chain(&linked_to).cloned().collect();
+    let mut loaded: HashMap<String, (Payment, i64)> =
+        load_streams(&mut tx, store, &stream_ids).await?;
+    // A line is linked only to a payment the log has (in the account: the stream id says so),
+    // never to a reference a stale screen or a client made up.
+    if linked_to.iter().any(|s| !loaded.contains_key(s)) {
+        return Err(AppendFailure::Failed(CommandError::Rejected(
+            PaymentError::NotFound,
+        )));
+    }
+    let mut ids: Vec<String> = Vec::new();
+    let mut versions: Vec<i64> = Vec::new();
+    let mut decided: Vec<PaymentEvent> = Vec::new();
+    for (stream_id, mut lines) in by_stream {
+        lines.sort_unstable();
+        let (mut payment, mut version) = loaded.remove(&stream_id).unwrap_or_default();
+        for i in lines {
+            let line = &batch.lines[i];
+            let events = payment
+                .decide_now(PaymentCommand::RecordStatementLine(command(batch, line)))
+                .map_err(CommandError::Rejected)?;
+            results[i] = if events.is_empty() {
+                LineResult::Linked
+            } else {
+                LineResult::Recorded
+            };
+            for event in events {
+                cqrs_es::Aggregate::apply(&mut payment, event.clone());
+                version += 1;
+                ids.push(stream_id.clone());
+                versions.push(version);
+                decided.push(event);
+            }
+        }
+    }
+    let position = if decided.is_empty() {
+        None
+    } else {
+        append_decided(&mut tx, &ids, &versions, &decided, metadata).await?
+    };
+    tx.commit().await?;
+    Ok(BatchOutcome {
+        lines: results,
+        position,
+    })
+}
+
+fn command(batch: &StatementBatch, line: &ImportLine) -> RecordStatementLine {
+    let (qrcode_id, payment_link_id) = match &line.target {
+        LineTarget::Record {
+            qrcode_id,
+            payment_link_id,
+        } => (qrcode_id.clone(), payment_link_id.clone()),
+        LineTarget::SameAs { .. } => (None, None),
+    };
+    RecordStatementLine {
+        account_id: batch.account_id.clone(),
+        reference: line_reference(&line.key, line.end_to_end_id.as_deref()),
+        end_to_end_id: line.end_to_end_id.clone(),
+        amount: line.amount,
+        paid_at: line.paid_at.clone(),
+        txid: line.txid.clone(),
+        qrcode_id,
+        payment_link_id,
+        statement: StatementOrigin {
+            import_id: batch.import_id.clone(),
+            file_name: batch.file_name.clone(),
+            line_key: line.key.clone(),
+            line: line.line,
+        },
+        recorded_by: batch.recorded_by.clone(),
+        recorded_at: batch.recorded_at.clone(),
+    }
+}

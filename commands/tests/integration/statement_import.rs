@@ -1,0 +1,304 @@
+//! Recording the Pix credits of a bank statement as payments (issue 35): each line once per
+//! account, whatever is imported again, whatever crashed, whatever the bank reported.
+
+use commands::CommandMetadata;
+use commands::payments::record_reports;
+use commands::payments::statement_import::{
+    BatchOutcome, ImportLine, LineResult, LineTarget, StatementBatch, record_statement_batch,
+};
+use domain::money::Centavos;
+use domain::payment::{PaymentSource, ReportPayment};
+use domain::statement::reconcile::{Book, Decision, RecordedPayment, Rules, reconcile};
+use domain::statement::{Statement, parse};
+
+use crate::common::TestDb;
+
+const ACCOUNT: &str = "0190f1a2-0000-7000-8000-00000000000a";
+const E2E: &str = "E12345678202403021030abcdefghijk";
+
+/// An OFX 1.x statement of three Pix received (the second carries its end-to-end id) and a debit.
+fn ofx() -> Vec<u8> {
+    let line = |fitid: &str, at: &str, amount: &str, memo: &str| {
+        format!(
+            "<STMTTRN>\n<TRNTYPE>CREDIT\n<DTPOSTED>{at}[-3:BRT]\n<TRNAMT>{amount}\n<FITID>{fitid}\n<MEMO>{memo}\n</STMTTRN>\n"
+        )
+    };
+    let mut text = String::from(
+        "OFXHEADER:100\nDATA:OFXSGML\nVERSION:102\nCHARSET:1252\n\n<OFX><BANKMSGSRSV1><STMTTRNRS><STMTRS>\n<BANKACCTFROM>\n<BANKID>0260\n<BRANCHID>0001\n<ACCTID>1234567\n</BANKACCTFROM>\n<BANKTRANLIST>\n",
+    );
+    text += &line("A1", "20240302091500", "12,50", "PIX RECEBIDO - Maria");
+    text += &line(
+        "A2",
+        "20240302103000",
+        "30,00",
+        &format!("PIX RECEBIDO - Joao {E2E}"),
+    );
+    text += "<STMTTRN>\n<TRNTYPE>DEBIT\n<DTPOSTED>20240302110000[-3:BRT]\n<TRNAMT>-5,00\n<FITID>A3\n<MEMO>PIX ENVIADO - Padaria\n</STMTTRN>\n";
+    text += &line("A4", "20240302143000", "7,00", "PIX RECEBIDO - Ana");
+    text += "</BANKTRANLIST></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>\n";
+    text.into_bytes()
+}
+
+fn statement() -> Statement {
+    parse(&ofx()).expect("the sample statement parses")
+}
+
+/// Every Pix credit of `statement` reconciled against `book`, as the owner would confirm it:
+/// a duplicate linked to its payment, everything else recorded "sem QR code".
+fn confirmed(statement: &Statement, book: &Book) -> Vec<ImportLine> {
+    reconcile(statement, book, Rules::default())
+        .iter()
+        .filter_map(|r| {
+            let target = match &r.decision {
+                Decision::Duplicate { payment } | Decision::AlreadyImported { payment } => {
+                    LineTarget::SameAs {
+                        payment: payment.clone(),
+                    }
+                }
+                _ => LineTarget::Record {
+                    qrcode_id: None,
+                    payment_link_id: None,
+                },
+            };
+            ImportLine::of(r, target)
+        })
+        .collect()
+}
+
+fn batch(lines: Vec<ImportLine>) -> StatementBatch {
+    StatementBatch {
+        account_id: ACCOUNT.to_owned(),
+        import_id: "0190f1a2-0000-7000-8000-0000000000ff".to_owned(),
+        file_name: "extrato-marco.ofx".to_owned(),
+        recorded_by: ACCOUNT.to_owned(),
+        recorded_at: "2024-03-05T12:00:00Z".to_owned(),
+        lines,
+    }
+}
+
+async fn import(db: &TestDb, lines: Vec<ImportLine>) -> BatchOutcome {
+    record_statement_batch(&db.store(), &batch(lines), &CommandMetadata::start())
+        .await
+        .expect("the batch is recorded")
+}
+
+/// (stream id, event type, source) of every Payment event, in log order.
+async fn payment_events(db: &TestDb) -> Vec<(String, String, Option<String>)> {
+    sqlx::query_as(
+        "select stream_id, event_type, payload::jsonb ->> 'source'
+           from events where stream_type = 'payment' order by global_position",
+    )
+    .fetch_all(&db.pool)
+    .await
+    .expect("read the log")
+}
+
+fn webhook(e2e: &str, paid_at: &str, amount: u64) -> ReportPayment {
+    ReportPayment {
+        account_id: ACCOUNT.to_owned(),
+        end_to_end_id: e2e.to_owned(),
+        amount: Centavos::new(amount),
+        paid_at: paid_at.to_owned(),
+        txid: None,
+        qrcode_id: None,
+        payment_link_id: None,
+        pix_key: Some("dona@padaria.test".to_owned()),
+        source: PaymentSource::ApiPix,
+        payer_name: None,
+        payer_document: None,
+        payer_info: None,
+        refunds: vec![],
+        received_at: paid_at.to_owned(),
+    }
+}
+
+#[tokio::test]
+async fn each_pix_credit_of_a_statement_is_recorded_as_a_payment_from_the_extrato() {
+    let db = TestDb::new().await;
+    let statement = statement();
+    let outcome = import(&db, confirmed(&statement, &Book::default())).await;
+    assert_eq!(outcome.lines, vec![LineResult::Recorded; 3]);
+    assert!(outcome.position.is_some());
+    let events = payment_events(&db).await;
+    assert_eq!(events.len(), 3, "{events:?}");
+    assert!(
+        events
+            .iter()
+            .all(|(_, t, s)| t == "PaymentRecorded" && s.as_deref() == Some("extrato"))
+    );
+    // The line with an end-to-end id is that payment's stream, as the bank's report would be.
+    assert!(
+        events
+            .iter()
+            .any(|(id, _, _)| *id == format!("{ACCOUNT}:{E2E}"))
+    );
+    let origin: serde_json::Value = sqlx::query_scalar(
+        "select payload::jsonb -> 'statement' from events
+          where stream_id = $1",
+    )
+    .bind(format!("{ACCOUNT}:{E2E}"))
+    .fetch_one(&db.pool)
+    .await
+    .expect("the payment's event");
+    assert_eq!(origin["file_name"], "extrato-marco.ofx");
+    assert_eq!(origin["line_key"], "0260/0001/1234567#fitid:A2");
+}
+
+#[tokio::test]
+async fn importing_the_same_statement_again_records_nothing() {
+    let db = TestDb::new().await;
+    let statement = statement();
+    import(&db, confirmed(&statement, &Book::default())).await;
+    // Reconciled against nothing again (as a stale read model would): the claims still hold.
+    let again = import(&db, confirmed(&statement, &Book::default())).await;
+    assert_eq!(again.lines, vec![LineResult::AlreadyImported; 3]);
+    assert_eq!(again.position, None);
+    assert_eq!(payment_events(&db).await.len(), 3);
+}
+
+#[tokio::test]
+async fn a_crash_mid_file_resumes_without_counting_a_line_twice() {
+    let db = TestDb::new().await;
+    let statement = statement();
+    let lines = confirmed(&statement, &Book::default());
+    // The first batch committed, then the import stopped.
+    import(&db, lines[..1].to_vec()).await;
+    // A batch that fails (a line of zero) writes nothing, not even the claims of its good lines.
+    let mut broken = lines[1..].to_vec();
+    broken[1].amount = Centavos::new(0);
+    let failed =
+        record_statement_batch(&db.store(), &batch(broken), &CommandMetadata::start()).await;
+    assert!(failed.is_err(), "{failed:?}");
+    assert_eq!(payment_events(&db).await.len(), 1);
+    // The whole file again, in batches of two.
+    let first = import(&db, lines[..2].to_vec()).await;
+    let second = import(&db, lines[2..].to_vec()).await;
+    assert_eq!(
+        first.lines,
+        vec![LineResult::AlreadyImported, LineResult::Recorded]
+    );
+    assert_eq!(second.lines, vec![LineResult::Recorded]);
+    assert_eq!(payment_events(&db).await.len(), 3);
+}
+
+#[tokio::test]
+async fn a_line_carrying_the_end_to_end_id_of_a_payment_the_bank_reported_adds_nothing() {
+    let db = TestDb::new().await;
+    record_reports(
+        &db.store(),
+        &[webhook(E2E, "2024-03-02T10:30:04-03:00", 3_000)],
+        &CommandMetadata::start(),
+    )
+    .await
+    .expect("the webhook's report is recorded");
+    // Even when the owner's screen did not know of it yet (nothing in the book).
+    let outcome = import(&db, confirmed(&statement(), &Book::default())).await;
+    assert_eq!(
+        outcome.lines,
+        vec![
+            LineResult::Recorded,
+            LineResult::Linked,
+            LineResult::Recorded
+        ]
+    );
+    let on_stream: Vec<_> = payment_events(&db)
+        .await
+        .into_iter()
+        .filter(|(id, _, _)| *id == format!("{ACCOUNT}:{E2E}"))
+        .collect();
+    assert_eq!(on_stream.len(), 1, "{on_stream:?}");
+    assert_eq!(on_stream[0].2.as_deref(), Some("api-pix"));
+}
+
+#[tokio::test]
+async fn a_line_reconciled_as_a_webhook_payment_is_linked_to_it_and_stays_linked() {
+    let db = TestDb::new().await;
+    let bank_e2e = "E99999999202403020915zzzzzzzzzzz";
+    record_reports(
+        &db.store(),
+        &[webhook(bank_e2e, "2024-03-02T09:16:10-03:00", 1_250)],
+        &CommandMetadata::start(),
+    )
+    .await
+    .expect("the webhook's report is recorded");
+    let book = Book {
+        payments: vec![RecordedPayment {
+            reference: bank_e2e.to_owned(),
+            amount: Centavos::new(1_250),
+            paid_at: "2024-03-02T09:16:10-03:00".parse().expect("a time"),
+            pix_key: Some("dona@padaria.test".to_owned()),
+            end_to_end_id: Some(bank_e2e.to_owned()),
+            from_statement: false,
+            statement_lines: vec![],
+        }],
+        ..Book::default()
+    };
+    let statement = statement();
+    let outcome = import(&db, confirmed(&statement, &book)).await;
+    assert_eq!(outcome.lines[0], LineResult::Linked);
+    let events = payment_events(&db).await;
+    // The webhook's payment and the two other lines: the R$ 12,50 line added nothing.
+    assert_eq!(events.len(), 3, "{events:?}");
+    let owner: String =
+        sqlx::query_scalar("select owner from unique_claims where scope = $1 and value = $2")
+            .bind(format!("statement:{ACCOUNT}"))
+            .bind(commands::claims::digest("0260/0001/1234567#fitid:A1"))
+            .fetch_one(&db.pool)
+            .await
+            .expect("the line's claim");
+    assert_eq!(owner, format!("{ACCOUNT}:{bank_e2e}"));
+    // Imported again, even against a book that forgot the payment, the line stays linked.
+    let again = import(&db, confirmed(&statement, &Book::default())).await;
+    assert_eq!(again.lines, vec![LineResult::AlreadyImported; 3]);
+    assert_eq!(payment_events(&db).await.len(), 3);
+}
+
+#[tokio::test]
+async fn the_banks_later_report_of_a_line_confirms_its_payment_instead_of_adding_one() {
+    let db = TestDb::new().await;
+    import(&db, confirmed(&statement(), &Book::default())).await;
+    record_reports(
+        &db.store(),
+        &[webhook(E2E, "2024-03-02T10:30:04-03:00", 3_000)],
+        &CommandMetadata::start(),
+    )
+    .await
+    .expect("the webhook's report is recorded");
+    let on_stream: Vec<String> = payment_events(&db)
+        .await
+        .into_iter()
+        .filter(|(id, _, _)| *id == format!("{ACCOUNT}:{E2E}"))
+        .map(|(_, t, _)| t)
+        .collect();
+    assert_eq!(on_stream, vec!["PaymentRecorded", "PaymentConfirmed"]);
+}
+
+#[tokio::test]
+async fn a_line_linked_to_a_payment_the_account_does_not_have_is_refused_and_nothing_is_written() {
+    let db = TestDb::new().await;
+    let mut lines = confirmed(&statement(), &Book::default());
+    lines[0].target = LineTarget::SameAs {
+        payment: "E00000000202403020000nonexisten1".to_owned(),
+    };
+    let refused = record_statement_batch(
+        &db.store(),
+        &batch(lines.clone()),
+        &CommandMetadata::start(),
+    )
+    .await;
+    assert!(
+        matches!(
+            refused,
+            Err(commands::CommandError::Rejected(
+                domain::payment::PaymentError::NotFound
+            ))
+        ),
+        "{refused:?}"
+    );
+    assert!(payment_events(&db).await.is_empty());
+    let claims: i64 = sqlx::query_scalar("select count(*) from unique_claims")
+        .fetch_one(&db.pool)
+        .await
+        .expect("count the claims");
+    assert_eq!(claims, 0);
+}
