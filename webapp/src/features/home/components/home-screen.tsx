@@ -29,6 +29,7 @@ const SOURCES: Readonly<Record<RecentPayment['source'], string>> = {
   'api-pix': 'Aviso do banco',
   manual: 'Registrado à mão',
   sandbox: 'Simulado',
+  extrato: 'Extrato bancário',
 };
 
 function payments(count: number): string {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { codeLabel } from './labels';
+import { codeLabel, eventSentence, sourceLabel } from './labels';
 
 describe('codeLabel', () => {
   it('names the code a payment paid, or says it has no description', () => {
@@ -20,5 +20,18 @@ describe('codeLabel', () => {
   it('says "Sem QR code" only for a payment of neither a code nor a link', () => {
     expect(codeLabel({ qrcodeId: null, paymentLinkId: null })).toBe('Sem QR code');
     expect(codeLabel({ qrcodeId: null })).toBe('Sem QR code');
+  });
+});
+
+describe('a payment imported from a bank statement', () => {
+  it('is named by its source and its history says where it came from', () => {
+    expect(sourceLabel('extrato')).toBe('Extrato bancário');
+    expect(
+      eventSentence({
+        type: 'PaymentRecorded',
+        source: 'extrato',
+        amountCentavos: 1250,
+      } as Parameters<typeof eventSentence>[0]),
+    ).toBe('Pagamento de R$ 12,50 importado do extrato do banco.');
   });
 });

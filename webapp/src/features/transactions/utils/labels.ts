@@ -8,6 +8,7 @@ export const SOURCE_LABELS: Readonly<Record<PaymentSource, string>> = {
   'api-pix': 'Banco (API Pix)',
   manual: 'Registrado à mão',
   sandbox: 'Simulação',
+  extrato: 'Extrato bancário',
 };
 
 export function sourceLabel(source: string): string {
@@ -50,6 +51,7 @@ export function eventSentence(entry: PaymentEventEntry): string {
     case 'PaymentRecorded':
       if (entry.source === 'manual') return `Pagamento${amount} registrado à mão.`;
       if (entry.source === 'sandbox') return `Pagamento${amount} simulado na página de pagamento.`;
+      if (entry.source === 'extrato') return `Pagamento${amount} importado do extrato do banco.`;
       return `Pagamento${amount} informado pelo banco.`;
     case 'PaymentConfirmed':
       return `O banco confirmou o pagamento${amount}.`;
