@@ -408,15 +408,26 @@ mod tests {
     }
 
     #[test]
-    fn an_account_holds_at_most_twenty_active_keys() {
+    fn premium_registers_up_to_fifty_active_keys_as_the_home_page_promises() {
         let mut given = vec![chosen("k0", OWNER)];
-        for n in 0..MAX_ACTIVE_KEYS {
+        for n in 0..49 {
             given.insert(n, registered(&format!("k{n}"), &format!("f{n}")));
         }
+        // The fiftieth (the ring stopped at twenty before, under Premium's promise of 50).
+        RingTest::with(())
+            .given(given.clone())
+            .when(register("k49", "f49", false))
+            .then_expect_events(vec![registered("k49", "f49")]);
+        given.insert(49, registered("k49", "f49"));
         RingTest::with(())
             .given(given.clone())
             .when(register("k99", "f99", false))
-            .then_expect_error(KeyRingError::TooManyKeys);
+            .then_expect_error(KeyRingError::PlanLimit(PlanLimitReached {
+                plan: PlanId::PremiumMensal,
+                limit: Limit::PixKeys,
+                allowed: 50,
+                premium_allows: 50,
+            }));
         given.push(removed("k3", OWNER));
         RingTest::with(())
             .given(given)
@@ -561,5 +572,17 @@ mod tests {
         assert_eq!(event.event_version(), "1");
         let back: KeyRingEvent = serde_json::from_value(json).expect("reads back");
         assert_eq!(back, event);
+    }
+
+    #[test]
+    fn every_plans_number_of_keys_fits_under_the_rings_own_cap() {
+        for plan in crate::subscription::plans::PLANS {
+            let allowed = usize::try_from(plan.limits.pix_keys).expect("small");
+            assert!(
+                allowed <= MAX_ACTIVE_KEYS,
+                "{} promises {allowed} keys; the ring stops at {MAX_ACTIVE_KEYS}",
+                plan.name
+            );
+        }
     }
 }

@@ -136,6 +136,6 @@ mod tests {
                 .contains("100")
         );
         assert!(KeyRingError::LabelTooLong(50).to_string().contains("40"));
-        assert!(KeyRingError::TooManyKeys.to_string().contains("20"));
+        assert!(KeyRingError::TooManyKeys.to_string().contains("50"));
     }
 }

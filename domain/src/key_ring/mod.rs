@@ -15,8 +15,9 @@
 //! Rules, in the order they are checked:
 //!
 //! - registering: the key id must be new in the ring ([`KeyRingError::KeyIdTaken`]); an active key
-//!   with the same fingerprint refuses it ([`KeyRingError::AlreadyRegistered`], 409); at most
-//!   [`MAX_ACTIVE_KEYS`] active keys ([`KeyRingError::TooManyKeys`]). The first active key becomes
+//!   with the same fingerprint refuses it ([`KeyRingError::AlreadyRegistered`], 409); the plan's
+//!   number of keys ([`KeyRingError::PlanLimit`], 402); at most [`MAX_ACTIVE_KEYS`] active keys
+//!   ([`KeyRingError::TooManyKeys`]). The first active key becomes
 //!   the default, and so does any key registered with `make_default`;
 //! - renaming, choosing the default and removing name a key of the ring
 //!   ([`KeyRingError::KeyNotFound`]) that is not removed ([`KeyRingError::KeyRemoved`]), except
@@ -50,5 +51,9 @@ pub use input::{
 /// The aggregate type, used as the stream type in the event log.
 pub const STREAM_TYPE: &str = "pix_keys";
 
-/// The most active keys one account may hold (the DICT allows 20 per company; a person has 5).
-pub const MAX_ACTIVE_KEYS: usize = 20;
+/// The most active keys one account may hold, whatever its plan: the largest plan's limit
+/// (Premium's 50, which the home page promises). The DICT's own limits (20 keys per company's
+/// bank account, 5 per person's) bound one bank account, and a Balcão account may hold the keys
+/// of several; each plan's smaller limit is checked first
+/// ([`crate::subscription::limits::check`]). A test keeps every plan within it.
+pub const MAX_ACTIVE_KEYS: usize = 50;

@@ -26,7 +26,7 @@
 //! | code | status | when |
 //! |---|---|---|
 //! | `pix-key-already-registered` | 409 | the key is already an active key of the account (`field`: `pixKey`) |
-//! | `too-many-pix-keys` | 409 | the account already has 20 active keys |
+//! | `too-many-pix-keys` | 409 | the account already has 50 active keys (every plan's own limit, 402 `plan-limit-reached`, comes first) |
 //! | `pix-key-removed` | 410 | renaming, or making the default, a removed key |
 //! | `key-…` (the BR Code engine's key codes, e.g. `key-cpf-check-digits`, `key-ambiguous`) | 422 | the typed key is not a valid Pix key (`field`: `pixKey`, or `keyKind`) |
 //! | `holder-name-missing`, `holder-name-too-long`, `label-too-long` | 422 | `field`: `holderName` or `label` |
