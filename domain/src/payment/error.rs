@@ -11,8 +11,11 @@ pub enum PaymentError {
     /// A payment with this end-to-end id is already recorded.
     #[error("Este pagamento já foi registrado.")]
     AlreadyRecorded,
-    /// Only payments typed in by hand can be voided.
-    #[error("Só um pagamento registrado à mão pode ser anulado; este foi confirmado pelo banco.")]
+    /// A payment the bank reported cannot be voided (one typed in by hand or imported from a
+    /// statement can, until the bank reports it).
+    #[error(
+        "Este pagamento foi confirmado pelo banco e não pode ser anulado. Só se anula um pagamento registrado à mão ou importado do extrato."
+    )]
     NotManual,
     /// The payment was already voided.
     #[error("Este pagamento já foi anulado.")]
