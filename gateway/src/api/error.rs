@@ -43,7 +43,7 @@
 //! | `email-already-in-use` | 409 | another account has that e-mail |
 //! | `conflict` | 409 | other writers kept changing the same record; retrying works |
 //! | `expired-action-code` | 410 | an e-mailed link's code is unknown, used or expired (as its page answers) |
-//! | `plan-limit-reached` | 402 | the account's plan does not allow it (an eleventh key on Grátis, the month's QR codes used up, …): the message names the limit and offers Premium; nothing was made. Every limited action answers this one status (`domain::subscription::limits`, through `crate::billing::allow`); of requests racing at the limit exactly one passes. A request whose mistake is the caller's own (an owner inviting herself) gets that answer first, whatever the plan |
+//! | `plan-limit-reached` | 402 | the account's plan does not allow it (an eleventh key on Grátis, the month's QR codes used up, …): the message names the limit and offers Premium; nothing was made. Every limited action answers this one status (`domain::subscription::limits`, decided by each limited command, the logo through `crate::billing::allow_logo`); of requests racing at the limit exactly one passes. A request whose mistake is the caller's own (an owner inviting herself) gets that answer first, whatever the plan |
 //! | `payload-too-large` | 413 | the body is over the limit |
 //! | `unsupported-media-type` | 415 | the body is not `application/json` (or the type the call takes) |
 //! | `weak-password` | 422 | the new password breaks the password policy (the message lists what is missing) |

@@ -21,7 +21,6 @@ use axum::extract::rejection::BytesRejection;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use domain::sign::logo::{Logo, LogoError, LogoFormat, MAX_LOGO_BYTES};
-use domain::subscription::limits::LimitedAction;
 use domain::team::Right;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
@@ -162,12 +161,7 @@ pub async fn upload(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<LogoStored>, ApiError> {
     workspace.require(Right::ManageSettings)?;
-    crate::billing::allow(
-        &state.billing,
-        workspace.account_id(),
-        LimitedAction::LogoOnSign,
-    )
-    .await?;
+    crate::billing::allow_logo(&state.billing, workspace.account_id()).await?;
     let unsupported = || refused(&LogoError::UnsupportedType);
     let declared = declared(&headers).ok_or_else(unsupported)?;
     let bytes = body.map_err(|rejection| {

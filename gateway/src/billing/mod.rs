@@ -159,8 +159,8 @@ pub async fn plan_of(billing: &Billing, account_id: &str) -> Result<PlanId, ApiE
         .plan_at(Utc::now()))
 }
 
-/// Goes on only when the account's plan includes the feature `action` needs (the logo on signs):
-/// 402 `plan-limit-reached` otherwise, with the domain's message offering Premium. Actions the
+/// Goes on only when the account's plan includes the logo on signs: 402 `plan-limit-reached`
+/// otherwise, with the domain's message offering Premium. Actions the
 /// plan counts are decided by their commands, which count what the account has in the same
 /// transaction or aggregate: QR codes ([`commands::qrcode_usage`]; the handlers pass the plan
 /// through [`kept_plans::PlanReadings`]), Pix keys, invitations and API Pix receivers (the
@@ -169,13 +169,12 @@ pub async fn plan_of(billing: &Billing, account_id: &str) -> Result<PlanId, ApiE
 /// # Errors
 ///
 /// 402 as said; 503/500 when PostgreSQL fails.
-pub async fn allow(
-    billing: &Billing,
-    account_id: &str,
-    action: LimitedAction,
-) -> Result<(), ApiError> {
+pub async fn allow_logo(billing: &Billing, account_id: &str) -> Result<(), ApiError> {
     let plan = plan_of(billing, account_id).await?;
-    limits::check(plan, action, Usage::default()).map_err(|refused| ApiError::refused(&refused))
+    // A feature counts nothing: the usage is not read (with a counted action this check would
+    // pass on an empty usage, which is why only the feature is offered here).
+    limits::check(plan, LimitedAction::LogoOnSign, Usage::default())
+        .map_err(|refused| ApiError::refused(&refused))
 }
 
 /// The first São Paulo day of payment history the account's plan shows (`history_days`):
