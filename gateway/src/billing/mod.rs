@@ -2,9 +2,10 @@
 //! account, the limits guard every limited handler calls, and settling a provider's news.
 //!
 //! - [`provider`]: the port; [`sandbox`] (default without an Asaas key) and [`asaas`].
-//! - [`usage`]: what an account has, counted from the read models and the log's tail, for
-//!   `domain::subscription::limits::check`, and the per-account hold around count and write.
-//! - [`allow`]: the one call a handler adds before a limited command.
+//! - [`usage`]: what an account has, for the plan page (loaded from the same aggregates the
+//!   commands decide on), and the in-process queue of an account's QR-code creations.
+//! - [`allow_logo`]: the plan check of the one feature that counts nothing (the logo on signs);
+//!   the counted limits are decided by their commands.
 //! - [`kept_plans`]: the plans of accounts making QR codes, kept between requests and checked
 //!   by the creation's own count.
 //! - [`settle`]: a payment (or an overdue, refund, deletion) reported by the provider's webhook
