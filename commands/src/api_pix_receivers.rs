@@ -94,6 +94,40 @@ pub async fn live(
     .await
 }
 
+/// Where a bank's notification to a receiver's address goes: the receiver, its account and the
+/// Pix key it receives for.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct ReceiverTarget {
+    /// The receiver.
+    pub receiver_id: Uuid,
+    /// Its account.
+    pub account_id: Uuid,
+    /// The key's value.
+    pub pix_key: String,
+}
+
+/// The live receiver whose address token hashes to `token_digest` (SHA-256), while its key is
+/// still registered (the `pix_keys` read model: a key removed a moment ago may still receive,
+/// and its payments are recorded, which loses nothing).
+///
+/// # Errors
+///
+/// When PostgreSQL fails.
+pub async fn by_token(
+    pool: &PgPool,
+    token_digest: &[u8],
+) -> Result<Option<ReceiverTarget>, sqlx::Error> {
+    sqlx::query_as(
+        "select r.receiver_id, r.account_id, k.pix_key
+           from api_pix_receivers r
+           join pix_keys k on k.key_id = r.key_id and k.account_id = r.account_id
+          where r.token_digest = $1 and r.revoked_at is null and k.removed_at is null",
+    )
+    .bind(token_digest)
+    .fetch_optional(pool)
+    .await
+}
+
 /// How many receivers the account has on (the plan page's usage).
 ///
 /// # Errors

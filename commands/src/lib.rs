@@ -57,6 +57,7 @@ pub mod payments;
 pub mod photos;
 pub mod pix_keys;
 mod pool;
+pub mod provider_deliveries;
 pub mod qrcode_usage;
 pub mod qrcodes;
 pub mod secrets;

@@ -4,7 +4,7 @@
 //! JSON API under `/api`), [`spa`] (the dashboard's built files) and [`ops`] (health, readiness,
 //! metrics), [`signs`] (sign files: PDF, PNG, SVG); [`server`] is the connection loop both listeners (public and operations) run. Errors
 //! map to HTTP in one place per kind of answer: [`error::AppError`] for pages,
-//! [`api::error::ApiError`] for the API.
+//! [`error::ApiError`] for the API.
 
 pub mod api;
 pub mod assets;

@@ -16,6 +16,22 @@ use std::time::{Duration, Instant};
 const SWEEP_ABOVE: usize = 10_000;
 const MILLI: u64 = 1_000;
 
+/// A limit was reached: the action may be tried again after [`Throttled::retry_after`]. The
+/// edges answer it as 429 with `Retry-After` (`crate::error`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("too many attempts: retry in {retry_after:?}")]
+pub struct Throttled {
+    /// How long to wait.
+    pub retry_after: Duration,
+}
+
+impl Throttled {
+    /// The wait in whole seconds, rounded up (what `Retry-After` says).
+    pub fn retry_after_secs(&self) -> u64 {
+        self.retry_after.as_secs() + u64::from(self.retry_after.subsec_nanos() > 0)
+    }
+}
+
 /// Allows `per_minute` actions per key per minute, with bursts up to the same number. The key is
 /// a client address unless said otherwise.
 #[derive(Debug)]

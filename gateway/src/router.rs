@@ -24,7 +24,7 @@ use crate::pages::{
     articles, home, institutional, pay_link, payment, seo, sign_created, sign_form, sign_preview,
 };
 use crate::state::AppState;
-use crate::{api, assets, ops, spa};
+use crate::{api, ops, spa};
 
 /// Largest request body accepted (forms are small; this bounds abuse).
 const MAX_BODY_BYTES: usize = 64 * 1024;
@@ -42,8 +42,11 @@ pub fn build_router(state: AppState) -> Router {
         // Findability, assets and health.
         .route("/sitemap.xml", get(seo::sitemap))
         .route("/robots.txt", get(seo::robots))
-        .route("/favicon.svg", get(assets::favicon))
-        .route("/static/{name}", get(assets::serve_static))
+        .route("/favicon.svg", get(crate::pages::static_files::favicon))
+        .route(
+            "/static/{name}",
+            get(crate::pages::static_files::serve_static),
+        )
         // For the load balancer; `/metrics` is on the operations listener only (`ops::router`),
         // which is not public.
         .route("/healthz", get(ops::healthz))
@@ -59,7 +62,7 @@ pub fn build_router(state: AppState) -> Router {
         .layer(axum::middleware::from_fn(api::api_error_shape))
         .layer(axum::middleware::from_fn(api::refuse_nul_in_query))
         // Pages and API answers are compressed per request, so at a level chosen for speed;
-        // static assets come already compressed (`assets::serve_static`) and are left alone.
+        // static assets come already compressed (`pages::static_files::serve_static`) and are left alone.
         .layer(CompressionLayer::new().quality(CompressionLevel::Precise(4)))
         .layer(axum::middleware::from_fn(crate::telemetry::log_failures))
         // A span per request for the handlers' own logs; failures are logged once, by

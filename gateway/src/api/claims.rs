@@ -14,9 +14,9 @@ use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 use crate::api::access::Workspace;
-use crate::api::error::ApiError;
 use crate::api::json::Json;
 use crate::auth::accounts::now;
+use crate::error::ApiError;
 use crate::pages::sign_created::token_digest;
 use crate::read_your_writes::wait_for;
 use crate::state::AppState;

@@ -5,9 +5,9 @@
 use axum::extract::State;
 use serde::Serialize;
 
-use crate::api::error::ApiError;
 use crate::api::json::Json;
 use crate::content;
+use crate::error::ApiError;
 use crate::state::AppState;
 
 /// The FAQ page: its title and its body as HTML.

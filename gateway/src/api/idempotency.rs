@@ -37,7 +37,7 @@ use commands::IdempotencyKey;
 use uuid::Uuid;
 
 use crate::api::access::Workspace;
-use crate::api::error::ApiError;
+use crate::error::ApiError;
 
 /// The request header.
 pub const HEADER: &str = "idempotency-key";

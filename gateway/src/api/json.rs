@@ -19,7 +19,7 @@ use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use crate::api::error::ApiError;
+use crate::error::ApiError;
 
 /// A JSON request body or response body. As an extractor it checks the content type, reads the
 /// body within the limit and deserialises it, naming the field at fault when that fails.

@@ -3,7 +3,7 @@
 //! codes ([`qrcodes`]), the BR Code preview ([`brcode`]) and the FAQ ([`faq`]). Every route is
 //! listed in [`crate::router`].
 //!
-//! Everything under `/api` answers JSON, errors included ([`error::ApiError`]): unknown paths
+//! Everything under `/api` answers JSON, errors included ([`crate::error::ApiError`]): unknown paths
 //! are 404 `not-found`, a wrong method 405 `method-not-allowed`, an over-long call 408 `timeout`
 //! (see [`api_error_shape`]). Bodies are limited to [`MAX_JSON_BYTES`] unless a route sets its own
 //! limit, and no answer is cached (`Cache-Control: no-store`: they carry tokens and personal
@@ -12,7 +12,7 @@
 //! Access is decided in one place, [`access`]: `/api/account/…` always acts on the caller's own
 //! account (the token's); `/api/accounts/{accountId}/…` handlers take an [`access::Workspace`]
 //! and require a [`domain::team::Right`]. A refused command reaches the client through one
-//! mapping, `From<CommandError<E: Refusal>> for ApiError` ([`error`]).
+//! mapping, `From<CommandError<E: Refusal>> for ApiError` ([`crate::error`]).
 //!
 //! | route | handler | who |
 //! |---|---|---|
@@ -39,7 +39,7 @@
 //! | `GET /api/accounts/{accountId}/events` | [`crate::live::handlers::account`] (server-sent events) | owner, manager, operator (own codes) |
 //! | `GET /api/accounts/{accountId}/subscription/charges/{chargeId}/events` | [`crate::live::handlers::charge`] (server-sent events: the checkout's charge) | owner |
 //!
-//! Codes the resource modules add to the API's table (`crate::api::error`):
+//! Codes the resource modules add to the API's table (`crate::error`):
 //!
 //! | code | status | when |
 //! |---|---|---|
@@ -63,7 +63,6 @@ pub mod auth;
 pub mod billing;
 pub mod brcode;
 pub mod claims;
-pub mod error;
 pub mod faq;
 pub mod idempotency;
 pub mod json;
@@ -83,8 +82,8 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use tower_http::set_header::SetResponseHeaderLayer;
 
+use crate::error::ApiError;
 use crate::state::AppState;
-use error::ApiError;
 
 /// Largest JSON body the API accepts (its requests are a few fields each).
 pub const MAX_JSON_BYTES: usize = 16 * 1024;

@@ -23,14 +23,12 @@ use axum::response::{IntoResponse, Response};
 use domain::sign::logo::{Logo, LogoError, LogoFormat, MAX_LOGO_BYTES};
 use domain::team::Right;
 use serde::Serialize;
-use sha2::{Digest, Sha256};
-use uuid::Uuid;
 
 use crate::api::access::Workspace;
-use crate::api::error::ApiError;
 use crate::api::json::Json;
+use crate::error::ApiError;
 use crate::state::AppState;
-use crate::storage::{Storage, StorageError};
+use crate::storage::logos::{current, folder, hex_sha256};
 
 /// The body limit of the upload route: the largest logo and a little room.
 pub const BODY_LIMIT: usize = MAX_LOGO_BYTES + 1024;
@@ -45,59 +43,6 @@ pub struct LogoStored {
     pub bytes: usize,
     /// The hex SHA-256 of the stored bytes.
     pub checksum: String,
-}
-
-/// A logo as read from the store.
-#[derive(Debug, Clone)]
-pub struct StoredLogo {
-    /// The checked logo.
-    pub logo: Logo,
-    /// Its hex SHA-256 (its name in the store).
-    pub checksum: String,
-}
-
-fn folder(account: Uuid) -> String {
-    format!("logos/{}", account.hyphenated())
-}
-
-fn hex_sha256(bytes: &[u8]) -> String {
-    Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}
-
-/// The account's logo, if it has one: the newest object of its folder, whose bytes must hash
-/// to its name.
-///
-/// # Errors
-///
-/// The storage catalogue; [`StorageError::InvalidChecksum`] when the bytes do not match.
-pub async fn current(storage: &Storage, account: Uuid) -> Result<Option<StoredLogo>, StorageError> {
-    let Some(path) = storage.list(&folder(account)).await?.into_iter().next() else {
-        return Ok(None);
-    };
-    let object = match storage.get(&path).await {
-        Ok(object) => object,
-        // Replaced or deleted between the list and the read.
-        Err(StorageError::NotFound) => return Ok(None),
-        Err(error) => return Err(error),
-    };
-    let checksum = hex_sha256(&object.bytes);
-    let named = path
-        .rsplit('/')
-        .next()
-        .and_then(|file| file.split('.').next())
-        .unwrap_or_default();
-    if named != checksum {
-        tracing::warn!(%path, %checksum, "a stored logo does not match its checksum");
-        return Err(StorageError::InvalidChecksum);
-    }
-    let logo = Logo::check(&object.bytes).map_err(|error| {
-        tracing::warn!(%path, %error, "a stored logo no longer passes the checks");
-        StorageError::InvalidChecksum
-    })?;
-    Ok(Some(StoredLogo { logo, checksum }))
 }
 
 fn too_large() -> ApiError {

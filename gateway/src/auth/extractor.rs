@@ -5,10 +5,10 @@ use axum::http::header;
 use axum::http::request::Parts;
 use uuid::Uuid;
 
-use crate::api::error::ApiError;
 use crate::auth::now_secs;
 use crate::auth::session::{self, SessionState};
 use crate::auth::token::Claims;
+use crate::error::ApiError;
 use crate::state::AppState;
 
 /// The signed-in caller of an API handler: take it as an argument and the handler only runs
@@ -124,8 +124,7 @@ pub(crate) async fn authenticate_in(
     let token = bearer(parts).unwrap_or_else(|| Err(ApiError::unauthenticated()))?;
     let claims = verified(token, state)?;
     let (found, access) =
-        crate::api::access::session_and_access(&state.pool, claims.sid, &claims.sub, account)
-            .await?;
+        session::session_and_access(&state.pool, claims.sid, &claims.sub, account).await?;
     let caller = admitted(state, claims, found).await?;
     Ok((caller, access))
 }

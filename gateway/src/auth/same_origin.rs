@@ -20,7 +20,7 @@ use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, StatusCode, header};
 
-use crate::api::error::ApiError;
+use crate::error::ApiError;
 use crate::state::AppState;
 
 /// Proof that the request did not come from another site (see the module documentation).

@@ -30,8 +30,8 @@ use super::provider::{ChargeRequest, OpenedCharge, ProviderError, Withdrawal, ch
 
 /// The production base URL.
 pub const PRODUCTION_URL: &str = "https://api.asaas.com/v3";
-/// The sandbox base URL.
-pub const SANDBOX_URL: &str = "https://api-sandbox.asaas.com/v3";
+/// The sandbox base URL (the settings' default, so it lives with them).
+pub use crate::config::ASAAS_SANDBOX_URL as SANDBOX_URL;
 
 /// How to reach Asaas.
 #[derive(Clone)]

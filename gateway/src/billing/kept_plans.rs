@@ -15,10 +15,8 @@ use std::sync::Mutex;
 use chrono::Utc;
 use commands::qrcode_usage::PlanAsRead;
 use commands::{CommandError, CommandService};
-use domain::subscription::{PlanSchedule, Subscription};
+use domain::subscription::{PlanSchedule, Subscription, SubscriptionError};
 use uuid::Uuid;
-
-use crate::api::error::ApiError;
 
 /// Accounts kept at most; past it the map is emptied and refilled by the next requests (a
 /// bound on memory, not a cache policy worth tuning: a reading costs one indexed query).
@@ -61,7 +59,7 @@ impl KeptPlans {
         &self,
         subscriptions: &CommandService<Subscription>,
         account: Uuid,
-    ) -> Result<PlanAsRead, ApiError> {
+    ) -> Result<PlanAsRead, CommandError<SubscriptionError>> {
         let kept = self.lock().get(&account).copied();
         match kept {
             Some(kept) => Ok(kept.now()),
@@ -78,11 +76,10 @@ impl KeptPlans {
         &self,
         subscriptions: &CommandService<Subscription>,
         account: Uuid,
-    ) -> Result<PlanAsRead, ApiError> {
+    ) -> Result<PlanAsRead, CommandError<SubscriptionError>> {
         let loaded = subscriptions
             .load(&account.hyphenated().to_string())
-            .await
-            .map_err(ApiError::from)?;
+            .await?;
         let kept = Kept {
             version: loaded.version,
             schedule: loaded.aggregate.schedule(),
@@ -140,7 +137,7 @@ impl<'a> PlanReadings<'a> {
     /// # Errors
     ///
     /// 503/500 when reading the subscription fails.
-    pub async fn next(&mut self) -> Result<PlanAsRead, ApiError> {
+    pub async fn next(&mut self) -> Result<PlanAsRead, CommandError<SubscriptionError>> {
         self.readings += 1;
         let billing = self.billing;
         if self.readings == 1 {
@@ -164,10 +161,10 @@ impl<'a> PlanReadings<'a> {
     pub fn settle<T, E: domain::refusal::Refusal>(
         &self,
         answer: Result<T, CommandError<E>>,
-    ) -> Result<Option<T>, ApiError> {
+    ) -> Result<Option<T>, CommandError<E>> {
         match answer {
             Err(CommandError::PlanChanged) if self.readings < READINGS => Ok(None),
-            other => other.map(Some).map_err(ApiError::from),
+            other => other.map(Some),
         }
     }
 }

@@ -29,11 +29,33 @@ use domain::subscription::{
 use sqlx::PgPool;
 use uuid::Uuid;
 
-use crate::api::error::ApiError;
 use crate::config::BillingSettings;
 
 use self::asaas::{Asaas, AsaasConfig};
 use self::provider::{ChargeRequest, OpenedCharge, ProviderError, Withdrawal};
+
+/// Why billing could not answer. The edges answer it (`crate::error`): a plan's limit as the
+/// domain's refusal (402), the rest as 503 when PostgreSQL is out of reach and 500 otherwise.
+#[derive(Debug, thiserror::Error)]
+pub enum BillingError {
+    /// The account's plan does not allow it.
+    #[error("{0}")]
+    PlanLimit(domain::subscription::limits::PlanLimitReached),
+    /// The account's QR-code creations in this process stayed queued longer than
+    /// [`usage::HOLD_PATIENCE`].
+    #[error("the account's QR-code creations stayed queued for {0:?}")]
+    Busy(std::time::Duration),
+    /// The account's subscription or usage could not be read.
+    #[error("reading the account's plan or usage failed: {0:#}")]
+    Unreadable(anyhow::Error),
+}
+
+impl BillingError {
+    /// A failed read, its cause kept (the edges look into it for a transient storage error).
+    pub fn unreadable(cause: impl Into<anyhow::Error>) -> BillingError {
+        BillingError::Unreadable(cause.into())
+    }
+}
 
 /// Who takes the payments.
 #[derive(Debug, Clone)]
@@ -140,13 +162,12 @@ impl Billing {
 pub async fn subscription_of(
     billing: &Billing,
     account_id: &str,
-) -> Result<Subscription, ApiError> {
+) -> Result<Subscription, CommandError<SubscriptionError>> {
     billing
         .commands
         .load(account_id)
         .await
         .map(|loaded| loaded.aggregate)
-        .map_err(ApiError::from)
 }
 
 /// The plan in force now.
@@ -154,14 +175,18 @@ pub async fn subscription_of(
 /// # Errors
 ///
 /// When PostgreSQL fails.
-pub async fn plan_of(billing: &Billing, account_id: &str) -> Result<PlanId, ApiError> {
+pub async fn plan_of(
+    billing: &Billing,
+    account_id: &str,
+) -> Result<PlanId, CommandError<SubscriptionError>> {
     Ok(subscription_of(billing, account_id)
         .await?
         .plan_at(Utc::now()))
 }
 
-/// Goes on only when the account's plan includes the logo on signs: 402 `plan-limit-reached`
-/// otherwise, with the domain's message offering Premium. Actions the
+/// Goes on only when the account's plan includes the logo on signs:
+/// [`BillingError::PlanLimit`] otherwise (402 `plan-limit-reached` at the edges, with the
+/// domain's message offering Premium). Actions the
 /// plan counts are decided by their commands, which count what the account has in the same
 /// transaction or aggregate: QR codes ([`commands::qrcode_usage`]; the handlers pass the plan
 /// through [`kept_plans::PlanReadings`]), Pix keys, invitations and API Pix receivers (the
@@ -169,13 +194,15 @@ pub async fn plan_of(billing: &Billing, account_id: &str) -> Result<PlanId, ApiE
 ///
 /// # Errors
 ///
-/// 402 as said; 503/500 when PostgreSQL fails.
-pub async fn allow_logo(billing: &Billing, account_id: &str) -> Result<(), ApiError> {
-    let plan = plan_of(billing, account_id).await?;
+/// [`BillingError::PlanLimit`] as said; [`BillingError::Unreadable`] when PostgreSQL fails.
+pub async fn allow_logo(billing: &Billing, account_id: &str) -> Result<(), BillingError> {
+    let plan = plan_of(billing, account_id)
+        .await
+        .map_err(BillingError::unreadable)?;
     // A feature counts nothing: the usage is not read (with a counted action this check would
     // pass on an empty usage, which is why only the feature is offered here).
     limits::check(plan, LimitedAction::LogoOnSign, Usage::default())
-        .map_err(|refused| ApiError::refused(&refused))
+        .map_err(BillingError::PlanLimit)
 }
 
 /// The first São Paulo day of payment history the account's plan shows (`history_days`):
@@ -188,7 +215,7 @@ pub async fn allow_logo(billing: &Billing, account_id: &str) -> Result<(), ApiEr
 pub async fn history_from(
     billing: &Billing,
     account_id: &str,
-) -> Result<Option<chrono::NaiveDate>, ApiError> {
+) -> Result<Option<chrono::NaiveDate>, CommandError<SubscriptionError>> {
     let plan = plan_of(billing, account_id).await?;
     Ok(plan
         .plan()

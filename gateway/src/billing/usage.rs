@@ -18,7 +18,7 @@ use domain::key_ring::PixKeyRing;
 use domain::subscription::limits::Usage;
 use uuid::Uuid;
 
-use crate::api::error::ApiError;
+use super::BillingError;
 
 /// Longest a QR-code creation waits for another of the same account to finish.
 pub const HOLD_PATIENCE: Duration = Duration::from_secs(10);
@@ -45,14 +45,10 @@ fn stripe(account: Uuid) -> Arc<tokio::sync::Mutex<()>> {
 /// # Errors
 ///
 /// 503 when the turn does not come that soon.
-pub async fn turn(account: Uuid) -> Result<tokio::sync::OwnedMutexGuard<()>, ApiError> {
+pub async fn turn(account: Uuid) -> Result<tokio::sync::OwnedMutexGuard<()>, BillingError> {
     tokio::time::timeout(HOLD_PATIENCE, stripe(account).lock_owned())
         .await
-        .map_err(|_| {
-            ApiError::unavailable(anyhow::anyhow!(
-                "the account's plan usage stayed locked for {HOLD_PATIENCE:?}"
-            ))
-        })
+        .map_err(|_| BillingError::Busy(HOLD_PATIENCE))
 }
 
 /// Everything at once, for the subscription page's "usage against each limit".
@@ -64,11 +60,17 @@ pub async fn all(
     store: &commands::PgEventStore,
     pool: &sqlx::PgPool,
     account: Uuid,
-) -> Result<Usage, ApiError> {
+) -> Result<Usage, BillingError> {
     let stream = account.to_string();
-    let ring = store.load::<PixKeyRing>(&stream).await?;
-    let team = store.load::<Account>(&stream).await?;
-    let failed = |e: sqlx::Error| ApiError::unavailable(anyhow::anyhow!(e));
+    let ring = store
+        .load::<PixKeyRing>(&stream)
+        .await
+        .map_err(BillingError::unreadable)?;
+    let team = store
+        .load::<Account>(&stream)
+        .await
+        .map_err(BillingError::unreadable)?;
+    let failed = BillingError::unreadable;
     Ok(Usage {
         pix_keys: ring.aggregate.active_count(),
         qrcodes_this_month: commands::qrcode_usage::this_month(pool, account)

@@ -2,6 +2,9 @@
 
 use clap::Args;
 
+/// Asaas's sandbox base URL: the default of `BALCAO_ASAAS_BASE_URL`.
+pub const ASAAS_SANDBOX_URL: &str = "https://api-sandbox.asaas.com/v3";
+
 /// Plans and billing: the Asaas adapter (see the module table).
 #[derive(Clone, Args)]
 pub struct BillingSettings {
@@ -17,7 +20,7 @@ pub struct BillingSettings {
     #[arg(
         long,
         env = "BALCAO_ASAAS_BASE_URL",
-        default_value = crate::billing::asaas::SANDBOX_URL,
+        default_value = ASAAS_SANDBOX_URL,
         global = true
     )]
     pub asaas_base_url: String,
@@ -77,7 +80,7 @@ impl Default for BillingSettings {
     fn default() -> Self {
         BillingSettings {
             asaas_api_key: None,
-            asaas_base_url: crate::billing::asaas::SANDBOX_URL.to_owned(),
+            asaas_base_url: ASAAS_SANDBOX_URL.to_owned(),
             asaas_webhook_token: None,
             asaas_user_agent: "Balcao/1.0 (+https://balcao.app)".to_owned(),
             asaas_timeout_ms: 10_000,

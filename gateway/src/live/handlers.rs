@@ -23,8 +23,8 @@ use uuid::Uuid;
 
 use super::stream::{Audience, Paying, open, parse_event_id};
 use crate::api::access::Workspace;
-use crate::api::error::ApiError;
 use crate::client_address::ClientAddress;
+use crate::error::ApiError;
 use crate::error::AppError;
 use crate::state::AppState;
 

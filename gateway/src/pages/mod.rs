@@ -13,3 +13,4 @@ pub mod sign_created;
 pub mod sign_form;
 pub mod sign_input;
 pub mod sign_preview;
+pub mod static_files;

@@ -378,9 +378,7 @@ pub async fn account_logo(
     state: &AppState,
     owner: Uuid,
 ) -> Result<Option<domain::sign::logo::Logo>, AppError> {
-    let plan = crate::billing::plan_of(&state.billing, &owner.hyphenated().to_string())
-        .await
-        .map_err(|e| AppError::Unavailable(anyhow::anyhow!("{e:?}")))?;
+    let plan = crate::billing::plan_of(&state.billing, &owner.hyphenated().to_string()).await?;
     let allowed = domain::subscription::limits::check(
         plan,
         domain::subscription::limits::LimitedAction::LogoOnSign,
@@ -390,7 +388,7 @@ pub async fn account_logo(
     if !allowed {
         return Ok(None);
     }
-    match crate::api::sign_logo::current(&state.storage, owner).await {
+    match crate::storage::logos::current(&state.storage, owner).await {
         Ok(found) => Ok(found.map(|stored| stored.logo)),
         Err(error) => Err(AppError::Refused {
             status: error.status(),

@@ -26,7 +26,7 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use sha2::{Digest, Sha256};
 
-use crate::api::error::ApiError;
+use crate::error::ApiError;
 use crate::error::AppError;
 use crate::html::{ErrorPage, HtmlTemplate, Meta};
 use crate::state::AppState;

@@ -13,6 +13,7 @@
 //! every failure to one entry of the storage error catalogue, [`StorageError`], with its
 //! pt-BR message and HTTP status.
 
+pub mod logos;
 pub mod retry;
 
 use std::sync::Arc;
@@ -24,7 +25,6 @@ use futures::TryStreamExt;
 use object_store::path::Path;
 use object_store::{ObjectStore, PutPayload};
 
-use crate::api::error::ApiError;
 use retry::{Operation, RetryPolicy, Sleeper, TokioSleeper};
 
 /// Default of `BALCAO_STORAGE_URL`: a folder under the service's data directory.
@@ -125,12 +125,6 @@ impl StorageError {
             400..=499 => StorageError::Rejected,
             _ => StorageError::Unavailable,
         }
-    }
-}
-
-impl From<StorageError> for ApiError {
-    fn from(error: StorageError) -> Self {
-        ApiError::new(error.status(), error.code(), error.to_string())
     }
 }
 

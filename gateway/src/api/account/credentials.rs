@@ -16,11 +16,11 @@ use serde::Deserialize;
 
 use super::settings::own_account;
 use crate::api::auth::{check_password, request_email_change, valid_email};
-use crate::api::error::ApiError;
 use crate::api::json::Json;
 use crate::api::support::{metadata, now};
 use crate::auth::session::{self, EndReason};
 use crate::auth::{Authenticated, LimitedAction};
+use crate::error::ApiError;
 use crate::state::AppState;
 
 /// `POST /api/account/password` body.

@@ -49,11 +49,11 @@ use serde::Deserialize;
 
 use super::credentials::confirm_password;
 use crate::api::access::projection_error;
-use crate::api::error::ApiError;
 use crate::api::json::Json;
 use crate::api::support::now;
 use crate::auth::Authenticated;
 use crate::auth::cookie::ended_session_cookies;
+use crate::error::ApiError;
 use crate::read_your_writes::wait_for;
 use crate::state::AppState;
 

@@ -24,10 +24,10 @@ use serde::Serialize;
 use uuid::Uuid;
 
 use super::photo_check::{check, declared, photo_too_large};
-use crate::api::error::ApiError;
 use crate::api::json::Json;
 use crate::api::support::{metadata, now};
 use crate::auth::Authenticated;
+use crate::error::ApiError;
 use crate::error::AppError;
 use crate::read_your_writes::wait_for;
 use crate::state::AppState;

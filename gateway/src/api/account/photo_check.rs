@@ -7,7 +7,7 @@
 
 use axum::http::StatusCode;
 
-use crate::api::error::ApiError;
+use crate::error::ApiError;
 
 /// The largest photo accepted, in bytes (1 MiB).
 pub const MAX_PHOTO_BYTES: usize = 1024 * 1024;

@@ -7,7 +7,7 @@ use domain::brcode::normalise::{normalise_city, normalise_name};
 use domain::pix_key::{Phone, PixKeyError};
 
 use crate::api::brcode::brcode_error;
-use crate::api::error::ApiError;
+use crate::error::ApiError;
 
 /// A Brazilian phone number typed with or without its mask (`(11) 91234-5678`, `11912345678`,
 /// `+55 11 3456-7890`), as `+55` + DDD + number. Blank means "no phone".

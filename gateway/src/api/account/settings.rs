@@ -23,10 +23,10 @@ use serde::{Deserialize, Deserializer, Serialize};
 use super::profile_input::{merchant_city, merchant_name, phone_number};
 use crate::api::access::projection_error;
 use crate::api::auth::valid_display_name;
-use crate::api::error::ApiError;
 use crate::api::json::Json;
 use crate::api::support::{metadata, now};
 use crate::auth::Authenticated;
+use crate::error::ApiError;
 use crate::read_your_writes::wait_for;
 use crate::state::AppState;
 

@@ -25,12 +25,12 @@ use domain::sealed::Sealed;
 use serde::Deserialize;
 
 use super::{check_password, link, valid_email};
-use crate::api::error::ApiError;
 use crate::api::json::Json;
 use crate::auth::accounts::now;
 use crate::auth::session::{self, EndReason};
 use crate::auth::{Authenticated, LimitedAction};
 use crate::client_address::ClientAddress;
+use crate::error::ApiError;
 use crate::mail::Email;
 use crate::read_your_writes::wait_for;
 use crate::state::AppState;

@@ -7,10 +7,10 @@ use serde::Serialize;
 use uuid::Uuid;
 
 use super::{UserView, account_row};
-use crate::api::error::ApiError;
 use crate::api::json::Json;
 use crate::auth::Authenticated;
 use crate::auth::session::{self, EndReason};
+use crate::error::ApiError;
 use crate::state::AppState;
 
 /// `GET /api/auth/me`: the signed-in account from the `accounts` read model;

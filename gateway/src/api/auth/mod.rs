@@ -36,12 +36,12 @@ pub use links::{
     request_email_change, send_verification_email,
 };
 
-use crate::api::error::ApiError;
 use crate::api::json::Json;
 use crate::auth::cookie::session_cookies;
 use crate::auth::now_secs;
 use crate::auth::session::NewSession;
 use crate::auth::token::ACCESS_TOKEN_TTL;
+use crate::error::ApiError;
 use crate::state::AppState;
 
 /// One sign-in method of the account (always the password, today).

@@ -12,13 +12,13 @@ use serde::{Deserialize, Serialize};
 use super::{
     UserView, account_row, check_password, signed_in, user_agent, valid_display_name, valid_email,
 };
-use crate::api::error::ApiError;
 use crate::api::json::Json;
 use crate::auth::LimitedAction;
 use crate::auth::accounts::now;
 use crate::auth::same_origin::SameOrigin;
 use crate::auth::session;
 use crate::client_address::ClientAddress;
+use crate::error::ApiError;
 use crate::read_your_writes::wait_for;
 use crate::state::AppState;
 

@@ -9,13 +9,13 @@ use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 
 use super::TokenAnswer;
-use crate::api::error::ApiError;
 use crate::api::json::{self, Json};
 use crate::auth::cookie::{ended_session_cookies, read_refresh_cookie, session_cookies};
 use crate::auth::same_origin::SameOrigin;
 use crate::auth::session::{self, EndReason, Refresh, Refused};
 use crate::auth::token::ACCESS_TOKEN_TTL;
 use crate::auth::{Authenticated, now_secs};
+use crate::error::ApiError;
 use crate::state::AppState;
 
 /// `POST /api/auth/token` form.

@@ -35,7 +35,6 @@ use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 use crate::api::access::{Workspace, projection_error};
-use crate::api::error::ApiError;
 use crate::api::json::Json;
 use crate::api::qrcodes::json::{qr_svg, rfc3339};
 use crate::auth::accounts::now;
@@ -43,6 +42,7 @@ use crate::billing::provider::{ChargeRequest, Payer, ProviderError};
 use crate::billing::{
     News, Provider, Settled, Withdrawn, settle, subscription_of, usage, withdraw,
 };
+use crate::error::ApiError;
 use crate::read_your_writes::wait_for;
 use crate::state::AppState;
 

@@ -20,6 +20,7 @@ use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
+use commands::provider_deliveries;
 use domain::subscription::ChargeChange;
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -88,7 +89,7 @@ pub async fn deliver(State(state): State<AppState>, headers: HeaderMap, body: By
     else {
         return answer(StatusCode::BAD_REQUEST, "invalid-body");
     };
-    match handled(&state, &envelope.id).await {
+    match provider_deliveries::handled(&state.pool, PROVIDER, &envelope.id).await {
         Ok(true) => return answer(StatusCode::OK, "duplicate"),
         Ok(false) => {}
         Err(error) => return failed(error),
@@ -129,7 +130,7 @@ pub async fn deliver(State(state): State<AppState>, headers: HeaderMap, body: By
         }
         _ => "ignored",
     };
-    if let Err(error) = remember(&state, &envelope.id).await {
+    if let Err(error) = provider_deliveries::remember(&state.pool, PROVIDER, &envelope.id).await {
         return failed(error);
     }
     answer(StatusCode::OK, result)
@@ -143,26 +144,4 @@ fn failed(error: impl Into<anyhow::Error>) -> Response {
         format!("Asaas webhook not handled; Asaas will deliver it again: {error:#}").into(),
     ));
     response
-}
-
-async fn handled(state: &AppState, event_id: &str) -> Result<bool, sqlx::Error> {
-    sqlx::query_scalar(
-        "select exists (select 1 from billing_webhook_events where provider = $1 and event_id = $2)",
-    )
-    .bind(PROVIDER)
-    .bind(event_id)
-    .fetch_one(&state.pool)
-    .await
-}
-
-async fn remember(state: &AppState, event_id: &str) -> Result<(), sqlx::Error> {
-    sqlx::query(
-        "insert into billing_webhook_events (provider, event_id) values ($1, $2)
-         on conflict do nothing",
-    )
-    .bind(PROVIDER)
-    .bind(event_id)
-    .execute(&state.pool)
-    .await
-    .map(|_| ())
 }

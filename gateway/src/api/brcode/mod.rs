@@ -15,8 +15,8 @@ use domain::brcode::BrCodeError;
 use domain::brcode::normalise::{Normalised, normalise_city, normalise_name};
 use serde::{Deserialize, Serialize};
 
-use crate::api::error::ApiError;
 use crate::api::json::Json;
+use crate::error::ApiError;
 
 /// The query string: both values as typed (a missing one counts as blank).
 #[derive(Debug, Default, Deserialize)]

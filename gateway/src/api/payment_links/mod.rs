@@ -34,10 +34,10 @@ use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 use crate::api::access::{Workspace, projection_error};
-use crate::api::error::ApiError;
 use crate::api::json::Json;
 use crate::api::qrcodes::input::registered_key;
 use crate::auth::accounts::now;
+use crate::error::ApiError;
 use crate::read_your_writes::wait_for;
 use crate::state::AppState;
 

@@ -26,7 +26,7 @@ use uuid::Uuid;
 
 use super::filters::Filters;
 use crate::api::access::{Workspace, projection_error};
-use crate::api::error::ApiError;
+use crate::error::ApiError;
 use crate::state::AppState;
 
 /// The first São Paulo day the file holds (`AAAA-MM-DD`), or `tudo`: Grátis exports the days

@@ -24,7 +24,7 @@ use serde::Deserialize;
 use uuid::Uuid;
 
 use crate::api::access::Workspace;
-use crate::api::error::ApiError;
+use crate::error::ApiError;
 
 /// The default page of the list.
 pub const PAGE: i64 = 50;

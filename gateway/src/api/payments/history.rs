@@ -17,8 +17,8 @@ use uuid::Uuid;
 
 use super::records::visible;
 use crate::api::access::{Workspace, projection_error};
-use crate::api::error::ApiError;
 use crate::api::json::Json;
+use crate::error::ApiError;
 use crate::state::AppState;
 
 /// `GET /api/accounts/{accountId}/payments/{reference}/history`: `{events: [...]}`, oldest

@@ -24,9 +24,9 @@ use uuid::Uuid;
 use commands::api_pix_receivers as receivers;
 
 use crate::api::access::Workspace;
-use crate::api::error::ApiError;
 use crate::api::json::Json;
 use crate::api::payments::receiver::token_digest;
+use crate::error::ApiError;
 use crate::state::AppState;
 
 /// The account's live key `key_id`, in DICT form; 404 for a key that is not the account's or

@@ -27,8 +27,8 @@ use serde_json::json;
 use uuid::Uuid;
 
 use crate::api::access::{Workspace, projection_error};
-use crate::api::error::ApiError;
 use crate::api::json::Json;
+use crate::error::ApiError;
 use crate::read_your_writes::wait_for;
 use crate::state::AppState;
 

@@ -9,8 +9,8 @@ use serde_json::json;
 use super::filters::{Filters, cursor};
 use super::records::to_json;
 use crate::api::access::{Workspace, projection_error};
-use crate::api::error::ApiError;
 use crate::api::json::Json;
+use crate::error::ApiError;
 use crate::state::AppState;
 
 /// The longest period whose days the series lists one by one, empty ones included.

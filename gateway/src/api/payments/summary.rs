@@ -18,8 +18,8 @@ use serde_json::{Value, json};
 
 use super::records::{Period, filter, to_json};
 use crate::api::access::{Workspace, projection_error};
-use crate::api::error::ApiError;
 use crate::api::json::Json;
+use crate::error::ApiError;
 use crate::state::AppState;
 
 /// How many of the latest payments the home lists.

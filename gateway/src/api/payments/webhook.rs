@@ -22,9 +22,10 @@ use axum::response::{IntoResponse, Response};
 use domain::payment::PaymentSource;
 use domain::payment::api_pix::Problem;
 use serde_json::json;
-use uuid::Uuid;
 
 use commands::payments::intake::{IntakeError, MAX_ENTRIES};
+
+use commands::api_pix_receivers as receivers;
 
 use super::receiver::{Target, receive, signature_matches, token_digest};
 use crate::state::AppState;
@@ -74,22 +75,6 @@ fn too_large(max: usize) -> Response {
     )
 }
 
-/// The live receiver whose token is `token`: its id, account and key.
-async fn find_receiver(
-    state: &AppState,
-    token: &str,
-) -> Result<Option<(Uuid, Uuid, String)>, sqlx::Error> {
-    sqlx::query_as(
-        "select r.receiver_id, r.account_id, k.pix_key
-           from api_pix_receivers r
-           join pix_keys k on k.key_id = r.key_id and k.account_id = r.account_id
-          where r.token_digest = $1 and r.revoked_at is null and k.removed_at is null",
-    )
-    .bind(token_digest(token))
-    .fetch_optional(&state.pool)
-    .await
-}
-
 /// `POST /webhooks/api-pix/{token}/pix` (see the module table).
 pub async fn deliver(
     State(state): State<AppState>,
@@ -109,7 +94,7 @@ pub async fn deliver(
     if token.len() > 100 {
         return not_found();
     }
-    let receiver = match find_receiver(&state, &token).await {
+    let receiver = match receivers::by_token(&state.pool, &token_digest(&token)).await {
         Ok(Some(receiver)) => receiver,
         Ok(None) => return not_found(),
         Err(error) => return unavailable(&anyhow::Error::new(error)),
@@ -128,7 +113,11 @@ pub async fn deliver(
             );
         }
     }
-    let (receiver_id, account_id, pix_key) = receiver;
+    let receivers::ReceiverTarget {
+        receiver_id,
+        account_id,
+        pix_key,
+    } = receiver;
     let target = Target {
         account_id,
         pix_key,

@@ -17,9 +17,9 @@ use super::input::{batch_lines, fresh_txid, invalid, one_code, shared};
 use super::json::{CodeBody, CodeJson, FieldProblem};
 use super::manage::code_of;
 use crate::api::access::Workspace;
-use crate::api::error::ApiError;
 use crate::api::json::Json;
 use crate::billing::kept_plans::PlanReadings;
+use crate::error::ApiError;
 use crate::read_your_writes::wait_for;
 use crate::state::AppState;
 

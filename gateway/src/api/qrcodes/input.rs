@@ -7,7 +7,7 @@ use sqlx::PgPool;
 use uuid::Uuid;
 
 use super::json::{CodeBody, FieldProblem};
-use crate::api::error::ApiError;
+use crate::error::ApiError;
 
 /// A registered key as `pix_keys` (the keys read model) holds it.
 #[derive(Debug, Clone, sqlx::FromRow)]

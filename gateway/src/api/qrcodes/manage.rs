@@ -12,8 +12,8 @@ use uuid::Uuid;
 
 use super::json::CodeJson;
 use crate::api::access::{Workspace, projection_error};
-use crate::api::error::ApiError;
 use crate::api::json::Json;
+use crate::error::ApiError;
 use crate::read_your_writes::wait_for;
 use crate::state::AppState;
 

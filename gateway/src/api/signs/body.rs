@@ -6,7 +6,7 @@ use domain::sign::{PaperSize, Template, Theme};
 use projections::signs::SignView;
 use serde::Deserialize;
 
-use crate::api::error::ApiError;
+use crate::error::ApiError;
 
 /// `POST` and `PATCH` body. In a `PATCH`, an absent field keeps its value; a blank
 /// `headline` or `footer` clears it.

@@ -41,10 +41,10 @@ use uuid::Uuid;
 
 use self::body::{SignBody, settings_of};
 use crate::api::access::{Workspace, projection_error};
-use crate::api::error::ApiError;
 use crate::api::json::Json;
 use crate::api::qrcodes::manage::code_of;
 use crate::auth::accounts::now;
+use crate::error::ApiError;
 use crate::read_your_writes::wait_for;
 use crate::signs::{SignRequest, render};
 use crate::state::AppState;

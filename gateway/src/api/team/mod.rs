@@ -47,11 +47,11 @@ use uuid::Uuid;
 
 use crate::api::access::{Workspace, projection_error};
 use crate::api::auth::valid_email;
-use crate::api::error::ApiError;
 use crate::api::json::Json;
 use crate::api::support::{metadata, now};
 use crate::auth::{Authenticated, LimitedAction};
 use crate::client_address::ClientAddress;
+use crate::error::ApiError;
 use crate::mail::Email;
 use crate::read_your_writes::wait_for;
 use crate::state::AppState;

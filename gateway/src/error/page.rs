@@ -1,45 +1,21 @@
-//! The gateway's one error type and its mapping to HTTP.
+//! [`AppError`]: what a page handler returns, drawn as the site's error page.
 //!
 //! | variant | status | body |
 //! |---|---|---|
 //! | `NotFound` | 404 | the "Page Not Found" page |
 //! | `Conflict` | 409 | the error page: someone else changed the same thing at the same time |
 //! | `TooManyRequests` | 429 with `Retry-After` | the error page with a pt-BR explanation |
-//! | `Refused` | the refusal kind's status (`domain::refusal`: 402, 403, 404, 409, 410, 422) | the error page with the domain's own pt-BR message |
+//! | `Refused` | a [`Failure`]'s status (402, 403, 409, 410, 422) | the error page with the failure's pt-BR message |
 //! | `Internal` | 500 | the "Internal Server Error" page; the cause goes to the log only |
 //! | `Unavailable` | 503 with `Retry-After` | the error page; the cause goes to the log only |
 //!
-//! A database that is out of reach, a pool with no connection free in time (sqlx's
-//! `PoolTimedOut`), or a database that says it is overloaded or going away (a statement or lock
-//! timeout, too many connections, a shutdown, a deadlock or serialization failure: see
-//! [`commands::storage_error_is_transient`]) is 503 wherever it surfaces, even wrapped in an `Internal`: it says
-//! "try again shortly", never "we broke" (see [`is_unavailable`]).
-//!
-//! Every refused command reaches a page through one mapping, `From<CommandError<E: Refusal>>`.
-//! Nothing internal reaches the client: the cause travels in the response's extensions and is
-//! logged once, with the method and route, by [`crate::telemetry::log_failures`].
+//! Every failed command reaches a page through [`Failure`] (the table in [`super`]).
 
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
+use super::{Failure, UNAVAILABLE_RETRY_AFTER_SECS, failure::message, is_unavailable};
 use crate::html::ErrorPage;
-
-/// Seconds a 503 asks the client to wait before trying again.
-pub const UNAVAILABLE_RETRY_AFTER_SECS: u64 = 2;
-
-/// Whether `error` (or anything in its chain of causes) says a dependency is out of reach
-/// rather than broken: PostgreSQL unreachable, or no pooled connection free in time.
-pub fn is_unavailable(error: &anyhow::Error) -> bool {
-    error.chain().any(|cause| {
-        cause
-            .downcast_ref::<sqlx::Error>()
-            .is_some_and(sqlx_is_unavailable)
-    })
-}
-
-fn sqlx_is_unavailable(error: &sqlx::Error) -> bool {
-    commands::storage_error_is_transient(error)
-}
 
 /// An error a handler returns.
 #[derive(Debug, thiserror::Error)]
@@ -90,7 +66,7 @@ impl AppError {
 
 impl From<sqlx::Error> for AppError {
     fn from(error: sqlx::Error) -> Self {
-        if sqlx_is_unavailable(&error) {
+        if commands::storage_error_is_transient(&error) {
             AppError::Unavailable(error.into())
         } else {
             AppError::Internal(error.into())
@@ -113,39 +89,33 @@ impl From<anyhow::Error> for AppError {
     }
 }
 
-/// A refused or failed command, for a page: a refusal shows its own pt-BR message with its kind's
-/// status (a not-found one is the plain 404 page); lost races are 409, a spent link 410, taken
-/// values 409; availability problems 503 and the rest 500, their causes logged.
+/// A failed command as a page draws it: the plain 404 page for what is not there, the failure's
+/// own message with its status for the rest (the table in [`super`]).
+impl From<Failure> for AppError {
+    fn from(failure: Failure) -> Self {
+        let status = failure.status();
+        let refused = |message: &str| AppError::Refused {
+            status,
+            message: message.to_owned(),
+        };
+        match failure {
+            Failure::NotFound => AppError::NotFound,
+            Failure::Refused { message, .. } => AppError::Refused { status, message },
+            Failure::EmailTaken => refused(message::EMAIL_TAKEN),
+            Failure::ClaimTaken => refused(message::CLAIM_TAKEN),
+            Failure::ActionCodeExpired => refused(message::ACTION_CODE_EXPIRED),
+            Failure::LimitReached => refused(message::LIMIT_REACHED),
+            Failure::IdempotencyKeyReused => refused(message::IDEMPOTENCY_KEY_REUSED),
+            Failure::Conflict => AppError::Conflict,
+            Failure::Unavailable(cause) => AppError::Unavailable(cause),
+            Failure::Internal(cause) => AppError::Internal(cause),
+        }
+    }
+}
+
 impl<E: domain::refusal::Refusal> From<commands::CommandError<E>> for AppError {
     fn from(error: commands::CommandError<E>) -> Self {
-        use commands::CommandError;
-        use domain::refusal::RefusalKind;
-        let refused = |status: StatusCode, message: String| AppError::Refused { status, message };
-        match error {
-            CommandError::Rejected(refusal) if refusal.kind() == RefusalKind::NotFound => {
-                AppError::NotFound
-            }
-            CommandError::Rejected(refusal) => refused(
-                StatusCode::from_u16(refusal.kind().http_status())
-                    .unwrap_or(StatusCode::UNPROCESSABLE_ENTITY),
-                refusal.to_string(),
-            ),
-            CommandError::Conflict { .. } | CommandError::IdempotencyKeyReused { .. } => {
-                AppError::Conflict
-            }
-            CommandError::IdempotencyKeyConflict { .. } | CommandError::ClaimTaken { .. } => {
-                refused(
-                    StatusCode::CONFLICT,
-                    "Isto já foi feito com outros dados. Confira e tente de novo.".to_owned(),
-                )
-            }
-            CommandError::ActionCodeExpired => refused(
-                StatusCode::GONE,
-                "Este link expirou ou já foi usado.".to_owned(),
-            ),
-            other if other.is_transient() => AppError::Unavailable(anyhow::anyhow!("{other}")),
-            other => AppError::Internal(anyhow::anyhow!("{other}")),
-        }
+        AppError::from(Failure::from(error))
     }
 }
 

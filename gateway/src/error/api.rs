@@ -65,6 +65,8 @@ use axum::response::{IntoResponse, Response};
 use domain::refusal::FieldProblem;
 use serde::Serialize;
 
+use super::failure::{Failure, message};
+
 /// An error a JSON API handler returns; see the module documentation for the table of codes.
 #[derive(Debug)]
 pub struct ApiError {
@@ -234,11 +236,7 @@ impl ApiError {
 
     /// 409 `conflict`: other changes to the same thing kept arriving at the same time.
     pub fn conflict() -> Self {
-        Self::new(
-            StatusCode::CONFLICT,
-            "conflict",
-            "Outra alteração chegou ao mesmo tempo. Nada foi perdido: tente de novo.",
-        )
+        Self::new(StatusCode::CONFLICT, "conflict", message::CONFLICT)
     }
 
     /// 409 `email-already-in-use`.
@@ -246,7 +244,7 @@ impl ApiError {
         Self::new(
             StatusCode::CONFLICT,
             "email-already-in-use",
-            "Já existe uma conta com este e-mail.",
+            message::EMAIL_TAKEN,
         )
         .with_field("email")
     }
@@ -257,7 +255,7 @@ impl ApiError {
         Self::new(
             StatusCode::GONE,
             "expired-action-code",
-            "Este link expirou ou já foi usado. Peça um novo.",
+            message::ACTION_CODE_EXPIRED,
         )
     }
 
@@ -309,11 +307,11 @@ impl ApiError {
     }
 
     /// 500 `internal`; `cause` is logged, never sent. A cause that only says a dependency is
-    /// out of reach (`crate::error::is_unavailable`: an exhausted pool, say) is 503
+    /// out of reach (`super::is_unavailable`: an exhausted pool, say) is 503
     /// `unavailable` instead.
     pub fn internal(cause: impl Into<anyhow::Error>) -> Self {
         let cause = cause.into();
-        if crate::error::is_unavailable(&cause) {
+        if super::is_unavailable(&cause) {
             return Self::unavailable(cause);
         }
         let mut error = Self::new(
@@ -332,7 +330,7 @@ impl ApiError {
             "unavailable",
             "Estamos com uma instabilidade passageira. Tente de novo em alguns instantes.",
         );
-        error.retry_after_secs = Some(crate::error::UNAVAILABLE_RETRY_AFTER_SECS);
+        error.retry_after_secs = Some(super::UNAVAILABLE_RETRY_AFTER_SECS);
         error.cause = Some(cause.into());
         error
     }
@@ -371,12 +369,8 @@ impl std::fmt::Display for ApiError {
 
 impl From<sqlx::Error> for ApiError {
     fn from(error: sqlx::Error) -> Self {
-        match error {
-            sqlx::Error::PoolTimedOut | sqlx::Error::Io(_) | sqlx::Error::PoolClosed => {
-                ApiError::unavailable(error)
-            }
-            other => ApiError::internal(other),
-        }
+        // `internal` answers 503 for what is worth retrying (`super::is_unavailable`).
+        ApiError::internal(error)
     }
 }
 
@@ -386,90 +380,85 @@ impl From<anyhow::Error> for ApiError {
     }
 }
 
-/// A refused or failed command, for any handler that runs one — the API's one mapping of refusals
-/// (`domain::refusal`):
-///
-/// | failure | answer |
-/// |---|---|
-/// | a refusal of kind not-found | 404 `not-found` (the API never tells what exactly is missing) |
-/// | a refusal whose code is one of this table's own (`user-disabled`, `expired-action-code`, `invalid-argument`) | that code's status here, the refusal's message and field |
-/// | any other refusal | its kind's status (402, 403, 409, 410, 422), its code, message and field |
-/// | a refusal listing several field problems | as above, with `problems`; the first problem's message and field |
-/// | the e-mail claim taken | 409 `email-already-in-use` |
-/// | another claim taken | 409 `already-in-use` |
-/// | a used, expired or foreign action code | 410 `expired-action-code` |
-/// | a count of QR codes past its limit, outside the QR-code workflows (which answer the refusal naming the plan) | 402 `plan-limit-reached` |
-/// | an `Idempotency-Key` used with another request, or first on another record | 409 `idempotency-key-reused` |
-/// | other writers won every retry; the plan changed under every retry | 409 `conflict` |
-/// | a storage failure worth retrying | 503 `unavailable` |
-/// | anything else | 500 `internal` |
-impl<E: domain::refusal::Refusal> From<commands::CommandError<E>> for ApiError {
-    fn from(error: commands::CommandError<E>) -> Self {
-        use commands::CommandError;
-        match error {
-            CommandError::Rejected(refusal) => ApiError::refused(&refusal),
-            CommandError::ClaimTaken { scope } if scope == commands::claims::EMAIL_SCOPE => {
-                ApiError::email_already_in_use()
+/// A failed command as the API answers it: the status and message of [`Failure`] (the table in
+/// [`super`]) with the API's code.
+impl From<Failure> for ApiError {
+    fn from(failure: Failure) -> Self {
+        let status = failure.status();
+        match failure {
+            Failure::NotFound => ApiError::not_found(),
+            Failure::Refused {
+                code,
+                message,
+                field,
+                problems,
+                ..
+            } => {
+                let mut error = ApiError::new(status, code, message);
+                error.field = field.map(str::to_owned);
+                if problems.is_empty() {
+                    error
+                } else {
+                    error.with_problems(problems)
+                }
             }
-            CommandError::ClaimTaken { .. } => ApiError::new(
-                StatusCode::CONFLICT,
-                "already-in-use",
-                "Este valor já está em uso.",
-            ),
-            CommandError::ActionCodeExpired => ApiError::expired_action_code(),
-            // The QR-code workflows answer the domain's refusal, naming the plan; this is only
-            // a command that counted codes without one.
-            CommandError::LimitReached { .. } => ApiError::new(
-                StatusCode::PAYMENT_REQUIRED,
-                "plan-limit-reached",
-                "O limite de QR codes do seu plano neste mês foi atingido.",
-            ),
-            // Keys are scoped to the call, the account and the caller (`crate::api::idempotency`):
-            // one first used on another record was sent with other values (another end-to-end
-            // id), the same mistake as other values on the same record.
-            CommandError::IdempotencyKeyConflict { .. }
-            | CommandError::IdempotencyKeyReused { .. } => ApiError::new(
-                StatusCode::CONFLICT,
+            Failure::EmailTaken => ApiError::email_already_in_use(),
+            Failure::ClaimTaken => ApiError::new(status, "already-in-use", message::CLAIM_TAKEN),
+            Failure::ActionCodeExpired => ApiError::expired_action_code(),
+            Failure::LimitReached => {
+                ApiError::new(status, "plan-limit-reached", message::LIMIT_REACHED)
+            }
+            Failure::IdempotencyKeyReused => ApiError::new(
+                status,
                 "idempotency-key-reused",
-                "Esta chave de idempotência já foi usada com outros dados.",
+                message::IDEMPOTENCY_KEY_REUSED,
             ),
-            CommandError::Conflict { .. } | CommandError::PlanChanged => ApiError::conflict(),
-            other if other.is_transient() => ApiError::unavailable(anyhow::anyhow!("{other}")),
-            other => ApiError::internal(anyhow::anyhow!("{other}")),
+            Failure::Conflict => ApiError::conflict(),
+            Failure::Unavailable(cause) => ApiError::unavailable(cause),
+            Failure::Internal(cause) => ApiError::internal(cause),
         }
     }
 }
 
-impl ApiError {
-    /// A refusal as the API answers it (the first rows of the table on the `From` above).
-    pub fn refused<R: domain::refusal::Refusal + ?Sized>(refusal: &R) -> Self {
-        use domain::refusal::RefusalKind;
-        let error = match (refusal.kind(), refusal.code()) {
-            (RefusalKind::NotFound, _) => return ApiError::not_found(),
-            (_, "user-disabled") => ApiError::user_disabled(),
-            (_, "expired-action-code") => ApiError::expired_action_code(),
-            (_, "invalid-argument") => ApiError::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "invalid-argument",
-                refusal.to_string(),
-            ),
-            (kind, code) => ApiError::new(
-                StatusCode::from_u16(kind.http_status())
-                    .unwrap_or(StatusCode::UNPROCESSABLE_ENTITY),
-                code,
-                refusal.to_string(),
-            ),
-        };
-        let error = match refusal.field() {
-            Some(field) => error.with_field(field),
-            None => error,
-        };
-        let problems = refusal.problems();
-        if problems.is_empty() {
-            error
-        } else {
-            error.with_problems(problems)
+/// A spent rate-limit budget (`crate::rate_limit`): 429 `too-many-requests` with `Retry-After`.
+impl From<crate::rate_limit::Throttled> for ApiError {
+    fn from(throttled: crate::rate_limit::Throttled) -> Self {
+        ApiError::too_many_requests(throttled.retry_after_secs())
+    }
+}
+
+/// A refused or failed storage call (`crate::storage`): its own status and code (the table on
+/// [`crate::storage::StorageError`]).
+impl From<crate::storage::StorageError> for ApiError {
+    fn from(error: crate::storage::StorageError) -> Self {
+        ApiError::new(error.status(), error.code(), error.to_string())
+    }
+}
+
+/// Billing's refusals and failures (`crate::billing`): a plan's limit is its refusal (402
+/// `plan-limit-reached`); a queue that did not move is 503; an unreadable plan 503 or 500.
+impl From<crate::billing::BillingError> for ApiError {
+    fn from(error: crate::billing::BillingError) -> Self {
+        use crate::billing::BillingError;
+        match error {
+            BillingError::PlanLimit(refused) => ApiError::refused(&refused),
+            busy @ BillingError::Busy(_) => ApiError::unavailable(busy),
+            BillingError::Unreadable(cause) => ApiError::internal(cause),
         }
+    }
+}
+
+/// A refused or failed command, for any handler that runs one (through [`Failure`]).
+impl<E: domain::refusal::Refusal> From<commands::CommandError<E>> for ApiError {
+    fn from(error: commands::CommandError<E>) -> Self {
+        ApiError::from(Failure::from(error))
+    }
+}
+
+impl ApiError {
+    /// A refusal as the API answers it (through [`Failure::refused`]).
+    pub fn refused<R: domain::refusal::Refusal + ?Sized>(refusal: &R) -> Self {
+        ApiError::from(Failure::refused(refusal))
     }
 }
 
