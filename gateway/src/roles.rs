@@ -458,9 +458,8 @@ pub async fn app_state(
         nats,
         create_limiter: RateLimiter::per_minute(settings.create_per_minute),
         trusted_proxies: settings.client_proxies(),
-        read_your_writes: Duration::from_millis(settings.read_your_writes_ms),
         progress,
-        payments: crate::api::payments::Payments::new(&settings.payments, &pool_for_payments),
+        payments: crate::state::Payments::new(&settings.payments, &pool_for_payments),
         live,
         billing: crate::billing::Billing::new(
             &settings.billing,
@@ -468,7 +467,7 @@ pub async fn app_state(
             &pool_for_payments,
         )?,
         storage: crate::storage::Storage::from_url(&settings.storage.storage_url)?,
-        payer_pages: crate::pages::payer_cache::PayerPages::new(settings.payer_page_cache_bytes),
+        payer_pages: crate::payer_cache::PayerPages::new(settings.payer_page_cache_bytes),
         clock: settings.clock.clone(),
     }))
 }
@@ -486,7 +485,10 @@ fn read_your_writes_progress(
         settings.read_your_writes_waiters,
         Duration::from_millis(settings.read_your_writes_stall_ms),
     );
-    crate::read_your_writes::Progress::new(watch)
+    crate::read_your_writes::Progress::new(
+        watch,
+        Duration::from_millis(settings.read_your_writes_ms),
+    )
 }
 
 /// The live updates, following the payments and subscriptions projections through the read-your-writes listener
@@ -569,8 +571,8 @@ pub async fn account(
         .await?
         .with_context(|| format!("no account has the e-mail {email}"))?;
     let done = match action {
-        AccountAction::Disable => accounts::disable_with(&pool, &service, &account_id).await,
-        AccountAction::Enable => accounts::enable_with(&service, &account_id).await,
+        AccountAction::Disable => accounts::disable(&pool, &service, &account_id).await,
+        AccountAction::Enable => accounts::enable(&service, &account_id).await,
     };
     done.with_context(|| format!("account {account_id}"))?;
     pool.close().await;

@@ -113,7 +113,7 @@ fn public_pages() -> Router<AppState> {
         // Live: whether the code was paid, as server-sent events (`live`).
         .route(
             "/pagamento/{qrcode_id}/eventos",
-            get(crate::live::handlers::payer),
+            get(crate::live_routes::payer),
         )
         // Printable signs as files: `/placas/{qrcode_id}.pdf|.png|.svg` (`signs`).
         .route("/placas/{file}", get(crate::signs::download))
@@ -140,7 +140,7 @@ fn public_pages() -> Router<AppState> {
             post(sign_created::send_link),
         )
         .route("/pagar", get(pay_link::show))
-        .route("/pagar/eventos", get(crate::live::handlers::link_payer))
+        .route("/pagar/eventos", get(crate::live_routes::link_payer))
         .route(
             "/pagar/simular-pagamento",
             post(payments::sandbox::simulate_link),
@@ -305,7 +305,7 @@ fn api_routes() -> Router<AppState> {
         // summary.
         .route(
             "/accounts/{accountId}/events",
-            get(crate::live::handlers::account),
+            get(crate::live_routes::account),
         )
         .route(
             "/accounts/{accountId}/summary",
@@ -376,7 +376,7 @@ fn api_routes() -> Router<AppState> {
         // The checkout's live status (server-sent events, `crate::live`).
         .route(
             "/accounts/{accountId}/subscription/charges/{chargeId}/events",
-            get(crate::live::handlers::charge),
+            get(crate::live_routes::charge),
         )
 }
 

@@ -1,15 +1,17 @@
 //! What every handler shares.
 
 use std::sync::Arc;
-use std::time::Duration;
 
+use commands::{CommandService, PgEventStore};
+use domain::payment::Payment;
 use sqlx::PgPool;
 
+use crate::assets::webapp::Webapp;
 use crate::auth::Auth;
+use crate::config::PaymentSettings;
 use crate::html::Site;
 use crate::mail::Mailer;
 use crate::rate_limit::RateLimiter;
-use crate::spa::webapp::Webapp;
 
 /// Shared state; cheap to clone.
 #[derive(Clone)]
@@ -40,20 +42,18 @@ pub struct Inner {
     /// Proxies of ours in front of the gateway (`BALCAO_TRUSTED_PROXIES`): which
     /// `X-Forwarded-For` entry is the client ([`crate::client_address`]).
     pub trusted_proxies: u8,
-    /// How long a request waits for a read model to reach its own write.
-    pub read_your_writes: Duration,
     /// The read models' progress (waiting holds no database connection).
     pub progress: crate::read_your_writes::progress::Progress,
     /// Payments: the Payment aggregate's commands, the API Pix receiver's settings, the sandbox.
-    pub payments: crate::api::payments::Payments,
+    pub payments: Payments,
     /// Live updates (server-sent events) fed from the payments projection's progress.
     pub live: crate::live::Live,
     /// Plans and billing: the subscription commands and the billing provider.
     pub billing: crate::billing::Billing,
     /// Uploaded files (sign logos), with the storage retry policy and error catalogue.
     pub storage: crate::storage::Storage,
-    /// Payer pages kept rendered and compressed (`pages::payer_cache`).
-    pub payer_pages: crate::pages::payer_cache::PayerPages,
+    /// Payer pages kept rendered and compressed (`crate::payer_cache`).
+    pub payer_pages: crate::payer_cache::PayerPages,
     /// The clock calendar decisions read (`Settings::clock`'s, shared).
     pub clock: crate::clock::Clock,
 }
@@ -79,10 +79,44 @@ impl AppState {
     }
 }
 
+impl AsRef<crate::read_your_writes::Progress> for AppState {
+    fn as_ref(&self) -> &crate::read_your_writes::Progress {
+        &self.progress
+    }
+}
+
 impl std::ops::Deref for AppState {
     type Target = Inner;
 
     fn deref(&self) -> &Inner {
         &self.0
+    }
+}
+
+/// What the payment routes share (`crate::api::payments`).
+pub struct Payments {
+    /// Runs the Payment aggregate's commands (manual records and voids).
+    pub commands: CommandService<Payment>,
+    /// Whether payer pages offer "Simular pagamento".
+    pub sandbox: bool,
+    /// The secret of the `X-Balcao-Signature` HMAC, when configured.
+    pub hmac_secret: Option<Vec<u8>>,
+    /// Largest delivery accepted, in bytes.
+    pub max_body_bytes: usize,
+}
+
+impl Payments {
+    /// From the settings, over `pool`.
+    pub fn new(settings: &PaymentSettings, pool: &PgPool) -> Self {
+        Payments {
+            commands: CommandService::new(PgEventStore::new(pool.clone()), ()),
+            sandbox: settings.sandbox_payments,
+            hmac_secret: settings
+                .api_pix_hmac_secret
+                .as_ref()
+                .filter(|s| !s.is_empty())
+                .map(|s| s.as_bytes().to_vec()),
+            max_body_bytes: settings.api_pix_max_body_bytes,
+        }
     }
 }

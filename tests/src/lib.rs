@@ -182,7 +182,7 @@ impl TestApp {
             read_your_writes_waiters: 1_000,
             // As patient as the wait itself: a busy test machine must not pass for a stall.
             read_your_writes_stall_ms: 5_000,
-            payer_page_cache_bytes: gateway::pages::payer_cache::DEFAULT_BUDGET_BYTES,
+            payer_page_cache_bytes: gateway::payer_cache::DEFAULT_BUDGET_BYTES,
             analytics_id: None,
             nats_stream: format!("TEST_{id}"),
             nats_subject_prefix: format!("test.{id}"),

@@ -29,7 +29,7 @@ use axum::http::request::Parts;
 use domain::team::{Right, Role};
 use uuid::Uuid;
 
-use crate::auth::Authenticated;
+use crate::api::caller::Authenticated;
 use crate::error::ApiError;
 use crate::state::AppState;
 use projections::accounts::Access;
@@ -131,7 +131,8 @@ impl FromRequestParts<AppState> for Workspace {
             Authenticated::from_request_parts(parts, state).await?;
             return Err(ApiError::not_found());
         };
-        let (caller, mut access) = crate::auth::authenticate_in(parts, state, account).await?;
+        let (caller, mut access) =
+            crate::api::caller::authenticate_in(parts, state, account).await?;
         if access.is_none() {
             access = access_from_log(state, account, &caller.account_id).await?;
         }

@@ -17,7 +17,6 @@ use crate::api::access::Workspace;
 use crate::api::json::Json;
 use crate::auth::accounts::now;
 use crate::error::ApiError;
-use crate::pages::sign_created::token_digest;
 use crate::read_your_writes::wait_for;
 use crate::state::AppState;
 
@@ -60,7 +59,7 @@ pub async fn claim(
         qrcode_id: qrcode_id.to_string(),
         owner_id: workspace.account_id().to_owned(),
         claimed_by: workspace.caller_id().to_owned(),
-        management_digest: token_digest(token),
+        management_digest: crate::signs::management_token_digest(token),
         requested_at: now(),
     });
     // The code counts in the account's plan usage from now on, in the month it was made (as the

@@ -36,8 +36,8 @@
 //! | `POST /api/accounts/{accountId}/payment-links/{id}/revoke` | [`payment_links::revoke`] | owner, manager |
 //! | `/api/accounts/{accountId}/placas…` | [`signs`] (its own table: list, create, show, update, duplicate, delete) | owner, manager, operator (own signs) |
 //! | `GET /api/accounts/{accountId}/summary` | [`payments::summary::summary`] | owner, manager, operator (own codes) |
-//! | `GET /api/accounts/{accountId}/events` | [`crate::live::handlers::account`] (server-sent events) | owner, manager, operator (own codes) |
-//! | `GET /api/accounts/{accountId}/subscription/charges/{chargeId}/events` | [`crate::live::handlers::charge`] (server-sent events: the checkout's charge) | owner |
+//! | `GET /api/accounts/{accountId}/events` | [`crate::live_routes::account`] (server-sent events) | owner, manager, operator (own codes) |
+//! | `GET /api/accounts/{accountId}/subscription/charges/{chargeId}/events` | [`crate::live_routes::charge`] (server-sent events: the checkout's charge) | owner |
 //!
 //! Codes the resource modules add to the API's table (`crate::error`):
 //!
@@ -62,6 +62,7 @@ pub mod account;
 pub mod auth;
 pub mod billing;
 pub mod brcode;
+pub mod caller;
 pub mod claims;
 pub mod faq;
 pub mod idempotency;
@@ -70,6 +71,7 @@ pub mod keys;
 pub mod payment_links;
 pub mod payments;
 pub mod qrcodes;
+pub mod same_origin;
 pub mod sign_logo;
 pub mod signs;
 pub(crate) mod support;

@@ -3,6 +3,7 @@
 //! them.
 
 pub(crate) mod embedded;
+pub mod webapp;
 
 pub(crate) use embedded::ASSETS;
 pub use embedded::{

@@ -7,7 +7,6 @@ use domain::account::{Account, AccountCommand, AccountError, DisableAccount, Ena
 use sqlx::PgPool;
 
 use crate::auth::session::{self, EndReason};
-use crate::state::AppState;
 
 /// Why an administrative change did not happen.
 #[derive(Debug, thiserror::Error)]
@@ -47,27 +46,8 @@ pub async fn find_by_email(pool: &PgPool, email: &str) -> Result<Option<String>,
 ///
 /// # Errors
 ///
-/// [`AdminError::NotFound`] / [`AdminError::Deleted`], or a failure.
-pub async fn disable(state: &AppState, account_id: &str) -> Result<(), AdminError> {
-    disable_with(&state.pool, &state.accounts, account_id).await
-}
-
-/// Enables a disabled `account_id` again (its person signs in anew: sessions ended by the
-/// disabling stay ended).
-///
-/// # Errors
-///
 /// As [`disable`].
-pub async fn enable(state: &AppState, account_id: &str) -> Result<(), AdminError> {
-    enable_with(&state.accounts, account_id).await
-}
-
-/// [`disable`] with an explicit pool and command service (for the command line).
-///
-/// # Errors
-///
-/// As [`disable`].
-pub async fn disable_with(
+pub async fn disable(
     pool: &PgPool,
     accounts: &CommandService<Account>,
     account_id: &str,
@@ -93,7 +73,7 @@ pub async fn disable_with(
 /// # Errors
 ///
 /// As [`disable`].
-pub async fn enable_with(
+pub async fn enable(
     accounts: &CommandService<Account>,
     account_id: &str,
 ) -> Result<(), AdminError> {
@@ -114,9 +94,11 @@ pub async fn enable_with(
 /// # Errors
 ///
 /// When PostgreSQL fails.
-pub async fn is_disabled(state: &AppState, account_id: &str) -> anyhow::Result<bool> {
-    let loaded = state
-        .accounts
+pub async fn is_disabled(
+    accounts: &commands::CommandService<domain::account::Account>,
+    account_id: &str,
+) -> anyhow::Result<bool> {
+    let loaded = accounts
         .load(account_id)
         .await
         // Keeps the cause, so that an unavailable database still answers 503.

@@ -1,15 +1,14 @@
 //! Identity: password hashing ([`password`]), access tokens ([`token`]), sessions and refresh
-//! tokens ([`session`]), the refresh cookie ([`cookie`]) and the cross-site check on the calls
-//! that use it ([`same_origin`]), the [`Authenticated`] extractor that
-//! other handlers use to know who is calling, and account administration ([`accounts`]).
+//! tokens ([`session`]), the refresh cookie ([`cookie`]), the rate limits of identity actions
+//! and account administration ([`accounts`]). Nothing here knows HTTP's answers.
 //!
-//! The HTTP endpoints are in [`crate::api::auth`].
+//! The HTTP side is in the API: the endpoints in [`crate::api::auth`], the extractor that
+//! tells handlers who is calling ([`crate::api::caller::Authenticated`]) and the cross-site check
+//! on the calls that use the refresh cookie ([`crate::api::same_origin`]).
 
 pub mod accounts;
 pub mod cookie;
-mod extractor;
 pub mod password;
-pub mod same_origin;
 pub mod session;
 pub mod token;
 
@@ -18,9 +17,6 @@ use std::time::{Duration, Instant};
 
 use domain::account::password_policy::PasswordPolicy;
 use sqlx::PgPool;
-
-pub use extractor::Authenticated;
-pub(crate) use extractor::authenticate_in;
 
 use crate::config::AuthSettings;
 use crate::rate_limit::{RateLimiter, Throttled};

@@ -202,7 +202,7 @@ pub struct Settings {
     )]
     pub read_your_writes_stall_ms: u64,
     /// Memory for served payer pages (HTML and its compressed forms), in bytes; 0 turns the
-    /// cache off (`pages::payer_cache`).
+    /// cache off (`crate::payer_cache`).
     #[arg(
         long,
         env = "BALCAO_PAYER_PAGE_CACHE_BYTES",

@@ -128,7 +128,7 @@ impl Checkout {
 /// The first event is the charge as it stands, unless the client already saw that state (its
 /// `Last-Event-ID` is at or past the row's position); then each change as the projection applies
 /// it.
-pub(super) async fn open(
+pub(crate) async fn open(
     live: &Live,
     charge: subscriptions::ChargeView,
     address: IpAddr,

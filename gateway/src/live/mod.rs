@@ -72,10 +72,9 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore, broadcast, watch};
 
 use crate::per_address::{AddressSlot, PerAddress};
 
-mod charges;
+pub(crate) mod charges;
 mod fanout;
-pub mod handlers;
-mod stream;
+pub(crate) mod stream;
 
 pub use stream::event_id;
 

@@ -24,7 +24,7 @@ pub(super) const RECONNECT_AFTER: Duration = Duration::from_secs(2);
 
 /// Whose changes a stream tells, and how.
 #[derive(Debug, Clone)]
-pub(super) enum Audience {
+pub(crate) enum Audience {
     /// The payer page of one code or payment link: only whether it was paid.
     Payer {
         /// What the page offers to pay.
@@ -43,7 +43,7 @@ pub(super) enum Audience {
 
 /// What a payer page offers to pay: a code of the account's, or a payment link.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Paying {
+pub(crate) enum Paying {
     /// A QR code (`/pagamento/{id}`).
     Code(Uuid),
     /// A payment link (`/pagar?link=…`).
@@ -102,7 +102,7 @@ pub fn event_id(position: FeedPosition) -> String {
 }
 
 /// The position in an `id:` sent back (`Last-Event-ID` or `?desde=`); anything else is `None`.
-pub(super) fn parse_event_id(text: &str) -> Option<FeedPosition> {
+pub(crate) fn parse_event_id(text: &str) -> Option<FeedPosition> {
     let (tx, gp) = text.trim().split_once('.')?;
     Some(FeedPosition {
         tx_id: tx.parse().ok()?,
@@ -201,7 +201,7 @@ impl Client {
 /// The stream for `audience`, resuming after `resume_after` when the client sent it, or `None`
 /// when every place is taken, or every place for the client's `address` (or the server is
 /// stopping).
-pub(super) async fn open(
+pub(crate) async fn open(
     live: &Live,
     audience: Audience,
     address: IpAddr,

@@ -6,7 +6,6 @@ pub mod articles;
 pub mod home;
 pub mod institutional;
 pub mod pay_link;
-pub mod payer_cache;
 pub mod payment;
 pub mod seo;
 pub mod sign_created;

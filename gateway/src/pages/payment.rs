@@ -24,7 +24,7 @@ use uuid::Uuid;
 use crate::assets;
 use crate::error::AppError;
 use crate::html::{HtmlTemplate, Meta};
-use crate::pages::payer_cache::{CachedPage, Marks, Stamp};
+use crate::payer_cache::{CachedPage, Marks, Stamp};
 use crate::state::AppState;
 
 /// The payer page.
@@ -151,7 +151,7 @@ fn amount_text(view: &QrCodeView) -> String {
 /// stream in the event log ([`AppState::qrcode`]): a payer never meets a 404 for a code that
 /// exists, and nothing waits.
 ///
-/// Served from [`crate::pages::payer_cache`]: with no projection moved since the page was stored, no row is
+/// Served from [`crate::payer_cache`]: with no projection moved since the page was stored, no row is
 /// read; otherwise the rows are read and the page rendered only if they changed. `ETag` /
 /// `If-None-Match` answer 304. [`SERVED_HEADER`] says which of the three answered.
 pub async fn show(

@@ -29,7 +29,7 @@ use domain::qrcode::QrCode;
 use hmac::{Hmac, Mac};
 use projections::qrcodes::QrCodeView;
 use serde::Deserialize;
-use sha2::{Digest, Sha256};
+use sha2::Sha256;
 use uuid::Uuid;
 
 use crate::assets;
@@ -54,14 +54,6 @@ pub fn management_token(state: &AppState, request_id: &str) -> String {
     let mut mac = Hmac::<Sha256>::new_from_slice(&key).expect("HMAC accepts keys of any length");
     mac.update(request_id.as_bytes());
     URL_SAFE_NO_PAD.encode(mac.finalize().into_bytes())
-}
-
-/// Hex SHA-256 of a management token: what the log keeps and what a claim presents.
-pub fn token_digest(token: &str) -> String {
-    Sha256::digest(token.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
 }
 
 /// The `Set-Cookie` that hands a just-made sign's token to its page.
@@ -266,7 +258,7 @@ async fn load(
     let Some(digest) = code.management_digest.as_deref() else {
         return Err(AppError::NotFound);
     };
-    if !same(digest, &token_digest(&token)) {
+    if !same(digest, &crate::signs::management_token_digest(&token)) {
         return Err(AppError::NotFound);
     }
     // The row, or the code's own stream while the projector has not written it.

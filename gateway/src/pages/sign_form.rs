@@ -244,7 +244,7 @@ async fn create(
             request,
             requested_at: chrono::Utc::now().to_rfc3339(),
         },
-        management_digest: sign_created::token_digest(&token),
+        management_digest: crate::signs::management_token_digest(&token),
     });
     let outcome = match state
         .qrcodes

@@ -7,12 +7,10 @@
 //! the command's own result.
 //!
 //! Pages about one QR code do not wait at all: a code the projector has not written yet is drawn
-//! from its own stream ([`crate::state::AppState::qrcode`]).
+//! from its own stream (`crate::state::AppState::qrcode`).
 
 use commands::FeedPosition;
 use projections::projector::Waited;
-
-use crate::state::AppState;
 
 pub(crate) mod progress;
 
@@ -25,14 +23,18 @@ pub use progress::Progress;
 ///
 /// Never an error: the command has already committed, and answering its caller with a failure
 /// (inviting a retry) would be wrong; the read model catches up on its own.
-pub async fn wait_for(state: &AppState, projection: &str, position: Option<FeedPosition>) -> bool {
+pub async fn wait_for(
+    shared: &impl AsRef<Progress>,
+    projection: &str,
+    position: Option<FeedPosition>,
+) -> bool {
     let Some(position) = position else {
         return true;
     };
-    match state
-        .progress
+    let progress = shared.as_ref();
+    match progress
         .watch()
-        .wait(projection, position, state.read_your_writes)
+        .wait(projection, position, progress.patience())
         .await
     {
         Waited::Reached(_) => true,

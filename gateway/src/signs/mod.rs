@@ -51,6 +51,15 @@ use crate::error::AppError;
 use crate::html::{HtmlTemplate, Meta};
 use crate::state::AppState;
 
+/// Hex SHA-256 of a sign's management token (the secret an anonymous sign's maker keeps): what
+/// the log keeps and what a claim presents.
+pub fn management_token_digest(token: &str) -> String {
+    Sha256::digest(token.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
 /// Bumped whenever the layout or the renderers change what a file looks like, so cached
 /// copies are not served for a new design.
 const RENDER_VERSION: &str = "placa-v3";

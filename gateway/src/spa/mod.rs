@@ -50,9 +50,8 @@ pub const APP_PAGES: [&str; 6] = [
 ];
 
 pub(crate) mod panel_gate;
-pub(crate) mod webapp;
 
-pub use webapp::Webapp;
+pub use crate::assets::webapp::Webapp;
 
 /// `index.html` for any of the app's pages.
 pub(crate) async fn index(State(state): State<AppState>, request_headers: HeaderMap) -> Response {

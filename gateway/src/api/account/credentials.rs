@@ -16,10 +16,11 @@ use serde::Deserialize;
 
 use super::settings::own_account;
 use crate::api::auth::{check_password, request_email_change, valid_email};
+use crate::api::caller::Authenticated;
 use crate::api::json::Json;
 use crate::api::support::{metadata, now};
+use crate::auth::LimitedAction;
 use crate::auth::session::{self, EndReason};
-use crate::auth::{Authenticated, LimitedAction};
 use crate::error::ApiError;
 use crate::state::AppState;
 

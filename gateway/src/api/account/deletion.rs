@@ -49,9 +49,9 @@ use serde::Deserialize;
 
 use super::credentials::confirm_password;
 use crate::api::access::projection_error;
+use crate::api::caller::Authenticated;
 use crate::api::json::Json;
 use crate::api::support::now;
-use crate::auth::Authenticated;
 use crate::auth::cookie::ended_session_cookies;
 use crate::error::ApiError;
 use crate::read_your_writes::wait_for;

@@ -24,9 +24,9 @@ use serde::Serialize;
 use uuid::Uuid;
 
 use super::photo_check::{check, declared, photo_too_large};
+use crate::api::caller::Authenticated;
 use crate::api::json::Json;
 use crate::api::support::{metadata, now};
-use crate::auth::Authenticated;
 use crate::error::ApiError;
 use crate::error::AppError;
 use crate::read_your_writes::wait_for;

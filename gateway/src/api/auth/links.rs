@@ -25,10 +25,11 @@ use domain::sealed::Sealed;
 use serde::Deserialize;
 
 use super::{check_password, link, valid_email};
+use crate::api::caller::Authenticated;
 use crate::api::json::Json;
+use crate::auth::LimitedAction;
 use crate::auth::accounts::now;
 use crate::auth::session::{self, EndReason};
-use crate::auth::{Authenticated, LimitedAction};
 use crate::client_address::ClientAddress;
 use crate::error::ApiError;
 use crate::mail::Email;

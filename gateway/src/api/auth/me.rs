@@ -7,8 +7,8 @@ use serde::Serialize;
 use uuid::Uuid;
 
 use super::{UserView, account_row};
+use crate::api::caller::Authenticated;
 use crate::api::json::Json;
-use crate::auth::Authenticated;
 use crate::auth::session::{self, EndReason};
 use crate::error::ApiError;
 use crate::state::AppState;

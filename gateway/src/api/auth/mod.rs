@@ -18,7 +18,7 @@
 //! | `DELETE /api/auth/sessions/{id}` (bearer) | 204; 404 `not-found` |
 //!
 //! `signup`, `login`, `token` and `revoke` (the calls that set or read the refresh cookie) refuse
-//! cross-site requests with 403 `cross-site-request` ([`crate::auth::same_origin`]).
+//! cross-site requests with 403 `cross-site-request` ([`crate::api::same_origin`]).
 
 pub(crate) mod links;
 pub(crate) mod me;

@@ -13,9 +13,9 @@ use super::{
     UserView, account_row, check_password, signed_in, user_agent, valid_display_name, valid_email,
 };
 use crate::api::json::Json;
+use crate::api::same_origin::SameOrigin;
 use crate::auth::LimitedAction;
 use crate::auth::accounts::now;
-use crate::auth::same_origin::SameOrigin;
 use crate::auth::session;
 use crate::client_address::ClientAddress;
 use crate::error::ApiError;

@@ -9,12 +9,13 @@ use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 
 use super::TokenAnswer;
+use crate::api::caller::Authenticated;
 use crate::api::json::{self, Json};
+use crate::api::same_origin::SameOrigin;
 use crate::auth::cookie::{ended_session_cookies, read_refresh_cookie, session_cookies};
-use crate::auth::same_origin::SameOrigin;
+use crate::auth::now_secs;
 use crate::auth::session::{self, EndReason, Refresh, Refused};
 use crate::auth::token::ACCESS_TOKEN_TTL;
-use crate::auth::{Authenticated, now_secs};
 use crate::error::ApiError;
 use crate::state::AppState;
 
@@ -74,7 +75,7 @@ pub async fn refresh(
                 account_id,
                 reason: Some(reason),
             }) if reason == EndReason::Disabled.as_str()
-                && crate::auth::accounts::is_disabled(&state, &account_id).await? =>
+                && crate::auth::accounts::is_disabled(&state.accounts, &account_id).await? =>
             {
                 return Ok(refused(&state, ApiError::user_disabled()));
             }

@@ -28,37 +28,3 @@ pub mod sandbox;
 pub mod search;
 pub mod summary;
 pub mod webhook;
-
-use commands::{CommandService, PgEventStore};
-use domain::payment::Payment;
-use sqlx::PgPool;
-
-use crate::config::PaymentSettings;
-
-/// What the payment routes share.
-pub struct Payments {
-    /// Runs the Payment aggregate's commands (manual records and voids).
-    pub commands: CommandService<Payment>,
-    /// Whether payer pages offer "Simular pagamento".
-    pub sandbox: bool,
-    /// The secret of the `X-Balcao-Signature` HMAC, when configured.
-    pub hmac_secret: Option<Vec<u8>>,
-    /// Largest delivery accepted, in bytes.
-    pub max_body_bytes: usize,
-}
-
-impl Payments {
-    /// From the settings, over `pool`.
-    pub fn new(settings: &PaymentSettings, pool: &PgPool) -> Self {
-        Payments {
-            commands: CommandService::new(PgEventStore::new(pool.clone()), ()),
-            sandbox: settings.sandbox_payments,
-            hmac_secret: settings
-                .api_pix_hmac_secret
-                .as_ref()
-                .filter(|s| !s.is_empty())
-                .map(|s| s.as_bytes().to_vec()),
-            max_body_bytes: settings.api_pix_max_body_bytes,
-        }
-    }
-}

@@ -47,9 +47,10 @@ use uuid::Uuid;
 
 use crate::api::access::{Workspace, projection_error};
 use crate::api::auth::valid_email;
+use crate::api::caller::Authenticated;
 use crate::api::json::Json;
 use crate::api::support::{metadata, now};
-use crate::auth::{Authenticated, LimitedAction};
+use crate::auth::LimitedAction;
 use crate::client_address::ClientAddress;
 use crate::error::ApiError;
 use crate::mail::Email;

@@ -1,5 +1,5 @@
 //! The payer page is served from memory while its code stays as it was, and changes as soon as
-//! the code is archived (`gateway::pages::payer_cache`); a payment does not change it.
+//! the code is archived (`gateway::payer_cache`); a payment does not change it.
 
 use reqwest::StatusCode;
 use reqwest::header::{CONTENT_ENCODING, ETAG, IF_NONE_MATCH, VARY};

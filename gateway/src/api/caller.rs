@@ -100,7 +100,7 @@ async fn admitted(
         // only on this rare path); once enabled again it is an ordinary ended session.
         SessionState::Ended(Some(reason))
             if reason == session::EndReason::Disabled.as_str()
-                && crate::auth::accounts::is_disabled(state, &claims.sub).await? =>
+                && crate::auth::accounts::is_disabled(&state.accounts, &claims.sub).await? =>
         {
             Err(ApiError::user_disabled())
         }

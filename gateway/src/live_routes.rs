@@ -1,4 +1,4 @@
-//! The two live routes (listed in [`crate::router`]).
+//! The live routes (listed in [`crate::router`]): the edge of [`crate::live`].
 //!
 //! | route | who | events |
 //! |---|---|---|
@@ -21,11 +21,11 @@ use commands::FeedPosition;
 use domain::team::Right;
 use uuid::Uuid;
 
-use super::stream::{Audience, Paying, open, parse_event_id};
 use crate::api::access::Workspace;
 use crate::client_address::ClientAddress;
 use crate::error::ApiError;
 use crate::error::AppError;
+use crate::live::stream::{Audience, Paying, open, parse_event_id};
 use crate::state::AppState;
 
 /// Seconds a refused client is asked to wait.
@@ -172,7 +172,9 @@ pub async fn charge(
         .map_err(crate::api::access::projection_error)?
         .filter(|c| c.account_id == workspace.account_uuid())
         .ok_or_else(ApiError::not_found)?;
-    match super::charges::open(&state.live, view, address, resume_after(&headers, &query)).await {
+    match crate::live::charges::open(&state.live, view, address, resume_after(&headers, &query))
+        .await
+    {
         Some(response) => Ok(response),
         None => Ok(busy(
             ApiError::new(

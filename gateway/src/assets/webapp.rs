@@ -1,4 +1,4 @@
-//! Where the built dashboard lives (held in the shared state; the handlers are in [`super`]).
+//! Where the built dashboard lives (held in the shared state; served by [`crate::spa`]).
 
 use std::path::{Path, PathBuf};
 
