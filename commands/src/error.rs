@@ -4,7 +4,7 @@ use std::error::Error as StdError;
 
 use cqrs_es::AggregateError;
 
-use crate::ExpectedVersion;
+use crate::expected_version::ExpectedVersion;
 
 /// Why a command (or a store operation) did not go through. `E` is the aggregate's own error.
 ///

@@ -242,12 +242,20 @@ pub async fn invite(
     };
     let invited =
         team::invite(&state.accounts, invitation, metadata(workspace.caller_id())).await?;
+    mail_invitation(&state, &workspace, &invited).await;
+    let member = invited_member(&state, &workspace, invited).await;
+    Ok((StatusCode::CREATED, Json(member)).into_response())
+}
+
+/// E-mails the invitee the link with the code the invitation committed (sent in the background:
+/// the invitation is made, so a failed read of the inviter's name costs a plainer e-mail, never
+/// a failure).
+async fn mail_invitation(state: &AppState, workspace: &Workspace, invited: &team::Invited) {
     let link = format!(
         "{}{INVITATION_PATH}?codigo={}",
         state.site.url.trim_end_matches('/'),
         invited.code.as_str()
     );
-    // The invitation is made: a failed read from here on costs a nicer answer, never a failure.
     let inviter = projections::accounts::find(&state.pool, workspace.account_uuid())
         .await
         .inspect_err(|error| tracing::warn!(%error, "could not read the inviter's name"))
@@ -258,11 +266,20 @@ pub async fn invite(
     state.mailer.send_in_background(Email::invitation(
         &invited.email,
         &inviter,
-        &role.label().to_lowercase(),
+        &invited.role.label().to_lowercase(),
         &link,
         INVITATION_TTL,
     ));
-    let listed = if wait_for(&state, projections::accounts::NAME, invited.position).await {
+}
+
+/// The new member as the list shows it, or, while the read model is late, as the command
+/// decided it.
+async fn invited_member(
+    state: &AppState,
+    workspace: &Workspace,
+    invited: team::Invited,
+) -> MemberJson {
+    let listed = if wait_for(state, projections::accounts::NAME, invited.position).await {
         projections::accounts::members_of(&state.pool, workspace.account_uuid())
             .await
             .inspect_err(|error| tracing::warn!(%error, "could not read the new member; answering from the command"))
@@ -270,22 +287,20 @@ pub async fn invite(
     } else {
         Vec::new()
     };
-    let member = listed
+    listed
         .into_iter()
         .find(|m| m.invitation_id == invited.invitation_id)
         .map_or_else(
-            // The read model is late: answer with what was just decided.
             || MemberJson {
                 invitation_id: invited.invitation_id.clone(),
                 email: Some(invited.email.clone()),
-                role,
+                role: invited.role,
                 status: MemberStatus::Invited,
                 invited_at: rfc3339(Utc::now()),
                 joined_at: None,
             },
             MemberJson::from,
-        );
-    Ok((StatusCode::CREATED, Json(member)).into_response())
+        )
 }
 
 /// `DELETE /api/accounts/{accountId}/members/{invitationId}`.
