@@ -9,7 +9,8 @@
 //! on replay too, before `AccountDeleted` deletes the rows again.
 //!
 //! The gateway reads it with [`list_active`], [`find`], [`find_active_by_key`] and
-//! [`holder_for`].
+//! [`holder_for`]; what decides with a registered key reads [`find_or_from_log`], which falls
+//! back on the key ring's stream while the read model lags.
 
 use std::collections::HashMap;
 
@@ -92,6 +93,85 @@ pub async fn find<'e>(
     .bind(account_id)
     .fetch_optional(executor)
     .await?)
+}
+
+/// The key `key_id` of account `account_id` from the read model or, when the read model does
+/// not have it yet (its projector stopped or behind), from the account's key ring in the event
+/// log, opened with the account's key as the projection opens it. What a request decides with a
+/// registered key (a QR code, a payment link, a receiver) must find a key registered a moment
+/// ago: the key ring's command has committed it, whatever the projector's lag.
+///
+/// # Errors
+///
+/// When PostgreSQL fails.
+pub async fn find_or_from_log(
+    pool: &sqlx::PgPool,
+    store: &commands::PgEventStore,
+    account_id: Uuid,
+    key_id: Uuid,
+) -> Result<Option<PixKeyView>, Error> {
+    if let Some(view) = find(pool, account_id, key_id).await? {
+        return Ok(Some(view));
+    }
+    let account = account_id.hyphenated().to_string();
+    let events = store.read_stream(STREAM_TYPE, &account).await?;
+    let key = match load_key(pool, &account).await {
+        Ok(key) => key,
+        Err(VaultError::Storage(error)) => return Err(error.into()),
+        // A key that cannot be read opens nothing, as in the projection.
+        Err(_) => None,
+    };
+    let open = |sealed: Option<&Sealed>| {
+        sealed.and_then(|sealed| key.as_ref().and_then(|key| key.open(sealed).ok()))
+    };
+    let wanted = key_id.hyphenated().to_string();
+    let mut view: Option<PixKeyView> = None;
+    for event in &events {
+        // The projection parks what it cannot read; the fold passes over it.
+        let Ok(Some(change)) = decode(store.upcasters(), event) else {
+            continue;
+        };
+        let Ok(at) = timestamp(event, change.at()) else {
+            continue;
+        };
+        match change {
+            KeyRingEvent::PixKeyRegistered(registered) if registered.key_id == wanted => {
+                view = Some(PixKeyView {
+                    key_id,
+                    account_id,
+                    key_kind: registered.key_kind.clone(),
+                    pix_key: open(Some(&registered.pix_key)),
+                    label: open(registered.label.as_ref()),
+                    holder_name: open(Some(&registered.holder_name)),
+                    is_default: false,
+                    created_by: Uuid::parse_str(&registered.by).ok(),
+                    created_at: at,
+                    updated_at: at,
+                    removed_at: None,
+                });
+            }
+            KeyRingEvent::PixKeyRenamed(renamed) if renamed.key_id == wanted => {
+                if let Some(view) = view.as_mut() {
+                    view.holder_name = open(Some(&renamed.holder_name));
+                    view.label = open(renamed.label.as_ref());
+                    view.updated_at = at;
+                }
+            }
+            KeyRingEvent::DefaultPixKeyChosen(chosen) => {
+                if let Some(view) = view.as_mut() {
+                    view.is_default = chosen.key_id == wanted;
+                }
+            }
+            KeyRingEvent::PixKeyRemoved(removed) if removed.key_id == wanted => {
+                if let Some(view) = view.as_mut() {
+                    view.removed_at = Some(at);
+                    view.is_default = false;
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(view)
 }
 
 /// The active key of account `account_id` whose DICT form is `pix_key`, if it registered one.

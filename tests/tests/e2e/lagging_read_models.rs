@@ -11,9 +11,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::workspace::support::{Person, qrcode_body, sign_up};
+use crate::workspace::support::{Person, qrcode_body, register_key_as, sign_up};
 use reqwest::StatusCode;
-use serde_json::Value;
+use serde_json::{Value, json};
 use tests::{TestApp, eventually_within, project, serve_and_relay};
 use uuid::Uuid;
 
@@ -507,5 +507,66 @@ async fn a_read_cancelled_by_the_statement_timeout_is_a_503_with_retry_after_not
         "the same request succeeds once the database is free again"
     );
     pool.close().await;
+    app.stop().await;
+}
+
+/// The guide's rule for the money path: decide on the write side. A key registered while the
+/// projector is stopped is the account's at once: a QR code, a payment link and the bank's
+/// receiver are made with it (before, each read the `pix_keys` read model and answered 422 or
+/// 404 until the projector caught up).
+#[tokio::test]
+async fn with_the_projector_stopped_a_key_just_registered_makes_a_code_a_link_and_a_receiver() {
+    let app = TestApp::spawn_roles(serve_and_relay(), |settings| {
+        settings.read_your_writes_ms = 3_000;
+        settings.read_your_writes_stall_ms = 250;
+    })
+    .await;
+    let projector = app.start_roles(project()).await;
+    let mut owner = sign_up(&app, "dona@padaria.test", "Dona").await;
+    let codes = Person::in_account(&owner.account_id, "/qrcodes");
+    eventually_within(
+        Duration::from_secs(30),
+        "the account's read model",
+        async || (owner.get(&codes).await.status == StatusCode::OK).then_some(()),
+    )
+    .await;
+    projector.stop().await.expect("the projector stops cleanly");
+
+    let key_id = register_key_as(&mut owner, "caixa@padaria.test", "Padaria São João").await;
+    let keys = owner
+        .get(&Person::in_account(&owner.account_id, "/keys"))
+        .await;
+    assert!(
+        !keys.text.contains(&key_id),
+        "the read model has not seen the key: {}",
+        keys.text
+    );
+
+    let code = owner
+        .post(
+            &codes,
+            &json!({"keyId": key_id, "merchantCity": "Natal", "amount": "12,50"}),
+        )
+        .await;
+    assert_eq!(code.status, StatusCode::CREATED, "{}", code.text);
+    assert_eq!(code.json["pixKey"], "caixa@padaria.test");
+    assert_eq!(code.json["merchantName"], "PADARIA SAO JOAO");
+
+    let link = owner
+        .post(
+            &Person::in_account(&owner.account_id, "/payment-links"),
+            &json!({"keyId": key_id, "merchantName": "Padaria São João",
+                    "merchantCity": "Natal", "amount": "45,90"}),
+        )
+        .await;
+    assert_eq!(link.status, StatusCode::CREATED, "{}", link.text);
+
+    let receiver = owner
+        .post(
+            &Person::in_account(&owner.account_id, &format!("/api-pix-receivers/{key_id}")),
+            &json!({}),
+        )
+        .await;
+    assert_eq!(receiver.status, StatusCode::CREATED, "{}", receiver.text);
     app.stop().await;
 }

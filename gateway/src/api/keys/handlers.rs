@@ -308,7 +308,8 @@ fn key_uuid(text: &str) -> Result<String, ApiError> {
         .map_err(|_| ApiError::not_found())
 }
 
-/// The account's key `key_id` in the read model (another account's key: `None`).
+/// The account's key `key_id` in the read model, or in the log while the read model lags
+/// (another account's key: `None`).
 async fn find(
     state: &AppState,
     workspace: &Workspace,
@@ -317,9 +318,14 @@ async fn find(
     let Ok(key_id) = Uuid::parse_str(key_id) else {
         return Ok(None);
     };
-    projections::pix_keys::find(&state.pool, workspace.account_uuid(), key_id)
-        .await
-        .map_err(projection_error)
+    projections::pix_keys::find_or_from_log(
+        &state.pool,
+        state.qrcodes.store(),
+        workspace.account_uuid(),
+        key_id,
+    )
+    .await
+    .map_err(projection_error)
 }
 
 /// The read model's row for `key_id` once it shows the command, or `None` when it is late or

@@ -270,7 +270,15 @@ async fn chosen_key(
         ));
     };
     let registered = match Uuid::parse_str(text) {
-        Ok(id) => registered_key(&state.pool, workspace.account_uuid(), id).await?,
+        Ok(id) => {
+            registered_key(
+                &state.pool,
+                state.qrcodes.store(),
+                workspace.account_uuid(),
+                id,
+            )
+            .await?
+        }
         Err(_) => None,
     };
     let key = registered.ok_or_else(|| {

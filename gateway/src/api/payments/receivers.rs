@@ -37,9 +37,15 @@ async fn key_of(
     key_id: &str,
 ) -> Result<(Uuid, String), ApiError> {
     let key_id = Uuid::parse_str(key_id).map_err(|_| ApiError::not_found())?;
-    let key = projections::pix_keys::find(&state.pool, workspace.account_uuid(), key_id)
-        .await
-        .map_err(crate::api::access::projection_error)?;
+    // From the log while the read model lags: a key registered a moment ago is the account's.
+    let key = projections::pix_keys::find_or_from_log(
+        &state.pool,
+        state.qrcodes.store(),
+        workspace.account_uuid(),
+        key_id,
+    )
+    .await
+    .map_err(crate::api::access::projection_error)?;
     key.filter(|k| k.removed_at.is_none())
         .and_then(|k| k.pix_key)
         .map(|pix_key| (key_id, pix_key))

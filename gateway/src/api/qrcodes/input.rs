@@ -9,8 +9,8 @@ use uuid::Uuid;
 use super::json::{CodeBody, FieldProblem};
 use crate::error::ApiError;
 
-/// A registered key as `pix_keys` (the keys read model) holds it.
-#[derive(Debug, Clone, sqlx::FromRow)]
+/// A registered key, as a code made with it needs it.
+#[derive(Debug, Clone)]
 pub struct RegisteredKey {
     /// The key in DICT form.
     pub pix_key: String,
@@ -22,31 +22,31 @@ pub struct RegisteredKey {
 
 /// The account's key `key_id`, unless it is another account's, removed, or unknown.
 ///
-/// Reads the `pix_keys` read model (built by the keys projection). Until that read model
-/// exists in a database, no key is registered there: an undefined table reads as "no such key".
+/// Reads the `pix_keys` read model, or the account's key ring in the log while the read model
+/// has not caught up with it ([`projections::pix_keys::find_or_from_log`]): a key registered a
+/// moment ago is registered.
 ///
 /// # Errors
 ///
 /// When PostgreSQL fails.
 pub async fn registered_key(
     pool: &PgPool,
+    store: &commands::PgEventStore,
     account: Uuid,
     key_id: Uuid,
 ) -> Result<Option<RegisteredKey>, ApiError> {
-    let found = sqlx::query_as::<_, RegisteredKey>(
-        "select pix_key, key_kind, holder_name from pix_keys
-          where key_id = $1 and account_id = $2 and removed_at is null",
-    )
-    .bind(key_id)
-    .bind(account)
-    .fetch_optional(pool)
-    .await;
-    match found {
-        Ok(key) => Ok(key),
-        // 42P01 undefined_table: the keys read model is not in this database yet.
-        Err(sqlx::Error::Database(db)) if db.code().as_deref() == Some("42P01") => Ok(None),
-        Err(error) => Err(ApiError::from(error)),
-    }
+    let found = projections::pix_keys::find_or_from_log(pool, store, account, key_id)
+        .await
+        .map_err(crate::api::access::projection_error)?;
+    Ok(found
+        .filter(|key| key.removed_at.is_none())
+        .and_then(|key| {
+            Some(RegisteredKey {
+                pix_key: key.pix_key?,
+                key_kind: key.key_kind,
+                holder_name: key.holder_name,
+            })
+        }))
 }
 
 /// A fresh txid (80 random bits from the OS).
@@ -73,6 +73,7 @@ pub struct Shared {
 /// When PostgreSQL fails while looking the registered key up.
 pub async fn shared(
     pool: &PgPool,
+    store: &commands::PgEventStore,
     account: Uuid,
     body: &CodeBody,
     problems: &mut Vec<FieldProblem>,
@@ -91,7 +92,7 @@ pub async fn shared(
     {
         Some(text) => {
             let key = match Uuid::parse_str(text) {
-                Ok(id) => registered_key(pool, account, id)
+                Ok(id) => registered_key(pool, store, account, id)
                     .await?
                     .map(|key| (id, key)),
                 Err(_) => None,
