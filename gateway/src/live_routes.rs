@@ -108,9 +108,10 @@ pub async fn link_payer(
         .get("link")
         .and_then(|t| crate::api::payment_links::token::verify(&state, t))
         .ok_or(AppError::NotFound)?;
-    let view = projections::payment_links::find(&state.pool, link_id)
-        .await?
-        .ok_or(AppError::NotFound)?;
+    let view =
+        projections::payment_links::find_or_from_log(&state.pool, state.qrcodes.store(), link_id)
+            .await?
+            .ok_or(AppError::NotFound)?;
     let audience = Audience::Payer {
         paying: Paying::Link(link_id),
         owner_id: Some(view.owner_id),

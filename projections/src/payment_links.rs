@@ -102,6 +102,77 @@ pub async fn find<'e>(
     )
 }
 
+/// The link with this id from the read model or, when the read model does not have it yet (its
+/// projector stopped or behind), folded from the link's own stream in the event log: a link
+/// someone just made opens for its payer, and can be paid, whatever the projector's lag. Its
+/// `paid_at` is read from `payments` either way.
+///
+/// # Errors
+///
+/// When PostgreSQL fails.
+pub async fn find_or_from_log(
+    pool: &sqlx::PgPool,
+    store: &commands::PgEventStore,
+    link_id: Uuid,
+) -> Result<Option<PaymentLinkView>, Error> {
+    if let Some(view) = find(pool, link_id).await? {
+        return Ok(Some(view));
+    }
+    let events = store
+        .read_stream(STREAM_TYPE, &link_id.hyphenated().to_string())
+        .await?;
+    let mut view: Option<PaymentLinkView> = None;
+    for event in &events {
+        // The projection parks what it cannot read; the fold passes over it.
+        match event.event_type.as_str() {
+            CREATED => {
+                let Ok(created) = read::<CreatedV1>(store.upcasters(), event) else {
+                    continue;
+                };
+                view = Some(PaymentLinkView {
+                    link_id: created.link_id,
+                    owner_id: created.owner_id,
+                    created_by: created.created_by,
+                    key_kind: created.key_kind,
+                    pix_key: created.pix_key,
+                    merchant_name: created.merchant_name,
+                    merchant_city: created.merchant_city,
+                    amount_centavos: created.amount_centavos,
+                    description: created.description,
+                    txid: created.txid,
+                    payload: created.payload,
+                    expires_at: created.expires_at,
+                    created_at: created.created_at,
+                    revoked_at: None,
+                    revoked_by: None,
+                    paid_at: None,
+                    tx_id: i64::try_from(event.position.tx_id).unwrap_or(i64::MAX),
+                    global_position: event.position.global_position,
+                });
+            }
+            REVOKED => {
+                let Ok(revoked) = read::<RevokedV1>(store.upcasters(), event) else {
+                    continue;
+                };
+                if let Some(view) = view.as_mut().filter(|v| v.link_id == revoked.link_id) {
+                    view.revoked_at = Some(revoked.at);
+                    view.revoked_by = Some(revoked.revoked_by);
+                }
+            }
+            _ => {}
+        }
+    }
+    if let Some(view) = view.as_mut() {
+        view.paid_at = sqlx::query_scalar(
+            "select min(paid_at) from payments where payment_link_id = $1 and status = 'received'",
+        )
+        .bind(link_id)
+        .fetch_one(pool)
+        .await?;
+    }
+    Ok(view)
+}
+
 /// The newest `limit` links of an account, newest first.
 pub async fn list_by_owner<'e>(
     executor: impl PgExecutor<'e>,

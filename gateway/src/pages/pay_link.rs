@@ -90,7 +90,7 @@ pub async fn show(
             "Este link de pagamento não foi emitido pelo Balcão ou foi alterado. Peça a quem vai receber um link novo, copiado inteiro.",
         ));
     };
-    let view = payment_links::find(&state.pool, link_id)
+    let view = payment_links::find_or_from_log(&state.pool, state.qrcodes.store(), link_id)
         .await?
         .ok_or(AppError::NotFound)?;
     let paid = view.paid_at.map(paid_in_brasilia);

@@ -513,9 +513,11 @@ async fn a_read_cancelled_by_the_statement_timeout_is_a_503_with_retry_after_not
 /// The guide's rule for the money path: decide on the write side. A key registered while the
 /// projector is stopped is the account's at once: a QR code, a payment link and the bank's
 /// receiver are made with it (before, each read the `pix_keys` read model and answered 422 or
-/// 404 until the projector caught up).
+/// 404 until the projector caught up); the new link opens for its payer, and a payment typed in
+/// a moment ago can be voided.
 #[tokio::test]
-async fn with_the_projector_stopped_a_key_just_registered_makes_a_code_a_link_and_a_receiver() {
+async fn with_the_projector_stopped_a_key_just_registered_makes_a_code_a_link_and_a_receiver_and_a_new_payment_can_be_voided()
+ {
     let app = TestApp::spawn_roles(serve_and_relay(), |settings| {
         settings.read_your_writes_ms = 3_000;
         settings.read_your_writes_stall_ms = 250;
@@ -560,6 +562,16 @@ async fn with_the_projector_stopped_a_key_just_registered_makes_a_code_a_link_an
         )
         .await;
     assert_eq!(link.status, StatusCode::CREATED, "{}", link.text);
+    assert_eq!(link.json["pixKey"], "caixa@padaria.test", "answered whole");
+    let url = link.json["url"].as_str().expect("the link's address");
+    let page = app
+        .get(&url[url.find("/pagar?").expect("a /pagar address")..])
+        .await;
+    assert_eq!(
+        page.status(),
+        StatusCode::OK,
+        "the payer opens the new link"
+    );
 
     let receiver = owner
         .post(
@@ -568,5 +580,20 @@ async fn with_the_projector_stopped_a_key_just_registered_makes_a_code_a_link_an
         )
         .await;
     assert_eq!(receiver.status, StatusCode::CREATED, "{}", receiver.text);
+
+    let payments = Person::in_account(&owner.account_id, "/payments");
+    let typed = owner.post(&payments, &json!({"amount": "3,00"})).await;
+    assert_eq!(typed.status, StatusCode::CREATED, "{}", typed.text);
+    let reference = typed.json["reference"]
+        .as_str()
+        .expect("reference")
+        .to_owned();
+    let void = owner
+        .post(
+            &Person::in_account(&owner.account_id, &format!("/payments/{reference}/void")),
+            &json!({"reason": "digitado errado"}),
+        )
+        .await;
+    assert_eq!(void.status, StatusCode::OK, "{}", void.text);
     app.stop().await;
 }

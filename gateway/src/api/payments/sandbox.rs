@@ -141,9 +141,10 @@ pub async fn simulate_link(
     let token = query.get("link").ok_or(AppError::NotFound)?;
     let link_id =
         crate::api::payment_links::token::verify(&state, token).ok_or(AppError::NotFound)?;
-    let view = projections::payment_links::find(&state.pool, link_id)
-        .await?
-        .ok_or(AppError::NotFound)?;
+    let view =
+        projections::payment_links::find_or_from_log(&state.pool, state.qrcodes.store(), link_id)
+            .await?
+            .ok_or(AppError::NotFound)?;
     let body = delivery(&view.txid, Some(view.amount_centavos), &view.pix_key);
     let back = format!("/pagar?link={token}");
     Ok(pay(&state, view.owner_id, &view.pix_key, body, &back).await)
