@@ -379,20 +379,17 @@ async fn with_no_projector_ever_a_new_account_works_and_its_first_code_is_shown_
     app.stop().await;
 }
 
-#[tokio::test]
-async fn with_the_projector_stopped_every_creation_is_answered_from_the_command_and_projected_once()
-{
+/// A gateway with the production read-your-writes defaults (a stall noticed after 250 ms) whose
+/// owner's account reached its read model (every API call checks it), then the projector
+/// stopped: what the owner does next, no projector writes.
+async fn an_owner_whose_projector_then_stops() -> (TestApp, Person) {
     let app = TestApp::spawn_roles(serve_and_relay(), |settings| {
-        // The production defaults: a stall is noticed after 250 ms without progress.
         settings.read_your_writes_ms = 3_000;
         settings.read_your_writes_stall_ms = 250;
     })
     .await;
-    // The account needs its read model once (every API call checks it), then the projector
-    // goes away.
     let projector = app.start_roles(project()).await;
     let mut owner = sign_up(&app, "dona@padaria.test", "Dona").await;
-    let token = owner.browser.access_token.clone().expect("signed in");
     let path = Person::in_account(&owner.account_id, "/qrcodes");
     // (A projector just started may take longer than the stall time to apply its first event,
     // so the sign-up may have answered before the read model had the account.)
@@ -407,6 +404,15 @@ async fn with_the_projector_stopped_every_creation_is_answered_from_the_command_
     .await;
     assert_eq!(listed.status, StatusCode::OK, "{}", listed.text);
     projector.stop().await.expect("the projector stops cleanly");
+    (app, owner)
+}
+
+#[tokio::test]
+async fn with_the_projector_stopped_every_creation_is_answered_from_the_command_and_projected_once()
+{
+    let (app, mut owner) = an_owner_whose_projector_then_stops().await;
+    let token = owner.browser.access_token.clone().expect("signed in");
+    let path = Person::in_account(&owner.account_id, "/qrcodes");
 
     let creations = 60;
     let sampler = ListenerSampler::start(&app).await;
@@ -518,21 +524,8 @@ async fn a_read_cancelled_by_the_statement_timeout_is_a_503_with_retry_after_not
 #[tokio::test]
 async fn with_the_projector_stopped_a_key_just_registered_makes_a_code_a_link_and_a_receiver_and_a_new_payment_can_be_voided()
  {
-    let app = TestApp::spawn_roles(serve_and_relay(), |settings| {
-        settings.read_your_writes_ms = 3_000;
-        settings.read_your_writes_stall_ms = 250;
-    })
-    .await;
-    let projector = app.start_roles(project()).await;
-    let mut owner = sign_up(&app, "dona@padaria.test", "Dona").await;
+    let (app, mut owner) = an_owner_whose_projector_then_stops().await;
     let codes = Person::in_account(&owner.account_id, "/qrcodes");
-    eventually_within(
-        Duration::from_secs(30),
-        "the account's read model",
-        async || (owner.get(&codes).await.status == StatusCode::OK).then_some(()),
-    )
-    .await;
-    projector.stop().await.expect("the projector stops cleanly");
 
     let key_id = register_key_as(&mut owner, "caixa@padaria.test", "Padaria São João").await;
     let keys = owner

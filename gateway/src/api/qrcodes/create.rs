@@ -44,14 +44,7 @@ pub async fn check(
 ) -> Result<Json<Checked>, ApiError> {
     workspace.require(Right::CreateQrCodes)?;
     let mut problems = Vec::new();
-    let shared = shared(
-        &state.pool,
-        state.qrcodes.store(),
-        workspace.account_uuid(),
-        &body,
-        &mut problems,
-    )
-    .await?;
+    let shared = shared(&state, workspace.account_uuid(), &body, &mut problems).await?;
     let is_batch = body.lines.as_deref().is_some_and(|l| !l.trim().is_empty())
         || body.prefix.as_deref().is_some_and(|p| !p.trim().is_empty());
     let preview = if is_batch {
@@ -140,14 +133,7 @@ pub async fn create(
 ) -> Result<Response, ApiError> {
     workspace.require(Right::CreateQrCodes)?;
     let mut problems = Vec::new();
-    let shared = shared(
-        &state.pool,
-        state.qrcodes.store(),
-        workspace.account_uuid(),
-        &body,
-        &mut problems,
-    )
-    .await?;
+    let shared = shared(&state, workspace.account_uuid(), &body, &mut problems).await?;
     let typed_txid = body
         .txid
         .as_deref()
@@ -371,14 +357,7 @@ pub async fn batch(
     workspace.require(Right::CreateQrCodes)?;
     let key = crate::api::idempotency::key(&workspace, &headers, "painel-qrcode-lote")?;
     let mut problems = Vec::new();
-    let shared = shared(
-        &state.pool,
-        state.qrcodes.store(),
-        workspace.account_uuid(),
-        &body,
-        &mut problems,
-    )
-    .await?;
+    let shared = shared(&state, workspace.account_uuid(), &body, &mut problems).await?;
     let lines = batch_lines(&body, &mut problems);
     let batch_id = crate::api::idempotency::id_for(&BATCH_ID_NAMESPACE, key.as_ref());
     let requested_at = crate::auth::accounts::now();

@@ -8,6 +8,7 @@ use uuid::Uuid;
 
 use super::json::{CodeBody, FieldProblem};
 use crate::error::ApiError;
+use crate::state::AppState;
 
 /// A registered key, as a code made with it needs it.
 #[derive(Debug, Clone)]
@@ -72,8 +73,7 @@ pub struct Shared {
 ///
 /// When PostgreSQL fails while looking the registered key up.
 pub async fn shared(
-    pool: &PgPool,
-    store: &commands::PgEventStore,
+    state: &AppState,
     account: Uuid,
     body: &CodeBody,
     problems: &mut Vec<FieldProblem>,
@@ -92,7 +92,7 @@ pub async fn shared(
     {
         Some(text) => {
             let key = match Uuid::parse_str(text) {
-                Ok(id) => registered_key(pool, store, account, id)
+                Ok(id) => registered_key(&state.pool, state.qrcodes.store(), account, id)
                     .await?
                     .map(|key| (id, key)),
                 Err(_) => None,
