@@ -20,7 +20,7 @@
 //!   page that resumes (`?desde=`, `Last-Event-ID`) hears only of payments that arrived after
 //!   what it saw. `GET /api/accounts/{accountId}/events` (bearer token, [`Right::ViewOwnTransactions`]):
 //!   the account's payments as they change, amount and status but no payer data; operators only
-//!   the payments to codes they made. Both are [`handlers`].
+//!   the payments to codes they made. Both are in [`crate::live_routes`].
 //! - **Ids and resuming.** Every event's `id:` is the feed position (`TX.GP`) of the change it
 //!   tells. A client that reconnects sends it back (`Last-Event-ID`, or `?desde=` where a header
 //!   cannot be set); the stream first replays, from the read model, what changed after it for
