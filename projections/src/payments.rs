@@ -157,6 +157,25 @@ where
         .collect())
 }
 
+/// The account's payments paid on São Paulo days `from` to `to`, voided ones left out: what a
+/// bank statement of those days is reconciled against (`domain::statement::reconcile::Book`).
+pub async fn standing_in_days<'e>(
+    executor: impl PgExecutor<'e>,
+    account_id: Uuid,
+    from: NaiveDate,
+    to: NaiveDate,
+) -> Result<Vec<PaymentView>, Error> {
+    Ok(sqlx::query_as(AssertSqlSafe(format!(
+        "select {COLUMNS} from payments
+          where account_id = $1 and paid_on between $2 and $3 and status = 'received'"
+    )))
+    .bind(account_id)
+    .bind(from)
+    .bind(to)
+    .fetch_all(executor)
+    .await?)
+}
+
 /// One payment of the account.
 pub async fn find<'e>(
     executor: impl PgExecutor<'e>,

@@ -569,3 +569,26 @@ async fn undo_chunk(
         position,
     }))
 }
+
+/// The account's claimed statement lines as (digest of the line key, payment stream id): what
+/// the write side knows was imported or linked, for reconciling a new file against it.
+///
+/// # Errors
+///
+/// Storage failures.
+pub async fn claimed_lines(
+    pool: &sqlx::PgPool,
+    account_id: &str,
+) -> Result<HashMap<String, String>, sqlx::Error> {
+    let rows: Vec<(String, String)> =
+        sqlx::query_as("select value, owner from unique_claims where scope = $1")
+            .bind(statement_scope(account_id))
+            .fetch_all(pool)
+            .await?;
+    Ok(rows.into_iter().collect())
+}
+
+/// The digest a line key is claimed under ([`claimed_lines`]' keys).
+pub fn line_claim_value(line_key: &str) -> String {
+    digest(line_key)
+}
