@@ -303,7 +303,8 @@ fn api_routes() -> Router<AppState> {
         .route(
             "/accounts/{accountId}/extratos",
             post(payments::statements::import)
-                .layer(DefaultBodyLimit::max(payments::statements::BODY_LIMIT)),
+                .layer(DefaultBodyLimit::max(payments::statements::BODY_LIMIT))
+                .get(payments::statements::list),
         )
         .route(
             "/accounts/{accountId}/extratos/{importId}",

@@ -438,6 +438,7 @@ fn selecting_all_or_nothing_means_every_projection_and_unknown_names_are_refused
         "pix_keys",
         "subscriptions",
         "signs",
+        "statement_imports",
     ];
     assert_eq!(names(vec![]), every);
     assert_eq!(names(vec!["all".to_owned()]), every);

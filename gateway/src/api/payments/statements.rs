@@ -7,6 +7,7 @@
 //! | `POST …/extratos/previa` `{arquivo, conteudo}` | owner, manager ([`Right::ViewAllTransactions`]) | 200 the counts and every Pix credit line with its decision; nothing written |
 //! | `POST …/extratos` `{arquivo, conteudo, escolhas: [{linha, qrcode}]}` (an `Idempotency-Key` names the import: a retry is the same import, and its claims make it record nothing more) | as the preview | 201 `{importacao, registrados, vinculados, jaImportados}` |
 //! | `DELETE …/extratos/{importacao}` | as the preview | 200 `{importacao, anulados, liberados}`; 404; 409 `statement-import-already-undone` |
+//! | `GET …/extratos` | as the preview | 200 `{importacoes: [{importacao, arquivo, quando, quem, registrados, desfeita, desfeitaEm}]}`, newest first (the `statement_imports` read model; an import that recorded no payment is not listed) |
 //!
 //! `conteudo` is the file's bytes in base64 (what a browser's `FileReader` gives), at most
 //! [`MAX_FILE_BYTES`]: more is 413 `statement-too-large`. A file that cannot be read is 422 with
@@ -548,6 +549,7 @@ async fn answer_import(
     partial: bool,
 ) -> Response {
     wait_for(state, projections::payments::NAME, position).await;
+    wait_for(state, projections::statement_imports::NAME, position).await;
     let mut json = json!({
         "importacao": import_id,
         "registrados": recorded,
@@ -583,9 +585,45 @@ pub async fn undo(
     let store = PgEventStore::new(state.pool.clone());
     let outcome = undo_statement_import(&store, &undo, &metadata(&workspace)).await?;
     wait_for(&state, projections::payments::NAME, outcome.position).await;
+    wait_for(
+        &state,
+        projections::statement_imports::NAME,
+        outcome.position,
+    )
+    .await;
     Ok(Json(json!({
         "importacao": import_id,
         "anulados": outcome.voided,
         "liberados": outcome.released,
     })))
+}
+
+/// `GET /api/accounts/{accountId}/extratos`: the account's imports, newest first.
+///
+/// # Errors
+///
+/// As the module table says.
+pub async fn list(
+    State(state): State<AppState>,
+    workspace: Workspace,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    workspace.require(Right::ViewAllTransactions)?;
+    let imports = projections::statement_imports::list(&state.pool, workspace.account_uuid(), 200)
+        .await
+        .map_err(ApiError::from)?;
+    let imports: Vec<serde_json::Value> = imports
+        .iter()
+        .map(|i| {
+            json!({
+                "importacao": i.import_id,
+                "arquivo": i.file_name,
+                "quando": i.imported_at.to_rfc3339_opts(SecondsFormat::Millis, true),
+                "quem": i.imported_by,
+                "registrados": i.recorded,
+                "desfeita": i.undone_at.is_some(),
+                "desfeitaEm": i.undone_at.map(|at| at.to_rfc3339_opts(SecondsFormat::Millis, true)),
+            })
+        })
+        .collect();
+    Ok(Json(json!({ "importacoes": imports })))
 }

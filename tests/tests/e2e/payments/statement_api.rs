@@ -9,7 +9,8 @@ use serde_json::{Value, json};
 use tests::TestApp;
 
 use super::support::{
-    delivery, entry, payment_events, post_delivery, register_key, turn_on, wait_for_payments,
+    delivery, entry, payment_events, post_delivery, read_models, register_key, turn_on,
+    wait_for_payments,
 };
 use tests::browser::Answer;
 
@@ -283,6 +284,14 @@ async fn importing_again_changes_nothing_undoing_puts_the_list_and_totals_back_a
             .all(|p| p["voidReason"] == "Importação desfeita"),
         "{voided:?}"
     );
+    let imports = owner.get(&Person::in_account(&account, "/extratos")).await;
+    assert_eq!(imports.status, StatusCode::OK, "{}", imports.text);
+    let listed = &imports.json["importacoes"];
+    assert_eq!(listed.as_array().map(Vec::len), Some(1), "{}", imports.text);
+    assert_eq!(listed[0]["importacao"], import_id.as_str());
+    assert_eq!(listed[0]["arquivo"], "extrato.ofx");
+    assert_eq!(listed[0]["registrados"], 2);
+    assert_eq!(listed[0]["desfeita"], true);
     // Undone once.
     let twice = owner
         .delete(&Person::in_account(
@@ -304,6 +313,32 @@ async fn importing_again_changes_nothing_undoing_puts_the_list_and_totals_back_a
         9_900 + 4_000,
         "{renewed_totals}"
     );
+
+    // A replay of the payments (recorded, undone, recorded again) and of the imports equals live.
+    let imports = async || -> Vec<String> {
+        sqlx::query_scalar(
+            "select row_to_json(i)::text from (select * from statement_imports
+               order by account_id, import_id) i",
+        )
+        .fetch_all(&db)
+        .await
+        .expect("imports")
+    };
+    let live = (read_models(&db).await, imports().await);
+    assert_eq!(live.1.len(), 2, "{:?}", live.1);
+    gateway::roles::replay(
+        &app.settings,
+        &["payments".to_owned(), "statement_imports".to_owned()],
+        false,
+    )
+    .await
+    .expect("replay");
+    assert_eq!(
+        (read_models(&db).await, imports().await),
+        live,
+        "replay equals live"
+    );
+    app.stop().await;
 }
 
 #[tokio::test]
