@@ -74,7 +74,7 @@ const PAST: StatementImport = {
   desfeitaEm: null,
 };
 
-function fakeApi(preview: () => HttpResponse<never> | Response = () => HttpResponse.json(PREVIEW)) {
+function fakeApi(preview: () => Response = () => HttpResponse.json(PREVIEW)) {
   const calls = { previews: [] as unknown[], imports: [] as unknown[], undone: [] as string[] };
   server.use(
     http.get('/api/accounts/:id/payments', () => HttpResponse.json({ payments: [], next: null })),
@@ -122,7 +122,7 @@ describe('Importar extrato on /painel/transacoes', { timeout: 30_000 }, () => {
     await app.user.upload(screen.getByLabelText('Arquivo do extrato'), ofx());
     const panel = screen.getByRole('region', { name: 'Importar extrato' });
     expect(
-      await within(panel).findByText(/5 lançamentos lidos, 4 Pix recebidos, 1 outros lançamentos ignorados/),
+      await within(panel).findByText(/5 lançamentos lidos, 4 Pix recebidos, 1 outro lançamento ignorado\./),
     ).toBeInTheDocument();
     expect(calls.previews[0]).toMatchObject({
       arquivo: 'extrato-marco.ofx',

@@ -16,6 +16,9 @@ import {
   usePreviewStatementMutation,
   useUndoStatementImportMutation,
 } from '../api/statements';
+import './statement-import.css';
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /** "sem QR code" in the review's choices. */
 const NO_CODE = 'sem';
@@ -92,8 +95,9 @@ function Preview({
   return (
     <div className="statement-preview">
       <p>
-        {preview.arquivo} ({preview.formato}): {preview.linhasLidas} lançamentos lidos, {preview.creditosPix} Pix
-        recebidos, {preview.ignorados} outros lançamentos ignorados.
+        {preview.arquivo} ({preview.formato}): {plural(preview.linhasLidas, 'lançamento lido', 'lançamentos lidos')},{' '}
+        {plural(preview.creditosPix, 'Pix recebido', 'Pix recebidos')},{' '}
+        {plural(preview.ignorados, 'outro lançamento ignorado', 'outros lançamentos ignorados')}.
       </p>
       <Group
         title="Novos pagamentos por QR code"
