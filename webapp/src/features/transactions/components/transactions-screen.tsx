@@ -89,7 +89,7 @@ export function TransactionsScreen({ workspace, codes, keys, statementImport }: 
       <p className="lead">
         {operator
           ? 'Os pagamentos dos QR codes que você criou, do mais novo ao mais antigo.'
-          : 'Os pagamentos desta conta, do mais novo ao mais antigo: os que o banco confirmou, os simulados e os registrados à mão.'}
+          : 'Os pagamentos desta conta, do mais novo ao mais antigo: os que o banco confirmou, os simulados, os registrados à mão e os importados do extrato.'}
       </p>
       <TransactionFilters
         input={input}
