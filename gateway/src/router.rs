@@ -297,6 +297,22 @@ fn api_routes() -> Router<AppState> {
             "/accounts/{accountId}/payments/{reference}/void",
             post(payments::records::void),
         )
+        // Issue 35: bank statements, previewed, imported, undone.
+        .route(
+            "/accounts/{accountId}/extratos/previa",
+            post(payments::statements::preview)
+                .layer(DefaultBodyLimit::max(payments::statements::BODY_LIMIT)),
+        )
+        .route(
+            "/accounts/{accountId}/extratos",
+            post(payments::statements::import)
+                .layer(DefaultBodyLimit::max(payments::statements::BODY_LIMIT))
+                .get(payments::statements::list),
+        )
+        .route(
+            "/accounts/{accountId}/extratos/{importId}",
+            delete(payments::statements::undo),
+        )
         .route(
             "/accounts/{accountId}/daily-totals",
             get(payments::records::totals),

@@ -34,6 +34,7 @@ pub mod relay;
 pub mod replay;
 pub mod signs;
 mod sql;
+pub mod statement_imports;
 pub mod status;
 pub mod subscriptions;
 mod wakeup;
@@ -62,6 +63,8 @@ pub fn all() -> Vec<Arc<dyn Projection>> {
         Arc::new(subscriptions::Subscriptions),
         // Issue 11: the signs an account keeps in its dashboard.
         Arc::new(signs::Signs),
+        // Issue 35: bank statement imports.
+        Arc::new(statement_imports::StatementImports),
     ]
 }
 

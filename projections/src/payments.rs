@@ -157,6 +157,25 @@ where
         .collect())
 }
 
+/// The account's payments paid on São Paulo days `from` to `to`, voided ones left out: what a
+/// bank statement of those days is reconciled against (`domain::statement::reconcile::Book`).
+pub async fn standing_in_days<'e>(
+    executor: impl PgExecutor<'e>,
+    account_id: Uuid,
+    from: NaiveDate,
+    to: NaiveDate,
+) -> Result<Vec<PaymentView>, Error> {
+    Ok(sqlx::query_as(AssertSqlSafe(format!(
+        "select {COLUMNS} from payments
+          where account_id = $1 and paid_on between $2 and $3 and status = 'received'"
+    )))
+    .bind(account_id)
+    .bind(from)
+    .bind(to)
+    .fetch_all(executor)
+    .await?)
+}
+
 /// One payment of the account.
 pub async fn find<'e>(
     executor: impl PgExecutor<'e>,
@@ -1024,30 +1043,39 @@ fn fold(keys: &Keys, change: &Change<'_>, old: Option<Row>) -> Result<Row, Apply
         ..
     } = *change;
     let row = match (old, &change.decoded) {
-        (None, PaymentEvent::PaymentRecorded(recorded)) => Row {
-            account_id,
-            reference: reference.to_owned(),
-            end_to_end_id: recorded.end_to_end_id.clone(),
-            amount_centavos: centavos(event, recorded.amount_centavos)?,
-            refunded_centavos: 0,
-            paid_at: timestamp(event, &recorded.paid_at)?,
-            paid_on: NaiveDate::MIN,
-            txid: recorded.txid.clone(),
-            qrcode_id: code(event, recorded.qrcode_id.as_deref())?,
-            payment_link_id: code(event, recorded.payment_link_id.as_deref())?,
-            pix_key: recorded.pix_key.clone(),
-            source: recorded.source.as_str().to_owned(),
-            confirmed_by: None,
-            status: "received".to_owned(),
-            payer_name: keys.open(account_text, recorded.payer_name.as_ref()),
-            payer_document: keys.open(account_text, recorded.payer_document.as_ref()),
-            payer_info: keys.open(account_text, recorded.payer_info.as_ref()),
-            note: recorded.note.clone(),
-            recorded_by: recorded.recorded_by.clone(),
-            void_reason: None,
-            recorded_at: timestamp(event, &recorded.recorded_at)?,
-            refunds: serde_json::Value::Array(Vec::new()),
-        },
+        // A second `PaymentRecorded` on a stream follows only the undoing of the statement
+        // import that recorded it (`PaymentVoided.undone_import`): the line, imported again, is
+        // the payment anew.
+        (old, PaymentEvent::PaymentRecorded(recorded))
+            if old
+                .as_ref()
+                .is_none_or(|row| row.status == "voided" && row.source == "extrato") =>
+        {
+            Row {
+                account_id,
+                reference: reference.to_owned(),
+                end_to_end_id: recorded.end_to_end_id.clone(),
+                amount_centavos: centavos(event, recorded.amount_centavos)?,
+                refunded_centavos: 0,
+                paid_at: timestamp(event, &recorded.paid_at)?,
+                paid_on: NaiveDate::MIN,
+                txid: recorded.txid.clone(),
+                qrcode_id: code(event, recorded.qrcode_id.as_deref())?,
+                payment_link_id: code(event, recorded.payment_link_id.as_deref())?,
+                pix_key: recorded.pix_key.clone(),
+                source: recorded.source.as_str().to_owned(),
+                confirmed_by: None,
+                status: "received".to_owned(),
+                payer_name: keys.open(account_text, recorded.payer_name.as_ref()),
+                payer_document: keys.open(account_text, recorded.payer_document.as_ref()),
+                payer_info: keys.open(account_text, recorded.payer_info.as_ref()),
+                note: recorded.note.clone(),
+                recorded_by: recorded.recorded_by.clone(),
+                void_reason: None,
+                recorded_at: timestamp(event, &recorded.recorded_at)?,
+                refunds: serde_json::Value::Array(Vec::new()),
+            }
+        }
         (Some(mut row), PaymentEvent::PaymentConfirmed(confirmed)) => {
             row.amount_centavos = centavos(event, confirmed.amount_centavos)?;
             row.paid_at = timestamp(event, &confirmed.paid_at)?;

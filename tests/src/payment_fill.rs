@@ -248,6 +248,7 @@ pub async fn fill(pool: &PgPool, fill: &Fill) -> anyhow::Result<Filled> {
                     reason: "Lançado em dobro".to_owned(),
                     voided_by: account.clone(),
                     voided_at: at.clone(),
+                    undone_import: None,
                 }),
             ),
             _ => {}

@@ -23,6 +23,11 @@
 //!    after, lands on the same stream: before, the line records nothing; after, it confirms the
 //!    line's payment), else `extrato-` and 32 hex digits of the line key's digest.
 //!
+//! 4. **Remembers the import**: every line whose claim the batch made is claimed once more in
+//!    [`import_scope`] (the import's own scope: value the same digest, owner the same stream).
+//!    That is the write side's list of what one import did, read by [`undo_statement_import`]
+//!    (never a read model).
+//!
 //! Claims and events commit together or not at all, so a crash between batches leaves whole
 //! batches: importing the file again records the lines of the batches that did not commit, and
 //! only those. A writer of the same stream in between (a webhook) is caught by the stream-version
@@ -52,6 +57,26 @@ use crate::{CommandError, CommandMetadata, DEFAULT_MAX_RETRIES, FeedPosition, Pg
 /// ```
 pub fn statement_scope(account_id: &str) -> String {
     format!("statement:{account_id}")
+}
+
+/// The scope of what import `import_id` of account `account_id` claimed: one row per line
+/// whose [`statement_scope`] claim that import made (value the line key's digest, owner the
+/// payment's stream), so undoing it finds its lines without reading a read model.
+///
+/// ```
+/// assert_eq!(
+///     commands::payments::statement_import::import_scope("conta-1", "imp-1"),
+///     "statement-import:conta-1:imp-1"
+/// );
+/// ```
+pub fn import_scope(account_id: &str, import_id: &str) -> String {
+    format!("statement-import:{account_id}:{import_id}")
+}
+
+/// The scope of the account's undone imports (value the import id's digest): a second undo is
+/// told so instead of "not found".
+fn undone_scope(account_id: &str) -> String {
+    format!("statement-undone:{account_id}")
 }
 
 /// The most lines one batch may carry, so one command's transaction stays short (the importer
@@ -264,6 +289,24 @@ async fn attempt(
     .bind(&owners)
     .fetch_all(&mut *tx)
     .await?;
+    // What this import claimed, in its own scope, for undoing it as a whole.
+    let (import_values, import_owners): (Vec<String>, Vec<String>) = taken
+        .iter()
+        .map(|value| {
+            let line = &batch.lines[by_digest[value]];
+            (value.clone(), claimed_stream(account, line))
+        })
+        .unzip();
+    sqlx::query(
+        "insert into unique_claims (scope, value, owner)
+         select $1, v, o from unnest($2::text[], $3::text[]) as t(v, o)
+         on conflict (scope, value) do nothing",
+    )
+    .bind(import_scope(account, &batch.import_id))
+    .bind(&import_values)
+    .bind(&import_owners)
+    .execute(&mut *tx)
+    .await?;
     let mut results = vec![LineResult::AlreadyImported; batch.lines.len()];
     // The lines whose claim this batch made, by stream, in batch order; and the payments lines
     // are linked to.
@@ -354,4 +397,198 @@ fn command(batch: &StatementBatch, line: &ImportLine) -> RecordStatementLine {
         recorded_by: batch.recorded_by.clone(),
         recorded_at: batch.recorded_at.clone(),
     }
+}
+
+/// An import to undo.
+#[derive(Debug, Clone)]
+pub struct UndoImport {
+    /// The account whose import it is.
+    pub account_id: String,
+    /// The import.
+    pub import_id: String,
+    /// Who undoes it, by account id.
+    pub undone_by: String,
+    /// When, RFC 3339.
+    pub undone_at: String,
+}
+
+/// What an undo did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct UndoOutcome {
+    /// Payments the import had recorded, now voided ("Importação desfeita").
+    pub voided: usize,
+    /// Line claims released (recorded and linked lines): a later import takes them again.
+    pub released: usize,
+    /// The feed position of the last event written, for read-your-writes.
+    pub position: Option<FeedPosition>,
+}
+
+/// Undoes import `undo.import_id` as a whole, from the write side: the lines it claimed
+/// ([`import_scope`]) are taken [`MAX_BATCH_LINES`] at a time, each chunk in one transaction
+/// that releases their [`statement_scope`] claims and their import claims and decides
+/// [`PaymentCommand::UndoStatementImport`] on each payment they name (the aggregate voids only
+/// what this import recorded and no bank confirmed; a linked payment stays as it was). An undo
+/// cut short (a crash) is finished by asking again.
+///
+/// # Errors
+///
+/// [`PaymentError::ImportNotFound`] when the account has no such import,
+/// [`PaymentError::ImportAlreadyUndone`] when it was undone already; conflicts and storage
+/// errors as [`record_statement_batch`].
+pub async fn undo_statement_import(
+    store: &PgEventStore,
+    undo: &UndoImport,
+    metadata: &CommandMetadata,
+) -> Result<UndoOutcome, CommandError<PaymentError>> {
+    let metadata = metadata.to_json();
+    let mut outcome = UndoOutcome::default();
+    let attempts = DEFAULT_MAX_RETRIES.saturating_add(1);
+    let mut failed = 0;
+    let mut found = false;
+    loop {
+        match undo_chunk(store, undo, &metadata).await {
+            Ok(None) => break,
+            Ok(Some(chunk)) => {
+                found = true;
+                outcome.voided += chunk.voided;
+                outcome.released += chunk.released;
+                outcome.position = chunk.position.or(outcome.position);
+            }
+            Err(AppendFailure::Failed(error)) => return Err(error),
+            Err(AppendFailure::VersionTaken | AppendFailure::KeyTaken) => {
+                failed += 1;
+                if failed >= attempts {
+                    return Err(CommandError::Conflict {
+                        stream_type: domain::payment::STREAM_TYPE.to_owned(),
+                        stream_id: format!("(statement import {})", undo.import_id),
+                        attempts,
+                    });
+                }
+            }
+        }
+    }
+    if !found {
+        let undone: bool = sqlx::query_scalar(
+            "select exists (select 1 from unique_claims where scope = $1 and value = $2)",
+        )
+        .bind(undone_scope(&undo.account_id))
+        .bind(digest(&undo.import_id))
+        .fetch_one(store.pool())
+        .await
+        .map_err(CommandError::from)?;
+        return Err(CommandError::Rejected(if undone {
+            PaymentError::ImportAlreadyUndone
+        } else {
+            PaymentError::ImportNotFound
+        }));
+    }
+    Ok(outcome)
+}
+
+/// One chunk of an undo; `None` when the import has no claim left.
+async fn undo_chunk(
+    store: &PgEventStore,
+    undo: &UndoImport,
+    metadata: &serde_json::Value,
+) -> Result<Option<UndoOutcome>, AppendFailure<PaymentError>> {
+    let account = undo.account_id.as_str();
+    let mut tx = store.pool().begin().await?;
+    let lines: Vec<(String, String)> = sqlx::query_as(
+        "delete from unique_claims
+          where scope = $1
+            and value in (select value from unique_claims where scope = $1
+                           order by value limit $2 for update)
+         returning value, owner",
+    )
+    .bind(import_scope(account, &undo.import_id))
+    .bind(i64::try_from(MAX_BATCH_LINES).unwrap_or(i64::MAX))
+    .fetch_all(&mut *tx)
+    .await?;
+    if lines.is_empty() {
+        return Ok(None);
+    }
+    let (values, owners): (Vec<String>, Vec<String>) = lines.into_iter().unzip();
+    // Only the claims this import made (same value, same owner): a claim another import took
+    // after an earlier undo is not this one's to release.
+    let released = sqlx::query(
+        "delete from unique_claims c
+          using unnest($2::text[], $3::text[]) as t(v, o)
+          where c.scope = $1 and c.value = t.v and c.owner = t.o",
+    )
+    .bind(statement_scope(account))
+    .bind(&values)
+    .bind(&owners)
+    .execute(&mut *tx)
+    .await?
+    .rows_affected();
+    sqlx::query(
+        "insert into unique_claims (scope, value, owner) values ($1, $2, $3)
+         on conflict (scope, value) do nothing",
+    )
+    .bind(undone_scope(account))
+    .bind(digest(&undo.import_id))
+    .bind(&undo.undone_by)
+    .execute(&mut *tx)
+    .await?;
+    let mut streams: Vec<String> = owners;
+    streams.sort_unstable();
+    streams.dedup();
+    let loaded: HashMap<String, (Payment, i64)> = load_streams(&mut tx, store, &streams).await?;
+    let mut ids: Vec<String> = Vec::new();
+    let mut versions: Vec<i64> = Vec::new();
+    let mut decided: Vec<PaymentEvent> = Vec::new();
+    for stream_id in &streams {
+        let Some((payment, version)) = loaded.get(stream_id) else {
+            continue;
+        };
+        let events = payment
+            .decide_now(PaymentCommand::UndoStatementImport(
+                domain::payment::UndoStatementImport {
+                    import_id: undo.import_id.clone(),
+                    undone_by: undo.undone_by.clone(),
+                    undone_at: undo.undone_at.clone(),
+                },
+            ))
+            .map_err(CommandError::Rejected)?;
+        for (n, event) in events.into_iter().enumerate() {
+            ids.push(stream_id.clone());
+            versions.push(version + 1 + i64::try_from(n).unwrap_or(0));
+            decided.push(event);
+        }
+    }
+    let voided = decided.len();
+    let position = if decided.is_empty() {
+        None
+    } else {
+        append_decided(&mut tx, &ids, &versions, &decided, metadata).await?
+    };
+    tx.commit().await?;
+    Ok(Some(UndoOutcome {
+        voided,
+        released: usize::try_from(released).unwrap_or(usize::MAX),
+        position,
+    }))
+}
+
+/// The account's claimed statement lines as (digest of the line key, payment stream id): what
+/// the write side knows was imported or linked, for reconciling a new file against it.
+///
+/// # Errors
+///
+/// Storage failures.
+pub async fn claimed_lines(
+    pool: &sqlx::PgPool,
+    account_id: &str,
+) -> Result<HashMap<String, String>, sqlx::Error> {
+    let rows: Vec<(String, String)> =
+        sqlx::query_as("select value, owner from unique_claims where scope = $1")
+            .bind(statement_scope(account_id))
+            .fetch_all(pool)
+            .await?;
+    Ok(rows.into_iter().collect())
+}
+
+/// The digest a line key is claimed under ([`claimed_lines`]' keys).
+pub fn line_claim_value(line_key: &str) -> String {
+    digest(line_key)
 }

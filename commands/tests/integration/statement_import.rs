@@ -302,3 +302,135 @@ async fn a_line_linked_to_a_payment_the_account_does_not_have_is_refused_and_not
         .expect("count the claims");
     assert_eq!(claims, 0);
 }
+
+fn undo_of(import_id: &str) -> commands::payments::statement_import::UndoImport {
+    commands::payments::statement_import::UndoImport {
+        account_id: ACCOUNT.to_owned(),
+        import_id: import_id.to_owned(),
+        undone_by: ACCOUNT.to_owned(),
+        undone_at: "2024-03-06T12:00:00Z".to_owned(),
+    }
+}
+
+async fn undo(
+    db: &TestDb,
+    import_id: &str,
+) -> Result<
+    commands::payments::statement_import::UndoOutcome,
+    commands::CommandError<domain::payment::PaymentError>,
+> {
+    commands::payments::statement_import::undo_statement_import(
+        &db.store(),
+        &undo_of(import_id),
+        &CommandMetadata::start(),
+    )
+    .await
+}
+
+#[tokio::test]
+async fn undoing_an_import_voids_what_it_recorded_and_a_later_import_records_it_again() {
+    let db = TestDb::new().await;
+    let statement = statement();
+    let first = batch(confirmed(&statement, &Book::default()));
+    record_statement_batch(&db.store(), &first, &CommandMetadata::start())
+        .await
+        .expect("imported");
+    let undone = undo(&db, &first.import_id).await.expect("undone");
+    assert_eq!((undone.voided, undone.released), (3, 3));
+    let voids: Vec<(String, Option<String>)> = sqlx::query_as(
+        "select payload::jsonb ->> 'reason', payload::jsonb ->> 'undone_import'
+           from events where event_type = 'PaymentVoided' order by global_position",
+    )
+    .fetch_all(&db.pool)
+    .await
+    .expect("read the voids");
+    assert_eq!(
+        voids,
+        vec![
+            (
+                "Importação desfeita".to_owned(),
+                Some(first.import_id.clone())
+            );
+            3
+        ]
+    );
+    // Undone once: asked again, it says so and writes nothing.
+    assert!(matches!(
+        undo(&db, &first.import_id).await,
+        Err(commands::CommandError::Rejected(
+            domain::payment::PaymentError::ImportAlreadyUndone
+        ))
+    ));
+    assert!(matches!(
+        undo(&db, "0190f1a2-0000-7000-8000-0000000000aa").await,
+        Err(commands::CommandError::Rejected(
+            domain::payment::PaymentError::ImportNotFound
+        ))
+    ));
+    // The same file, imported again under a new import: every line is recorded anew.
+    let mut second = batch(confirmed(&statement, &Book::default()));
+    second.import_id = "0190f1a2-0000-7000-8000-0000000000fe".to_owned();
+    let again = record_statement_batch(&db.store(), &second, &CommandMetadata::start())
+        .await
+        .expect("imported again");
+    assert_eq!(again.lines, vec![LineResult::Recorded; 3]);
+    let recorded: i64 =
+        sqlx::query_scalar("select count(*) from events where event_type = 'PaymentRecorded'")
+            .fetch_one(&db.pool)
+            .await
+            .expect("count");
+    assert_eq!(recorded, 6, "three, undone, then three again");
+    // And that import can be undone in turn.
+    let undone = undo(&db, &second.import_id).await.expect("undone");
+    assert_eq!(undone.voided, 3);
+}
+
+#[tokio::test]
+async fn undoing_an_import_leaves_a_linked_payment_and_one_the_bank_confirmed_standing() {
+    let db = TestDb::new().await;
+    let statement = statement();
+    // The bank reported the 12,50 before the import (linked by amount and time).
+    record_reports(
+        &db.store(),
+        &[webhook(
+            "E99999999202403021215zzzzzzzzzzz",
+            "2024-03-02T12:16:00Z",
+            1_250,
+        )],
+        &CommandMetadata::start(),
+    )
+    .await
+    .expect("webhook");
+    let book = Book {
+        payments: vec![RecordedPayment {
+            reference: "E99999999202403021215zzzzzzzzzzz".to_owned(),
+            amount: Centavos::new(1_250),
+            paid_at: chrono::DateTime::parse_from_rfc3339("2024-03-02T12:16:00Z").unwrap(),
+            pix_key: None,
+            end_to_end_id: Some("E99999999202403021215zzzzzzzzzzz".to_owned()),
+            from_statement: false,
+            statement_lines: vec![],
+        }],
+        ..Book::default()
+    };
+    let imported = batch(confirmed(&statement, &book));
+    let outcome = record_statement_batch(&db.store(), &imported, &CommandMetadata::start())
+        .await
+        .expect("imported");
+    assert_eq!(outcome.linked(), 1);
+    assert_eq!(outcome.recorded(), 2);
+    // The bank then reports the line that carried its end-to-end id.
+    record_reports(
+        &db.store(),
+        &[webhook(E2E, "2024-03-02T13:30:00Z", 3_000)],
+        &CommandMetadata::start(),
+    )
+    .await
+    .expect("webhook");
+    let undone = undo(&db, &imported.import_id).await.expect("undone");
+    assert_eq!(
+        (undone.voided, undone.released),
+        (1, 3),
+        "only the 7,00 is the import's alone"
+    );
+}

@@ -9,7 +9,8 @@ use serde::{Deserialize, Serialize};
 use super::{
     MAX_NOTE_CHARS, PaymentCommand, PaymentConfirmed, PaymentError, PaymentEvent, PaymentRecorded,
     PaymentRefunded, PaymentSource, PaymentVoided, RecordManualPayment, RecordStatementLine,
-    RefundStatus, ReportPayment, STREAM_TYPE, VoidPayment,
+    RefundStatus, ReportPayment, STREAM_TYPE, UNDONE_IMPORT_REASON, UndoStatementImport,
+    VoidPayment,
 };
 
 /// What a decision needs to know about a payment.
@@ -27,6 +28,12 @@ pub struct Payment {
     pub amount_centavos: u64,
     /// Every refund seen, by id, at its latest status.
     pub refunds: BTreeMap<String, RefundStatus>,
+    /// The statement import that recorded it (source `extrato`).
+    #[serde(default)]
+    pub statement_import: Option<String>,
+    /// Voided because its statement import was undone: a line imported again records it anew.
+    #[serde(default)]
+    pub undone: bool,
 }
 
 impl Payment {
@@ -36,20 +43,21 @@ impl Payment {
             PaymentCommand::RecordManualPayment(record) => self.record_manual(record),
             PaymentCommand::VoidPayment(void) => self.void(void),
             PaymentCommand::RecordStatementLine(line) => self.record_statement_line(line),
+            PaymentCommand::UndoStatementImport(undo) => self.undo_import(undo),
         }
     }
 
-    /// A statement line records the payment when its stream has none; when the payment exists
-    /// (the bank or a person recorded the same end-to-end id first, or an earlier import did),
-    /// the line is that payment and adds nothing.
+    /// A statement line records the payment when its stream has none, or when the import that
+    /// recorded it was undone; when the payment exists (the bank or a person recorded the same
+    /// end-to-end id first, or an earlier import did), the line is that payment and adds nothing.
     fn record_statement_line(
         &self,
         line: RecordStatementLine,
     ) -> Result<Vec<PaymentEvent>, PaymentError> {
         match &self.account_id {
             Some(account) if *account != line.account_id => return Err(PaymentError::OtherAccount),
-            Some(_) => return Ok(Vec::new()),
-            None => {}
+            Some(_) if !self.undone => return Ok(Vec::new()),
+            _ => {}
         }
         if line.amount.is_zero() {
             return Err(PaymentError::ZeroAmount);
@@ -72,6 +80,25 @@ impl Payment {
             recorded_by: Some(line.recorded_by),
             recorded_at: line.recorded_at,
             statement: Some(Box::new(line.statement)),
+        })])
+    }
+
+    /// Voids the payment only if import `undo.import_id` recorded it and nothing since made it
+    /// the bank's (a bank's report settles that it was paid) or took it back already.
+    fn undo_import(&self, undo: UndoStatementImport) -> Result<Vec<PaymentEvent>, PaymentError> {
+        if self.account_id.is_none() {
+            return Err(PaymentError::NotFound);
+        }
+        let recorded_by_it = self.source == Some(PaymentSource::Extrato)
+            && self.statement_import.as_deref() == Some(undo.import_id.as_str());
+        if !recorded_by_it || self.reported_by_bank || self.voided {
+            return Ok(Vec::new());
+        }
+        Ok(vec![PaymentEvent::PaymentVoided(PaymentVoided {
+            reason: UNDONE_IMPORT_REASON.to_owned(),
+            voided_by: undo.undone_by,
+            voided_at: undo.undone_at,
+            undone_import: Some(undo.import_id),
         })])
     }
 
@@ -203,6 +230,7 @@ impl Payment {
             reason: reason.to_owned(),
             voided_by: void.voided_by,
             voided_at: void.voided_at,
+            undone_import: None,
         })])
     }
 }
@@ -233,16 +261,24 @@ impl Aggregate for Payment {
                 self.source = Some(recorded.source);
                 self.reported_by_bank = recorded.source.is_bank();
                 self.amount_centavos = recorded.amount_centavos;
+                self.statement_import = recorded.statement.map(|s| s.import_id);
+                // Recorded again after its import was undone.
+                self.voided = false;
+                self.undone = false;
             }
             PaymentEvent::PaymentConfirmed(confirmed) => {
                 self.reported_by_bank = true;
                 self.voided = false;
+                self.undone = false;
                 self.amount_centavos = confirmed.amount_centavos;
             }
             PaymentEvent::PaymentRefunded(refunded) => {
                 self.refunds.insert(refunded.refund_id, refunded.status);
             }
-            PaymentEvent::PaymentVoided(_) => self.voided = true,
+            PaymentEvent::PaymentVoided(voided) => {
+                self.voided = true;
+                self.undone = voided.undone_import.is_some();
+            }
         }
     }
 }
@@ -550,6 +586,7 @@ mod tests {
                 reason: "digitado errado".to_owned(),
                 voided_by: PERSON.to_owned(),
                 voided_at: "2020-09-09T21:00:00Z".to_owned(),
+                undone_import: None,
             })]);
         let (_, voided) = run(vec![
             PaymentCommand::RecordManualPayment(manual(2_500)),
@@ -662,6 +699,96 @@ mod tests {
         ]);
         assert!(matches!(events[1], PaymentEvent::PaymentConfirmed(_)));
         assert!(state.reported_by_bank);
+    }
+
+    fn undo(import_id: &str) -> PaymentCommand {
+        PaymentCommand::UndoStatementImport(crate::payment::UndoStatementImport {
+            import_id: import_id.to_owned(),
+            undone_by: PERSON.to_owned(),
+            undone_at: "2020-09-11T12:00:00Z".to_owned(),
+        })
+    }
+
+    #[test]
+    fn undoing_the_import_that_recorded_a_payment_voids_it_as_an_undone_import() {
+        PaymentTest::with(())
+            .given(
+                run(vec![PaymentCommand::RecordStatementLine(statement_line(
+                    11_000,
+                ))])
+                .1,
+            )
+            .when(undo("import-1"))
+            .then_expect_events(vec![PaymentEvent::PaymentVoided(PaymentVoided {
+                reason: UNDONE_IMPORT_REASON.to_owned(),
+                voided_by: PERSON.to_owned(),
+                voided_at: "2020-09-11T12:00:00Z".to_owned(),
+                undone_import: Some("import-1".to_owned()),
+            })]);
+    }
+
+    #[test]
+    fn undoing_an_import_leaves_what_it_did_not_record_or_a_bank_confirmed() {
+        // Another import's payment.
+        let (_, given) = run(vec![PaymentCommand::RecordStatementLine(statement_line(
+            11_000,
+        ))]);
+        PaymentTest::with(())
+            .given(given)
+            .when(undo("import-2"))
+            .then_expect_events(vec![]);
+        // The bank's payment the line was linked to.
+        let (_, given) = run(vec![PaymentCommand::ReportPayment(report(
+            PaymentSource::ApiPix,
+            vec![],
+        ))]);
+        PaymentTest::with(())
+            .given(given)
+            .when(undo("import-1"))
+            .then_expect_events(vec![]);
+        // Recorded by the import, then confirmed by the bank: it was paid.
+        let (_, given) = run(vec![
+            PaymentCommand::RecordStatementLine(statement_line(11_000)),
+            PaymentCommand::ReportPayment(report(PaymentSource::ApiPix, vec![])),
+        ]);
+        PaymentTest::with(())
+            .given(given)
+            .when(undo("import-1"))
+            .then_expect_events(vec![]);
+        // Undone twice: once.
+        let (_, given) = run(vec![
+            PaymentCommand::RecordStatementLine(statement_line(11_000)),
+            undo("import-1"),
+        ]);
+        PaymentTest::with(())
+            .given(given)
+            .when(undo("import-1"))
+            .then_expect_events(vec![]);
+    }
+
+    #[test]
+    fn a_line_imported_again_after_its_import_was_undone_records_the_payment_again() {
+        let mut again = statement_line(11_000);
+        again.statement.import_id = "import-2".to_owned();
+        let (state, events) = run(vec![
+            PaymentCommand::RecordStatementLine(statement_line(11_000)),
+            undo("import-1"),
+            PaymentCommand::RecordStatementLine(again),
+        ]);
+        assert_eq!(recorded(&events), 2, "{events:?}");
+        assert!(!state.voided && !state.undone);
+        assert_eq!(state.statement_import.as_deref(), Some("import-2"));
+    }
+
+    #[test]
+    fn a_statement_line_does_not_bring_back_a_payment_voided_by_hand() {
+        let (state, events) = run(vec![
+            PaymentCommand::RecordStatementLine(statement_line(11_000)),
+            PaymentCommand::VoidPayment(void("não era venda")),
+            PaymentCommand::RecordStatementLine(statement_line(11_000)),
+        ]);
+        assert_eq!(recorded(&events), 1, "{events:?}");
+        assert!(state.voided);
     }
 
     #[test]

@@ -17,6 +17,8 @@ pub enum PaymentCommand {
     VoidPayment(VoidPayment),
     /// A Pix credit of an imported bank statement, confirmed by the owner, is recorded.
     RecordStatementLine(RecordStatementLine),
+    /// The owner undoes the statement import that recorded this payment.
+    UndoStatementImport(UndoStatementImport),
 }
 
 /// One entry of an API Pix delivery, as the receiver parsed it.
@@ -133,4 +135,17 @@ pub struct RecordStatementLine {
     pub recorded_by: String,
     /// When, RFC 3339.
     pub recorded_at: String,
+}
+
+/// Undo, on one payment, the statement import `import_id`: the payment that import recorded is
+/// voided ("Importação desfeita"); anything else (a payment another source recorded, another
+/// import's, one a bank confirmed, one already voided) stays as it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UndoStatementImport {
+    /// The import being undone.
+    pub import_id: String,
+    /// Who undoes it, by account id.
+    pub undone_by: String,
+    /// When, RFC 3339.
+    pub undone_at: String,
 }

@@ -35,6 +35,12 @@ pub enum PaymentError {
     /// A statement batch over the lines one command may record.
     #[error("Envie o extrato em lotes de até 1.000 linhas.")]
     TooManyLines,
+    /// No statement import of the account has this id (or it recorded and linked nothing).
+    #[error("Importação não encontrada.")]
+    ImportNotFound,
+    /// The statement import was undone already.
+    #[error("Esta importação já foi desfeita.")]
+    ImportAlreadyUndone,
 }
 
 impl Refusal for PaymentError {
@@ -48,15 +54,20 @@ impl Refusal for PaymentError {
             PaymentError::InvalidReason => "payment-reason-invalid",
             PaymentError::InvalidNote => "payment-note-invalid",
             PaymentError::TooManyLines => "statement-batch-too-large",
+            PaymentError::ImportNotFound => "statement-import-not-found",
+            PaymentError::ImportAlreadyUndone => "statement-import-already-undone",
         }
     }
 
     fn kind(&self) -> RefusalKind {
         match self {
-            PaymentError::NotFound | PaymentError::OtherAccount => RefusalKind::NotFound,
+            PaymentError::NotFound | PaymentError::OtherAccount | PaymentError::ImportNotFound => {
+                RefusalKind::NotFound
+            }
             PaymentError::AlreadyRecorded
             | PaymentError::NotManual
-            | PaymentError::AlreadyVoided => RefusalKind::Conflict,
+            | PaymentError::AlreadyVoided
+            | PaymentError::ImportAlreadyUndone => RefusalKind::Conflict,
             PaymentError::ZeroAmount
             | PaymentError::InvalidReason
             | PaymentError::InvalidNote

@@ -212,6 +212,11 @@ pub struct PaymentVoided {
     pub voided_by: String,
     /// When, RFC 3339.
     pub voided_at: String,
+    /// The statement import whose undoing voided it ([`super::UNDONE_IMPORT_REASON`]): a later
+    /// import of the same line records it again. Added within schema version 1, as
+    /// [`PaymentRecorded::payment_link_id`]: absent reads as `None` and `None` is left out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub undone_import: Option<String>,
 }
 
 impl DomainEvent for PaymentEvent {

@@ -11,7 +11,7 @@
 //! | [`PaymentSource::ApiPix`] | the bank's API Pix webhook (`POST {url}/pix`, parsed by [`api_pix`]) | [`PaymentRecorded`] the first time, [`PaymentConfirmed`] when it had been recorded by hand, a [`PaymentRefunded`] per new or advanced `devolucoes` entry |
 //! | [`PaymentSource::Sandbox`] | "Simular pagamento" on a payer page, through the same receiver | as `api-pix` |
 //! | [`PaymentSource::Manual`] | the owner, a manager or the code's operator types it | [`PaymentRecorded`]; [`PaymentVoided`] when voided |
-//! | [`PaymentSource::Extrato`] | a Pix credit line of an imported bank statement ([`crate::statement`]) | [`PaymentRecorded`] with its [`StatementOrigin`], only on a new stream: a line whose payment exists already (by its end-to-end id) records nothing |
+//! | [`PaymentSource::Extrato`] | a Pix credit line of an imported bank statement ([`crate::statement`]) | [`PaymentRecorded`] with its [`StatementOrigin`], only on a new stream (or one whose import was undone): a line whose payment exists already (by its end-to-end id) records nothing; [`PaymentVoided`] with `undone_import` when its import is undone |
 //!
 //! What the aggregate decides, so the end state does not depend on order or repetition:
 //! - the first report records; a repeat of a bank report records nothing;
@@ -24,7 +24,11 @@
 //! - a statement line records a payment only where there is none; a later bank report of it
 //!   confirms it, as it does a payment typed in by hand;
 //! - only a payment recorded by hand (or from a statement) and not confirmed by a bank can be
-//!   voided, once.
+//!   voided, once;
+//! - undoing a statement import voids the payment only if that very import recorded it and no
+//!   bank confirmed it; a line of it imported again later records the payment again (a second
+//!   [`PaymentRecorded`] on the stream, the only case there is one: the undo took the first
+//!   back).
 
 mod aggregate;
 pub mod api_pix;
@@ -36,7 +40,7 @@ mod events;
 pub use aggregate::Payment;
 pub use commands::{
     PaymentCommand, RecordManualPayment, RecordStatementLine, RefundReport, ReportPayment,
-    VoidPayment,
+    UndoStatementImport, VoidPayment,
 };
 pub use error::PaymentError;
 pub use events::{
@@ -59,6 +63,9 @@ pub const STREAM_TYPE: &str = "payment";
 pub fn stream_id(account_id: &str, reference: &str) -> String {
     format!("{account_id}:{reference}")
 }
+
+/// The void reason of a payment whose statement import was undone.
+pub const UNDONE_IMPORT_REASON: &str = "Importação desfeita";
 
 /// The longest void reason or note accepted, in characters.
 pub const MAX_NOTE_CHARS: usize = 200;

@@ -36,6 +36,7 @@
 //! | `POST /api/accounts/{accountId}/payment-links/{id}/revoke` | [`payment_links::revoke`] | owner, manager |
 //! | `/api/accounts/{accountId}/placas…` | [`signs`] (its own table: list, create, show, update, duplicate, delete) | owner, manager, operator (own signs) |
 //! | `GET /api/accounts/{accountId}/summary` | [`payments::summary::summary`] | owner, manager, operator (own codes) |
+//! | `/api/accounts/{accountId}/extratos…` | [`payments::statements`] (its own table: preview, import, list, undo) | owner, manager |
 //! | `GET /api/accounts/{accountId}/events` | [`crate::live_routes::account`] (server-sent events) | owner, manager, operator (own codes) |
 //! | `GET /api/accounts/{accountId}/subscription/charges/{chargeId}/events` | [`crate::live_routes::charge`] (server-sent events: the checkout's charge) | owner |
 //!

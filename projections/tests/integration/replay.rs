@@ -438,6 +438,7 @@ fn selecting_all_or_nothing_means_every_projection_and_unknown_names_are_refused
         "pix_keys",
         "subscriptions",
         "signs",
+        "statement_imports",
     ];
     assert_eq!(names(vec![]), every);
     assert_eq!(names(vec!["all".to_owned()]), every);
@@ -504,6 +505,7 @@ async fn a_payment_event_rejected_halfway_through_a_copied_page_is_parked_as_liv
         reason: "engano".to_owned(),
         voided_by: account.to_string(),
         voided_at: "2026-11-23T13:00:00Z".to_owned(),
+        undone_import: None,
     });
     events[299] = NewEvent {
         stream_id: format!("{account}:manual-nunca-registrado"),

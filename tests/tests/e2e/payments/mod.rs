@@ -13,6 +13,7 @@ mod replay;
 mod sandbox;
 mod single_use;
 mod statement;
+mod statement_api;
 mod summary;
 mod summary_by_day;
 pub(crate) mod support;

@@ -1,5 +1,6 @@
 import { useListPixKeysQuery } from '@/features/keys/api/keys';
 import { useListQrCodesQuery } from '@/features/qrcodes/api/list-qrcodes';
+import { StatementImport } from '@/features/statement-import/components/statement-import';
 import { TransactionsScreen } from '@/features/transactions/components/transactions-screen';
 import { WithWorkspace } from '@/features/workspaces/components/with-workspace';
 import { useLivePayments } from '@/hooks/use-live-payments';
@@ -28,7 +29,14 @@ function TransactionsIn({ workspace }: { workspace: CurrentWorkspace }) {
     value: key.id,
     label: [key.label, key.pixKey].filter(Boolean).join(' · ') || 'Chave sem nome',
   }));
-  return <TransactionsScreen workspace={workspace} codes={codeOptions} keys={keyOptions} />;
+  return (
+    <TransactionsScreen
+      workspace={workspace}
+      codes={codeOptions}
+      keys={keyOptions}
+      statementImport={workspace.role === 'operator' ? undefined : <StatementImport accountId={workspace.accountId} />}
+    />
+  );
 }
 
 /** /painel/transacoes, for the account in use (a new account starts a new screen). */

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { Link } from 'react-router';
 
 import { FormAlert } from '@/components/form-alert';
@@ -53,10 +53,12 @@ export interface TransactionsScreenProps {
   /** The account's codes the person may see (an operator's own), for the filter and the form. */
   codes: FilterOption[];
   keys: FilterOption[];
+  /** The statement import ("Importar extrato"), composed in by the route; left out for operators. */
+  statementImport?: ReactNode;
 }
 
 /** /painel/transacoes: every payment of the account (an operator's codes'), filtered and totalled. */
-export function TransactionsScreen({ workspace, codes, keys }: TransactionsScreenProps) {
+export function TransactionsScreen({ workspace, codes, keys, statementImport }: TransactionsScreenProps) {
   const accountId = workspace.accountId;
   const [input, setInput] = useState<FilterInput>(START);
   // Typing in the text and amount boxes asks the server once the typing settles.
@@ -70,6 +72,7 @@ export function TransactionsScreen({ workspace, codes, keys }: TransactionsScree
   const cursors = paging.key === filtersKey ? paging.cursors : [null];
   const [selected, setSelected] = useState<Payment | null>(null);
   const [recording, setRecording] = useState(false);
+  const [importing, setImporting] = useState(false);
   const summary = useGetPaymentSummaryQuery({ accountId, filters });
   const summaryError = summary.error === undefined ? undefined : asApiError(summary.error);
   const errors = { ...problems };
@@ -86,7 +89,7 @@ export function TransactionsScreen({ workspace, codes, keys }: TransactionsScree
       <p className="lead">
         {operator
           ? 'Os pagamentos dos QR codes que você criou, do mais novo ao mais antigo.'
-          : 'Os pagamentos desta conta, do mais novo ao mais antigo: os que o banco confirmou, os simulados e os registrados à mão.'}
+          : 'Os pagamentos desta conta, do mais novo ao mais antigo: os que o banco confirmou, os simulados, os registrados à mão e os importados do extrato.'}
       </p>
       <TransactionFilters
         input={input}
@@ -131,7 +134,18 @@ export function TransactionsScreen({ workspace, codes, keys }: TransactionsScree
         >
           {recording ? 'Fechar registro' : 'Registrar pagamento'}
         </button>
+        {operator || statementImport === undefined ? null : (
+          <button
+            type="button"
+            className="button secondary"
+            aria-expanded={importing}
+            onClick={() => setImporting((open) => !open)}
+          >
+            {importing ? 'Fechar importação' : 'Importar extrato'}
+          </button>
+        )}
       </p>
+      {importing ? statementImport : null}
       {recording ? (
         <section aria-labelledby="registrar-pagamento" className="group">
           <h2 id="registrar-pagamento">Registrar pagamento</h2>

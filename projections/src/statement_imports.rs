@@ -1,0 +1,245 @@
+//! Read model `statement_imports` (issue 35): each account's bank statement imports, for the
+//! transactions screen's list with its "Desfazer importação".
+//!
+//! Filled from the Payment events alone: a `PaymentRecorded` with a statement origin counts a
+//! payment for its import (file name, who, the earliest `recorded_at`), a `PaymentVoided` with
+//! `undone_import` a payment that import's undo took back; `AccountDeleted` removes the
+//! account's rows. A batch is folded into one row change per import, written in one statement.
+//! Nothing decides from this table: undoing an import reads the import's claims (write side,
+//! `commands::payments::statement_import`).
+
+use std::collections::BTreeMap;
+
+use async_trait::async_trait;
+use chrono::{DateTime, Utc};
+use commands::Upcasters;
+use commands::feed::{FeedFields, StoredEvent};
+use domain::payment::{PaymentRecorded, PaymentVoided};
+use sqlx::{AssertSqlSafe, PgConnection, PgExecutor};
+use uuid::Uuid;
+
+use crate::{ApplyError, Projection, TableSet};
+
+/// The projection's name (durable consumer, checkpoint key).
+pub const NAME: &str = "statement_imports";
+/// The live table.
+pub const TABLE: &str = "statement_imports";
+
+/// One import as the screen lists it.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct StatementImportView {
+    /// The import's id.
+    pub import_id: String,
+    /// The file's name as uploaded.
+    pub file_name: String,
+    /// Who imported it, by account id.
+    pub imported_by: Option<String>,
+    /// When.
+    pub imported_at: DateTime<Utc>,
+    /// Payments it recorded.
+    pub recorded: i64,
+    /// Payments its undo voided.
+    pub undone: i64,
+    /// When it was undone, if it was.
+    pub undone_at: Option<DateTime<Utc>>,
+}
+
+/// The account's newest `limit` imports, newest first.
+///
+/// # Errors
+///
+/// Database errors.
+pub async fn list<'e>(
+    executor: impl PgExecutor<'e>,
+    account_id: Uuid,
+    limit: i64,
+) -> Result<Vec<StatementImportView>, sqlx::Error> {
+    sqlx::query_as(
+        "select import_id, file_name, imported_by, imported_at, recorded, undone, undone_at
+           from statement_imports where account_id = $1
+          order by imported_at desc, import_id limit $2",
+    )
+    .bind(account_id)
+    .bind(limit)
+    .fetch_all(executor)
+    .await
+}
+
+/// The `statement_imports` projection.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct StatementImports;
+
+/// What a batch changes in one import's row.
+#[derive(Default)]
+struct Delta {
+    file_name: String,
+    imported_by: Option<String>,
+    imported_at: Option<DateTime<Utc>>,
+    recorded: i64,
+    undone: i64,
+    undone_at: Option<DateTime<Utc>>,
+}
+
+fn rejected(event: &StoredEvent, reason: String) -> ApplyError {
+    ApplyError::Rejected {
+        event_id: event.event_id,
+        reason,
+    }
+}
+
+fn instant(event: &StoredEvent, text: &str) -> Result<DateTime<Utc>, ApplyError> {
+    DateTime::parse_from_rfc3339(text)
+        .map(|at| at.with_timezone(&Utc))
+        .map_err(|error| rejected(event, format!("time {text:?}: {error}")))
+}
+
+fn account_of(event: &StoredEvent) -> Result<Uuid, ApplyError> {
+    let account = event
+        .stream_id
+        .split_once(':')
+        .map_or(event.stream_id.as_str(), |(account, _)| account);
+    Uuid::parse_str(account).map_err(|_| rejected(event, "stream id names no account".to_owned()))
+}
+
+async fn write(
+    conn: &mut PgConnection,
+    table: &str,
+    deltas: &mut BTreeMap<(Uuid, String), Delta>,
+) -> Result<(), ApplyError> {
+    if deltas.is_empty() {
+        return Ok(());
+    }
+    let mut accounts = Vec::new();
+    let mut imports = Vec::new();
+    let mut names = Vec::new();
+    let mut by = Vec::new();
+    let mut at = Vec::new();
+    let mut recorded = Vec::new();
+    let mut undone = Vec::new();
+    let mut undone_at = Vec::new();
+    for ((account, import), delta) in std::mem::take(deltas) {
+        accounts.push(account);
+        imports.push(import);
+        names.push(delta.file_name);
+        by.push(delta.imported_by);
+        at.push(delta.imported_at.or(delta.undone_at).unwrap_or_default());
+        recorded.push(delta.recorded);
+        undone.push(delta.undone);
+        undone_at.push(delta.undone_at);
+    }
+    sqlx::query(AssertSqlSafe(format!(
+        "insert into {table} as t (account_id, import_id, file_name, imported_by, imported_at,
+                                   recorded, undone, undone_at)
+         select * from unnest($1::uuid[], $2::text[], $3::text[], $4::text[],
+                              $5::timestamptz[], $6::bigint[], $7::bigint[], $8::timestamptz[])
+         on conflict (account_id, import_id) do update
+            set file_name = case when t.file_name = '' then excluded.file_name else t.file_name end,
+                imported_by = coalesce(t.imported_by, excluded.imported_by),
+                imported_at = least(t.imported_at, excluded.imported_at),
+                recorded = t.recorded + excluded.recorded,
+                undone = t.undone + excluded.undone,
+                undone_at = greatest(t.undone_at, excluded.undone_at)"
+    )))
+    .bind(&accounts)
+    .bind(&imports)
+    .bind(&names)
+    .bind(&by)
+    .bind(&at)
+    .bind(&recorded)
+    .bind(&undone)
+    .bind(&undone_at)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+#[async_trait]
+impl Projection for StatementImports {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn streams(&self) -> Option<&'static [&'static str]> {
+        // Account events for `AccountDeleted`.
+        Some(&[domain::payment::STREAM_TYPE, domain::account::STREAM_TYPE])
+    }
+
+    fn reads(&self) -> FeedFields {
+        FeedFields::payloads_of(&[domain::payment::STREAM_TYPE])
+    }
+
+    fn tables(&self) -> &'static [&'static str] {
+        &[TABLE]
+    }
+
+    async fn apply_batch(
+        &self,
+        conn: &mut PgConnection,
+        target: &TableSet,
+        upcasters: &Upcasters,
+        events: &[StoredEvent],
+    ) -> Result<(), ApplyError> {
+        let table = target.table(TABLE);
+        let mut deltas: BTreeMap<(Uuid, String), Delta> = BTreeMap::new();
+        for event in events {
+            if event.stream_type == domain::account::STREAM_TYPE
+                && event.event_type == "AccountDeleted"
+            {
+                write(conn, &table, &mut deltas).await?;
+                sqlx::query(AssertSqlSafe(format!(
+                    "delete from {table} where account_id = $1"
+                )))
+                .bind(account_of(event)?)
+                .execute(&mut *conn)
+                .await?;
+                continue;
+            }
+            if event.stream_type != domain::payment::STREAM_TYPE
+                || !matches!(
+                    event.event_type.as_str(),
+                    "PaymentRecorded" | "PaymentVoided"
+                )
+            {
+                continue;
+            }
+            if event.schema_version != upcasters.current_version(&event.event_type) {
+                return Err(rejected(
+                    event,
+                    format!(
+                        "unknown schema version {} of {}",
+                        event.schema_version, event.event_type
+                    ),
+                ));
+            }
+            let account = account_of(event)?;
+            if event.event_type == "PaymentRecorded" {
+                let recorded: PaymentRecorded = event
+                    .payload
+                    .deserialize()
+                    .map_err(|error| rejected(event, format!("payload: {error}")))?;
+                let Some(origin) = recorded.statement else {
+                    continue;
+                };
+                let at = instant(event, &recorded.recorded_at)?;
+                let delta = deltas.entry((account, origin.import_id)).or_default();
+                delta.file_name = origin.file_name;
+                delta.imported_by = delta.imported_by.take().or(recorded.recorded_by);
+                delta.imported_at = Some(delta.imported_at.map_or(at, |a| a.min(at)));
+                delta.recorded += 1;
+            } else {
+                let voided: PaymentVoided = event
+                    .payload
+                    .deserialize()
+                    .map_err(|error| rejected(event, format!("payload: {error}")))?;
+                let Some(import) = voided.undone_import else {
+                    continue;
+                };
+                let at = instant(event, &voided.voided_at)?;
+                let delta = deltas.entry((account, import)).or_default();
+                delta.undone += 1;
+                delta.undone_at = Some(delta.undone_at.map_or(at, |a| a.max(at)));
+            }
+        }
+        write(conn, &table, &mut deltas).await
+    }
+}
