@@ -61,7 +61,15 @@ export function DailyChart({ days }: { days: DayTotals[] }) {
               formatter={(value) => [formatCentavos(Number(value)), 'Recebido']}
               labelFormatter={(label) => (typeof label === 'string' ? longDay(label) : '')}
             />
-            <Bar dataKey="receivedCentavos" name="Recebido" fill="#0b6b62" radius={[4, 4, 0, 0]} />
+            {/* No animation: when the data changes (a payment arrives, a statement is imported) the
+                bars would slide from the old days' places, showing a moment of wrong days. */}
+            <Bar
+              dataKey="receivedCentavos"
+              name="Recebido"
+              fill="#0b6b62"
+              radius={[4, 4, 0, 0]}
+              isAnimationActive={false}
+            />
           </BarChart>
         </ResponsiveContainer>
       </div>
