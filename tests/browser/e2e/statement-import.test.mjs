@@ -117,6 +117,9 @@ describe("a bank statement is imported on /painel/transacoes and undone", () => 
     await screenshotsAtBothSizes(owner, "extrato-desfazer");
     await dialog.getByRole("button", { name: "Sim, desfazer" }).click();
     await past.getByText("desfeita", { exact: false }).waitFor();
+    // The earlier "N pagamentos importados." gives way to what is true now.
+    await owner.getByText("Importação de extrato-marco.ofx desfeita: os pagamentos que ela registrou foram anulados.").waitFor();
+    assert.equal(await owner.getByText("3 pagamentos importados.").count(), 0);
     const table = owner.getByRole("table", { name: "Transações encontradas" });
     await table.getByRole("row").filter({ hasText: "Anulado" }).nth(2).waitFor();
     const totals = owner.getByLabel("Totais do filtro");

@@ -177,5 +177,10 @@ describe('Importar extrato on /painel/transacoes', { timeout: 30_000 }, () => {
     expect(calls.undone).toEqual([]);
     await app.user.click(within(dialog).getByRole('button', { name: 'Sim, desfazer' }));
     await waitFor(() => expect(calls.undone).toEqual(['imp-1']));
+    expect(
+      await screen.findByText(
+        'Importação de extrato-fevereiro.ofx desfeita: os pagamentos que ela registrou foram anulados.',
+      ),
+    ).toBeInTheDocument();
   });
 });

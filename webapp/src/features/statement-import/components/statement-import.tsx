@@ -146,7 +146,7 @@ function Preview({
   );
 }
 
-function PastImports({ accountId }: { accountId: string }) {
+function PastImports({ accountId, onUndone }: { accountId: string; onUndone: (message: string) => void }) {
   const imports = useListStatementImportsQuery({ accountId });
   const [undo, undoing] = useUndoStatementImportMutation();
   const [asking, setAsking] = useState<string | null>(null);
@@ -177,7 +177,12 @@ function PastImports({ accountId }: { accountId: string }) {
                     setProblem(null);
                     undo({ accountId, importId: item.importacao })
                       .unwrap()
-                      .then(() => setAsking(null))
+                      .then(() => {
+                        setAsking(null);
+                        onUndone(
+                          `Importação de ${item.arquivo} desfeita: os pagamentos que ela registrou foram anulados.`,
+                        );
+                      })
                       .catch((error: unknown) => setProblem(errorMessage(asApiError(error))));
                   }}
                 >
@@ -296,7 +301,7 @@ export function StatementImport({ accountId }: { accountId: string }) {
           </p>
         </>
       ) : null}
-      <PastImports accountId={accountId} />
+      <PastImports accountId={accountId} onUndone={setDone} />
     </section>
   );
 }
