@@ -15,11 +15,14 @@
 
 use domain::account::{Account, AccountCommand, AccountError, DeleteAccount, RemoveMember};
 
+use crate::effects::Effects;
+use crate::error::CommandError;
+use crate::expected_version::ExpectedVersion;
+use crate::feed::FeedPosition;
+use crate::metadata::CommandMetadata;
+use crate::service::CommandService;
 use crate::team::ending_invitation;
 use crate::vault::invitation_key_id;
-use crate::{
-    CommandError, CommandMetadata, CommandService, Effects, ExpectedVersion, FeedPosition,
-};
 
 /// A deletion, as the signed-in person asked for it.
 #[derive(Debug, Clone)]

@@ -6,10 +6,10 @@
 //! code is valid while it is unused and unexpired, and only for the [`Purpose`] it was issued for.
 //!
 //! Use a code either with [`consume`] or, when it authorises a command, with the
-//! [`consume_action_code`](crate::Effects::consume_action_code) effect, so the code is spent if
+//! [`consume_action_code`](crate::effects::Effects::consume_action_code) effect, so the code is spent if
 //! and only if the command's events are appended. Likewise a code that belongs to what a command
 //! makes (an invitation's link) is drawn with [`ActionCode::generate`] and stored by the
-//! [`issue_action_code`](crate::Effects::issue_action_code) effect, so it exists if and only if
+//! [`issue_action_code`](crate::effects::Effects::issue_action_code) effect, so it exists if and only if
 //! the command's events do; [`issue`] stores one on its own.
 
 use std::fmt;
@@ -83,7 +83,7 @@ impl fmt::Debug for IssuedCode {
     }
 }
 
-/// A code drawn but not stored yet: the [`issue_action_code`](crate::Effects::issue_action_code)
+/// A code drawn but not stored yet: the [`issue_action_code`](crate::effects::Effects::issue_action_code)
 /// effect stores its SHA-256 with a command; put [`as_str`](Self::as_str) in the link once the
 /// command has succeeded.
 ///

@@ -14,7 +14,7 @@ use domain::subscription::plans::PlanId;
 use sqlx::PgPool;
 use uuid::Uuid;
 
-use crate::CommandError;
+use crate::error::CommandError;
 
 /// Why a receiver command is refused. Messages are pt-BR, for the keys screen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]

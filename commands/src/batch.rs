@@ -25,32 +25,18 @@
 
 use cqrs_es::Aggregate;
 use cqrs_es::event_sink::EventSink;
-use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
+use crate::effects::Effects;
+use crate::error::CommandError;
 use crate::feed::FeedPosition;
 use crate::idempotency;
 use crate::instruments;
+use crate::metadata::CommandMetadata;
+use crate::outcome::{BatchOutcome, CommandOutcome};
+use crate::service::CommandService;
 use crate::service::effect_failure;
 use crate::store::{AppendFailure, encode};
-use crate::{CommandError, CommandMetadata, CommandOutcome, CommandService, Effects};
-
-/// What a batch of new streams answers.
-///
-/// Also stored as JSON in `command_idempotency.result` for a keyed batch; the field names are
-/// part of that format.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct BatchOutcome {
-    /// One outcome per stream, in the order given.
-    pub outcomes: Vec<CommandOutcome>,
-    /// Feed position of the batch's last event: once a projection passed it, it shows every
-    /// stream of the batch. `None` when no command decided an event.
-    pub position: Option<FeedPosition>,
-    /// True when this is the stored answer of an earlier batch with the same idempotency key:
-    /// nothing was made this time, and the streams are the first batch's.
-    #[serde(default, skip_serializing)]
-    pub replayed: bool,
-}
 
 /// Appends events of many streams in one statement, each at the version given (a stream's next
 /// versions after the ones loaded, or 1… for new ones): the primary key refuses the whole

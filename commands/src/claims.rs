@@ -2,7 +2,7 @@
 //! invitation per e-mail and team).
 //!
 //! A claim is a row of `unique_claims` `(scope, value, owner)`, primary key `(scope, value)`. It is
-//! taken and released by [`Effects`](crate::Effects) in the same transaction as the events that
+//! taken and released by [`Effects`](crate::effects::Effects) in the same transaction as the events that
 //! need it, so a claim exists exactly when the events saying so do. `value` is always a digest
 //! ([`digest`]), never the plain value: the table holds no personal data in the clear.
 
@@ -106,7 +106,7 @@ pub(crate) fn is_digest(value: &str) -> bool {
 /// The stream id (account id) holding the claim on `value_digest` in `scope`, if any.
 ///
 /// A read outside any command: use it to answer early (e.g. "e-mail already in use") but rely on
-/// the [`claim`](crate::Effects::claim) effect, which is what actually guards uniqueness.
+/// the [`claim`](crate::effects::Effects::claim) effect, which is what actually guards uniqueness.
 ///
 /// # Errors
 ///

@@ -1,7 +1,7 @@
 //! `Effects`: the writes outside the event log that a command needs, done in the same PostgreSQL
 //! transaction as its append, so nothing is ever half-written.
 //!
-//! [`CommandService::execute_with`](crate::CommandService::execute_with) runs
+//! [`CommandService::execute_with`](crate::service::CommandService::execute_with) runs
 //! `begin; <effects, in the order added>; <the append statement>; commit`. The effects therefore
 //! take effect exactly when the command's events do: a rejected command, a lost version race
 //! (decided again from scratch) or a refused effect rolls everything back.
@@ -141,7 +141,7 @@ impl Effects {
     ///
     /// `value` is the digest of the normalised value ([`claims::digest`](crate::claims::digest)),
     /// never the plain value. When `(scope, value)` is already held, by anyone (this owner
-    /// included), the command fails with [`CommandError::ClaimTaken`](crate::CommandError::ClaimTaken)
+    /// included), the command fails with [`CommandError::ClaimTaken`](crate::error::CommandError::ClaimTaken)
     /// and leaves nothing. Of concurrent commands claiming the same value, exactly one succeeds:
     /// the others wait for it to commit, then fail.
     ///
@@ -170,7 +170,7 @@ impl Effects {
 
     /// Claims every `(value, owner)` pair in `scope` with one statement (a batch's txids): as
     /// [`claim`](Self::claim) for each, and the command fails with
-    /// [`CommandError::ClaimTaken`](crate::CommandError::ClaimTaken) when any value is already
+    /// [`CommandError::ClaimTaken`](crate::error::CommandError::ClaimTaken) when any value is already
     /// held or appears twice in `pairs`.
     ///
     /// # Panics
@@ -234,7 +234,7 @@ impl Effects {
     /// Spends the action `code` issued for `purpose` and for this command's stream (the account
     /// the code acts on). When it is unknown, already used, expired, of another purpose or for
     /// another account, the command fails with
-    /// [`CommandError::ActionCodeExpired`](crate::CommandError::ActionCodeExpired) and leaves
+    /// [`CommandError::ActionCodeExpired`](crate::error::CommandError::ActionCodeExpired) and leaves
     /// nothing; of concurrent commands spending the same code, at most one succeeds.
     pub fn consume_action_code(mut self, code: &str, purpose: Purpose) -> Self {
         self.steps.push(Effect::ConsumeActionCode {
@@ -305,9 +305,9 @@ impl Effects {
     /// Counts `codes` QR codes made for `account_id` at `made_at` (RFC 3339) in that São Paulo
     /// month ([`qrcode_usage`](crate::qrcode_usage)). With a `limit` (the plan as read), the
     /// command fails and leaves nothing when the month's total would pass the plan's codes
-    /// ([`CommandError::LimitReached`](crate::CommandError::LimitReached), carrying the count
+    /// ([`CommandError::LimitReached`](crate::error::CommandError::LimitReached), carrying the count
     /// before it) or when the account's subscription is no longer at the version the limit was
-    /// read at ([`CommandError::PlanChanged`](crate::CommandError::PlanChanged)).
+    /// read at ([`CommandError::PlanChanged`](crate::error::CommandError::PlanChanged)).
     ///
     /// Add it first: the count's row stays locked until the command commits, so the account's
     /// other creations wait for this one and then count it. A command that takes no other row

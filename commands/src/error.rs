@@ -16,7 +16,7 @@ use crate::expected_version::ExpectedVersion;
 /// |---|---|---|
 /// | [`Rejected`](Self::Rejected) | 422 Unprocessable Content | the aggregate refused: a business rule, the user can fix the request (malformed input is the gateway's own 400, before any command) |
 /// | [`IdempotencyKeyReused`](Self::IdempotencyKeyReused) | 422 Unprocessable Content | the client sent a key it already used for another stream |
-/// | [`IdempotencyKeyConflict`](Self::IdempotencyKeyConflict) | 409 Conflict | the client sent a key it already used with another request (another [`RequestDigest`](crate::RequestDigest)) |
+/// | [`IdempotencyKeyConflict`](Self::IdempotencyKeyConflict) | 409 Conflict | the client sent a key it already used with another request (another [`RequestDigest`](crate::metadata::RequestDigest)) |
 /// | [`Conflict`](Self::Conflict) | 409 Conflict | other writers kept changing the stream; retrying later will likely work |
 /// | [`ClaimTaken`](Self::ClaimTaken) | 409 Conflict | a unique value the command claims (an e-mail address…) is already held |
 /// | [`LimitReached`](Self::LimitReached) | 402 Payment Required | the month's count of QR codes would pass the plan's limit (the workflows in [`qrcodes`](crate::qrcodes) turn it into the domain's refusal, which names the plan) |
@@ -59,7 +59,7 @@ pub enum CommandError<E: StdError> {
         actual: i64,
     },
 
-    /// A value the command claims ([`Effects::claim`](crate::Effects::claim)) is already held in
+    /// A value the command claims ([`Effects::claim`](crate::effects::Effects::claim)) is already held in
     /// `scope` (by another stream, or already by this one). Nothing was appended and no effect
     /// applied.
     #[error("este valor já está em uso ({scope})")]
@@ -68,7 +68,7 @@ pub enum CommandError<E: StdError> {
         scope: String,
     },
 
-    /// The month's count of QR codes ([`Effects::count_qrcodes`](crate::Effects::count_qrcodes))
+    /// The month's count of QR codes ([`Effects::count_qrcodes`](crate::effects::Effects::count_qrcodes))
     /// would pass the limit it was given. Nothing was appended and no effect applied.
     #[error("o limite de QR codes do mês foi atingido ({had} criados)")]
     LimitReached {
@@ -77,13 +77,13 @@ pub enum CommandError<E: StdError> {
     },
 
     /// The account's subscription stream is no longer at the version the limit of
-    /// [`Effects::count_qrcodes`](crate::Effects::count_qrcodes) was read at: the plan may have
+    /// [`Effects::count_qrcodes`](crate::effects::Effects::count_qrcodes) was read at: the plan may have
     /// changed since. Nothing was appended and no effect applied; read the plan again and retry.
     #[error("o plano da conta mudou durante o pedido; tente de novo")]
     PlanChanged,
 
     /// The action code the command spends
-    /// ([`Effects::consume_action_code`](crate::Effects::consume_action_code)) is unknown, already
+    /// ([`Effects::consume_action_code`](crate::effects::Effects::consume_action_code)) is unknown, already
     /// used, expired, or issued for another purpose or account. Nothing was appended and no effect
     /// applied.
     #[error("este link expirou ou já foi usado")]
@@ -103,7 +103,7 @@ pub enum CommandError<E: StdError> {
     },
 
     /// The idempotency key was first used with another request (the recorded
-    /// [`RequestDigest`](crate::RequestDigest) differs). Nothing was appended.
+    /// [`RequestDigest`](crate::metadata::RequestDigest) differs). Nothing was appended.
     #[error("a chave de idempotência {key} já foi usada com outro pedido")]
     IdempotencyKeyConflict {
         /// The key.
@@ -111,7 +111,7 @@ pub enum CommandError<E: StdError> {
     },
 
     /// An event's `DomainEvent::event_version()` is not a schema version (a positive integer such
-    /// as `"1"`, see [`parse_schema_version`](crate::parse_schema_version)). Nothing was appended.
+    /// as `"1"`, see [`parse_schema_version`](crate::upcast::parse_schema_version)). Nothing was appended.
     #[error(
         "o evento {event_type} declara a versão de esquema {version:?}, que não é um inteiro positivo"
     )]

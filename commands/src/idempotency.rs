@@ -6,8 +6,10 @@ use std::time::Duration;
 
 use sqlx::{PgExecutor, PgPool};
 
+use crate::error::CommandError;
 use crate::metadata::{IdempotencyKey, RequestDigest};
-use crate::{BatchOutcome, CommandError, CommandOutcome};
+use crate::outcome::BatchOutcome;
+use crate::outcome::CommandOutcome;
 
 /// Name of the primary key on the idempotency key.
 pub(crate) const KEY_CONSTRAINT: &str = "command_idempotency_pkey";

@@ -17,7 +17,7 @@ pub const COMMANDS_TOTAL: &str = "balcao_commands_total";
 pub const COMMAND_RETRIES_TOTAL: &str = "balcao_command_retries_total";
 
 /// Gauge, age in seconds of the oldest open transaction in the database (0 when none), set by
-/// [`observe_oldest_transaction_age`](crate::observe_oldest_transaction_age). The feed cannot move
+/// [`observe_oldest_transaction_age`](crate::pool::observe_oldest_transaction_age). The feed cannot move
 /// past a transaction that is still open, so alert when this stays high.
 pub const OLDEST_TRANSACTION_AGE_SECONDS: &str = "balcao_oldest_transaction_age_seconds";
 

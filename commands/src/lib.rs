@@ -71,7 +71,6 @@ pub mod team;
 mod upcast;
 pub mod vault;
 
-pub use batch::BatchOutcome;
 pub use effects::Effects;
 pub use error::{CommandError, storage_error_is_transient};
 pub use expected_version::ExpectedVersion;
@@ -79,13 +78,13 @@ pub use feed::{FeedPosition, StoredEvent};
 pub use idempotency::prune_idempotency_keys;
 pub use json_text::JsonText;
 pub use metadata::{CommandMetadata, IdempotencyKey, InvalidIdempotencyKey, RequestDigest};
-pub use outcome::CommandOutcome;
+pub use outcome::{BatchOutcome, CommandOutcome};
 pub use pool::{
     PING_WHEN_IDLE_FOR, PoolSettings, connect, connect_with, observe_oldest_transaction_age,
     oldest_transaction_age,
 };
-pub use service::{CommandService, DEFAULT_MAX_RETRIES, LoadedOrReplayed};
-pub use store::{LoadedAggregate, PgEventStore};
+pub use service::{CommandService, LoadedOrReplayed};
+pub use store::{DEFAULT_MAX_RETRIES, LoadedAggregate, PgEventStore};
 pub use store_cqrs::PgAggregateContext;
 pub use upcast::{UpcastStep, Upcasters, parse_schema_version};
 

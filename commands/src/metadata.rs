@@ -59,7 +59,7 @@ impl From<IdempotencyKey> for String {
 
 /// The SHA-256 of what a keyed request asked for, recorded with its idempotency key: a repeat
 /// with the same key and the same digest gets the first outcome, the same key with another
-/// digest is refused ([`CommandError::IdempotencyKeyConflict`](crate::CommandError)).
+/// digest is refused ([`CommandError::IdempotencyKeyConflict`](crate::error::CommandError)).
 ///
 /// What is digested is the caller's choice, as long as a faithful retry gives the same bytes:
 /// the gateway digests the parsed request (so a retry that spells the amount differently is

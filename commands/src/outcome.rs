@@ -1,4 +1,4 @@
-//! What a successful command answers.
+//! What a successful command answers, alone or in a batch.
 
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
@@ -24,6 +24,23 @@ pub struct CommandOutcome {
     pub position: Option<FeedPosition>,
     /// True when this is the stored answer of an earlier execution with the same idempotency key
     /// (HTTP: `Idempotent-Replayed: true`); nothing was appended this time.
+    #[serde(default, skip_serializing)]
+    pub replayed: bool,
+}
+
+/// What a batch of new streams answers.
+///
+/// Also stored as JSON in `command_idempotency.result` for a keyed batch; the field names are
+/// part of that format.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BatchOutcome {
+    /// One outcome per stream, in the order given.
+    pub outcomes: Vec<CommandOutcome>,
+    /// Feed position of the batch's last event: once a projection passed it, it shows every
+    /// stream of the batch. `None` when no command decided an event.
+    pub position: Option<FeedPosition>,
+    /// True when this is the stored answer of an earlier batch with the same idempotency key:
+    /// nothing was made this time, and the streams are the first batch's.
     #[serde(default, skip_serializing)]
     pub replayed: bool,
 }

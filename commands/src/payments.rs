@@ -24,7 +24,7 @@
 //! The locks make a hundred simultaneous deliveries of one payment decide one after another
 //! (one payment's stream is always in the same bucket), so exactly one records it and the others
 //! decide nothing; nobody loses a race and retries. A writer that does not take the lock (a
-//! manual record through [`CommandService`](crate::CommandService)) is still caught by the
+//! manual record through [`CommandService`](crate::service::CommandService)) is still caught by the
 //! stream-version key: the whole delivery is then decided again, a bounded number of times.
 //!
 //! [`record_manual`] records one payment typed in by hand, on the same streams.
@@ -38,9 +38,13 @@ use domain::payment::{Payment, PaymentCommand, PaymentError, PaymentEvent, Repor
 
 use crate::batch::APPEND_STREAMS;
 use crate::claims::{link_of_claim, txid_scope};
+use crate::error::CommandError;
+use crate::feed::FeedPosition;
+use crate::metadata::CommandMetadata;
 use crate::qrcodes::txid_claim;
+use crate::store::DEFAULT_MAX_RETRIES;
+use crate::store::PgEventStore;
 use crate::store::{AppendFailure, encode};
-use crate::{CommandError, CommandMetadata, DEFAULT_MAX_RETRIES, FeedPosition, PgEventStore};
 
 /// A payment typed in by hand, parsed at the edge (the amount, a past or present time, a
 /// well-formed end-to-end id, the account's own code).
@@ -88,7 +92,7 @@ pub struct ManualRecorded {
 ///
 /// The aggregate's refusals (`payment-already-recorded`…); storage failures.
 pub async fn record_manual(
-    payments: &crate::CommandService<Payment>,
+    payments: &crate::service::CommandService<Payment>,
     manual: ManualPayment,
     metadata: CommandMetadata,
 ) -> Result<ManualRecorded, CommandError<PaymentError>> {
@@ -295,7 +299,7 @@ pub(crate) async fn load_streams(
     store: &PgEventStore,
     stream_ids: &[String],
 ) -> Result<HashMap<String, (Payment, i64)>, AppendFailure<PaymentError>> {
-    let rows: Vec<(String, i64, String, i32, crate::JsonText)> = sqlx::query_as(
+    let rows: Vec<(String, i64, String, i32, crate::json_text::JsonText)> = sqlx::query_as(
         "select stream_id, stream_version, event_type, schema_version, payload
            from events
           where stream_type = $1 and stream_id = any($2::text[])

@@ -3,7 +3,7 @@
 //!
 //! A photo is personal data, so its bytes live outside the append-only log (which records only
 //! `PhotoChanged` with the photo's URL) and go with the account: the
-//! [`delete_photo`](crate::Effects::delete_photo) effect removes them in `DeleteAccount`'s
+//! [`delete_photo`](crate::effects::Effects::delete_photo) effect removes them in `DeleteAccount`'s
 //! transaction. The etag is the hex SHA-256 of the bytes, so a new photo gets a new URL.
 
 use sha2::{Digest, Sha256};

@@ -16,11 +16,13 @@ use domain::key_ring::{
 use domain::sealed::Sealed;
 use domain::subscription::plans::PlanId;
 
+use crate::error::CommandError;
+use crate::expected_version::ExpectedVersion;
+use crate::metadata::{CommandMetadata, RequestDigest};
+use crate::outcome::CommandOutcome;
+use crate::service::CommandService;
+use crate::store::PgEventStore;
 use crate::vault::{AccountKey, VaultError, load_key};
-use crate::{
-    CommandError, CommandMetadata, CommandOutcome, CommandService, ExpectedVersion, PgEventStore,
-    RequestDigest,
-};
 
 /// The purpose under which a Pix key's DICT form is fingerprinted
 /// ([`AccountKey::fingerprint`]).

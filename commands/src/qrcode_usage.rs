@@ -7,7 +7,7 @@
 //! account's row of the month until the command commits, so two creations racing for the last
 //! code of the plan are ordered and the second sees the first's count.
 //!
-//! [`Effects::count_qrcodes`]: crate::Effects::count_qrcodes
+//! [`Effects::count_qrcodes`]: crate::effects::Effects::count_qrcodes
 
 use domain::subscription::plans::PlanId;
 use sqlx::{PgConnection, PgPool};
@@ -15,7 +15,7 @@ use uuid::Uuid;
 
 /// An account's plan as a request read it: the plan in force, whose monthly limit of QR codes
 /// a creation checks, and the version of the subscription stream it was read at. The count
-/// refuses with [`CommandError::PlanChanged`](crate::CommandError::PlanChanged) when the stream
+/// refuses with [`CommandError::PlanChanged`](crate::error::CommandError::PlanChanged) when the stream
 /// has moved since (an upgrade, a renewal, an expiry recorded), so a plan kept in memory between
 /// requests is never applied once it is stale.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,7 +52,7 @@ pub(crate) enum Counted {
 
 /// Adds `codes` to `account_id`'s count of the month of `made_at` (RFC 3339) and answers the
 /// month's total with them; with `claim`, also claims its value (`unique_claims`, as
-/// [`Effects::claim`](crate::Effects::claim) does) in the same statement, one round trip for
+/// [`Effects::claim`](crate::effects::Effects::claim) does) in the same statement, one round trip for
 /// both. With `plan_version`, adds nothing (and claims nothing) unless the account's
 /// subscription stream is still at that version. Holds the count row's lock until the caller's
 /// transaction ends; the claim is made after the count (it reads the count's row), so every

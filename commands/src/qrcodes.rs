@@ -15,12 +15,15 @@ use domain::qrcode::{CreateAccountQrCode, QrCode, QrCodeCommand, QrCodeError};
 use domain::subscription::limits::PlanLimitReached;
 
 use crate::claims::{digest, txid_scope};
+use crate::effects::Effects;
+use crate::error::CommandError;
+use crate::expected_version::ExpectedVersion;
+use crate::feed::FeedPosition;
+use crate::metadata::CommandMetadata;
+use crate::outcome::BatchOutcome;
 use crate::qrcode_usage::PlanAsRead;
+use crate::service::CommandService;
 use crate::vault::random_bytes;
-use crate::{
-    BatchOutcome, CommandError, CommandMetadata, CommandService, Effects, ExpectedVersion,
-    FeedPosition,
-};
 
 /// How many txids a creation with a generated txid tries before giving up.
 pub const GENERATED_TXID_ATTEMPTS: usize = 3;

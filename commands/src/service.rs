@@ -6,17 +6,15 @@ use cqrs_es::Aggregate;
 use cqrs_es::event_sink::EventSink;
 
 use crate::effects::EffectFailure;
+use crate::effects::Effects;
+use crate::error::CommandError;
+use crate::expected_version::ExpectedVersion;
 use crate::idempotency;
 use crate::instruments;
+use crate::metadata::{CommandMetadata, IdempotencyKey, RequestDigest};
+use crate::outcome::CommandOutcome;
 use crate::store::{AppendFailure, LoadedOrRecorded, head_version};
-use crate::{
-    CommandError, CommandMetadata, CommandOutcome, Effects, ExpectedVersion, IdempotencyKey,
-    LoadedAggregate, PgEventStore, RequestDigest,
-};
-
-/// How many times a command is decided again after losing the race for its stream's next version,
-/// unless [`CommandService::with_max_retries`] says otherwise.
-pub const DEFAULT_MAX_RETRIES: u32 = 3;
+use crate::store::{DEFAULT_MAX_RETRIES, LoadedAggregate, PgEventStore};
 
 /// What [`CommandService::load_unless_recorded`] found.
 #[derive(Debug)]

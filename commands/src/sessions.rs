@@ -3,7 +3,7 @@
 //! Side state beside the log, like [`claims`](crate::claims), [`vault`](crate::vault) and
 //! [`action_codes`](crate::action_codes): a session that must exist exactly when a command's
 //! events do (the one a sign-up answers with) is drawn with [`NewSession::generate`] and stored
-//! by the [`start_session`](crate::Effects::start_session) effect in the command's transaction;
+//! by the [`start_session`](crate::effects::Effects::start_session) effect in the command's transaction;
 //! a sign-in, which appends nothing, uses [`start`].
 //!
 //! A session is one sign-in on one device; its refresh tokens form a family. Each refresh marks the
@@ -71,7 +71,7 @@ impl EndReason {
 }
 
 /// A session, with its first refresh token (for the cookie): drawn by [`NewSession::generate`],
-/// stored by [`start`] or by the [`start_session`](crate::Effects::start_session) effect.
+/// stored by [`start`] or by the [`start_session`](crate::effects::Effects::start_session) effect.
 ///
 /// `Debug` leaves the refresh token out (it would let anyone who reads the log sign in).
 #[derive(Clone)]
@@ -191,7 +191,7 @@ fn ttl_days() -> i32 {
 
 /// Starts a session for `account_id` and issues its first refresh token, in a transaction of
 /// its own (a sign-in). A session that must commit with a command's events goes through the
-/// [`start_session`](crate::Effects::start_session) effect instead.
+/// [`start_session`](crate::effects::Effects::start_session) effect instead.
 ///
 /// # Errors
 ///
@@ -490,7 +490,7 @@ pub async fn state(
 ) -> Result<SessionState, sqlx::Error> {
     let row: Option<(bool, Option<String>)> = sqlx::query_as(concat!(
         "with ",
-        crate::live_session_sql!(),
+        live_session_sql!(),
         " select active, revoked_reason from live"
     ))
     .bind(session_id)

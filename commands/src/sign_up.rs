@@ -15,11 +15,14 @@ use domain::account::{Account, AccountCommand, AccountError, OpenAccount};
 
 use crate::action_codes::{ActionCode, Purpose};
 use crate::claims::{EMAIL_SCOPE, digest, normalise_email};
+use crate::effects::Effects;
+use crate::error::CommandError;
+use crate::expected_version::ExpectedVersion;
+use crate::feed::FeedPosition;
+use crate::metadata::CommandMetadata;
+use crate::service::CommandService;
 use crate::sessions::NewSession;
 use crate::vault::AccountKey;
-use crate::{
-    CommandError, CommandMetadata, CommandService, Effects, ExpectedVersion, FeedPosition,
-};
 
 /// How long an address verification link works.
 pub const VERIFY_EMAIL_TTL: Duration = Duration::from_secs(3 * 24 * 3600);

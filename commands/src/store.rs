@@ -16,12 +16,19 @@ use cqrs_es::DomainEvent;
 use sqlx::{PgExecutor, PgPool};
 use uuid::Uuid;
 
+use crate::error::CommandError;
+use crate::expected_version::ExpectedVersion;
 use crate::feed::{EventRow, FeedPosition, StoredEvent};
 use crate::idempotency;
 use crate::json_text::JsonText;
+use crate::metadata::CommandMetadata;
 use crate::metadata::{IdempotencyKey, RequestDigest};
+use crate::outcome::CommandOutcome;
 use crate::upcast::{Upcasters, parse_schema_version};
-use crate::{CommandError, CommandMetadata, CommandOutcome, DEFAULT_MAX_RETRIES, ExpectedVersion};
+
+/// How many times a command is decided again after losing the race for its stream's next version,
+/// unless [`CommandService::with_max_retries`] says otherwise.
+pub const DEFAULT_MAX_RETRIES: u32 = 3;
 
 /// Name of the primary key that enforces expected-version concurrency.
 const STREAM_VERSION_KEY: &str = "events_pkey";
@@ -429,7 +436,7 @@ impl PgEventStore {
     /// The metadata is stored with every event. When it carries an idempotency key, the outcome is
     /// recorded with the events, and an append repeating a recorded key appends nothing and returns
     /// the recorded outcome (with `replayed` set). This does not run any aggregate logic: use
-    /// [`CommandService`](crate::CommandService) to execute commands.
+    /// [`CommandService`](crate::service::CommandService) to execute commands.
     ///
     /// # Errors
     ///

@@ -1,6 +1,6 @@
 //! The cqrs-es [`EventStore`] trait over [`PgEventStore`], so `CqrsFramework` can drive it.
 //!
-//! The gateway uses [`CommandService`](crate::CommandService), which adds retries, idempotency and
+//! The gateway uses [`CommandService`](crate::service::CommandService), which adds retries, idempotency and
 //! feed positions; this implementation exists so aggregates stay plain cqrs-es aggregates and any
 //! cqrs-es tooling works against the real store.
 
@@ -8,8 +8,10 @@ use std::collections::HashMap;
 
 use cqrs_es::{Aggregate, AggregateContext, AggregateError, EventEnvelope, EventStore};
 
+use crate::error::CommandError;
+use crate::expected_version::ExpectedVersion;
 use crate::store::AppendFailure;
-use crate::{CommandError, ExpectedVersion, PgEventStore};
+use crate::store::PgEventStore;
 
 /// An aggregate loaded through the cqrs-es trait, with the version its next events must follow.
 #[derive(Debug, Clone)]

@@ -28,10 +28,13 @@ use domain::team::Role;
 
 use crate::action_codes::{self, ActionCode, Purpose};
 use crate::claims::{EMAIL_SCOPE, digest, invite_scope, normalise_email};
+use crate::effects::Effects;
+use crate::error::CommandError;
+use crate::expected_version::ExpectedVersion;
+use crate::feed::FeedPosition;
+use crate::metadata::CommandMetadata;
+use crate::service::CommandService;
 use crate::vault::{self, AccountKey, VaultError, invitation_key_id};
-use crate::{
-    CommandError, CommandMetadata, CommandService, Effects, ExpectedVersion, FeedPosition,
-};
 
 /// How long an invitation link works.
 pub const INVITATION_TTL: Duration = Duration::from_secs(7 * 24 * 3600);

@@ -3,7 +3,7 @@
 //! Events never hold a plain e-mail, name or phone: the command side seals them with the account's
 //! own [`AccountKey`] into a [`Sealed`] text, and read models open them with the same key. The key
 //! lives in `account_keys`, outside the append-only log; deleting its row (the
-//! [`Effects::shred_key`](crate::Effects::shred_key) effect) makes every sealed value of the
+//! [`Effects::shred_key`](crate::effects::Effects::shred_key) effect) makes every sealed value of the
 //! account unreadable for good (LGPD crypto-shredding).
 //!
 //! Text form: `v1.` followed by base64url (no padding) of the 96-bit nonce and the ciphertext
@@ -92,7 +92,7 @@ impl AccountKey {
     /// A new random key (from the operating system's random source) for `account_id`.
     ///
     /// Store it with the command that opens the account
-    /// ([`Effects::store_key`](crate::Effects::store_key)).
+    /// ([`Effects::store_key`](crate::effects::Effects::store_key)).
     ///
     /// # Panics
     ///

@@ -18,8 +18,10 @@ use domain::payment::api_pix::{PixEntry, Problem, parse_delivery};
 use domain::payment::{PaymentError, PaymentSource, ReportPayment};
 
 use super::{Recorded, record_reports};
+use crate::error::CommandError;
+use crate::metadata::CommandMetadata;
+use crate::store::PgEventStore;
 use crate::vault::{VaultError, load_key};
-use crate::{CommandError, CommandMetadata, PgEventStore};
 
 /// The most entries one delivery may carry.
 ///

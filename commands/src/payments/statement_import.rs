@@ -44,8 +44,12 @@ use domain::statement::reconcile::Reconciled;
 
 use super::{append_decided, load_streams};
 use crate::claims::digest;
+use crate::error::CommandError;
+use crate::feed::FeedPosition;
+use crate::metadata::CommandMetadata;
 use crate::store::AppendFailure;
-use crate::{CommandError, CommandMetadata, DEFAULT_MAX_RETRIES, FeedPosition, PgEventStore};
+use crate::store::DEFAULT_MAX_RETRIES;
+use crate::store::PgEventStore;
 
 /// The scope of the statement lines imported into account `account_id`: each line key once.
 ///
