@@ -27,7 +27,7 @@ use crate::outcome::CommandOutcome;
 use crate::upcast::{Upcasters, parse_schema_version};
 
 /// How many times a command is decided again after losing the race for its stream's next version,
-/// unless [`CommandService::with_max_retries`] says otherwise.
+/// unless [`CommandService::with_max_retries`](crate::service::CommandService::with_max_retries) says otherwise.
 pub const DEFAULT_MAX_RETRIES: u32 = 3;
 
 /// Name of the primary key that enforces expected-version concurrency.
