@@ -519,6 +519,9 @@ fn live_updates(
     )
 }
 
+/// How long `balcao replay`'s tasks wait for one of its connections.
+const REPLAY_ACQUIRE_TIMEOUT: Duration = Duration::from_secs(600);
+
 /// `balcao replay`: rebuilds the named projections (or all) from PostgreSQL and swaps them in.
 ///
 /// # Errors
@@ -529,7 +532,24 @@ pub async fn replay(
     names: &[String],
     show_progress: bool,
 ) -> anyhow::Result<()> {
-    let pool = pool(settings, "balcao-replay", 4).await?;
+    // Its tasks (the feed's reader, one applier per projection, the index builds) share four
+    // connections and wait for one in turns: a wait is never a reason to fail a replay, as the
+    // gateway's 5 s acquire timeout made one at 1M payments on a loaded machine ("pool timed
+    // out while waiting for an open connection", issue 37). A statement still has its timeout.
+    let pool = commands::connect(
+        &settings.database_url,
+        &PoolSettings {
+            acquire_timeout: REPLAY_ACQUIRE_TIMEOUT,
+            ..pool_settings(settings, "balcao-replay", 4)
+        },
+    )
+    .await
+    .with_context(|| {
+        format!(
+            "could not connect to PostgreSQL at {}",
+            redact(&settings.database_url)
+        )
+    })?;
     let reports = projections::replay::run(&pool, names, show_progress).await?;
     for report in reports {
         tracing::info!(

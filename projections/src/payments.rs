@@ -35,6 +35,7 @@ use uuid::Uuid;
 use crate::copy_in::{BinaryRows, CopyIn};
 use crate::{ApplyError, Error, Projection, TableSet};
 
+pub mod export;
 pub mod search;
 
 /// The projection's name (durable consumer, checkpoint key).

@@ -13,7 +13,13 @@
 //!    days it answered;
 //! 4. the CSV of the whole account is downloaded once, with the gateway's peak resident memory
 //!    during it (the bench's own process: the gateway runs in it; `VmHWM` reset before), beside
-//!    a raw `COPY (select …) TO STDOUT (FORMAT csv)` of the same rows in the same order.
+//!    a raw `COPY (select …) TO STDOUT (FORMAT csv)` of the same rows in the same order;
+//! 5. `balcao replay --all` runs again while [`CLIENTS`] clients ask for the list's first page,
+//!    a 30-day `summary` and a code's payer page in turn, beside the same clients for
+//!    `BALCAO_BENCH_QUIET_SECS` (default 10) without the replay: each request's p50 / p99 and
+//!    every answer that is not a 200.
+//!
+//! `BALCAO_BENCH_KEEP_DB=1` leaves the database behind (its URL printed) for `EXPLAIN` by hand.
 //!
 //! `CARGO_PROFILE_BENCH_DEBUG=0 cargo bench -p tests --bench transactions_scale` (needs
 //! PostgreSQL and NATS, as the e2e tests). Targets (issue 37): list pages and single filters
@@ -129,6 +135,99 @@ fn peak_rss_kb() -> u64 {
 /// Resets the peak resident memory to the current (Linux: `clear_refs` 5).
 fn reset_peak_rss() {
     let _ = std::fs::write("/proc/self/clear_refs", "5");
+}
+
+/// Clients asking at once while the replay runs.
+const CLIENTS: usize = 4;
+
+/// What the clients of step 5 saw: per request, the times of its 200s and its other answers.
+#[derive(Default)]
+struct Served {
+    times: Vec<Vec<Duration>>,
+    failures: Vec<Vec<String>>,
+}
+
+/// `CLIENTS` clients asking for `paths` in turn until `done` says stop.
+async fn serve_while(
+    app: &TestApp,
+    token: &str,
+    paths: &[String],
+    done: tokio::sync::watch::Receiver<bool>,
+) -> Served {
+    let mut clients = Vec::new();
+    for n in 0..CLIENTS {
+        let (client, token, paths, done) = (
+            app.client(),
+            token.to_owned(),
+            paths.iter().map(|p| app.url(p)).collect::<Vec<_>>(),
+            done.clone(),
+        );
+        clients.push(tokio::spawn(async move {
+            let mut served = Served {
+                times: vec![Vec::new(); paths.len()],
+                failures: vec![Vec::new(); paths.len()],
+            };
+            let mut turn = n;
+            while !*done.borrow() {
+                let which = turn % paths.len();
+                turn += 1;
+                let started = Instant::now();
+                let answer = client.get(&paths[which]).bearer_auth(&token).send().await;
+                match answer {
+                    Ok(answer) if answer.status().as_u16() == 200 => {
+                        // The whole body, as a browser reads it.
+                        let read = answer.bytes().await;
+                        let elapsed = started.elapsed();
+                        match read {
+                            Ok(_) => served.times[which].push(elapsed),
+                            Err(error) => served.failures[which].push(error.to_string()),
+                        }
+                    }
+                    Ok(answer) => {
+                        let status = answer.status().as_u16();
+                        let text = answer.text().await.unwrap_or_default();
+                        served.failures[which].push(format!("{status} {text}"));
+                    }
+                    Err(error) => served.failures[which].push(error.to_string()),
+                }
+            }
+            served
+        }));
+    }
+    let mut all = Served {
+        times: vec![Vec::new(); paths.len()],
+        failures: vec![Vec::new(); paths.len()],
+    };
+    for client in clients {
+        let served = client.await.expect("a client");
+        for (n, (times, failures)) in served.times.into_iter().zip(served.failures).enumerate() {
+            all.times[n].extend(times);
+            all.failures[n].extend(failures);
+        }
+    }
+    all
+}
+
+/// Step 5's rows for one phase.
+fn served_rows(phase: &str, names: &[&str], served: Served) -> String {
+    let mut rows = String::new();
+    for ((name, times), failures) in names.iter().zip(served.times).zip(served.failures) {
+        let count = times.len();
+        let (p50, p99) = if times.is_empty() {
+            ("-".to_owned(), "-".to_owned())
+        } else {
+            let (p50, p99) = percentiles(times);
+            (ms(p50), ms(p99))
+        };
+        let first = failures.first().map_or_else(String::new, |f| {
+            format!(" (first: {})", f.chars().take(120).collect::<String>())
+        });
+        rows += &format!(
+            "| {phase} | {name} | {count} | {p50} | {p99} | {}{first} |\n",
+            failures.len()
+        );
+    }
+    rows
 }
 
 fn main() {
@@ -417,10 +516,58 @@ fn main() {
             u128::from(total) * 1000 / raw_time.as_millis().max(1),
             raw_time.as_millis() * 100 / csv_time.as_millis().max(1),
         );
+        // Progress, for a run whose last step could still fail.
+        eprint!("{head}{csv}");
+
+        // 5. Requests while `replay --all` runs, beside the same requests without it.
+        browser.refresh().await;
+        let token = browser.access_token.clone().expect("signed in");
+        let served_paths = [list(""), summary(&period(30)), format!("/pagamento/{code}")];
+        let served_names = ["list: first page", "summary: 30 days", "payer page"];
+        let quiet = Duration::from_secs(env("BALCAO_BENCH_QUIET_SECS", 10));
+        let (stop, done) = tokio::sync::watch::channel(false);
+        let stopper = tokio::spawn(async move {
+            tokio::time::sleep(quiet).await;
+            let _ = stop.send(true);
+        });
+        let quiet_served = serve_while(&app, &token, &served_paths, done).await;
+        stopper.await.expect("the quiet phase ends");
+        let (stop, done) = tokio::sync::watch::channel(false);
+        let settings = app.settings.clone();
+        let started = Instant::now();
+        let replaying = tokio::spawn(async move {
+            let replayed = gateway::roles::replay(&settings, &["all".to_owned()], false).await;
+            let _ = stop.send(true);
+            replayed
+        });
+        let replay_served = serve_while(&app, &token, &served_paths, done).await;
+        replaying
+            .await
+            .expect("the replay's task")
+            .expect("replay --all while serving");
+        let replayed_again_in = started.elapsed();
+        let served = format!(
+            "\n`replay --all` again while {CLIENTS} clients ask: {} s\n\n\
+             | phase | request | answered 200 | p50 ms | p99 ms | other answers |\n\
+             |---|---|---|---|---|---|\n{}{}",
+            replayed_again_in.as_secs(),
+            served_rows("quiet", &served_names, quiet_served),
+            served_rows("during replay", &served_names, replay_served),
+        );
+
         std::io::stdout()
             .lock()
-            .write_all((head + &table + &csv).as_bytes())
+            .write_all((head + &table + &csv + &served).as_bytes())
             .expect("stdout");
+        if env("BALCAO_BENCH_KEEP_DB", 0) == 1 {
+            std::io::stdout()
+                .lock()
+                .write_all(format!("\nkept: {}\n", app.settings.database_url).as_bytes())
+                .expect("stdout");
+            // No clean-up: the database stays for `EXPLAIN` by hand (drop it when done).
+            std::mem::forget(app);
+            return;
+        }
         app.stop().await;
     });
 }

@@ -4,9 +4,10 @@
 //!
 //! Totals are summed from `payment_day_totals` (per day and every value the screen filters on
 //! but the amount and the text) rather than `daily_totals` (per day and code only, standing
-//! payments only); a search with an amount range or a text sums `payments` row by row, as the
-//! list finds them. At 1M payments in an account the row-by-row sum took 343 ms for 365 days
-//! (issue 37, BENCHMARKS.md).
+//! payments only); a search with an amount range and at most a period and a status sums the
+//! columns `payments_account_paid_idx` carries ([`summary_of_amounts`]); any other search with
+//! an amount range or a text sums `payments` row by row, as the list finds them. At 1M payments
+//! in an account the row-by-row sum took 343 ms for 365 days (issue 37, BENCHMARKS.md).
 
 use chrono::{DateTime, NaiveDate, Utc};
 use sqlx::postgres::PgArguments;
@@ -33,7 +34,7 @@ pub enum CodeFilter {
 
 impl CodeFilter {
     /// `$4` of [`FROM_WHERE`]: which of the two kinds without a code id is asked for.
-    fn kind(self) -> Option<&'static str> {
+    pub(super) fn kind(self) -> Option<&'static str> {
         match self {
             CodeFilter::Without => Some("sem"),
             CodeFilter::Links => Some("links"),
@@ -170,7 +171,7 @@ macro_rules! searchable_text {
 // a 7-day `summary` at 1M payments read the account's whole history, 70 ms and then 230 ms once
 // the generic plan took over; 2–6 ms with the range (BENCHMARKS.md, issue 37). `paid_on` is the
 // São Paulo day of `paid_at`, so the two say the same.
-const FROM_WHERE: &str = concat!(
+pub(super) const FROM_WHERE: &str = concat!(
     "from payments p
       left join qrcodes q on q.qrcode_id = p.qrcode_id and q.owner_id = p.account_id
       left join payment_links l on l.link_id = p.payment_link_id and l.owner_id = p.account_id
@@ -207,7 +208,7 @@ const FROM_WHERE: &str = concat!(
             or ($13::bigint is not null and p.amount_centavos = $13))"
 );
 
-fn pattern(text: Option<&str>) -> Option<String> {
+pub(super) fn pattern(text: Option<&str>) -> Option<String> {
     text.map(|text| {
         let escaped = text
             .replace('\\', "\\\\")
@@ -219,13 +220,13 @@ fn pattern(text: Option<&str>) -> Option<String> {
 
 /// The account's codes and payment links whose description holds the search's text (none
 /// without a text): `$15` and `$16` of [`FROM_WHERE`].
-#[derive(Debug, Default)]
-struct Described {
-    codes: Vec<Uuid>,
-    links: Vec<Uuid>,
+#[derive(Debug, Default, Clone)]
+pub(super) struct Described {
+    pub(super) codes: Vec<Uuid>,
+    pub(super) links: Vec<Uuid>,
 }
 
-async fn described<'e>(
+pub(super) async fn described<'e>(
     executor: impl PgExecutor<'e>,
     account_id: Uuid,
     search: &Search,
@@ -246,46 +247,59 @@ async fn described<'e>(
     Ok(Described { codes, links })
 }
 
+/// Binds `$1` … `$17` of [`FROM_WHERE`] to a `sqlx` query (a `query_as` for the list and the
+/// sums, a plain `query` for the CSV's borrowed rows): a macro because the two are different
+/// types with the same `bind`.
+///
+/// Unnamed (`persistent(false)`), so planned with this search's values (a custom plan) each
+/// time: the filters that are off fold away, and what is left can use its index (the link's,
+/// the code's, the text's trigrams). A prepared statement's generic plan, which PostgreSQL
+/// takes after five runs, keeps every `$n is null or …` and reads the account's payments in
+/// `paid_at` order whatever the filter: 1.9 s for a text found nowhere at 1M payments (issue
+/// 37, BENCHMARKS.md). Planning costs about a millisecond.
+macro_rules! bind_search {
+    ($query:expr, $account_id:expr, $search:expr, $described:expr) => {{
+        let search: &Search = $search;
+        let described: Described = $described;
+        let code = match search.code {
+            CodeFilter::Code(id) => Some(id),
+            CodeFilter::Any | CodeFilter::Without | CodeFilter::Links => None,
+        };
+        $query
+            .persistent(false)
+            .bind($account_id)
+            .bind(search.created_by.clone())
+            .bind(code)
+            .bind(search.code.kind())
+            .bind(search.key_id)
+            .bind(search.from)
+            .bind(search.to)
+            .bind(search.source.clone())
+            .bind(search.status.map(StatusFilter::as_str))
+            .bind(search.min_centavos)
+            .bind(search.max_centavos)
+            .bind(pattern(search.text.as_deref()))
+            .bind(search.text_centavos)
+            .bind(search.text_in_payer)
+            .bind(described.codes)
+            .bind(described.links)
+            .bind(identifiers(search.text.as_deref()))
+    }};
+}
+pub(super) use bind_search;
+
 fn bind<'q, O>(
     query: QueryAs<'q, Postgres, O, PgArguments>,
     account_id: Uuid,
-    search: &'q Search,
+    search: &Search,
     described: Described,
 ) -> QueryAs<'q, Postgres, O, PgArguments> {
-    let code = match search.code {
-        CodeFilter::Code(id) => Some(id),
-        CodeFilter::Any | CodeFilter::Without | CodeFilter::Links => None,
-    };
-    // Unnamed, so planned with this search's values (a custom plan) each time: the filters
-    // that are off fold away, and what is left can use its index (the link's, the code's, the
-    // text's trigrams). A prepared statement's generic plan, which PostgreSQL takes after five
-    // runs, keeps every `$n is null or …` and reads the account's payments in `paid_at` order
-    // whatever the filter: 1.9 s for a text found nowhere at 1M payments (issue 37,
-    // BENCHMARKS.md). Planning costs about a millisecond.
-    query
-        .persistent(false)
-        .bind(account_id)
-        .bind(search.created_by.as_deref())
-        .bind(code)
-        .bind(search.code.kind())
-        .bind(search.key_id)
-        .bind(search.from)
-        .bind(search.to)
-        .bind(search.source.as_deref())
-        .bind(search.status.map(StatusFilter::as_str))
-        .bind(search.min_centavos)
-        .bind(search.max_centavos)
-        .bind(pattern(search.text.as_deref()))
-        .bind(search.text_centavos)
-        .bind(search.text_in_payer)
-        .bind(described.codes)
-        .bind(described.links)
-        .bind(identifiers(search.text.as_deref()))
+    bind_search!(query, account_id, search, described)
 }
 
 /// `$17` of [`FROM_WHERE`]: the text as an identifier may be written: as typed, in upper case
 /// (end-to-end ids are) and in lower case (a txid may be).
-fn identifiers(text: Option<&str>) -> Vec<String> {
+pub(super) fn identifiers(text: Option<&str>) -> Vec<String> {
     let Some(typed) = text.map(str::trim).filter(|t| !t.is_empty()) else {
         return Vec::new();
     };
@@ -344,6 +358,8 @@ where
 {
     if search.summed_by_day() {
         summary_of_days(executor, account_id, search).await
+    } else if search.summed_by_amount() {
+        summary_of_amounts(executor, account_id, search).await
     } else {
         summary_of_rows(executor, account_id, search).await
     }
@@ -354,6 +370,17 @@ impl Search {
     /// screen filters on but the amount and the text.
     pub fn summed_by_day(&self) -> bool {
         self.min_centavos.is_none() && self.max_centavos.is_none() && self.text.is_none()
+    }
+
+    /// Whether [`summary_of_amounts`] can answer this search's sums: an amount range with at
+    /// most a period and a status besides.
+    pub fn summed_by_amount(&self) -> bool {
+        (self.min_centavos.is_some() || self.max_centavos.is_some())
+            && self.text.is_none()
+            && self.created_by.is_none()
+            && self.code == CodeFilter::Any
+            && self.key_id.is_none()
+            && self.source.is_none()
     }
 }
 
@@ -415,6 +442,60 @@ pub async fn summary_of_days<'e>(
     .bind(search.to)
     .bind(search.source.as_deref())
     .bind(search.status.map(StatusFilter::as_str))
+    .fetch_all(executor)
+    .await?)
+}
+
+/// [`summary`] for an amount range with at most a period and a status
+/// ([`Search::summed_by_amount`]): the same sums as [`summary_of_rows`], said of the `payments`
+/// columns alone, so that PostgreSQL reads them from `payments_account_paid_idx`, which carries
+/// them (migration `0031`), without the table (an index-only scan, wherever the visibility map
+/// says a page is all visible). [`FROM_WHERE`]'s joins, though removed from the plan when no
+/// filter reads them, still made PostgreSQL read every row from the table: 141 / 249 ms (p50 /
+/// p99) for 365 days at 1M payments before (issue 37, BENCHMARKS.md).
+///
+/// # Panics
+///
+/// In debug builds, for a search it cannot answer: [`summary_of_rows`] sums those.
+pub async fn summary_of_amounts<'e>(
+    executor: impl PgExecutor<'e>,
+    account_id: Uuid,
+    search: &Search,
+) -> Result<Vec<DaySummary>, Error> {
+    debug_assert!(search.summed_by_amount());
+    // Unnamed, so planned with this search's values, as [`bind`] says.
+    Ok(sqlx::query_as(
+        "select p.paid_on as day,
+                count(*) filter (where p.status = 'received') as payments,
+                coalesce(sum(p.amount_centavos) filter (where p.status = 'received'), 0)::bigint
+                    as received_centavos,
+                coalesce(sum(p.refunded_centavos) filter (where p.status = 'received'), 0)::bigint
+                    as refunded_centavos,
+                count(*) filter (where p.status = 'voided') as voided
+           from payments p
+          where p.account_id = $1
+            and p.paid_at >= coalesce($2::date::timestamp at time zone 'America/Sao_Paulo',
+                                      '-infinity')
+            and p.paid_at < coalesce(($3::date + 1)::timestamp at time zone 'America/Sao_Paulo',
+                                     'infinity')
+            and ($2::date is null or p.paid_on >= $2)
+            and ($3::date is null or p.paid_on <= $3)
+            and ($4::text is null
+                 or ($4 = 'received' and p.status = 'received')
+                 or ($4 = 'voided' and p.status = 'voided')
+                 or ($4 = 'refunded' and p.refunds <> '[]'::jsonb))
+            and ($5::bigint is null or p.amount_centavos >= $5)
+            and ($6::bigint is null or p.amount_centavos <= $6)
+          group by p.paid_on
+          order by p.paid_on",
+    )
+    .persistent(false)
+    .bind(account_id)
+    .bind(search.from)
+    .bind(search.to)
+    .bind(search.status.map(StatusFilter::as_str))
+    .bind(search.min_centavos)
+    .bind(search.max_centavos)
     .fetch_all(executor)
     .await?)
 }

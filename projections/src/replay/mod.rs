@@ -429,8 +429,19 @@ async fn finish(pool: &PgPool, build: &mut Build) -> Result<(), Error> {
         .flat_map(|table| table.deferred_indexes());
     let filling = build.target.filling();
     let derive = build.projection.derive_after_fill(&mut conn, &filling);
+    // As many builds at once as the pool has connections besides `conn`: the others wait here,
+    // not in the pool, whose acquire gives up after a few seconds (a build of `payments`'
+    // indexes at 1M payments outlasted it: "pool timed out while waiting for an open
+    // connection", issue 37).
+    let builders = tokio::sync::Semaphore::new(
+        usize::try_from(pool.options().get_max_connections().saturating_sub(1))
+            .unwrap_or(1)
+            .max(1),
+    );
+    let builders = &builders;
     let (keys, indexes, derived) = futures::future::join3(
         futures::future::join_all(keys.map(|key| async move {
+            let _turn = builders.acquire().await;
             match build_index(pool, key.index.clone()).await {
                 Ok(_) => Ok((key, true)),
                 Err(sqlx::Error::Database(db))
@@ -441,9 +452,10 @@ async fn finish(pool: &PgPool, build: &mut Build) -> Result<(), Error> {
                 Err(error) => Err(error),
             }
         })),
-        futures::future::try_join_all(
-            indexes.map(|definition| build_index(pool, definition.to_owned())),
-        ),
+        futures::future::try_join_all(indexes.map(|definition| async move {
+            let _turn = builders.acquire().await;
+            build_index(pool, definition.to_owned()).await
+        })),
         derive,
     )
     .await;

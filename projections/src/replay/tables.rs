@@ -274,9 +274,24 @@ impl RebuildTable {
     }
 
     /// Gathers the filled table's statistics, so that the first queries after the switch are
-    /// planned from its real contents.
+    /// planned from its real contents, and marks its pages all visible in the visibility map
+    /// (`vacuum (analyze)`), so that a query that needs only an index's columns reads no table
+    /// page: the transactions screen's totals with an amount range (issue 37, migration 0031),
+    /// which otherwise read every payment of the period from the table, autovacuum being off on
+    /// some servers.
+    ///
+    /// `vacuum` cannot run inside a transaction block, so the statement timeout (which a table of
+    /// a million payments can outlast) is lifted for the session, on a connection closed after
+    /// it rather than handed back to the pool without its timeout.
     pub(super) async fn analyze(&self, pool: &PgPool) -> Result<(), Error> {
-        execute_trusted(pool, format!("analyze {}", quote(&self.rebuilt))).await?;
+        let mut conn = pool.acquire().await?;
+        conn.close_on_drop();
+        execute_trusted(&mut *conn, "set statement_timeout = 0".to_owned()).await?;
+        execute_trusted(
+            &mut *conn,
+            format!("vacuum (analyze) {}", quote(&self.rebuilt)),
+        )
+        .await?;
         Ok(())
     }
 

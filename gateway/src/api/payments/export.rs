@@ -3,25 +3,31 @@
 //! `;` between fields (`,` is the decimal mark), CRLF line ends, dates as `dd/mm/aaaa HH:MM` on
 //! São Paulo's clock and amounts as `1.234,56`.
 //!
-//! The file is streamed: the payments are read a page of [`PAGE`] at a time (the list's keyset
-//! order) and each page is written as it arrives, so an export of any size holds one page in
-//! memory. The first page is read before the answer starts, so a database that is down gets the
-//! API's 503 rather than a file cut short.
+//! The file is streamed: the payments are read a chunk at a time, [`FIRST_CHUNK`] growing to
+//! [`CHUNK`] (the list's keyset order, one statement each, its rows formatted as they arrive) by a task of its own that
+//! reads the next chunk while the answer sends the last, so an export of any size holds about
+//! two chunks in memory and no statement waits on a slow client. The first chunk is read before
+//! the answer starts, so a database that is down gets the API's 503 rather than a file cut short.
 //!
 //! Columns: Data, Valor, Devolvido, Situação, Origem, QR code, Txid, Chave Pix, Identificador
 //! (E2E); for roles that see payers also Pagador, CPF/CNPJ do pagador, Mensagem do pagador;
 //! then Observação. A text field starting with `=`, `+`, `-`, `@`, tab or CR is prefixed with
 //! `'`, so a payer's message can never run as a spreadsheet formula.
 
+use std::fmt::Write as _;
+
+use chrono::{Datelike, Timelike};
+
 use axum::body::{Body, Bytes};
 use axum::extract::{Query, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
-use domain::money::Centavos;
 use domain::team::Right;
-use futures::stream;
-use projections::payments::search::{self, Cursor, Found, Search};
+use futures::{StreamExt, TryStreamExt, stream};
+use projections::payments::export::{self as rows_of, ExportRow, TextMatches};
+use projections::payments::search::{Cursor, Search};
 use sqlx::PgPool;
+use tokio::sync::mpsc;
 use uuid::Uuid;
 
 use super::filters::Filters;
@@ -33,8 +39,13 @@ use crate::state::AppState;
 /// its plan shows, like the screen.
 pub const HISTORY_HEADER: &str = "x-balcao-historico-desde";
 
-/// Payments read per page.
-pub const PAGE: i64 = 1000;
+/// Payments of the first chunk, read before the answer starts: small, so the download starts
+/// at once; each chunk after it reads twice as many, up to [`CHUNK`].
+pub const FIRST_CHUNK: i64 = 500;
+
+/// Payments read per chunk at most (one statement each, about 1.7 MB of CSV). With pages of
+/// 1,000 the round trips and plans cost a 1M-payment export a second (issue 37, BENCHMARKS.md).
+pub const CHUNK: i64 = 10_000;
 
 /// The byte-order mark Excel looks for to read UTF-8.
 pub const BOM: &str = "\u{feff}";
@@ -44,7 +55,7 @@ pub const BOM: &str = "\u{feff}";
 /// # Errors
 ///
 /// As [`Filters`] says (no `depois` or `limite`: the file has every payment found); 403 for a
-/// role that sees no transactions; 503 when the first page cannot be read.
+/// role that sees no transactions; 503 when the first chunk cannot be read.
 pub async fn csv(
     State(state): State<AppState>,
     workspace: Workspace,
@@ -54,46 +65,31 @@ pub async fn csv(
     // The plan's history window, as on the screen: older payments are kept, not exported.
     let shown_from = crate::billing::history_from(&state.billing, workspace.account_id()).await?;
     crate::billing::within_history(&mut search, shown_from);
-    let with_payer = workspace.can(Right::ViewAllTransactions);
-    let account = workspace.account_uuid();
-    let first = search::page(&state.pool, account, &search, None, PAGE)
+    let reader = Reader {
+        matches: TextMatches::read(&state.pool, workspace.account_uuid(), &search)
+            .await
+            .map_err(projection_error)?,
+        pool: state.pool.clone(),
+        account: workspace.account_uuid(),
+        search,
+        with_payer: workspace.can(Right::ViewAllTransactions),
+    };
+    let mut head = String::from(BOM);
+    head.push_str(&header_row(reader.with_payer));
+    let (first, next) = reader
+        .chunk(head, None, FIRST_CHUNK)
         .await
         .map_err(projection_error)?;
-    let mut head = String::from(BOM);
-    head.push_str(&header_row(with_payer));
-    head.push_str(&rows(&first, with_payer));
-    let next = next_cursor(&first);
-    let reader = Reader {
-        pool: state.pool.clone(),
-        account,
-        search,
-        with_payer,
-    };
-    let rest = stream::unfold((reader, next), |(reader, after)| async move {
-        let after = after?;
-        match search::page(
-            &reader.pool,
-            reader.account,
-            &reader.search,
-            Some(&after),
-            PAGE,
-        )
-        .await
-        {
-            Ok(found) => {
-                let chunk = Bytes::from(rows(&found, reader.with_payer));
-                let next = next_cursor(&found);
-                Some((Ok::<_, projections::Error>(chunk), (reader, next)))
-            }
-            Err(error) => {
-                // The answer has begun: all that is left is to cut it, which the client sees
-                // as a failed download, never as a complete file.
-                tracing::warn!(%error, "a payments CSV export stopped: a page could not be read");
-                Some((Err(error), (reader, None)))
-            }
-        }
+    // One chunk waits in the channel while the next is read: the database and the client work
+    // at the same time, and memory stays at about two chunks.
+    let (sender, receiver) = mpsc::channel::<Result<Bytes, projections::Error>>(1);
+    if let Some(after) = next {
+        tokio::spawn(reader.send_rest(after, sender));
+    }
+    let rest = stream::unfold(receiver, |mut receiver| async move {
+        receiver.recv().await.map(|chunk| (chunk, receiver))
     });
-    let body = stream::once(async move { Ok(Bytes::from(head)) });
+    let body = stream::once(async move { Ok(first) }).chain(rest);
     let filename = file_name(&search_period(&filters));
     Ok((
         [
@@ -110,29 +106,82 @@ pub async fn csv(
         ],
         // Fused: the compression layer polls a body once more after its end, which an unfused
         // `unfold` answers with a panic.
-        Body::from_stream(futures::StreamExt::fuse(futures::StreamExt::chain(
-            body, rest,
-        ))),
+        Body::from_stream(body.fuse()),
     )
         .into_response())
 }
 
-/// What the streamed pages need.
+/// What the streamed chunks need.
 struct Reader {
     pool: PgPool,
     account: Uuid,
     search: Search,
+    matches: TextMatches,
     with_payer: bool,
 }
 
-/// The cursor after a full page; `None` after the last one.
-fn next_cursor(found: &[Found]) -> Option<Cursor> {
-    if i64::try_from(found.len()).unwrap_or(i64::MAX) < PAGE {
-        return None;
+impl Reader {
+    /// The rows of one chunk of `size` after `after`, written after `out`'s text, and the cursor after it
+    /// when it was full (`None` after the last one).
+    async fn chunk(
+        &self,
+        out: String,
+        after: Option<&Cursor>,
+        size: i64,
+    ) -> Result<(Bytes, Option<Cursor>), projections::Error> {
+        let mut out = out;
+        out.reserve(usize::try_from(size).unwrap_or_default() * 192);
+        let mut rows = rows_of::rows(
+            &self.pool,
+            self.account,
+            &self.search,
+            &self.matches,
+            self.with_payer,
+            after,
+            size,
+        );
+        let (mut count, mut last) = (0_i64, None);
+        let mut label = String::new();
+        while let Some(row) = rows.try_next().await? {
+            let row = ExportRow::of(&row)?;
+            write_row(&mut out, &mut label, &row, self.with_payer);
+            count += 1;
+            if count == size {
+                last = Some(row.cursor());
+            }
+        }
+        Ok((Bytes::from(out), last))
     }
-    found
-        .last()
-        .map(|f| (f.payment.paid_at, f.payment.reference.clone()))
+
+    /// Every chunk after the first, into `sender`, until the last or until the client is gone.
+    async fn send_rest(
+        self,
+        after: Cursor,
+        sender: mpsc::Sender<Result<Bytes, projections::Error>>,
+    ) {
+        let (mut after, mut size) = (after, FIRST_CHUNK);
+        loop {
+            size = (size * 2).min(CHUNK);
+            match self.chunk(String::new(), Some(&after), size).await {
+                Ok((chunk, next)) => {
+                    if sender.send(Ok(chunk)).await.is_err() {
+                        return; // The client went away.
+                    }
+                    match next {
+                        Some(next) => after = next,
+                        None => return,
+                    }
+                }
+                Err(error) => {
+                    // The answer has begun: all that is left is to cut it, which the client
+                    // sees as a failed download, never as a complete file.
+                    tracing::warn!(%error, "a payments CSV export stopped: a chunk could not be read");
+                    let _ = sender.send(Err(error)).await;
+                    return;
+                }
+            }
+        }
+    }
 }
 
 fn search_period(filters: &Filters) -> (Option<String>, Option<String>) {
@@ -175,55 +224,87 @@ fn header_row(with_payer: bool) -> String {
     line
 }
 
-/// The "QR code" column: the code's description, or the payment link's, as the screen names them.
-fn code_label(found: &Found) -> String {
-    let described = |d: &Option<String>| d.as_deref().filter(|d| !d.is_empty()).map(str::to_owned);
-    match (&found.payment.qrcode_id, &found.payment.payment_link_id) {
-        (Some(_), _) => {
-            described(&found.code_description).unwrap_or_else(|| "QR code sem descrição".to_owned())
-        }
-        (None, Some(_)) => described(&found.link_description).map_or_else(
-            || "Link de pagamento sem descrição".to_owned(),
-            |d| format!("Link de pagamento: {d}"),
-        ),
-        (None, None) => "sem QR code".to_owned(),
+/// One payment's line, CRLF included. `label` is scratch space for the "QR code" column.
+fn write_row(out: &mut String, label: &mut String, row: &ExportRow<'_>, with_payer: bool) {
+    // `dd/mm/aaaa HH:MM`, as the screen shows it (`to_char`'s `DD/MM/YYYY HH24:MI`).
+    let local = row.paid_at_local;
+    let _ = write!(
+        out,
+        "{:02}/{:02}/{:04} {:02}:{:02};",
+        local.day(),
+        local.month(),
+        local.year(),
+        local.hour(),
+        local.minute()
+    );
+    write_money(out, row.amount_centavos);
+    out.push(';');
+    write_money(out, row.refunded_centavos);
+    out.push(';');
+    out.push_str(status_label(row.status));
+    out.push(';');
+    out.push_str(source_label(row.source));
+    out.push(';');
+    code_label(label, row);
+    write_text(out, label);
+    for value in [row.txid, row.pix_key, row.end_to_end_id] {
+        out.push(';');
+        write_text(out, value.unwrap_or(""));
     }
+    if with_payer {
+        for value in [row.payer_name, row.payer_document, row.payer_info] {
+            out.push(';');
+            write_text(out, value.unwrap_or(""));
+        }
+    }
+    out.push(';');
+    write_text(out, row.note.unwrap_or(""));
+    out.push_str("\r\n");
 }
 
-fn rows(found: &[Found], with_payer: bool) -> String {
-    let mut out = String::with_capacity(found.len() * 160);
-    for f in found {
-        let p = &f.payment;
-        let mut fields: Vec<String> = vec![
-            f.paid_at_local.clone(),
-            money(p.amount_centavos),
-            money(p.refunded_centavos),
-            status_label(&p.status).to_owned(),
-            source_label(&p.source).to_owned(),
-            text(&code_label(f)),
-            text(p.txid.as_deref().unwrap_or("")),
-            text(p.pix_key.as_deref().unwrap_or("")),
-            text(p.end_to_end_id.as_deref().unwrap_or("")),
-        ];
-        if with_payer {
-            for value in [&p.payer_name, &p.payer_document, &p.payer_info] {
-                fields.push(text(value.as_deref().unwrap_or("")));
+/// The "QR code" column into `label`: the code's description, or the payment link's, as the
+/// screen names them.
+fn code_label(label: &mut String, row: &ExportRow<'_>) {
+    fn described(d: Option<&str>) -> Option<&str> {
+        d.filter(|d| !d.is_empty())
+    }
+    label.clear();
+    if row.has_code {
+        label.push_str(described(row.code_description).unwrap_or("QR code sem descrição"));
+    } else if row.has_link {
+        match described(row.link_description) {
+            Some(d) => {
+                label.push_str("Link de pagamento: ");
+                label.push_str(d);
             }
+            None => label.push_str("Link de pagamento sem descrição"),
         }
-        fields.push(text(p.note.as_deref().unwrap_or("")));
-        out.push_str(&fields.join(";"));
-        out.push_str("\r\n");
+    } else {
+        label.push_str("sem QR code");
     }
-    out
 }
 
-/// `1.234,56`: the pt-BR amount without the currency sign.
-fn money(centavos: i64) -> String {
-    let formatted = Centavos::new(u64::try_from(centavos).unwrap_or_default()).to_string();
-    formatted
-        .strip_prefix("R$ ")
-        .unwrap_or(&formatted)
-        .to_owned()
+/// `1.234,56`: the pt-BR amount without the currency sign (as [`domain::money::Centavos`]
+/// writes it after `R$ `; a negative amount, which no payment has, as `0,00`).
+fn write_money(out: &mut String, centavos: i64) {
+    let centavos = u64::try_from(centavos).unwrap_or_default();
+    let reais = centavos / 100;
+    // Groups of three digits, most significant first; the first without leading zeros.
+    let mut groups = [0_u64; 7];
+    let (mut rest, mut count) = (reais, 0);
+    loop {
+        groups[count] = rest % 1000;
+        count += 1;
+        rest /= 1000;
+        if rest == 0 {
+            break;
+        }
+    }
+    let _ = write!(out, "{}", groups[count - 1]);
+    for group in groups[..count - 1].iter().rev() {
+        let _ = write!(out, ".{group:03}");
+    }
+    let _ = write!(out, ",{:02}", centavos % 100);
 }
 
 fn status_label(status: &str) -> &'static str {
@@ -243,16 +324,25 @@ fn source_label(source: &str) -> &'static str {
 
 /// A text field: quoted when it holds `;`, `"` or a line break; a leading formula character
 /// neutralised with `'`.
-fn text(value: &str) -> String {
-    let value = if value.starts_with(['=', '+', '-', '@', '\t', '\r']) {
-        format!("'{value}")
+fn write_text(out: &mut String, value: &str) {
+    let formula = value.starts_with(['=', '+', '-', '@', '\t', '\r']);
+    let quoted = value.contains([';', '"', '\n', '\r']);
+    if quoted {
+        out.push('"');
+    }
+    if formula {
+        out.push('\'');
+    }
+    if quoted {
+        let mut parts = value.split('"');
+        out.push_str(parts.next().unwrap_or_default());
+        for part in parts {
+            out.push_str("\"\"");
+            out.push_str(part);
+        }
+        out.push('"');
     } else {
-        value.to_owned()
-    };
-    if value.contains([';', '"', '\n', '\r']) {
-        format!("\"{}\"", value.replace('"', "\"\""))
-    } else {
-        value
+        out.push_str(value);
     }
 }
 
@@ -260,11 +350,39 @@ fn text(value: &str) -> String {
 mod tests {
     use super::*;
 
+    fn money(centavos: i64) -> String {
+        let mut out = String::new();
+        write_money(&mut out, centavos);
+        out
+    }
+
+    fn text(value: &str) -> String {
+        let mut out = String::new();
+        write_text(&mut out, value);
+        out
+    }
+
     #[test]
     fn amounts_are_written_with_thousands_dots_and_a_decimal_comma() {
         assert_eq!(money(123_456), "1.234,56");
         assert_eq!(money(5), "0,05");
         assert_eq!(money(100_000_000), "1.000.000,00");
+    }
+
+    #[test]
+    fn amounts_are_written_as_the_money_type_writes_them_without_the_sign() {
+        for centavos in [
+            0_u64, 1, 9, 10, 99, 100, 101, 999, 1_000, 99_999, 100_000, 123_456,
+        ]
+        .into_iter()
+        .chain((0..64).map(|shift| 1_u64 << shift >> 1))
+        .chain([i64::MAX.unsigned_abs()])
+        {
+            let written = money(i64::try_from(centavos).expect("an i64"));
+            let shown = domain::money::Centavos::new(centavos).to_string();
+            assert_eq!(format!("R$ {written}"), shown, "{centavos}");
+        }
+        assert_eq!(money(-5), "0,00");
     }
 
     #[test]

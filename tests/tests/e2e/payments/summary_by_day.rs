@@ -1,10 +1,11 @@
 //! The transactions screen's totals from `payment_day_totals` (issue 37) answer what the sum of
 //! the `payments` rows answers, for every filter the table can serve alone and in pairs, with
-//! payments on both sides of a São Paulo midnight; live and after a replay.
+//! payments on both sides of a São Paulo midnight; live and after a replay. So do the totals of
+//! an amount range read from the columns `payments_account_paid_idx` carries.
 
 use chrono::NaiveDate;
 use projections::payments::search::{
-    CodeFilter, Search, StatusFilter, summary_of_days, summary_of_rows,
+    CodeFilter, Search, StatusFilter, summary_of_amounts, summary_of_days, summary_of_rows,
 };
 use reqwest::StatusCode;
 use serde_json::json;
@@ -115,9 +116,18 @@ async fn assert_days_equal_rows(db: &PgPool, account: Uuid, searches: &[Search])
     }
 }
 
-#[tokio::test]
-async fn the_totals_by_day_and_filter_answer_what_the_payments_rows_add_up_to_live_and_after_a_replay()
- {
+/// An account with two codes, three payments typed in around a São Paulo midnight (one voided)
+/// and the bench's fill of 3,000 payments over 20 days, every event projected.
+struct Filled20 {
+    app: TestApp,
+    db: PgPool,
+    account_id: Uuid,
+    codes: Vec<Uuid>,
+    key_id: Uuid,
+    created_by: String,
+}
+
+async fn filled_account() -> Filled20 {
     let app = TestApp::spawn().await;
     let db = app.db().await;
     let mut owner = sign_up(&app, "dona@mercado.test", "Dona do Mercado").await;
@@ -194,6 +204,27 @@ async fn the_totals_by_day_and_filter_answer_what_the_payments_rows_add_up_to_li
         .fetch_one(&db)
         .await
         .expect("a code's maker");
+    Filled20 {
+        app,
+        db,
+        account_id,
+        codes,
+        key_id,
+        created_by,
+    }
+}
+
+#[tokio::test]
+async fn the_totals_by_day_and_filter_answer_what_the_payments_rows_add_up_to_live_and_after_a_replay()
+ {
+    let Filled20 {
+        app,
+        db,
+        account_id,
+        codes,
+        key_id,
+        created_by,
+    } = filled_account().await;
     let searches = searches(&codes, key_id, &created_by);
 
     // The midnight: 12,30 on the 10th, 45,60 on the 11th, the voided 7,00 on the 10th.
@@ -224,5 +255,113 @@ async fn the_totals_by_day_and_filter_answer_what_the_payments_rows_add_up_to_li
         "the replay differs from live"
     );
     assert_days_equal_rows(&db, account_id, &searches).await;
+    app.stop().await;
+}
+
+/// Searches with an amount range and at most a period and a status: bounds on the typed-in
+/// payments' own amounts (12,30, 45,60 and the voided 7,00) and on the fill's.
+fn amount_searches() -> Vec<Search> {
+    let all = Search::default();
+    let mut searches = Vec::new();
+    for (min, max) in [
+        (Some(1230), None),
+        (None, Some(1230)),
+        (Some(1230), Some(1230)),
+        (Some(700), Some(4560)),
+        (Some(4561), None),
+        (None, Some(699)),
+        (Some(25_000), None),
+        (Some(10_000), Some(10_100)),
+        (Some(30_200), None),
+    ] {
+        let ranged = Search {
+            min_centavos: min,
+            max_centavos: max,
+            ..all.clone()
+        };
+        searches.push(ranged.clone());
+        for (from, to) in [
+            (Some("2026-11-10"), Some("2026-11-10")),
+            (Some("2026-11-11"), Some("2026-11-11")),
+            (None, Some("2026-11-10")),
+            (Some("2026-11-05"), None),
+        ] {
+            searches.push(Search {
+                from: from.map(day),
+                to: to.map(day),
+                ..ranged.clone()
+            });
+        }
+        for status in [
+            StatusFilter::Received,
+            StatusFilter::Voided,
+            StatusFilter::Refunded,
+        ] {
+            searches.push(Search {
+                status: Some(status),
+                from: Some(day("2026-11-10")),
+                ..ranged.clone()
+            });
+        }
+    }
+    searches
+}
+
+/// Each search's totals from the index's columns equal the payments' own, and the searches
+/// find something.
+async fn assert_amounts_equal_rows(db: &PgPool, account: Uuid, searches: &[Search]) {
+    let mut found = 0;
+    for search in searches {
+        assert!(search.summed_by_amount(), "{search:?}");
+        let rows = summary_of_rows(db, account, search).await.expect("rows");
+        let amounts = summary_of_amounts(db, account, search)
+            .await
+            .expect("amounts");
+        assert_eq!(amounts, rows, "{search:?}");
+        found += usize::from(!rows.is_empty());
+    }
+    assert!(found * 2 > searches.len(), "most searches find payments");
+}
+
+#[tokio::test]
+async fn the_totals_of_an_amount_range_read_from_the_index_answer_what_the_payments_rows_add_up_to_live_and_after_a_replay()
+ {
+    let Filled20 {
+        app,
+        db,
+        account_id,
+        codes,
+        ..
+    } = filled_account().await;
+    let searches = amount_searches();
+    // The midnight: 12,30 typed in at 23:30 of the 10th counts on the 10th, not the 11th.
+    let typed = Search {
+        min_centavos: Some(1230),
+        max_centavos: Some(1230),
+        from: Some(day("2026-11-10")),
+        to: Some(day("2026-11-10")),
+        ..Search::default()
+    };
+    let tenth = summary_of_amounts(&db, account_id, &typed)
+        .await
+        .expect("amounts");
+    assert!(
+        tenth.iter().any(|d| d.received_centavos >= 1230),
+        "{tenth:?}"
+    );
+    // Beside a filter the index does not carry, the rows are summed as before.
+    assert!(
+        !Search {
+            code: CodeFilter::Code(codes[0]),
+            ..typed.clone()
+        }
+        .summed_by_amount()
+    );
+    assert_amounts_equal_rows(&db, account_id, &searches).await;
+
+    gateway::roles::replay(&app.settings, &["payments".to_owned()], false)
+        .await
+        .expect("the replay runs");
+    assert_amounts_equal_rows(&db, account_id, &searches).await;
     app.stop().await;
 }

@@ -379,7 +379,7 @@ async fn keyset_pages_and_the_streamed_csv_hold_every_payment_exactly_once_in_or
     // Grátis would hide them once they are more than 90 days old.
     go_premium(&mut owner).await;
     let account = owner.account_id.clone();
-    // More than two of the CSV's pages (1,000 rows each).
+    // Across three of the CSV's chunks (500 rows, then 1,000, then 2,000).
     let n = 2_345;
     many_payments(&app, &db, &mut owner, n).await;
 
