@@ -314,11 +314,15 @@ fn status_label(status: &str) -> &'static str {
     }
 }
 
+/// The source as the transactions screen names it (`webapp`'s `labels.ts`).
 fn source_label(source: &str) -> &'static str {
     match source {
         "api-pix" => "Banco (API Pix)",
         "manual" => "Registrado à mão",
-        _ => "Simulação",
+        "extrato" => "Extrato bancário",
+        "sandbox" => "Simulação",
+        // The read model's check constraint allows no other value.
+        _ => "Outra",
     }
 }
 
@@ -349,6 +353,28 @@ fn write_text(out: &mut String, value: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_source_is_named_as_the_screen_names_it() {
+        use domain::payment::PaymentSource;
+        let named: Vec<_> = [
+            PaymentSource::ApiPix,
+            PaymentSource::Manual,
+            PaymentSource::Sandbox,
+            PaymentSource::Extrato,
+        ]
+        .map(|source| source_label(source.as_str()))
+        .into();
+        assert_eq!(
+            named,
+            [
+                "Banco (API Pix)",
+                "Registrado à mão",
+                "Simulação",
+                "Extrato bancário"
+            ]
+        );
+    }
 
     fn money(centavos: i64) -> String {
         let mut out = String::new();
