@@ -18,7 +18,7 @@ use domain::team::Role;
 use sqlx::PgExecutor;
 use uuid::Uuid;
 
-use crate::Error;
+use crate::error::Error;
 
 pub use fold::Accounts;
 
@@ -224,12 +224,11 @@ pub async fn access_to<'e>(
     account_id: Uuid,
     member_account_id: Uuid,
 ) -> Result<Option<Access>, Error> {
-    let row: Option<(Option<String>, bool)> =
-        sqlx::query_as(crate::account_access_sql!("$1", "$2"))
-            .bind(account_id)
-            .bind(member_account_id)
-            .fetch_optional(executor)
-            .await?;
+    let row: Option<(Option<String>, bool)> = sqlx::query_as(account_access_sql!("$1", "$2"))
+        .bind(account_id)
+        .bind(member_account_id)
+        .fetch_optional(executor)
+        .await?;
     let Some((Some(role), disabled)) = row else {
         return Ok(None);
     };

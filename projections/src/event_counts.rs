@@ -11,7 +11,7 @@ use commands::Upcasters;
 use commands::feed::{FeedFields, StoredEvent};
 use sqlx::{PgConnection, PgExecutor};
 
-use crate::{ApplyError, Projection, TableSet};
+use crate::projection::{ApplyError, Projection, TableSet};
 
 /// The projection's name (durable consumer, checkpoint key).
 pub const NAME: &str = "event_counts";

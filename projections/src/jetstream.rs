@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use async_nats::jetstream::{self, stream};
 
-use crate::Error;
+use crate::error::Error;
 
 /// Where events go in JetStream, shared by the relay (which creates the stream) and the
 /// projectors (which only consume from it).

@@ -30,6 +30,7 @@ pub mod pix_keys;
 mod projection;
 pub mod projector;
 pub mod qrcodes;
+mod registry;
 pub mod relay;
 pub mod replay;
 pub mod signs;
@@ -39,36 +40,9 @@ pub mod status;
 pub mod subscriptions;
 mod wakeup;
 
-use std::sync::Arc;
-
 pub use error::Error;
 pub use jetstream::StreamSettings;
 pub use projection::{ApplyError, Projection, TableSet};
+pub use registry::{all, by_name};
 /// The shutdown signal every long-running entry point takes: cancel it to stop them cleanly.
 pub use tokio_util::sync::CancellationToken;
-
-/// Every projection Balcão runs, in a stable order.
-pub fn all() -> Vec<Arc<dyn Projection>> {
-    vec![
-        Arc::new(qrcodes::QrCodes),
-        Arc::new(event_counts::EventCounts),
-        Arc::new(accounts::Accounts),
-        // Payments (issue 15).
-        Arc::new(payments::Payments),
-        // Payment links (`/pagar`), issue 10.
-        Arc::new(payment_links::PaymentLinks),
-        // Issue 10: each account's registered Pix keys.
-        Arc::new(pix_keys::PixKeys),
-        // Issue 12: plans and billing.
-        Arc::new(subscriptions::Subscriptions),
-        // Issue 11: the signs an account keeps in its dashboard.
-        Arc::new(signs::Signs),
-        // Issue 35: bank statement imports.
-        Arc::new(statement_imports::StatementImports),
-    ]
-}
-
-/// The projection registered under `name`, if any.
-pub fn by_name(name: &str) -> Option<Arc<dyn Projection>> {
-    all().into_iter().find(|p| p.name() == name)
-}

@@ -10,7 +10,7 @@ use std::time::Duration;
 use sqlx::{ConnectOptions, Connection, PgConnection, PgPool};
 use tokio_util::sync::CancellationToken;
 
-use crate::Error;
+use crate::error::Error;
 
 /// First half of every Balcão advisory lock key ("Balc" in ASCII).
 const LOCK_SPACE: i32 = 0x4261_6c63;

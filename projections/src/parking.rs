@@ -14,8 +14,8 @@ use sqlx::PgConnection;
 use uuid::Uuid;
 
 use crate::metric_names::PARKED_EVENTS_TOTAL;
+use crate::projection::{ApplyError, Projection, TableSet};
 use crate::sql::tx_text;
-use crate::{ApplyError, Projection, TableSet};
 
 /// An event set aside because it could not be applied.
 #[derive(Debug, Clone)]

@@ -14,7 +14,7 @@ use commands::feed::FeedPosition;
 use sqlx::PgExecutor;
 use uuid::Uuid;
 
-use crate::Error;
+use crate::error::Error;
 use crate::sql::{position_from, tx_text};
 
 /// One payment as it stands after a change, without payer data.

@@ -19,8 +19,9 @@ use serde::de::DeserializeOwned;
 use sqlx::{PgConnection, PgExecutor};
 use uuid::Uuid;
 
+use crate::error::Error;
+use crate::projection::{ApplyError, Projection, TableSet};
 use crate::sql::{position_from, tx_text};
-use crate::{ApplyError, Error, Projection, TableSet};
 
 /// The projection's name (durable consumer, checkpoint key).
 pub const NAME: &str = "payment_links";

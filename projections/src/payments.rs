@@ -33,7 +33,8 @@ use sqlx::{AssertSqlSafe, PgConnection, PgExecutor};
 use uuid::Uuid;
 
 use crate::copy_in::{BinaryRows, CopyIn};
-use crate::{ApplyError, Error, Projection, TableSet};
+use crate::error::Error;
+use crate::projection::{ApplyError, Projection, TableSet};
 
 pub mod export;
 pub mod search;

@@ -25,7 +25,8 @@ use serde::de::DeserializeOwned;
 use sqlx::{AssertSqlSafe, PgConnection, PgExecutor};
 use uuid::Uuid;
 
-use crate::{ApplyError, Error, Projection, TableSet};
+use crate::error::Error;
+use crate::projection::{ApplyError, Projection, TableSet};
 
 /// The projection's name (durable consumer, checkpoint key).
 pub const NAME: &str = "pix_keys";

@@ -28,8 +28,9 @@ use uuid::Uuid;
 pub use from_log::view_from_stream;
 
 use crate::copy_in::{BinaryRows, CopyIn};
+use crate::error::Error;
+use crate::projection::{ApplyError, Projection, TableSet};
 use crate::sql::position_from;
-use crate::{ApplyError, Error, Projection, TableSet};
 
 /// The projection's name (durable consumer, checkpoint key).
 pub const NAME: &str = "qrcodes";

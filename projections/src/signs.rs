@@ -15,9 +15,10 @@ use serde::Deserialize;
 use sqlx::{PgConnection, PgExecutor};
 use uuid::Uuid;
 
+use crate::error::Error;
 use crate::payment_links::read;
+use crate::projection::{ApplyError, Projection, TableSet};
 use crate::sql::{position_from, tx_text};
-use crate::{ApplyError, Error, Projection, TableSet};
 
 /// The projection's name (durable consumer, checkpoint key).
 pub const NAME: &str = "signs";

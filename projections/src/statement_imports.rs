@@ -18,7 +18,7 @@ use domain::payment::{PaymentRecorded, PaymentVoided};
 use sqlx::{AssertSqlSafe, PgConnection, PgExecutor};
 use uuid::Uuid;
 
-use crate::{ApplyError, Projection, TableSet};
+use crate::projection::{ApplyError, Projection, TableSet};
 
 /// The projection's name (durable consumer, checkpoint key).
 pub const NAME: &str = "statement_imports";

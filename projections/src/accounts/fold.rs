@@ -14,7 +14,7 @@ use sqlx::{AssertSqlSafe, PgConnection};
 use uuid::Uuid;
 
 use super::{ACCOUNTS_TABLE, MEMBERS_TABLE, NAME, STREAM_TYPE};
-use crate::{ApplyError, Projection, TableSet};
+use crate::projection::{ApplyError, Projection, TableSet};
 
 /// The `accounts` projection (tables `accounts` and `account_members`).
 #[derive(Debug, Clone, Copy, Default)]

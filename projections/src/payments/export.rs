@@ -18,7 +18,7 @@ use super::search::{
     CodeFilter, Cursor, Described, FROM_WHERE, Search, StatusFilter, bind_search, identifiers,
     pattern,
 };
-use crate::Error;
+use crate::error::Error;
 
 /// What the search's text matches beyond the payments' own columns (the account's codes and
 /// links by description), read once per export rather than once per chunk.

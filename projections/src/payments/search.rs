@@ -16,7 +16,7 @@ use sqlx::{AssertSqlSafe, PgExecutor, Postgres};
 use uuid::Uuid;
 
 use super::PaymentView;
-use crate::Error;
+use crate::error::Error;
 
 /// Which code the payments were made to.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -450,7 +450,7 @@ pub async fn summary_of_days<'e>(
 /// ([`Search::summed_by_amount`]): the same sums as [`summary_of_rows`], said of the `payments`
 /// columns alone, so that PostgreSQL reads them from `payments_account_paid_idx`, which carries
 /// them (migration `0031`), without the table (an index-only scan, wherever the visibility map
-/// says a page is all visible). [`FROM_WHERE`]'s joins, though removed from the plan when no
+/// says a page is all visible). `FROM_WHERE`'s joins, though removed from the plan when no
 /// filter reads them, still made PostgreSQL read every row from the table: 141 / 249 ms (p50 /
 /// p99) for 365 days at 1M payments before (issue 37, BENCHMARKS.md).
 ///

@@ -18,13 +18,14 @@ use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
 use super::ProjectorConfig;
+use crate::checkpoint;
 use crate::locks::lock_projection_writes;
 use crate::metric_names::{
     PROJECTION_APPLIED, PROJECTION_APPLY_DELAY_SECONDS, PROJECTION_GAP_REPAIRS, PROJECTION_ROUNDS,
 };
 use crate::parking::{Parked, apply_with_parking};
+use crate::projection::{Projection, TableSet};
 use crate::sql::{position_from, tx_text};
-use crate::{Projection, TableSet, checkpoint};
 
 /// What one round did, for the caller's logs.
 #[derive(Debug, Default)]

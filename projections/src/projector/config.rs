@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use commands::Upcasters;
 
-use crate::StreamSettings;
+use crate::jetstream::StreamSettings;
 
 /// How projectors run. `ProjectorConfig::default()` matches `RelayConfig::default()`'s stream.
 #[derive(Debug, Clone)]
@@ -20,7 +20,7 @@ pub struct ProjectorConfig {
     /// Most unacknowledged messages JetStream lets the consumer hold.
     pub max_ack_pending: i64,
     /// Longest a batch holding only events of streams the projection does not read
-    /// ([`crate::Projection::streams`]) waits, unacknowledged, for a batch that matters, so that
+    /// ([`crate::projection::Projection::streams`]) waits, unacknowledged, for a batch that matters, so that
     /// both go in one checkpoint round. Also how far behind such a projection's stored checkpoint
     /// (its lag gauges, a wait for one of those events) may be.
     pub hold_other_streams: Duration,

@@ -31,9 +31,10 @@ pub use config::ProjectorConfig;
 pub use progress::{Follower, ProgressWatch};
 pub use wait::{Waited, wait_until};
 
+use crate::error::Error;
 use crate::locks::{LockRole, SessionLock};
+use crate::projection::Projection;
 use crate::status::{Phase, Status};
-use crate::{Error, Projection};
 
 /// Runs `projections` until `shutdown` is cancelled, each in its own task.
 ///

@@ -7,8 +7,8 @@ use sqlx::PgPool;
 use sqlx::postgres::PgListener;
 use tokio::time::Instant;
 
-use crate::Error;
 use crate::checkpoint::{self, notify_channel, parse_notification};
+use crate::error::Error;
 
 /// Re-read the checkpoint at least this often while waiting, in case a notification is lost
 /// (listener reconnect).

@@ -12,7 +12,7 @@ use serde::Deserialize;
 use sqlx::PgConnection;
 use uuid::Uuid;
 
-use crate::ApplyError;
+use crate::projection::ApplyError;
 
 /// The event type.
 pub const CLAIMED: &str = "QrCodeClaimed";

@@ -5,7 +5,8 @@ use std::time::Duration;
 
 use commands::Upcasters;
 
-use crate::{Error, StreamSettings};
+use crate::error::Error;
+use crate::jetstream::StreamSettings;
 
 /// How the relay runs. `RelayConfig::default()` suits production on one NATS server.
 #[derive(Debug, Clone)]

@@ -27,6 +27,8 @@ use tokio_util::sync::CancellationToken;
 
 pub use config::{Fault, RelayConfig};
 
+use crate::checkpoint;
+use crate::error::Error;
 use crate::jetstream::ensure_stream;
 use crate::locks::{LockRole, SessionLock};
 use crate::metric_names::{
@@ -35,7 +37,6 @@ use crate::metric_names::{
 use crate::sql::{pending_after, tx_text};
 use crate::status::{Phase, Status};
 use crate::wakeup::Wakeup;
-use crate::{Error, checkpoint};
 
 /// First wait when events exist past the checkpoint but are not below the horizon yet (a
 /// transaction still running); doubles up to `HORIZON_RETRY_MAX`.

@@ -38,11 +38,12 @@ use indicatif::{ProgressBar, ProgressStyle};
 use sqlx::PgPool;
 use tokio::sync::mpsc;
 
+use crate::error::Error;
 use crate::locks::{LockRole, SessionLock};
 use crate::parking::{apply_with_parking, park_by_id};
 use crate::projection::REBUILD_MARKER;
+use crate::projection::{Projection, TableSet};
 use crate::sql::execute_trusted;
-use crate::{Error, Projection, TableSet};
 use tables::RebuildTable;
 
 /// How a replay runs.
@@ -111,11 +112,13 @@ pub async fn run(
 /// The registered projections named in `names`; every one for no name or `"all"`.
 pub fn select(names: &[String]) -> Result<Vec<Arc<dyn Projection>>, Error> {
     if names.is_empty() || names.iter().any(|n| n == "all") {
-        return Ok(crate::all());
+        return Ok(crate::registry::all());
     }
     names
         .iter()
-        .map(|name| crate::by_name(name).ok_or_else(|| Error::UnknownProjection(name.clone())))
+        .map(|name| {
+            crate::registry::by_name(name).ok_or_else(|| Error::UnknownProjection(name.clone()))
+        })
         .collect()
 }
 

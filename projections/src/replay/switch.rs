@@ -6,10 +6,11 @@ use commands::feed::{self, FeedPosition};
 use sqlx::PgPool;
 
 use super::{Build, ReplayOptions};
+use crate::checkpoint;
+use crate::error::Error;
 use crate::locks::lock_projection_writes;
 use crate::parking::apply_with_parking;
 use crate::sql::execute_trusted;
-use crate::{Error, checkpoint};
 
 /// SQLSTATE `lock_not_available`: `lock_timeout` expired.
 const LOCK_NOT_AVAILABLE: &str = "55P03";

@@ -12,7 +12,7 @@
 use sqlx::{PgConnection, PgPool};
 
 use super::quote;
-use crate::Error;
+use crate::error::Error;
 use crate::sql::execute_trusted;
 
 /// A rebuild table and what the switch needs to give it the live table's names.
