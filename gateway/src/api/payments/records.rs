@@ -28,6 +28,7 @@ use uuid::Uuid;
 
 use crate::api::access::{Workspace, projection_error};
 use crate::api::json::Json;
+use crate::api::support::metadata;
 use crate::error::ApiError;
 use crate::read_your_writes::wait_for;
 use crate::state::AppState;
@@ -260,7 +261,7 @@ pub async fn record(
         None => None,
     };
     let key = crate::api::idempotency::key(&workspace, &headers, "painel-pagamento")?;
-    let mut metadata = metadata(&workspace);
+    let mut metadata = metadata(workspace.caller_id());
     if let Some(key) = &key {
         // What was asked, as parsed: "now" is the same request whenever it is retried.
         let asked = format!(
@@ -298,10 +299,6 @@ pub async fn record(
     let mut response = (StatusCode::CREATED, Json(json)).into_response();
     crate::api::idempotency::mark_replayed(&mut response, recorded.replayed);
     Ok(response)
-}
-
-fn metadata(workspace: &Workspace) -> commands::CommandMetadata {
-    commands::CommandMetadata::start().by(workspace.caller_id().to_owned())
 }
 
 /// The payment as the read model shows it once caught up, else just its reference (the command
@@ -357,7 +354,7 @@ pub async fn void(
     let outcome = state
         .payments
         .commands
-        .execute(&stream, command, metadata(&workspace))
+        .execute(&stream, command, metadata(workspace.caller_id()))
         .await
         .map_err(ApiError::from)?;
     Ok(Json(

@@ -36,11 +36,11 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use base64::Engine as _;
 use chrono::{Duration, SecondsFormat};
+use commands::FeedPosition;
 use commands::payments::statement_import::{
     ImportLine, LineTarget, MAX_BATCH_LINES, StatementBatch, UndoImport, claimed_lines,
     line_claim_value, record_statement_batch, undo_statement_import,
 };
-use commands::{CommandMetadata, FeedPosition, PgEventStore};
 use domain::money::Centavos;
 use domain::statement::reconcile::{
     Book, CandidateCode, Confidence, Decision, Reconciled, RecordedPayment, Rules, reconcile,
@@ -53,6 +53,7 @@ use uuid::Uuid;
 
 use crate::api::access::{Workspace, projection_error};
 use crate::api::json::Json;
+use crate::api::support::metadata;
 use crate::error::ApiError;
 use crate::read_your_writes::wait_for;
 use crate::state::AppState;
@@ -240,11 +241,7 @@ async fn book(
     }
     // The lines the write side knows were imported or linked: this file's by their key, the
     // others only as "this payment has its line".
-    let claims = claimed_lines(&state.pool, workspace.account_id())
-        .await
-        .map_err(|e| {
-            ApiError::from(commands::CommandError::<domain::payment::PaymentError>::from(e))
-        })?;
+    let claims = claimed_lines(&state.pool, workspace.account_id()).await?;
     let prefix = format!("{}:", workspace.account_id());
     let mut by_reference: HashMap<String, usize> = payments
         .iter()
@@ -373,24 +370,9 @@ pub async fn preview(
     let (upload, statement) = read(body)?;
     let (book, info) = book(&state, &workspace, &statement).await?;
     let reconciled = reconcile(&statement, &book, Rules::default());
-    let mut counts: HashMap<&'static str, usize> = HashMap::new();
-    let lines: Vec<serde_json::Value> = reconciled
-        .iter()
-        .map(|r| {
-            let json = line_json(r, &info);
-            if let Some(decision) = json["decisao"].as_str() {
-                let key = match decision {
-                    "ja_importado" => "jaImportados",
-                    "mesmo_pagamento" => "mesmoPagamento",
-                    "qrcode" => "porQrcode",
-                    "ambiguo" => "aRevisar",
-                    _ => "semQrcode",
-                };
-                *counts.entry(key).or_default() += 1;
-            }
-            json
-        })
-        .collect();
+    let lines: Vec<serde_json::Value> = reconciled.iter().map(|r| line_json(r, &info)).collect();
+    let count =
+        |wanted: fn(&Decision) -> bool| reconciled.iter().filter(|r| wanted(&r.decision)).count();
     let credits = reconciled.len();
     Ok(Json(json!({
         "arquivo": upload.arquivo.trim(),
@@ -401,11 +383,11 @@ pub async fn preview(
         "linhasLidas": statement.lines.len(),
         "creditosPix": credits,
         "ignorados": statement.lines.len() - credits,
-        "porQrcode": counts.get("porQrcode").copied().unwrap_or(0),
-        "semQrcode": counts.get("semQrcode").copied().unwrap_or(0),
-        "mesmoPagamento": counts.get("mesmoPagamento").copied().unwrap_or(0),
-        "jaImportados": counts.get("jaImportados").copied().unwrap_or(0),
-        "aRevisar": counts.get("aRevisar").copied().unwrap_or(0),
+        "porQrcode": count(|d| matches!(d, Decision::Matched { .. })),
+        "semQrcode": count(|d| matches!(d, Decision::Unmatched)),
+        "mesmoPagamento": count(|d| matches!(d, Decision::Duplicate { .. })),
+        "jaImportados": count(|d| matches!(d, Decision::AlreadyImported { .. })),
+        "aRevisar": count(|d| matches!(d, Decision::Ambiguous { .. })),
         "linhas": lines,
     })))
 }
@@ -477,10 +459,6 @@ fn confirmed(
     Ok(lines)
 }
 
-fn metadata(workspace: &Workspace) -> CommandMetadata {
-    CommandMetadata::start().by(workspace.caller_id().to_owned())
-}
-
 /// `POST /api/accounts/{accountId}/extratos`: the confirmed import.
 ///
 /// # Errors
@@ -502,8 +480,8 @@ pub async fn import(
     let already_seen = reconciled.len() - lines.len();
     // A retry with its key is the same import: its lines' claims make it record nothing more.
     let import_id = crate::api::idempotency::id_for(&IMPORT_ID_NAMESPACE, key.as_ref());
-    let meta = metadata(&workspace);
-    let store = PgEventStore::new(state.pool.clone());
+    let meta = metadata(workspace.caller_id());
+    let store = state.payments.commands.store();
     let recorded_at = crate::auth::accounts::now();
     let (mut recorded, mut linked, mut already) = (0, 0, already_seen);
     let mut position: Option<FeedPosition> = None;
@@ -516,7 +494,7 @@ pub async fn import(
             recorded_at: recorded_at.clone(),
             lines: chunk.to_vec(),
         };
-        let outcome = match record_statement_batch(&store, &batch, &meta).await {
+        let outcome = match record_statement_batch(store, &batch, &meta).await {
             Ok(outcome) => outcome,
             // Batches already committed stand: say what they did rather than a failure.
             Err(error) if recorded + linked > 0 => {
@@ -582,8 +560,12 @@ pub async fn undo(
         undone_by: workspace.caller_id().to_owned(),
         undone_at: crate::auth::accounts::now(),
     };
-    let store = PgEventStore::new(state.pool.clone());
-    let outcome = undo_statement_import(&store, &undo, &metadata(&workspace)).await?;
+    let outcome = undo_statement_import(
+        state.payments.commands.store(),
+        &undo,
+        &metadata(workspace.caller_id()),
+    )
+    .await?;
     wait_for(&state, projections::payments::NAME, outcome.position).await;
     wait_for(
         &state,
