@@ -58,7 +58,7 @@ pub struct ExportRow<'r> {
     pub refunded_centavos: i64,
     /// `received` or `voided`.
     pub status: &'r str,
-    /// `api-pix`, `manual` or `sandbox`.
+    /// `api-pix`, `manual`, `sandbox` or `extrato`.
     pub source: &'r str,
     /// Whether it was matched to a code.
     pub has_code: bool,
