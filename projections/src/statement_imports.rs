@@ -18,6 +18,7 @@ use domain::payment::{PaymentRecorded, PaymentVoided};
 use sqlx::{AssertSqlSafe, PgConnection, PgExecutor};
 use uuid::Uuid;
 
+use crate::payment_links::read;
 use crate::projection::{ApplyError, Projection, TableSet};
 
 /// The projection's name (durable consumer, checkpoint key).
@@ -202,21 +203,9 @@ impl Projection for StatementImports {
             {
                 continue;
             }
-            if event.schema_version != upcasters.current_version(&event.event_type) {
-                return Err(rejected(
-                    event,
-                    format!(
-                        "unknown schema version {} of {}",
-                        event.schema_version, event.event_type
-                    ),
-                ));
-            }
             let account = account_of(event)?;
             if event.event_type == "PaymentRecorded" {
-                let recorded: PaymentRecorded = event
-                    .payload
-                    .deserialize()
-                    .map_err(|error| rejected(event, format!("payload: {error}")))?;
+                let recorded: PaymentRecorded = read(upcasters, event)?;
                 let Some(origin) = recorded.statement else {
                     continue;
                 };
@@ -227,10 +216,7 @@ impl Projection for StatementImports {
                 delta.imported_at = Some(delta.imported_at.map_or(at, |a| a.min(at)));
                 delta.recorded += 1;
             } else {
-                let voided: PaymentVoided = event
-                    .payload
-                    .deserialize()
-                    .map_err(|error| rejected(event, format!("payload: {error}")))?;
+                let voided: PaymentVoided = read(upcasters, event)?;
                 let Some(import) = voided.undone_import else {
                     continue;
                 };
