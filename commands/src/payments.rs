@@ -9,7 +9,8 @@
 //!    streams spread over [`LOCK_BUCKETS`] by a hash of their id), in ascending key order, so
 //!    a delivery holds at most [`LOCK_BUCKETS`] locks per account whatever its size (PostgreSQL's
 //!    lock table is shared by the whole cluster: one lock per entry exhausted it) and two
-//!    deliveries never wait on each other in a cycle;
+//!    deliveries never wait on each other in a cycle; the buckets of the reports' amounts are
+//!    taken with them (the same buckets: [`statement_twins`]);
 //! 2. matches each report's `txid` to the account's code from the write side: the code's claim
 //!    of its txid in `unique_claims` (scope `txid:{account}`, owner the code's id, committed
 //!    with the code's creation; see [`claims::txid_scope`](crate::claims::txid_scope)), never
@@ -19,7 +20,10 @@
 //!    payment names the link instead;
 //! 3. loads those streams, decides every report on its stream in delivery order (a stream named
 //!    twice sees its first report's events), and appends what was decided, every stream in one
-//!    statement, after exactly the loaded versions.
+//!    statement, after exactly the loaded versions. A report's stream is its end-to-end id's,
+//!    unless that id is an alias of a statement payment's stream, or the report would start a
+//!    payment that a statement line without an end-to-end id recorded already: then it is that
+//!    line's stream ([`statement_twins`]), and the bank's report confirms the line's payment.
 //!
 //! The locks make a hundred simultaneous deliveries of one payment decide one after another
 //! (one payment's stream is always in the same bucket), so exactly one records it and the others
@@ -31,6 +35,7 @@
 
 pub mod intake;
 pub mod statement_import;
+pub mod statement_twins;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -45,6 +50,7 @@ use crate::qrcodes::txid_claim;
 use crate::store::DEFAULT_MAX_RETRIES;
 use crate::store::PgEventStore;
 use crate::store::{AppendFailure, encode};
+use statement_twins::amount_bucket;
 
 /// A payment typed in by hand, parsed at the edge (the amount, a past or present time, a
 /// well-formed end-to-end id, the account's own code).
@@ -215,39 +221,60 @@ async fn attempt(
     reports: &[ReportPayment],
     metadata: &serde_json::Value,
 ) -> Result<Recorded, AppendFailure<PaymentError>> {
+    let own_stream =
+        |r: &ReportPayment| domain::payment::stream_id(&r.account_id, &r.end_to_end_id);
+    // The locks: the buckets of the reports' own streams and of their amounts (a statement
+    // line of the same amount takes that one: `statement_twins`).
+    let mut streams: BTreeSet<(String, String)> = BTreeSet::new();
+    let mut amounts: BTreeSet<(String, i64)> = BTreeSet::new();
+    for report in reports {
+        streams.insert((report.account_id.clone(), own_stream(report)));
+        amounts.insert((report.account_id.clone(), amount_bucket(report.amount)));
+    }
+    let mut tx = store.pool().begin().await?;
+    lock_buckets(&mut tx, &streams, &amounts).await?;
+    // An end-to-end id a statement payment took is decided on that payment's stream.
+    let ids: Vec<(String, String)> = reports
+        .iter()
+        .map(|r| (r.account_id.clone(), r.end_to_end_id.clone()))
+        .collect();
+    let aliased = statement_twins::aliases(&mut tx, &ids).await?;
     // Streams in a fixed order; reports keep the delivery's order within each stream.
     let mut by_stream: BTreeMap<String, Vec<&ReportPayment>> = BTreeMap::new();
     for report in reports {
-        by_stream
-            .entry(domain::payment::stream_id(
-                &report.account_id,
-                &report.end_to_end_id,
-            ))
-            .or_default()
-            .push(report);
+        let stream = aliased
+            .get(&(report.account_id.clone(), report.end_to_end_id.clone()))
+            .cloned()
+            .unwrap_or_else(|| own_stream(report));
+        by_stream.entry(stream).or_default().push(report);
     }
-    let stream_ids: Vec<String> = by_stream.keys().cloned().collect();
-    let accounts: Vec<String> = by_stream
-        .values()
-        .map(|r| r.first().map(|r| r.account_id.clone()).unwrap_or_default())
-        .collect();
-    let mut tx = store.pool().begin().await?;
-    // One lock per (account, bucket), by a 64-bit hash, taken in ascending key order. Two keys
-    // sharing a hash merely wait for each other.
-    sqlx::query(
-        "select pg_advisory_xact_lock(k)
-           from (select distinct
-                        hashtextextended('payments:' || a || ':'
-                                         || (hashtextextended(s, 0) & ($3::bigint - 1)), 0) as k
-                   from unnest($1::text[], $2::text[]) as t(a, s) order by k) as locks",
-    )
-    .bind(&accounts)
-    .bind(&stream_ids)
-    .bind(LOCK_BUCKETS)
-    .execute(&mut *tx)
-    .await?;
     let codes = claimed_codes(&mut tx, reports).await?;
+    let stream_ids: Vec<String> = by_stream.keys().cloned().collect();
     let mut loaded = load_streams(&mut tx, store, &stream_ids).await?;
+    // A report that would start a payment may be a statement line's, recorded before it.
+    let fresh: Vec<statement_twins::Fresh<'_>> = by_stream
+        .iter()
+        .filter(|(stream_id, _)| !loaded.contains_key(*stream_id))
+        .filter_map(|(stream_id, reports)| {
+            Some(statement_twins::Fresh {
+                stream_id: stream_id.clone(),
+                report: reports.first()?,
+            })
+        })
+        .collect();
+    let twins = statement_twins::take(&mut tx, &fresh).await?;
+    if !twins.is_empty() {
+        let twin_streams: Vec<String> = twins.values().cloned().collect();
+        loaded.extend(load_streams(&mut tx, store, &twin_streams).await?);
+        for (own, twin) in twins {
+            // A claim is written with its payment's events: the stream is there.
+            if loaded.contains_key(&twin)
+                && let Some(moved) = by_stream.remove(&own)
+            {
+                by_stream.entry(twin).or_default().extend(moved);
+            }
+        }
+    }
     let mut recorded = Recorded::default();
     let mut append_ids: Vec<String> = Vec::new();
     let mut append_versions: Vec<i64> = Vec::new();
@@ -290,6 +317,40 @@ async fn attempt(
     }
     tx.commit().await?;
     Ok(recorded)
+}
+
+/// Takes the advisory locks of `streams` ((account, stream id): the stream's bucket) and of
+/// `amounts` ((account, [`amount_bucket`])), at most [`LOCK_BUCKETS`] per account since both
+/// name the same buckets, in ascending key order in one statement, so two transactions never
+/// wait on each other in a cycle. Two keys sharing a 64-bit hash merely wait for each other.
+pub(crate) async fn lock_buckets(
+    tx: &mut sqlx::PgConnection,
+    streams: &BTreeSet<(String, String)>,
+    amounts: &BTreeSet<(String, i64)>,
+) -> Result<(), sqlx::Error> {
+    let (stream_accounts, stream_ids): (Vec<&str>, Vec<&str>) = streams
+        .iter()
+        .map(|(a, s)| (a.as_str(), s.as_str()))
+        .unzip();
+    let (amount_accounts, buckets): (Vec<&str>, Vec<i64>) =
+        amounts.iter().map(|(a, b)| (a.as_str(), *b)).unzip();
+    sqlx::query(
+        "select pg_advisory_xact_lock(k)
+           from (select distinct hashtextextended('payments:' || a || ':' || b, 0) as k
+                   from (select a, hashtextextended(s, 0) & ($3::bigint - 1) as b
+                           from unnest($1::text[], $2::text[]) as t(a, s)
+                         union all
+                         select a, b from unnest($4::text[], $5::bigint[]) as u(a, b)) as buckets
+                  order by k) as locks",
+    )
+    .bind(&stream_accounts)
+    .bind(&stream_ids)
+    .bind(LOCK_BUCKETS)
+    .bind(&amount_accounts)
+    .bind(&buckets)
+    .execute(tx)
+    .await?;
+    Ok(())
 }
 
 /// Every Payment stream of `stream_ids` folded, with its last version, read in `tx` (a stream

@@ -1090,6 +1090,9 @@ fn fold(keys: &Keys, change: &Change<'_>, old: Option<Row>) -> Result<Row, Apply
             if let Some(link) = code(event, confirmed.payment_link_id.as_deref())? {
                 row.payment_link_id = Some(link);
             }
+            if confirmed.end_to_end_id.is_some() {
+                row.end_to_end_id.clone_from(&confirmed.end_to_end_id);
+            }
             row.confirmed_by = Some(confirmed.source.as_str().to_owned());
             row.status = "received".to_owned();
             row.void_reason = None;

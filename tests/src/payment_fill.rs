@@ -239,6 +239,7 @@ pub async fn fill(pool: &PgPool, fill: &Fill) -> anyhow::Result<Filled> {
                     payer_document: None,
                     payer_info: None,
                     confirmed_at: at.clone(),
+                    end_to_end_id: None,
                 }),
             ),
             97.. => due(

@@ -33,7 +33,7 @@
 //! only those. A writer of the same stream in between (a webhook) is caught by the stream-version
 //! key: the batch is decided again, a bounded number of times.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use domain::money::Centavos;
 use domain::payment::{
@@ -42,7 +42,8 @@ use domain::payment::{
 
 use domain::statement::reconcile::Reconciled;
 
-use super::{append_decided, load_streams};
+use super::statement_twins::{self, amount_bucket};
+use super::{append_decided, load_streams, lock_buckets};
 use crate::claims::digest;
 use crate::error::CommandError;
 use crate::feed::FeedPosition;
@@ -134,6 +135,8 @@ pub struct ImportLine {
     pub amount: Centavos,
     /// When it was posted, RFC 3339.
     pub paid_at: String,
+    /// True when the statement gave only the day (`paid_at` is then midnight in Brasília).
+    pub day_only: bool,
     /// The end-to-end id its texts carry, if any.
     pub end_to_end_id: Option<String>,
     /// The txid its texts carry, if any.
@@ -152,6 +155,7 @@ impl ImportLine {
             line: u64::try_from(line.line).unwrap_or(u64::MAX),
             amount: line.credit()?,
             paid_at: line.posted.at.to_rfc3339(),
+            day_only: !line.posted.has_time,
             end_to_end_id: line.end_to_end_id.clone(),
             txid: line.txid.clone(),
             target,
@@ -255,13 +259,33 @@ pub async fn record_statement_batch(
     })
 }
 
-/// The stream a line's claim names: the payment it records, or the one it is linked to.
-fn claimed_stream(account_id: &str, line: &ImportLine) -> String {
+/// The stream a line's claim names: the payment it records, or the one it is linked to. A
+/// line whose end-to-end id a statement payment took (`aliased`, by the id) is that payment.
+fn claimed_stream(
+    account_id: &str,
+    line: &ImportLine,
+    aliased: &HashMap<(String, String), String>,
+) -> String {
     let reference = match &line.target {
-        LineTarget::Record { .. } => line_reference(&line.key, line.end_to_end_id.as_deref()),
+        LineTarget::Record { .. } => {
+            if let Some(stream) = line
+                .end_to_end_id
+                .as_ref()
+                .and_then(|e2e| aliased.get(&(account_id.to_owned(), e2e.clone())))
+            {
+                return stream.clone();
+            }
+            line_reference(&line.key, line.end_to_end_id.as_deref())
+        }
         LineTarget::SameAs { payment } => payment.clone(),
     };
     domain::payment::stream_id(account_id, &reference)
+}
+
+/// Whether recording `line` would leave a payment the bank's report must find by amount and
+/// time (`statement_twins`): a new payment without an end-to-end id.
+fn awaits_the_bank(line: &ImportLine) -> bool {
+    matches!(line.target, LineTarget::Record { .. }) && line.end_to_end_id.is_none()
 }
 
 async fn attempt(
@@ -276,11 +300,32 @@ async fn attempt(
     for (i, line) in batch.lines.iter().enumerate() {
         by_digest.entry(digest(&line.key)).or_insert(i);
     }
+    let mut tx = store.pool().begin().await?;
+    // The amounts' locks first, as the intake takes them: a report of the same amount
+    // committing now sees this batch's unconfirmed claims, or this batch sees its payment.
+    let amounts: BTreeSet<(String, i64)> = batch
+        .lines
+        .iter()
+        .filter(|line| awaits_the_bank(line))
+        .map(|line| (account.to_owned(), amount_bucket(line.amount)))
+        .collect();
+    lock_buckets(&mut tx, &BTreeSet::new(), &amounts).await?;
+    let e2e_ids: Vec<(String, String)> = batch
+        .lines
+        .iter()
+        .filter(|line| matches!(line.target, LineTarget::Record { .. }))
+        .filter_map(|line| Some((account.to_owned(), line.end_to_end_id.clone()?)))
+        .collect();
+    let aliased = statement_twins::aliases(&mut tx, &e2e_ids).await?;
     let (values, owners): (Vec<String>, Vec<String>) = by_digest
         .iter()
-        .map(|(value, &i)| (value.clone(), claimed_stream(account, &batch.lines[i])))
+        .map(|(value, &i)| {
+            (
+                value.clone(),
+                claimed_stream(account, &batch.lines[i], &aliased),
+            )
+        })
         .unzip();
-    let mut tx = store.pool().begin().await?;
     let taken: Vec<String> = sqlx::query_scalar(
         "insert into unique_claims (scope, value, owner)
          select $1, v, o from unnest($2::text[], $3::text[]) with ordinality as t(v, o, n)
@@ -298,7 +343,7 @@ async fn attempt(
         .iter()
         .map(|value| {
             let line = &batch.lines[by_digest[value]];
-            (value.clone(), claimed_stream(account, line))
+            (value.clone(), claimed_stream(account, line, &aliased))
         })
         .unzip();
     sqlx::query(
@@ -319,7 +364,7 @@ async fn attempt(
     for value in taken {
         let i = by_digest[&value];
         let line = &batch.lines[i];
-        let stream = claimed_stream(account, line);
+        let stream = claimed_stream(account, line, &aliased);
         match &line.target {
             LineTarget::SameAs { .. } => {
                 results[i] = LineResult::Linked;
@@ -341,6 +386,8 @@ async fn attempt(
     let mut ids: Vec<String> = Vec::new();
     let mut versions: Vec<i64> = Vec::new();
     let mut decided: Vec<PaymentEvent> = Vec::new();
+    // The unconfirmed claims of the lines recorded without an end-to-end id.
+    let mut unconfirmed: Vec<(String, String, String)> = Vec::new();
     for (stream_id, mut lines) in by_stream {
         lines.sort_unstable();
         let (mut payment, mut version) = loaded.remove(&stream_id).unwrap_or_default();
@@ -354,6 +401,18 @@ async fn attempt(
             } else {
                 LineResult::Recorded
             };
+            if !events.is_empty()
+                && awaits_the_bank(line)
+                && let Some((scope, value)) = statement_twins::unconfirmed_claim(
+                    account,
+                    line.amount,
+                    &line.paid_at,
+                    line.day_only,
+                    &line.key,
+                )
+            {
+                unconfirmed.push((scope, value, stream_id.clone()));
+            }
             for event in events {
                 cqrs_es::Aggregate::apply(&mut payment, event.clone());
                 version += 1;
@@ -368,6 +427,20 @@ async fn attempt(
     } else {
         append_decided(&mut tx, &ids, &versions, &decided, metadata).await?
     };
+    if !unconfirmed.is_empty() {
+        let (scopes, (values, owners)): (Vec<String>, (Vec<String>, Vec<String>)) =
+            unconfirmed.into_iter().map(|(s, v, o)| (s, (v, o))).unzip();
+        sqlx::query(
+            "insert into unique_claims (scope, value, owner)
+             select s, v, o from unnest($1::text[], $2::text[], $3::text[]) as t(s, v, o)
+             on conflict (scope, value) do nothing",
+        )
+        .bind(&scopes)
+        .bind(&values)
+        .bind(&owners)
+        .execute(&mut *tx)
+        .await?;
+    }
     tx.commit().await?;
     Ok(BatchOutcome {
         lines: results,
@@ -537,6 +610,8 @@ async fn undo_chunk(
     let mut streams: Vec<String> = owners;
     streams.sort_unstable();
     streams.dedup();
+    // What the undo voids is no longer there for the bank's report to confirm.
+    statement_twins::release(&mut tx, account, &streams).await?;
     let loaded: HashMap<String, (Payment, i64)> = load_streams(&mut tx, store, &streams).await?;
     let mut ids: Vec<String> = Vec::new();
     let mut versions: Vec<i64> = Vec::new();

@@ -434,3 +434,197 @@ async fn undoing_an_import_leaves_a_linked_payment_and_one_the_bank_confirmed_st
         "only the 7,00 is the import's alone"
     );
 }
+
+/// The R$ 12,50 line (`A1`, 09:15 in Brasília) names no end-to-end id.
+const A1_STREAM_PREFIX: &str = "extrato-";
+const LATER_E2E: &str = "E99999999202403021216laterbanker";
+
+/// The stream ids of the account's Payment streams, with their event types in order.
+async fn streams(db: &TestDb) -> Vec<(String, Vec<String>)> {
+    let mut out: Vec<(String, Vec<String>)> = Vec::new();
+    for (id, event_type, _) in payment_events(db).await {
+        let id = id.trim_start_matches(&format!("{ACCOUNT}:")).to_owned();
+        match out.iter_mut().find(|(s, _)| *s == id) {
+            Some((_, types)) => types.push(event_type),
+            None => out.push((id, vec![event_type])),
+        }
+    }
+    out.sort();
+    out
+}
+
+async fn report(db: &TestDb, reports: &[ReportPayment]) {
+    record_reports(&db.store(), reports, &CommandMetadata::start())
+        .await
+        .expect("the webhook's reports are recorded");
+}
+
+#[tokio::test]
+async fn the_banks_report_of_a_line_that_named_no_end_to_end_id_confirms_that_payment_instead_of_adding_one()
+ {
+    let db = TestDb::new().await;
+    import(&db, confirmed(&statement(), &Book::default())).await;
+    // The bank reports the 12,50 ninety seconds after the statement's time, then repeats itself,
+    // then reports a refund of it.
+    let paid = webhook(LATER_E2E, "2024-03-02T09:16:30-03:00", 1_250);
+    report(&db, std::slice::from_ref(&paid)).await;
+    report(&db, std::slice::from_ref(&paid)).await;
+    let refunded = ReportPayment {
+        refunds: vec![domain::payment::RefundReport {
+            refund_id: "D1".to_owned(),
+            rtr_id: "D99999999202403031000refundrtr01".to_owned(),
+            amount: Centavos::new(250),
+            status: domain::payment::RefundStatus::Devolvido,
+            nature: None,
+            requested_at: Some("2024-03-03T10:00:00-03:00".to_owned()),
+            settled_at: Some("2024-03-03T10:00:01-03:00".to_owned()),
+        }],
+        ..paid.clone()
+    };
+    report(&db, &[refunded]).await;
+    let streams = streams(&db).await;
+    assert_eq!(streams.len(), 3, "no stream of its own: {streams:?}");
+    let line = streams
+        .iter()
+        .find(|(_, types)| types.len() > 1)
+        .expect("the line's payment got the bank's events");
+    assert!(line.0.starts_with(A1_STREAM_PREFIX), "{line:?}");
+    assert_eq!(
+        line.1,
+        vec!["PaymentRecorded", "PaymentConfirmed", "PaymentRefunded"]
+    );
+    let learnt: Option<String> = sqlx::query_scalar(
+        "select payload::jsonb ->> 'end_to_end_id' from events
+          where event_type = 'PaymentConfirmed'",
+    )
+    .fetch_one(&db.pool)
+    .await
+    .expect("the confirmation");
+    assert_eq!(learnt.as_deref(), Some(LATER_E2E));
+    // A statement that carries that id later is the same payment.
+    let mut carrying = confirmed(&statement(), &Book::default());
+    carrying.truncate(1);
+    carrying[0].key = "another-export#A1".to_owned();
+    carrying[0].end_to_end_id = Some(LATER_E2E.to_owned());
+    assert_eq!(import(&db, carrying).await.lines, vec![LineResult::Linked]);
+    assert_eq!(self::streams(&db).await.len(), 3);
+}
+
+#[tokio::test]
+async fn a_report_of_the_same_amount_outside_the_window_or_of_another_amount_is_a_payment_of_its_own()
+ {
+    let db = TestDb::new().await;
+    import(&db, confirmed(&statement(), &Book::default())).await;
+    report(
+        &db,
+        &[
+            // Eleven minutes after the line.
+            webhook(LATER_E2E, "2024-03-02T09:26:00-03:00", 1_250),
+            // On time, one centavo apart.
+            webhook(
+                "E99999999202403021215onecentavo1",
+                "2024-03-02T09:15:00-03:00",
+                1_251,
+            ),
+        ],
+    )
+    .await;
+    let streams = streams(&db).await;
+    assert_eq!(streams.len(), 5, "{streams:?}");
+    assert!(
+        streams
+            .iter()
+            .all(|(_, types)| *types == vec!["PaymentRecorded"])
+    );
+}
+
+#[tokio::test]
+async fn two_reports_of_the_line_s_amount_give_it_to_the_closest_and_the_other_stays_a_payment() {
+    let db = TestDb::new().await;
+    import(&db, confirmed(&statement(), &Book::default())).await;
+    // The farther one comes first in the delivery (and in stream order).
+    let far = "E99999999202403021216aaaaaaaafar";
+    let near = "E99999999202403021216nearnear001";
+    report(
+        &db,
+        &[
+            webhook(far, "2024-03-02T09:23:00-03:00", 1_250),
+            webhook(near, "2024-03-02T09:14:00-03:00", 1_250),
+        ],
+    )
+    .await;
+    let streams = streams(&db).await;
+    assert!(streams.iter().any(|(id, _)| id == far), "{streams:?}");
+    assert!(!streams.iter().any(|(id, _)| id == near), "{streams:?}");
+    let confirmed_by: String = sqlx::query_scalar(
+        "select payload::jsonb ->> 'end_to_end_id' from events
+          where event_type = 'PaymentConfirmed'",
+    )
+    .fetch_one(&db.pool)
+    .await
+    .expect("one confirmation");
+    assert_eq!(confirmed_by, near);
+}
+
+#[tokio::test]
+async fn a_line_that_gave_only_the_day_is_confirmed_by_a_report_of_that_day_in_brasilia() {
+    let db = TestDb::new().await;
+    let text = String::from_utf8(ofx())
+        .expect("utf-8")
+        .replace("20240302091500[-3:BRT]", "20240302");
+    let statement = parse(text.as_bytes()).expect("parses");
+    import(&db, confirmed(&statement, &Book::default())).await;
+    report(
+        &db,
+        &[
+            // 23:40 in Brasília is the next day in UTC, still the line's day.
+            webhook(LATER_E2E, "2024-03-03T02:40:00Z", 1_250),
+            // The next day in Brasília.
+            webhook(
+                "E99999999202403031000nextday0001",
+                "2024-03-03T10:00:00-03:00",
+                1_250,
+            ),
+        ],
+    )
+    .await;
+    let streams = streams(&db).await;
+    assert!(
+        !streams.iter().any(|(id, _)| id == LATER_E2E),
+        "{streams:?}"
+    );
+    assert!(
+        streams
+            .iter()
+            .any(|(id, _)| id == "E99999999202403031000nextday0001"),
+        "{streams:?}"
+    );
+}
+
+#[tokio::test]
+async fn after_an_import_is_undone_the_banks_report_of_its_line_is_a_payment_of_its_own() {
+    let db = TestDb::new().await;
+    let imported = batch(confirmed(&statement(), &Book::default()));
+    record_statement_batch(&db.store(), &imported, &CommandMetadata::start())
+        .await
+        .expect("imported");
+    undo(&db, &imported.import_id).await.expect("undone");
+    report(
+        &db,
+        &[webhook(LATER_E2E, "2024-03-02T09:16:30-03:00", 1_250)],
+    )
+    .await;
+    let streams = streams(&db).await;
+    let own = streams
+        .iter()
+        .find(|(id, _)| id == LATER_E2E)
+        .expect("its own payment");
+    assert_eq!(own.1, vec!["PaymentRecorded"]);
+    let unconfirmed: i64 = sqlx::query_scalar(
+        "select count(*) from unique_claims where scope like 'statement-unconfirmed:%'",
+    )
+    .fetch_one(&db.pool)
+    .await
+    .expect("count");
+    assert_eq!(unconfirmed, 0);
+}

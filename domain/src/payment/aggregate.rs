@@ -34,6 +34,9 @@ pub struct Payment {
     /// Voided because its statement import was undone: a line imported again records it anew.
     #[serde(default)]
     pub undone: bool,
+    /// The Pix end-to-end id, once known (a statement line may record a payment without one).
+    #[serde(default)]
+    pub end_to_end_id: Option<String>,
 }
 
 impl Payment {
@@ -140,6 +143,11 @@ impl Payment {
                     payer_document: report.payer_document.clone(),
                     payer_info: report.payer_info.clone(),
                     confirmed_at: report.received_at.clone(),
+                    // Learnt from the bank when the payment was recorded without it.
+                    end_to_end_id: self
+                        .end_to_end_id
+                        .is_none()
+                        .then(|| report.end_to_end_id.clone()),
                 }));
             }
             // A bank repeating itself (retries, a later delivery with refunds): nothing new.
@@ -262,6 +270,7 @@ impl Aggregate for Payment {
                 self.reported_by_bank = recorded.source.is_bank();
                 self.amount_centavos = recorded.amount_centavos;
                 self.statement_import = recorded.statement.map(|s| s.import_id);
+                self.end_to_end_id = recorded.end_to_end_id;
                 // Recorded again after its import was undone.
                 self.voided = false;
                 self.undone = false;
@@ -271,6 +280,9 @@ impl Aggregate for Payment {
                 self.voided = false;
                 self.undone = false;
                 self.amount_centavos = confirmed.amount_centavos;
+                if confirmed.end_to_end_id.is_some() {
+                    self.end_to_end_id = confirmed.end_to_end_id;
+                }
             }
             PaymentEvent::PaymentRefunded(refunded) => {
                 self.refunds.insert(refunded.refund_id, refunded.status);
@@ -699,6 +711,33 @@ mod tests {
         ]);
         assert!(matches!(events[1], PaymentEvent::PaymentConfirmed(_)));
         assert!(state.reported_by_bank);
+    }
+
+    #[test]
+    fn the_banks_report_of_a_statement_payment_without_an_end_to_end_id_names_it() {
+        let line = RecordStatementLine {
+            reference: "extrato-0123456789abcdef0123456789abcdef".to_owned(),
+            end_to_end_id: None,
+            ..statement_line(11_000)
+        };
+        let (state, events) = run(vec![
+            PaymentCommand::RecordStatementLine(line),
+            PaymentCommand::ReportPayment(report(PaymentSource::ApiPix, vec![])),
+        ]);
+        let PaymentEvent::PaymentConfirmed(confirmed) = &events[1] else {
+            panic!("confirmed: {events:?}");
+        };
+        assert_eq!(confirmed.end_to_end_id.as_deref(), Some(E2E));
+        assert_eq!(state.end_to_end_id.as_deref(), Some(E2E));
+        // A payment that had its id already is confirmed without repeating it.
+        let (_, events) = run(vec![
+            PaymentCommand::RecordStatementLine(statement_line(11_000)),
+            PaymentCommand::ReportPayment(report(PaymentSource::ApiPix, vec![])),
+        ]);
+        let PaymentEvent::PaymentConfirmed(confirmed) = &events[1] else {
+            panic!("confirmed: {events:?}");
+        };
+        assert_eq!(confirmed.end_to_end_id, None);
     }
 
     fn undo(import_id: &str) -> PaymentCommand {

@@ -178,6 +178,11 @@ pub struct PaymentConfirmed {
     pub payer_info: Option<Sealed>,
     /// When Balcão received the report, RFC 3339.
     pub confirmed_at: String,
+    /// The Pix end-to-end id the bank reported, when the payment was recorded without one (a
+    /// statement line that named none, linked to the bank's report of the same Pix). Added
+    /// within schema version 1: older events read as `None`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end_to_end_id: Option<String>,
 }
 
 /// A refund was reported or moved forward (schema version 1).

@@ -412,6 +412,69 @@ async fn a_payment_the_webhook_reported_and_the_statement_lists_is_one_payment_i
 }
 
 #[tokio::test]
+async fn a_line_without_an_end_to_end_id_imported_before_the_webhook_is_the_payment_the_webhook_then_reports()
+ {
+    let app = TestApp::spawn().await;
+    let db = app.db().await;
+    let mut owner = sign_up(&app, "dona@padaria.test", "Dona da Padaria").await;
+    let account = owner.account_id.clone();
+    let key = register_key(&mut owner).await;
+    let url = turn_on(&mut owner, key).await;
+    // The statement names no end-to-end id: the line is recorded on a stream of its own.
+    let file = ofx(&[stmttrn("S1", 9, "27,50", "PIX RECEBIDO - Davi")]);
+    let done = import(&mut owner, &account, &file, json!([])).await;
+    assert_eq!(done.json["registrados"], 1, "{}", done.text);
+    wait_for_payments(&db, 1).await;
+    // The bank then reports it, a minute off the statement's time, and again (a retry).
+    let mut reported = entry(7);
+    reported["valor"] = json!("27.50");
+    reported["horario"] =
+        json!((Utc::now() - Duration::minutes(8)).to_rfc3339_opts(SecondsFormat::Millis, true));
+    for _ in 0..2 {
+        let (status, body) =
+            post_delivery(&app, &url, delivery(vec![reported.clone()]), None).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+    }
+    let e2e = reported["endToEndId"].as_str().expect("e2e").to_owned();
+    let shown = tests::eventually(
+        "the statement's payment learns its end-to-end id",
+        async || {
+            let listed = payments(&mut owner, &account, "").await;
+            (listed.len() == 1 && listed[0]["endToEndId"] == json!(e2e)).then_some(listed)
+        },
+    )
+    .await;
+    assert_eq!(shown[0]["source"], "extrato", "{shown:?}");
+    assert_eq!(shown[0]["confirmedBy"], "api-pix", "{shown:?}");
+    assert_eq!(
+        totals(&mut owner, &account).await["receivedCentavos"],
+        2_750
+    );
+    // On the log: one payment recorded, confirmed once; no stream under the bank's id.
+    let streams: Vec<(String, String)> = sqlx::query_as(
+        "select stream_id, event_type from events
+          where stream_type = 'payment' order by global_position",
+    )
+    .fetch_all(&db)
+    .await
+    .expect("the log");
+    assert_eq!(streams.len(), 2, "{streams:?}");
+    assert_eq!(streams[0].0, streams[1].0, "{streams:?}");
+    assert_eq!(streams[1].1, "PaymentConfirmed", "{streams:?}");
+    assert!(!streams[0].0.contains(&e2e), "{streams:?}");
+    // The read models equal a replay of the log.
+    let live = read_models(&db).await;
+    gateway::roles::replay(&app.settings, &["payments".to_owned()], false)
+        .await
+        .expect("the replay runs");
+    assert!(
+        read_models(&db).await == live,
+        "the replay differs from live"
+    );
+    app.stop().await;
+}
+
+#[tokio::test]
 async fn a_broken_or_unknown_or_oversized_file_is_refused_in_portuguese_and_nothing_is_written() {
     let app = TestApp::spawn().await;
     let db = app.db().await;

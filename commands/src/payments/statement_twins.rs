@@ -1,0 +1,308 @@
+//! A statement line recorded without an end-to-end id, then the bank's report of the same Pix:
+//! one payment, not two (issue 35).
+//!
+//! Many statements name no end-to-end id, so a line imported before the webhook (or the bank
+//! connection, or the sandbox) reports its Pix is recorded on a stream of its own
+//! (`extrato-…`), and the report, keyed by its end-to-end id, would find an empty stream and
+//! record the money a second time. The write side prevents that without a read model:
+//!
+//! 1. When [`record_statement_batch`](super::statement_import::record_statement_batch) records
+//!    such a line, it also claims it as *unconfirmed*: scope [`unconfirmed_scope`] (the account,
+//!    the amount, and the ten-minute slot of the posting time, or the day in Brasília when the
+//!    statement gives only the day), value `{unix seconds}:{digest of the line key}`, owner the
+//!    payment's stream.
+//! 2. When [`record_reports`](super::record_reports) is about to start a payment (the report's
+//!    end-to-end id names a stream with no events), [`take`] looks for those claims of the same
+//!    amount: a timed line within the reconciliation's duplicate window
+//!    (`domain::statement::reconcile::Rules::duplicate_window`, the same rule the preview
+//!    applies the other way round), the closest first, else a day-only line of the report's day
+//!    in Brasília. The report then decides on that payment's stream: the aggregate confirms it
+//!    and learns its end-to-end id. The claim is deleted (one report per line), and the
+//!    end-to-end id is claimed as that payment's *alias* ([`alias_scope`]), so the bank's
+//!    retries and refunds, a person typing the receipt and a later statement carrying the id
+//!    land on the same stream ([`aliases`]).
+//! 3. [`undo_statement_import`](super::statement_import::undo_statement_import) releases the
+//!    unconfirmed claims of what it voids ([`release`]): a report after the undo is a payment of
+//!    its own.
+//!
+//! Both sides take the advisory lock of the amount's bucket ([`amount_bucket`], in the same key
+//! space as the intake's stream buckets, so a delivery still holds at most
+//! [`LOCK_BUCKETS`](super::LOCK_BUCKETS) locks per account): a line and a report of the same
+//! amount committing at the same moment decide one after the other, and the second sees the
+//! first.
+//!
+//! Keys do not decide: a statement line does not name the key it was paid to.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+
+use chrono::{DateTime, FixedOffset, Utc};
+use domain::money::Centavos;
+use domain::payment::{PaymentError, ReportPayment};
+use domain::statement::posted::brasilia;
+use domain::statement::reconcile::Rules;
+
+use super::LOCK_BUCKETS;
+use crate::claims::digest;
+use crate::store::AppendFailure;
+
+/// Seconds in one slot of [`unconfirmed_scope`]: the duplicate window is ten minutes, so a
+/// report looks in its own slot and the two beside it.
+const SLOT_SECONDS: i64 = 600;
+
+/// The scope of the account's statement payments of `amount` the bank has not reported, posted
+/// in `slot`: `t` and the ten-minute slot since the epoch, or `d` and the day in Brasília.
+///
+/// ```
+/// assert_eq!(
+///     commands::payments::statement_twins::unconfirmed_scope("conta-1", 1250, "t2851200"),
+///     "statement-unconfirmed:conta-1:1250:t2851200"
+/// );
+/// ```
+pub fn unconfirmed_scope(account_id: &str, amount: u64, slot: &str) -> String {
+    format!("statement-unconfirmed:{account_id}:{amount}:{slot}")
+}
+
+/// The scope of the account's end-to-end ids that name a payment recorded on another stream
+/// (value the id's digest, owner that stream).
+///
+/// ```
+/// assert_eq!(
+///     commands::payments::statement_twins::alias_scope("conta-1"),
+///     "payment-alias:conta-1"
+/// );
+/// ```
+pub fn alias_scope(account_id: &str) -> String {
+    format!("payment-alias:{account_id}")
+}
+
+/// The lock bucket of an amount, among the account's [`LOCK_BUCKETS`].
+pub(crate) fn amount_bucket(amount: Centavos) -> i64 {
+    i64::try_from(amount.get() % LOCK_BUCKETS.unsigned_abs()).unwrap_or(0)
+}
+
+fn timed_slot(at: DateTime<Utc>) -> String {
+    format!("t{}", at.timestamp().div_euclid(SLOT_SECONDS))
+}
+
+fn day_slot(at: DateTime<FixedOffset>) -> String {
+    format!("d{}", at.with_timezone(&brasilia()).date_naive())
+}
+
+/// The unconfirmed claim `(scope, value)` of a statement line recorded without an end-to-end
+/// id: `paid_at` RFC 3339, `day_only` when the statement gave no time of day. `None` for a time
+/// that does not parse (the import parsed it; never expected).
+pub(crate) fn unconfirmed_claim(
+    account_id: &str,
+    amount: Centavos,
+    paid_at: &str,
+    day_only: bool,
+    line_key: &str,
+) -> Option<(String, String)> {
+    let at = DateTime::parse_from_rfc3339(paid_at).ok()?;
+    let slot = if day_only {
+        day_slot(at)
+    } else {
+        timed_slot(at.with_timezone(&Utc))
+    };
+    Some((
+        unconfirmed_scope(account_id, amount.get(), &slot),
+        format!("{}:{}", at.timestamp(), digest(line_key)),
+    ))
+}
+
+/// The payments the reports' end-to-end ids were linked to, by (account, end-to-end id): the
+/// stream to decide each report on instead of its own. Read in the caller's transaction, after
+/// its locks.
+pub(crate) async fn aliases(
+    tx: &mut sqlx::PgConnection,
+    ids: &[(String, String)],
+) -> Result<HashMap<(String, String), String>, sqlx::Error> {
+    if ids.is_empty() {
+        return Ok(HashMap::new());
+    }
+    let wanted: BTreeMap<(String, String), &(String, String)> = ids
+        .iter()
+        .map(|pair| ((alias_scope(&pair.0), digest(&pair.1)), pair))
+        .collect();
+    let (scopes, values): (Vec<String>, Vec<String>) = wanted.keys().cloned().unzip();
+    let rows: Vec<(String, String, String)> = sqlx::query_as(
+        "select c.scope, c.value, c.owner
+           from unique_claims c
+           join unnest($1::text[], $2::text[]) as w(scope, value)
+             on c.scope = w.scope and c.value = w.value",
+    )
+    .bind(&scopes)
+    .bind(&values)
+    .fetch_all(tx)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|(scope, value, owner)| {
+            let pair = wanted.get(&(scope, value))?;
+            Some(((*pair).clone(), owner))
+        })
+        .collect())
+}
+
+/// A report (by its index) and a claim that fit: (rank, report, scope, value, owner). The rank
+/// is (0 for a timed line, 1 for a day-only one; the distance in seconds; the value).
+type Pair<'a> = ((u8, i64, &'a str), usize, String, &'a str, &'a str);
+
+/// A report about to start a payment on its own stream.
+pub(crate) struct Fresh<'a> {
+    /// The stream its end-to-end id names.
+    pub stream_id: String,
+    /// The report.
+    pub report: &'a ReportPayment,
+}
+
+/// For each fresh report, the statement payment it is (see the module): that payment's stream,
+/// by the report's own stream id. The claims taken are deleted and the aliases written in `tx`.
+///
+/// # Errors
+///
+/// [`AppendFailure::KeyTaken`] when another writer took a claim or an alias between the read
+/// and the write (the caller decides again); storage errors.
+pub(crate) async fn take(
+    tx: &mut sqlx::PgConnection,
+    fresh: &[Fresh<'_>],
+) -> Result<HashMap<String, String>, AppendFailure<PaymentError>> {
+    let window = Rules::default().duplicate_window.num_seconds();
+    let mut wanted: BTreeSet<String> = BTreeSet::new();
+    let mut times: Vec<Option<DateTime<FixedOffset>>> = Vec::with_capacity(fresh.len());
+    for f in fresh {
+        let at = DateTime::parse_from_rfc3339(&f.report.paid_at).ok();
+        if let Some(at) = at {
+            let account = &f.report.account_id;
+            let amount = f.report.amount.get();
+            let slot = at.timestamp().div_euclid(SLOT_SECONDS);
+            for s in [slot - 1, slot, slot + 1] {
+                wanted.insert(unconfirmed_scope(account, amount, &format!("t{s}")));
+            }
+            wanted.insert(unconfirmed_scope(account, amount, &day_slot(at)));
+        }
+        times.push(at);
+    }
+    if wanted.is_empty() {
+        return Ok(HashMap::new());
+    }
+    let scopes: Vec<String> = wanted.into_iter().collect();
+    let rows: Vec<(String, String, String)> = sqlx::query_as(
+        "select scope, value, owner from unique_claims
+          where scope = any($1::text[]) order by scope, value",
+    )
+    .bind(&scopes)
+    .fetch_all(&mut *tx)
+    .await?;
+    if rows.is_empty() {
+        return Ok(HashMap::new());
+    }
+    // The candidates, by scope: (posting time, value, owner).
+    let mut by_scope: HashMap<&str, Vec<(i64, &str, &str)>> = HashMap::new();
+    for (scope, value, owner) in &rows {
+        let Some(seconds) = value.split(':').next().and_then(|s| s.parse::<i64>().ok()) else {
+            continue;
+        };
+        by_scope
+            .entry(scope.as_str())
+            .or_default()
+            .push((seconds, value.as_str(), owner.as_str()));
+    }
+    // Every (report, claim) pair that fits: a timed line within the window, by distance, or a
+    // day-only line of the report's day in Brasília, after every timed one. Given out closest
+    // first, each report and each claim once.
+    let mut pairs: Vec<Pair<'_>> = Vec::new();
+    for (n, (f, at)) in fresh.iter().zip(&times).enumerate() {
+        let Some(at) = at else { continue };
+        let account = &f.report.account_id;
+        let amount = f.report.amount.get();
+        let seconds = at.timestamp();
+        let slot = seconds.div_euclid(SLOT_SECONDS);
+        for s in [slot - 1, slot, slot + 1] {
+            let scope = unconfirmed_scope(account, amount, &format!("t{s}"));
+            for &(posted, value, owner) in by_scope.get(scope.as_str()).into_iter().flatten() {
+                let distance = (posted - seconds).abs();
+                if distance <= window {
+                    pairs.push(((0, distance, value), n, scope.clone(), value, owner));
+                }
+            }
+        }
+        let scope = unconfirmed_scope(account, amount, &day_slot(*at));
+        for &(_, value, owner) in by_scope.get(scope.as_str()).into_iter().flatten() {
+            pairs.push(((1, 0, value), n, scope.clone(), value, owner));
+        }
+    }
+    pairs.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+    let mut given: HashSet<usize> = HashSet::new();
+    let mut used: HashSet<(String, &str)> = HashSet::new();
+    let mut twins: HashMap<String, String> = HashMap::new();
+    let mut taken: Vec<(String, String)> = Vec::new();
+    let mut alias: Vec<(String, String, String)> = Vec::new();
+    for (_, n, scope, value, owner) in pairs {
+        if given.contains(&n) || used.contains(&(scope.clone(), value)) {
+            continue;
+        }
+        let report = fresh[n].report;
+        given.insert(n);
+        used.insert((scope.clone(), value));
+        twins.insert(fresh[n].stream_id.clone(), owner.to_owned());
+        taken.push((scope, value.to_owned()));
+        alias.push((
+            alias_scope(&report.account_id),
+            digest(&report.end_to_end_id),
+            owner.to_owned(),
+        ));
+    }
+    if taken.is_empty() {
+        return Ok(twins);
+    }
+    let (scopes, values): (Vec<String>, Vec<String>) = taken.into_iter().unzip();
+    let deleted = sqlx::query(
+        "delete from unique_claims c
+          using unnest($1::text[], $2::text[]) as t(s, v)
+          where c.scope = t.s and c.value = t.v",
+    )
+    .bind(&scopes)
+    .bind(&values)
+    .execute(&mut *tx)
+    .await?
+    .rows_affected();
+    let (alias_scopes, (alias_values, alias_owners)): (Vec<String>, (Vec<String>, Vec<String>)) =
+        alias.into_iter().map(|(s, v, o)| (s, (v, o))).unzip();
+    let inserted = sqlx::query(
+        "insert into unique_claims (scope, value, owner)
+         select s, v, o from unnest($1::text[], $2::text[], $3::text[]) as t(s, v, o)
+         on conflict (scope, value) do nothing",
+    )
+    .bind(&alias_scopes)
+    .bind(&alias_values)
+    .bind(&alias_owners)
+    .execute(&mut *tx)
+    .await?
+    .rows_affected();
+    let expected = u64::try_from(values.len()).unwrap_or(u64::MAX);
+    if deleted != expected || inserted != expected {
+        return Err(AppendFailure::KeyTaken);
+    }
+    Ok(twins)
+}
+
+/// Deletes the unconfirmed claims of `streams` in account `account_id`, in `tx`.
+pub(crate) async fn release(
+    tx: &mut sqlx::PgConnection,
+    account_id: &str,
+    streams: &[String],
+) -> Result<u64, sqlx::Error> {
+    if streams.is_empty() {
+        return Ok(0);
+    }
+    Ok(sqlx::query(
+        "delete from unique_claims
+          where owner = any($1::text[]) and starts_with(scope, $2)",
+    )
+    .bind(streams)
+    .bind(format!("statement-unconfirmed:{account_id}:"))
+    .execute(tx)
+    .await?
+    .rows_affected())
+}
