@@ -106,6 +106,24 @@ pub async fn record_manual(
         .end_to_end_id
         .clone()
         .unwrap_or_else(|| format!("manual-{}", manual.manual_id.simple()));
+    // A receipt's end-to-end id the bank already reported for a statement line is that
+    // payment (`statement_twins`): the aggregate answers that it is recorded.
+    let aliased = match &manual.end_to_end_id {
+        Some(e2e) => {
+            let mut connection = payments
+                .store()
+                .pool()
+                .acquire()
+                .await
+                .map_err(CommandError::from)?;
+            statement_twins::aliases(&mut connection, &[(manual.account_id.clone(), e2e.clone())])
+                .await
+                .map_err(CommandError::from)?
+                .into_values()
+                .next()
+        }
+        None => None,
+    };
     let (qrcode_id, txid) = manual.qrcode.unzip();
     let command = PaymentCommand::RecordManualPayment(domain::payment::RecordManualPayment {
         account_id: manual.account_id.clone(),
@@ -119,7 +137,8 @@ pub async fn record_manual(
         recorded_by: manual.recorded_by,
         recorded_at: manual.recorded_at,
     });
-    let stream = domain::payment::stream_id(&manual.account_id, &reference);
+    let stream =
+        aliased.unwrap_or_else(|| domain::payment::stream_id(&manual.account_id, &reference));
     let outcome = payments.execute(&stream, command, metadata).await?;
     Ok(ManualRecorded {
         reference,

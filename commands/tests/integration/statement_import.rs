@@ -501,6 +501,32 @@ async fn the_banks_report_of_a_line_that_named_no_end_to_end_id_confirms_that_pa
     .await
     .expect("the confirmation");
     assert_eq!(learnt.as_deref(), Some(LATER_E2E));
+    // A person typing the receipt of it is told it is recorded.
+    let typed = commands::payments::record_manual(
+        &commands::CommandService::<domain::payment::Payment>::new(db.store(), ()),
+        commands::payments::ManualPayment {
+            account_id: ACCOUNT.to_owned(),
+            end_to_end_id: Some(LATER_E2E.to_owned()),
+            manual_id: uuid::Uuid::now_v7(),
+            amount: Centavos::new(1_250),
+            paid_at: "2024-03-02T09:16:30-03:00".to_owned(),
+            qrcode: None,
+            note: None,
+            recorded_by: ACCOUNT.to_owned(),
+            recorded_at: "2024-03-04T12:00:00Z".to_owned(),
+        },
+        CommandMetadata::start(),
+    )
+    .await;
+    assert!(
+        matches!(
+            typed,
+            Err(commands::CommandError::Rejected(
+                domain::payment::PaymentError::AlreadyRecorded
+            ))
+        ),
+        "{typed:?}"
+    );
     // A statement that carries that id later is the same payment.
     let mut carrying = confirmed(&statement(), &Book::default());
     carrying.truncate(1);
