@@ -5,6 +5,7 @@
 //! | idempotency keys | 7 days | a client may retry a command for a while (a phone that was offline); after that a repeat runs again |
 //! | e-mailed links (`action_codes`) | 1 day after they expired or were used | a used or expired link answers `expired-action-code` either way; a day keeps them for looking into a complaint |
 //! | refresh tokens | 1 day after they expired | an expired token is refused whether or not its row exists; rotated but unexpired tokens stay, because presenting one again must still end its session |
+//! | statement import runs (`statement_import_runs`) | 1 day after their last change | they only feed a progress bar; the file name in them is the owner's |
 //!
 //! Several gateways may run this at once: each statement is a plain `delete … where`, so running
 //! it twice deletes nothing more.
@@ -30,6 +31,8 @@ pub struct Pruned {
     pub action_codes: u64,
     /// Refresh tokens.
     pub refresh_tokens: u64,
+    /// Statement import runs.
+    pub statement_import_runs: u64,
 }
 
 /// One pass: deletes what the module table says.
@@ -48,10 +51,19 @@ pub async fn prune_once(pool: &PgPool) -> Result<Pruned, sqlx::Error> {
     .execute(pool)
     .await?
     .rows_affected();
+    let statement_import_runs = sqlx::query(
+        "delete from statement_import_runs
+          where updated_at < now() - $1::bigint * interval '1 second'",
+    )
+    .bind(seconds)
+    .execute(pool)
+    .await?
+    .rows_affected();
     Ok(Pruned {
         idempotency_keys,
         action_codes,
         refresh_tokens,
+        statement_import_runs,
     })
 }
 

@@ -314,6 +314,10 @@ fn api_routes() -> Router<AppState> {
             delete(payments::statements::undo),
         )
         .route(
+            "/accounts/{accountId}/extratos/{importId}/andamento",
+            get(payments::statement_runs::progress),
+        )
+        .route(
             "/accounts/{accountId}/daily-totals",
             get(payments::records::totals),
         )

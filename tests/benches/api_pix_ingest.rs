@@ -4,6 +4,13 @@
 //! locks per account and appending every stream in one statement) next to single-row
 //! `INSERT`s into `events` (the same table, trigger and all) from the same number of clients.
 //!
+//! Then, in the same run (issue 35), a bank statement of `BALCAO_BENCH_STATEMENT_LINES` (default
+//! 100,000) Pix received, as a Nubank CSV, previewed and imported through the API as the owner's
+//! screen does it (`POST …/extratos/previa`, `POST …/extratos`: parse, reconcile against the
+//! account's codes and payments, record in batches of 1,000, each line claimed and, with no
+//! end-to-end id in it, left for the bank's report to confirm); and the ingestion once more, with
+//! those lines waiting in the account (the report's look-up of a statement twin).
+//!
 //! `cargo bench -p tests --bench api_pix_ingest` (needs PostgreSQL and NATS, as the e2e tests).
 //! `BALCAO_BENCH_SECONDS` (default 10) per phase, `BALCAO_BENCH_CLIENTS` (default 8),
 //! `BALCAO_BENCH_BATCH` (entries per delivery, default 10). Target: ingestion ≥ 50 % of raw.
@@ -13,6 +20,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use base64::Engine as _;
 use serde_json::json;
 use tests::TestApp;
 use tests::browser::Browser;
@@ -106,6 +114,22 @@ async fn raw_appends(app: &TestApp, clients: u64, seconds: u64) -> u64 {
     per_second(done.load(Ordering::Relaxed), started.elapsed())
 }
 
+/// A Nubank CSV of `lines` Pix received over October 2026 (the deliveries pay on a September
+/// day: no line is any report's twin), amounts from R$ 1,00 to R$ 500,00.
+fn statement(lines: u64) -> Vec<u8> {
+    let mut csv = String::from("Data,Valor,Identificador,Descrição\n");
+    for n in 0..lines {
+        let day = n % 31 + 1;
+        let centavos = n * 7_919 % 49_900 + 100;
+        csv.push_str(&format!(
+            "{day:02}/10/2026,{}.{:02},n{n},Pix recebido\n",
+            centavos / 100,
+            centavos % 100
+        ));
+    }
+    csv.into_bytes()
+}
+
 /// `count` per second over `elapsed`, in integers (the workspace allows no float arithmetic).
 fn per_second(count: u64, elapsed: Duration) -> u64 {
     let millis = elapsed.as_millis().max(1);
@@ -152,12 +176,57 @@ fn main() {
         ingestion(&app, &url, clients, batch, 1).await;
         let ingested = ingestion(&app, &url, clients, batch, seconds).await;
         let raw = raw_appends(&app, clients, seconds).await;
+        let lines = env("BALCAO_BENCH_STATEMENT_LINES", 100_000);
+        let file = statement(lines);
+        let upload = json!({
+            "arquivo": "extrato-outubro.csv",
+            "conteudo": base64::engine::general_purpose::STANDARD.encode(&file),
+            "escolhas": [],
+        });
+        let started = Instant::now();
+        let previewed = browser
+            .post_json(&format!("/api/accounts/{account}/extratos/previa"), &upload)
+            .await;
+        let preview_time = started.elapsed();
+        assert_eq!(previewed.status.as_u16(), 200, "{}", previewed.text);
+        let started = Instant::now();
+        let imported = browser
+            .post_json(&format!("/api/accounts/{account}/extratos"), &upload)
+            .await;
+        // A big file is answered 202 and written in the background: followed to its last line.
+        assert_eq!(imported.status.as_u16(), 202, "{}", imported.text);
+        let import = imported.json["importacao"].as_str().expect("an import").to_owned();
+        let answered = started.elapsed();
+        let written = loop {
+            let now = browser
+                .get(&format!("/api/accounts/{account}/extratos/{import}/andamento"))
+                .await;
+            if now.json["concluida"] == json!(true) {
+                break now;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        };
+        let import_time = started.elapsed();
+        assert_eq!(written.json["registrados"], json!(lines), "{}", written.text);
+        let ingested_after = ingestion(&app, &url, clients, batch, seconds).await;
         let mut out = std::io::stdout().lock();
         let table = format!(
             "| clients | entries per delivery | API Pix entries/s | raw single-row appends/s | ingestion ÷ raw |\n\
              |---|---|---|---|---|\n\
              | {clients} | {batch} | {ingested} | {raw} | {} % |\n",
             ingested * 100 / raw.max(1)
+        );
+        out.write_all(table.as_bytes()).expect("stdout");
+        let table = format!(
+            "\n| statement lines | file | preview | import answered (202) | all lines written | import lines/s | API Pix entries/s after it | after ÷ before |\n\
+             |---|---|---|---|---|---|---|---|\n\
+             | {lines} | {} KB | {} ms | {} ms | {} ms | {} | {ingested_after} | {} % |\n",
+            file.len() / 1024,
+            preview_time.as_millis(),
+            answered.as_millis(),
+            import_time.as_millis(),
+            per_second(lines, import_time),
+            ingested_after * 100 / ingested.max(1)
         );
         out.write_all(table.as_bytes()).expect("stdout");
         app.stop().await;

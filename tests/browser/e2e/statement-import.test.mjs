@@ -3,7 +3,8 @@
 // bank (written here, dated minutes ago, with made-up people), sees its Pix grouped, picks the code
 // of the R$ 7,00 that fits two (the codes' descriptions are written without accents, as the BR Code
 // holds them), imports, sees the payments in the list as "Extrato bancário", and
-// undoes the import after confirming.
+// undoes the import after confirming. Then a year's statement of 3,000 Pix (a Nubank CSV) is
+// imported in the background behind a progress bar.
 //
 // E2E_SHOTS_DIR (optional): the preview, the result and the undone import at 390×844 and 1366×900.
 
@@ -125,5 +126,32 @@ describe("a bank statement is imported on /painel/transacoes and undone", () => 
     const totals = owner.getByLabel("Totais do filtro");
     assert.match(await totals.innerText(), /Pagamentos\s+0\b/);
     await screenshotsAtBothSizes(owner, "extrato-desfeito");
+  });
+  step("a statement of 3,000 Pix is written in the background behind a progress bar", async () => {
+    const rows = ["Data,Valor,Identificador,Descrição"];
+    for (let n = 0; n < 3000; n += 1) {
+      const day = String((n % 28) + 1).padStart(2, "0");
+      rows.push(`${day}/02/2026,${Math.floor(n / 100) + 1}.${String(n % 100).padStart(2, "0")},g${n},Transferência recebida pelo Pix - CLIENTE ${n}`);
+    }
+    await owner.getByLabel("Arquivo do extrato").setInputFiles({
+      name: "extrato-fevereiro.csv",
+      mimeType: "text/csv",
+      buffer: Buffer.from(`${rows.join("\n")}\n`, "utf8"),
+    });
+    const panel = owner.getByRole("region", { name: "Importar extrato" });
+    const importButton = panel.getByRole("button", { name: "Importar 3000 pagamentos" });
+    await importButton.waitFor();
+    await importButton.click();
+    const bar = panel.getByRole("progressbar");
+    // The bar may already be gone on a fast machine; when it is there, it is drawn.
+    if (await bar.waitFor({ timeout: 3_000 }).then(() => true, () => false)) {
+      await screenshotsAtBothSizes(owner, "extrato-em-andamento");
+    }
+    await panel.getByRole("status").filter({ hasText: "3.000 pagamentos importados." }).waitFor({ timeout: 60_000 });
+    assert.equal(await bar.count(), 0, "the bar leaves once the import is done");
+    await owner
+      .getByRole("region", { name: "Importações de extrato" })
+      .getByText("extrato-fevereiro.csv", { exact: false })
+      .waitFor();
   });
 });

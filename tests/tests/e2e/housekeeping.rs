@@ -13,7 +13,8 @@ async fn count(pool: &PgPool, sql: &str) -> i64 {
 }
 
 #[tokio::test]
-async fn a_pass_deletes_old_keys_spent_links_and_expired_tokens_and_keeps_the_rest() {
+async fn a_pass_deletes_old_keys_spent_links_expired_tokens_and_old_import_runs_and_keeps_the_rest()
+{
     let app = TestApp::spawn().await;
     let pool = PgPool::connect(&app.settings.database_url)
         .await
@@ -34,7 +35,12 @@ async fn a_pass_deletes_old_keys_spent_links_and_expired_tokens_and_keeps_the_re
          values ('\\x01', 'x', 'reset_password', now() - interval '2 days', null),
                 ('\\x02', 'x', 'reset_password', now() + interval '1 hour', now() - interval '2 days'),
                 ('\\x03', 'x', 'reset_password', now() - interval '1 hour', null),
-                ('\\x04', 'x', 'reset_password', now() + interval '1 hour', null);"
+                ('\\x04', 'x', 'reset_password', now() + interval '1 hour', null);
+         insert into statement_import_runs (account_id, import_id, file_name, total, updated_at)
+         values ('0190f1a2-0000-7000-8000-00000000000a', '0190f1a2-0000-7000-8000-0000000000a1',
+                 'antigo.ofx', 3000, now() - interval '2 days'),
+                ('0190f1a2-0000-7000-8000-00000000000a', '0190f1a2-0000-7000-8000-0000000000a2',
+                 'recente.ofx', 3000, now() - interval '1 hour');"
             .to_owned(),
     ))
     .execute(&pool)
@@ -57,6 +63,16 @@ async fn a_pass_deletes_old_keys_spent_links_and_expired_tokens_and_keeps_the_re
     assert_eq!(pruned.idempotency_keys, 1);
     assert_eq!(pruned.action_codes, 2, "expired or used over a day ago");
     assert_eq!(pruned.refresh_tokens, 1);
+    assert_eq!(pruned.statement_import_runs, 1);
+    assert_eq!(
+        count(
+            &pool,
+            "select count(*) from statement_import_runs where file_name = 'recente.ofx'"
+        )
+        .await,
+        1,
+        "a run changed an hour ago stays"
+    );
     assert_eq!(
         count(
             &pool,

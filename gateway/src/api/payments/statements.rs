@@ -5,7 +5,8 @@
 //! | call | who | answer |
 //! |---|---|---|
 //! | `POST …/extratos/previa` `{arquivo, conteudo}` | owner, manager ([`Right::ViewAllTransactions`]) | 200 the counts and every Pix credit line with its decision; nothing written |
-//! | `POST …/extratos` `{arquivo, conteudo, escolhas: [{linha, qrcode}]}` (an `Idempotency-Key` names the import: a retry is the same import, and its claims make it record nothing more) | as the preview | 201 `{importacao, registrados, vinculados, jaImportados}` |
+//! | `POST …/extratos` `{arquivo, conteudo, escolhas: [{linha, qrcode}]}` (an `Idempotency-Key` names the import: a retry is the same import, and its claims make it record nothing more) | as the preview | 201 `{importacao, registrados, vinculados, jaImportados}`; with more than [`BACKGROUND_LINES`] lines to write, 202 `{importacao, emAndamento, total}` and the lines are written in the background ([`super::statement_runs`]) |
+//! | `GET …/extratos/{importacao}/andamento` | as the preview | 200 how far a background import has got; 404 |
 //! | `DELETE …/extratos/{importacao}` | as the preview | 200 `{importacao, anulados, liberados}`; 404; 409 `statement-import-already-undone` |
 //! | `GET …/extratos` | as the preview | 200 `{importacoes: [{importacao, arquivo, quando, quem, registrados, desfeita, desfeitaEm}]}`, newest first (the `statement_imports` read model; an import that recorded no payment is not listed) |
 //!
@@ -51,6 +52,7 @@ use serde::Deserialize;
 use serde_json::json;
 use uuid::Uuid;
 
+use super::statement_runs::{BACKGROUND_LINES, Run, start};
 use crate::api::access::{Workspace, projection_error};
 use crate::api::json::Json;
 use crate::api::support::metadata;
@@ -483,6 +485,22 @@ pub async fn import(
     let meta = metadata(workspace.caller_id());
     let store = state.payments.commands.store();
     let recorded_at = crate::auth::accounts::now();
+    if lines.len() > BACKGROUND_LINES {
+        return start(
+            &state,
+            Run {
+                account_id: workspace.account_uuid(),
+                import_id,
+                file_name: upload.arquivo.trim().to_owned(),
+                recorded_by: workspace.caller_id().to_owned(),
+                recorded_at,
+                lines,
+                already: already_seen,
+                metadata: meta,
+            },
+        )
+        .await;
+    }
     let (mut recorded, mut linked, mut already) = (0, 0, already_seen);
     let mut position: Option<FeedPosition> = None;
     for chunk in lines.chunks(MAX_BATCH_LINES) {

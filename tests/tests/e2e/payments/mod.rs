@@ -14,6 +14,7 @@ mod sandbox;
 mod single_use;
 mod statement;
 mod statement_api;
+mod statement_background;
 mod summary;
 mod summary_by_day;
 pub(crate) mod support;

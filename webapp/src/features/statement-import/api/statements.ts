@@ -63,6 +63,26 @@ export interface ImportResult {
   vinculados: number;
   jaImportados: number;
   incompleta?: string;
+  /** A big file (202): the import goes on in the background; follow it with its progress. */
+  emAndamento?: boolean;
+  /** Lines the import writes, when it goes on in the background. */
+  total?: number;
+}
+
+/** How far an import running in the background has got (`…/extratos/{id}/andamento`). */
+export interface ImportProgress {
+  importacao: string;
+  arquivo: string;
+  total: number;
+  feitas: number;
+  registrados: number;
+  vinculados: number;
+  jaImportados: number;
+  concluida: boolean;
+  /** A batch failed after others committed: what to do, in pt-BR. */
+  incompleta?: string;
+  /** The import stopped with no news for a while (the server restarted): what to do, in pt-BR. */
+  interrompida?: string;
 }
 
 export interface StatementImport {
@@ -95,6 +115,11 @@ export const statementsApi = api.injectEndpoints({
       extraOptions: { authenticated: true },
       invalidatesTags: (_result, _error, { accountId }) => tags(accountId),
     }),
+    /** How far an import running in the background has got; polled while it runs. */
+    getStatementImportProgress: build.query<ImportProgress, { accountId: string; importId: string }>({
+      query: ({ accountId, importId }) => `${base(accountId)}/${encodeURIComponent(importId)}/andamento`,
+      extraOptions: { authenticated: true },
+    }),
     /** The account's imports, newest first. */
     listStatementImports: build.query<StatementImport[], { accountId: string }>({
       query: ({ accountId }) => base(accountId),
@@ -117,6 +142,10 @@ export const statementsApi = api.injectEndpoints({
 export const {
   usePreviewStatementMutation,
   useImportStatementMutation,
+  useGetStatementImportProgressQuery,
   useListStatementImportsQuery,
   useUndoStatementImportMutation,
 } = statementsApi;
+
+/** What an import finishing in the background changed: the list, its totals and the imports. */
+export const importFinished = (accountId: string) => statementsApi.util.invalidateTags(tags(accountId));

@@ -147,6 +147,46 @@ describe('Importar extrato on /painel/transacoes', { timeout: 30_000 }, () => {
     });
   });
 
+  it('follows a big import running in the background with a progress bar until it is done', async () => {
+    fakeApi();
+    const asked: string[] = [];
+    server.use(
+      http.post('/api/accounts/:id/extratos', () =>
+        HttpResponse.json({ importacao: 'imp-9', emAndamento: true, total: 2500 }, { status: 202 }),
+      ),
+      http.get('/api/accounts/:id/extratos/:importId/andamento', ({ params }) => {
+        asked.push(String(params.importId));
+        const done = asked.length > 1;
+        return HttpResponse.json({
+          importacao: 'imp-9',
+          arquivo: 'extrato-marco.ofx',
+          total: 2500,
+          feitas: done ? 2500 : 1000,
+          registrados: done ? 2499 : 1000,
+          vinculados: done ? 1 : 0,
+          jaImportados: 0,
+          concluida: done,
+        });
+      }),
+    );
+    const app = await openImport();
+    await app.user.upload(screen.getByLabelText('Arquivo do extrato'), ofx());
+    const panel = screen.getByRole('region', { name: 'Importar extrato' });
+    await app.user.click(await within(panel).findByRole('radio', { name: /Suco/ }));
+    await app.user.click(within(panel).getByRole('button', { name: 'Importar 3 pagamentos' }));
+    expect(await within(panel).findByText(/1\.000 de 2\.500 linhas\./)).toBeInTheDocument();
+    expect(within(panel).getByRole('progressbar')).toHaveAttribute('value', '1000');
+    expect(
+      await within(panel).findByText(
+        '2.499 pagamentos importados, 1 ligados a pagamentos que o banco já informou.',
+        undefined,
+        { timeout: 5_000 },
+      ),
+    ).toBeInTheDocument();
+    expect(within(panel).queryByRole('progressbar')).toBeNull();
+    expect(asked[0]).toBe('imp-9');
+  });
+
   it('shows the parser’s message naming the line when the file is refused', async () => {
     fakeApi(() =>
       HttpResponse.json(

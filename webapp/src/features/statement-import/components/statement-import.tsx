@@ -1,11 +1,14 @@
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 
 import { FormAlert } from '@/components/form-alert';
+import { useAppDispatch } from '@/hooks/store-hooks';
 import { asApiError } from '@/lib/api-error';
 import { errorMessage } from '@/lib/error-messages';
 import { formatCentavos } from '@/utils/money';
 
 import {
+  type ImportProgress,
+  importFinished,
   type LinePick,
   type StatementCode,
   type StatementFile,
@@ -16,6 +19,7 @@ import {
   usePreviewStatementMutation,
   useUndoStatementImportMutation,
 } from '../api/statements';
+import { ImportProgressBar } from './import-progress';
 import './statement-import.css';
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
@@ -207,6 +211,18 @@ function PastImports({ accountId, onUndone }: { accountId: string; onUndone: (me
   );
 }
 
+const COUNT = new Intl.NumberFormat('pt-BR');
+
+/** What an import did, in a sentence. */
+function outcome(result: { registrados: number; vinculados: number; incompleta?: string }): string {
+  return (
+    result.incompleta ??
+    `${result.registrados === 1 ? '1 pagamento importado' : `${COUNT.format(result.registrados)} pagamentos importados`}${
+      result.vinculados > 0 ? `, ${result.vinculados} ligados a pagamentos que o banco já informou` : ''
+    }.`
+  );
+}
+
 /** "Importar extrato": pick the bank's OFX or CSV, review what it holds, import, undo. */
 export function StatementImport({ accountId }: { accountId: string }) {
   const [file, setFile] = useState<StatementFile | null>(null);
@@ -219,7 +235,9 @@ export function StatementImport({ accountId }: { accountId: string }) {
   const review = shown?.linhas.filter((l) => l.decisao === 'ambiguo') ?? [];
   const count = shown ? shown.porQrcode + shown.semQrcode + shown.aRevisar : 0;
   const ready = review.every((l) => picks[l.linha] !== undefined);
-  const busy = previewing.isLoading || importing.isLoading;
+  const [running, setRunning] = useState<{ importId: string; total: number } | null>(null);
+  const dispatch = useAppDispatch();
+  const busy = previewing.isLoading || importing.isLoading || running !== null;
 
   const choose = async (chosen: File | undefined) => {
     setProblem(null);
@@ -247,15 +265,23 @@ export function StatementImport({ accountId }: { accountId: string }) {
       .unwrap()
       .then((result) => {
         setFile(null);
-        setDone(
-          result.incompleta ??
-            `${result.registrados === 1 ? '1 pagamento importado' : `${result.registrados} pagamentos importados`}${
-              result.vinculados > 0 ? `, ${result.vinculados} ligados a pagamentos que o banco já informou` : ''
-            }.`,
-        );
+        if (result.emAndamento) {
+          setRunning({ importId: result.importacao, total: result.total ?? 0 });
+        } else {
+          setDone(outcome(result));
+        }
       })
       .catch((error: unknown) => setProblem(errorMessage(asApiError(error))));
   };
+
+  const finished = useCallback(
+    (progress: ImportProgress) => {
+      setRunning(null);
+      dispatch(importFinished(accountId));
+      setDone(progress.interrompida ?? outcome(progress));
+    },
+    [accountId, dispatch],
+  );
 
   return (
     <section aria-labelledby="importar-extrato" className="group statement-import" aria-busy={busy}>
@@ -273,11 +299,19 @@ export function StatementImport({ accountId }: { accountId: string }) {
           onChange={(event) => void choose(event.target.files?.[0])}
         />
       </label>
-      {busy ? (
+      {busy && running === null ? (
         <p role="status" className="notice">
           {importing.isLoading ? 'Importando os pagamentos…' : 'Lendo o extrato…'}
         </p>
       ) : null}
+      {running === null ? null : (
+        <ImportProgressBar
+          accountId={accountId}
+          importId={running.importId}
+          total={running.total}
+          onFinished={finished}
+        />
+      )}
       {problem ? <FormAlert takeFocus>{problem}</FormAlert> : null}
       {done ? (
         <p role="status" className="notice">
