@@ -154,6 +154,11 @@ describe('Importar extrato on /painel/transacoes', { timeout: 30_000 }, () => {
       http.post('/api/accounts/:id/extratos', () =>
         HttpResponse.json({ importacao: 'imp-9', emAndamento: true, total: 2500 }, { status: 202 }),
       ),
+      http.get('/api/accounts/:id/extratos', () =>
+        HttpResponse.json({
+          importacoes: [{ ...PAST, importacao: 'imp-9', arquivo: 'extrato-marco.ofx', registrados: 1000 }, PAST],
+        }),
+      ),
       http.get('/api/accounts/:id/extratos/:importId/andamento', ({ params }) => {
         asked.push(String(params.importId));
         const done = asked.length > 1;
@@ -176,6 +181,11 @@ describe('Importar extrato on /painel/transacoes', { timeout: 30_000 }, () => {
     await app.user.click(within(panel).getByRole('button', { name: 'Importar 3 pagamentos' }));
     expect(await within(panel).findByText(/1\.000 de 2\.500 linhas\./)).toBeInTheDocument();
     expect(within(panel).getByRole('progressbar')).toHaveAttribute('value', '1000');
+    // The import being written is not offered for undoing halfway.
+    const past = within(panel).getByRole('region', { name: 'Importações de extrato' });
+    expect(past).toHaveTextContent('extrato-marco.ofx');
+    expect(past).toHaveTextContent('importando…');
+    expect(within(past).getAllByRole('button', { name: 'Desfazer importação' })).toHaveLength(1);
     expect(
       await within(panel).findByText(
         '2.499 pagamentos importados, 1 ligados a pagamentos que o banco já informou.',

@@ -150,7 +150,16 @@ function Preview({
   );
 }
 
-function PastImports({ accountId, onUndone }: { accountId: string; onUndone: (message: string) => void }) {
+function PastImports({
+  accountId,
+  runningId,
+  onUndone,
+}: {
+  accountId: string;
+  /** The import being written in the background: not undone halfway. */
+  runningId: string | null;
+  onUndone: (message: string) => void;
+}) {
   const imports = useListStatementImportsQuery({ accountId });
   const [undo, undoing] = useUndoStatementImportMutation();
   const [asking, setAsking] = useState<string | null>(null);
@@ -167,6 +176,8 @@ function PastImports({ accountId, onUndone }: { accountId: string; onUndone: (me
             {item.registrados === 1 ? '1 pagamento' : `${item.registrados} pagamentos`}
             {item.desfeita ? (
               ' — desfeita'
+            ) : item.importacao === runningId ? (
+              ' — importando…'
             ) : asking === item.importacao ? (
               <div role="alertdialog" aria-label="Desfazer importação" className="confirm">
                 <p>
@@ -335,7 +346,7 @@ export function StatementImport({ accountId }: { accountId: string }) {
           </p>
         </>
       ) : null}
-      <PastImports accountId={accountId} onUndone={setDone} />
+      <PastImports accountId={accountId} runningId={running?.importId ?? null} onUndone={setDone} />
     </section>
   );
 }
