@@ -10,7 +10,7 @@
 //!    a delivery holds at most [`LOCK_BUCKETS`] locks per account whatever its size (PostgreSQL's
 //!    lock table is shared by the whole cluster: one lock per entry exhausted it) and two
 //!    deliveries never wait on each other in a cycle; the buckets of the reports' amounts are
-//!    taken with them (the same buckets: [`statement_twins`]);
+//!    taken with them (as many more at most: [`statement_twins`]);
 //! 2. matches each report's `txid` to the account's code from the write side: the code's claim
 //!    of its txid in `unique_claims` (scope `txid:{account}`, owner the code's id, committed
 //!    with the code's creation; see [`claims::txid_scope`](crate::claims::txid_scope)), never
@@ -158,9 +158,10 @@ pub struct Recorded {
     pub position: Option<FeedPosition>,
 }
 
-/// How many advisory locks one account's Payment streams are spread over: the most a delivery
-/// holds per account, however many entries it has; deliveries of different payments of an
-/// account mostly take different buckets and decide side by side.
+/// How many advisory locks one account's Payment streams are spread over, and its amounts
+/// (`statement_twins`) over as many more: the most of each a delivery holds per account,
+/// however many entries it has; deliveries of different payments of an account mostly take
+/// different buckets and decide side by side.
 pub const LOCK_BUCKETS: i64 = 16;
 
 /// Matches, decides and appends every report in one transaction (see the module). A report
@@ -339,9 +340,11 @@ async fn attempt(
 }
 
 /// Takes the advisory locks of `streams` ((account, stream id): the stream's bucket) and of
-/// `amounts` ((account, [`amount_bucket`])), at most [`LOCK_BUCKETS`] per account since both
-/// name the same buckets, in ascending key order in one statement, so two transactions never
-/// wait on each other in a cycle. Two keys sharing a 64-bit hash merely wait for each other.
+/// `amounts` ((account, [`amount_bucket`]): a lock space of its own, so a statement import
+/// taking many amounts never waits on the intake's stream locks), at most [`LOCK_BUCKETS`] of
+/// each per account, in ascending key order in one statement, so two transactions never wait
+/// on each other's advisory locks in a cycle. Two keys sharing a 64-bit hash merely wait for
+/// each other.
 pub(crate) async fn lock_buckets(
     tx: &mut sqlx::PgConnection,
     streams: &BTreeSet<(String, String)>,
@@ -355,11 +358,13 @@ pub(crate) async fn lock_buckets(
         amounts.iter().map(|(a, b)| (a.as_str(), *b)).unzip();
     sqlx::query(
         "select pg_advisory_xact_lock(k)
-           from (select distinct hashtextextended('payments:' || a || ':' || b, 0) as k
-                   from (select a, hashtextextended(s, 0) & ($3::bigint - 1) as b
+           from (select distinct hashtextextended(n, 0) as k
+                   from (select 'payments:' || a || ':'
+                                || (hashtextextended(s, 0) & ($3::bigint - 1)) as n
                            from unnest($1::text[], $2::text[]) as t(a, s)
                          union all
-                         select a, b from unnest($4::text[], $5::bigint[]) as u(a, b)) as buckets
+                         select 'payments-amount:' || a || ':' || b
+                           from unnest($4::text[], $5::bigint[]) as u(a, b)) as buckets
                   order by k) as locks",
     )
     .bind(&stream_accounts)

@@ -301,15 +301,6 @@ async fn attempt(
         by_digest.entry(digest(&line.key)).or_insert(i);
     }
     let mut tx = store.pool().begin().await?;
-    // The amounts' locks first, as the intake takes them: a report of the same amount
-    // committing now sees this batch's unconfirmed claims, or this batch sees its payment.
-    let amounts: BTreeSet<(String, i64)> = batch
-        .lines
-        .iter()
-        .filter(|line| awaits_the_bank(line))
-        .map(|line| (account.to_owned(), amount_bucket(line.amount)))
-        .collect();
-    lock_buckets(&mut tx, &BTreeSet::new(), &amounts).await?;
     let e2e_ids: Vec<(String, String)> = batch
         .lines
         .iter()
@@ -428,6 +419,17 @@ async fn attempt(
         append_decided(&mut tx, &ids, &versions, &decided, metadata).await?
     };
     if !unconfirmed.is_empty() {
+        // The amounts' locks, as the intake takes them, held from here to the commit only (a
+        // batch of a thousand lines names most buckets): a report of the same amount either
+        // committed before (and started its own payment: the preview's "mesmo pagamento" is
+        // what links that order) or reads these claims after the commit.
+        let amounts: BTreeSet<(String, i64)> = batch
+            .lines
+            .iter()
+            .filter(|line| awaits_the_bank(line))
+            .map(|line| (account.to_owned(), amount_bucket(line.amount)))
+            .collect();
+        lock_buckets(&mut tx, &BTreeSet::new(), &amounts).await?;
         let (scopes, (values, owners)): (Vec<String>, (Vec<String>, Vec<String>)) =
             unconfirmed.into_iter().map(|(s, v, o)| (s, (v, o))).unzip();
         sqlx::query(

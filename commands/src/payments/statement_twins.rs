@@ -25,11 +25,12 @@
 //!    unconfirmed claims of what it voids ([`release`]): a report after the undo is a payment of
 //!    its own.
 //!
-//! Both sides take the advisory lock of the amount's bucket ([`amount_bucket`], in the same key
-//! space as the intake's stream buckets, so a delivery still holds at most
-//! [`LOCK_BUCKETS`](super::LOCK_BUCKETS) locks per account): a line and a report of the same
-//! amount committing at the same moment decide one after the other, and the second sees the
-//! first.
+//! Both sides take the advisory lock of the amount's bucket ([`amount_bucket`], one of
+//! [`LOCK_BUCKETS`](super::LOCK_BUCKETS) per account, a lock space apart from the intake's
+//! stream buckets): the intake for its whole transaction, the import only from writing its
+//! unconfirmed claims to its commit (a batch names most amounts; held longer, it would stall the
+//! account's webhook). So a report that did not see a line's claim committed before the line was
+//! recorded: that order is linked by the preview ("mesmo pagamento"), not here.
 //!
 //! Keys do not decide: a statement line does not name the key it was paid to.
 

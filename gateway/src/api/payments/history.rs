@@ -65,12 +65,22 @@ pub async fn history(
                 entry["paidAt"] = json!(e.paid_at);
                 entry["txid"] = json!(e.txid);
                 entry["note"] = json!(e.note);
+                if let Some(origin) = &e.statement {
+                    entry["statement"] = json!({
+                        "arquivo": origin.file_name,
+                        "linha": origin.line,
+                        "importacao": origin.import_id,
+                    });
+                }
                 person.clone_from(&e.recorded_by);
             }
             Some(PaymentEvent::PaymentConfirmed(e)) => {
                 entry["source"] = json!(e.source.as_str());
                 entry["amountCentavos"] = json!(e.amount_centavos);
                 entry["paidAt"] = json!(e.paid_at);
+                if let Some(e2e) = &e.end_to_end_id {
+                    entry["endToEndId"] = json!(e2e);
+                }
             }
             Some(PaymentEvent::PaymentRefunded(e)) => {
                 entry["source"] = json!(e.source.as_str());

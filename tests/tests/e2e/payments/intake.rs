@@ -242,7 +242,8 @@ async fn three_simultaneous_deliveries_of_a_mebibyte_each_are_all_recorded_holdi
         payment_events(&db).await,
         i64::try_from(3 * per_delivery).expect("small")
     );
-    let bound = 3 * commands::payments::LOCK_BUCKETS;
+    // Each delivery: its streams' buckets and its amounts' buckets.
+    let bound = 3 * 2 * commands::payments::LOCK_BUCKETS;
     assert!(
         most_locks <= bound,
         "at most {bound} advisory locks at once, saw {most_locks}"

@@ -446,6 +446,24 @@ async fn a_line_without_an_end_to_end_id_imported_before_the_webhook_is_the_paym
     .await;
     assert_eq!(shown[0]["source"], "extrato", "{shown:?}");
     assert_eq!(shown[0]["confirmedBy"], "api-pix", "{shown:?}");
+    // Its history names the file and line it came from, then the bank's id it learnt.
+    let reference = shown[0]["reference"].as_str().expect("a reference");
+    let history = owner
+        .get(&Person::in_account(
+            &account,
+            &format!("/payments/{reference}/history"),
+        ))
+        .await;
+    assert_eq!(history.status, StatusCode::OK, "{}", history.text);
+    let events = &history.json["events"];
+    assert_eq!(events[0]["statement"]["arquivo"], "extrato.ofx", "{events}");
+    assert_eq!(
+        events[0]["statement"]["linha"],
+        line_of(&file, "Davi"),
+        "{events}"
+    );
+    assert_eq!(events[1]["type"], "PaymentConfirmed", "{events}");
+    assert_eq!(events[1]["endToEndId"], json!(e2e), "{events}");
     assert_eq!(
         totals(&mut owner, &account).await["receivedCentavos"],
         2_750

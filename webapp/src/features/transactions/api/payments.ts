@@ -110,6 +110,10 @@ export interface PaymentEventEntry {
   note?: string | null;
   reason?: string;
   refund?: { id: string; amountCentavos: number; status: Refund['status'] };
+  /** A payment recorded from an imported bank statement: the file, its line and the import. */
+  statement?: { arquivo: string; linha: number; importacao: string };
+  /** The Pix end-to-end id a bank's confirmation taught a payment recorded without one. */
+  endToEndId?: string;
   by: { kind: 'person' | 'bank' | 'sandbox' | 'system' | 'unknown'; id?: string; name?: string | null };
   correlationId: string | null;
   causationId: string | null;

@@ -33,5 +33,21 @@ describe('a payment imported from a bank statement', () => {
         amountCentavos: 1250,
       } as Parameters<typeof eventSentence>[0]),
     ).toBe('Pagamento de R$ 12,50 importado do extrato do banco.');
+    expect(
+      eventSentence({
+        type: 'PaymentRecorded',
+        source: 'extrato',
+        amountCentavos: 1250,
+        statement: { arquivo: 'extrato-marco.ofx', linha: 12, importacao: 'imp-1' },
+      } as Parameters<typeof eventSentence>[0]),
+    ).toBe('Pagamento de R$ 12,50 importado do extrato do banco (extrato-marco.ofx, linha 12).');
+    expect(
+      eventSentence({
+        type: 'PaymentConfirmed',
+        source: 'api-pix',
+        amountCentavos: 1250,
+        endToEndId: 'E87654321202009091221000000000x7',
+      } as Parameters<typeof eventSentence>[0]),
+    ).toBe('O banco confirmou o pagamento de R$ 12,50 (E2E E87654321202009091221000000000x7).');
   });
 });

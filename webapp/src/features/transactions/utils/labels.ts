@@ -51,10 +51,15 @@ export function eventSentence(entry: PaymentEventEntry): string {
     case 'PaymentRecorded':
       if (entry.source === 'manual') return `Pagamento${amount} registrado à mão.`;
       if (entry.source === 'sandbox') return `Pagamento${amount} simulado na página de pagamento.`;
-      if (entry.source === 'extrato') return `Pagamento${amount} importado do extrato do banco.`;
+      if (entry.source === 'extrato')
+        return entry.statement === undefined
+          ? `Pagamento${amount} importado do extrato do banco.`
+          : `Pagamento${amount} importado do extrato do banco (${entry.statement.arquivo}, linha ${entry.statement.linha}).`;
       return `Pagamento${amount} informado pelo banco.`;
     case 'PaymentConfirmed':
-      return `O banco confirmou o pagamento${amount}.`;
+      return entry.endToEndId === undefined
+        ? `O banco confirmou o pagamento${amount}.`
+        : `O banco confirmou o pagamento${amount} (E2E ${entry.endToEndId}).`;
     case 'PaymentRefunded':
       return entry.refund === undefined
         ? 'Devolução informada pelo banco.'
