@@ -390,6 +390,10 @@ pub(crate) async fn load_streams(
           where stream_type = $1 and stream_id = any($2::text[])
           order by stream_id, stream_version",
     )
+    // Planned for its own ids every time: a connection's cached generic plan, made while the
+    // log was small (no `analyze` runs on `events` without autovacuum), read every payment of
+    // the log by `stream_type` and filtered the ids, a delivery taking ever longer as the log grew.
+    .persistent(false)
     .bind(domain::payment::STREAM_TYPE)
     .bind(stream_ids)
     .fetch_all(&mut *tx)

@@ -654,3 +654,72 @@ async fn after_an_import_is_undone_the_banks_report_of_its_line_is_a_payment_of_
     .expect("count");
     assert_eq!(unconfirmed, 0);
 }
+
+/// Index entries of `events_pkey` read so far, once every connection that read them has ended.
+async fn events_key_reads(db: &TestDb) -> i64 {
+    sqlx::query_scalar(
+        "select idx_tup_read from pg_stat_user_indexes
+          where relname = 'events' and indexrelname = 'events_pkey'",
+    )
+    .fetch_one(&db.pool)
+    .await
+    .expect("index statistics")
+}
+
+#[tokio::test]
+async fn the_intake_looks_payments_up_by_their_key_however_the_log_grew_since_its_connection_planned_it()
+ {
+    let db = TestDb::new().await;
+    // One connection, so every statement the intake sends is planned, and kept, on it while the
+    // log is nearly empty (autovacuum is off here, and nothing runs `analyze` on `events`).
+    let pool = sqlx::postgres::PgPoolOptions::new()
+        .max_connections(1)
+        .connect_with(db.options())
+        .await
+        .expect("a pool of one");
+    let store = commands::PgEventStore::new(pool.clone());
+    let report_of = |n: usize| {
+        webhook(
+            &format!("E99999999202403021216{n:011}"),
+            "2024-03-02T09:16:30-03:00",
+            100 + u64::try_from(n).unwrap_or_default(),
+        )
+    };
+    for n in 0..8 {
+        record_reports(&store, &[report_of(n)], &CommandMetadata::start())
+            .await
+            .expect("a report");
+    }
+    // The log grows by 6,000 payments, then ten more deliveries of one report each.
+    for first in (8..6_008).step_by(1_000) {
+        let reports: Vec<ReportPayment> = (first..first + 1_000).map(report_of).collect();
+        record_reports(&store, &reports, &CommandMetadata::start())
+            .await
+            .expect("a delivery");
+    }
+    for n in 6_008..6_018 {
+        record_reports(&store, &[report_of(n)], &CommandMetadata::start())
+            .await
+            .expect("a report");
+    }
+    pool.close().await;
+    // Each connection reports its reads as it ends.
+    let reads = settled_key_reads(&db).await;
+    // Looked up by key: about one entry per report, 6,018 in all. Scanning every payment of the
+    // log per delivery read hundreds of thousands.
+    assert!(reads < 20_000, "events_pkey entries read: {reads}");
+}
+
+/// The index reads, once they stop changing (connections flush them as they end).
+async fn settled_key_reads(db: &TestDb) -> i64 {
+    let mut last = -1;
+    for _ in 0..50 {
+        let now = events_key_reads(db).await;
+        if now == last && now > 0 {
+            return now;
+        }
+        last = now;
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+    last
+}
