@@ -226,6 +226,9 @@ async fn claimed_codes(
            join unnest($1::text[], $2::text[]) as w(scope, value)
              on c.scope = w.scope and c.value = w.value",
     )
+    // Planned for its own values every time: a generic plan made while `unique_claims` was
+    // small hashed the whole table on every delivery once it had grown (see `load_streams`).
+    .persistent(false)
     .bind(&scopes)
     .bind(&values)
     .fetch_all(tx)

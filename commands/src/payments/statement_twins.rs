@@ -132,6 +132,9 @@ pub(crate) async fn aliases(
            join unnest($1::text[], $2::text[]) as w(scope, value)
              on c.scope = w.scope and c.value = w.value",
     )
+    // Unnamed, as every look-up of the intake: planned for its own values (a generic plan made
+    // while `unique_claims` was small hashes the whole table once it has grown).
+    .persistent(false)
     .bind(&scopes)
     .bind(&values)
     .fetch_all(tx)
@@ -192,6 +195,7 @@ pub(crate) async fn take(
         "select scope, value, owner from unique_claims
           where scope = any($1::text[]) order by scope, value",
     )
+    .persistent(false)
     .bind(&scopes)
     .fetch_all(&mut *tx)
     .await?;
