@@ -305,6 +305,7 @@ pub(crate) async fn release(
         "delete from unique_claims
           where owner = any($1::text[]) and starts_with(scope, $2)",
     )
+    .persistent(false)
     .bind(streams)
     .bind(format!("statement-unconfirmed:{account_id}:"))
     .execute(tx)
