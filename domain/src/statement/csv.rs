@@ -187,6 +187,53 @@ pub fn parse(text: &str) -> Result<Statement, StatementError> {
     Err(StatementError::UnknownCsvLayout { header })
 }
 
+/// How many rows of an unknown CSV [`sample`] shows.
+pub const SAMPLE_ROWS: usize = 8;
+
+/// The first rows of a CSV whose header is unknown, split as the owner will be asked to map
+/// them: with the separator that splits them most evenly.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CsvSample {
+    /// `;`, `,` or a tab.
+    pub separator: char,
+    /// At most [`SAMPLE_ROWS`] non-blank rows, each cell trimmed and shortened.
+    pub rows: Vec<Vec<String>>,
+}
+
+/// The sample of `text` (see [`CsvSample`]). The separator is the one whose rows most often
+/// have the same number of cells, at least two; `;` first on a tie, as Brazilian banks write it.
+pub fn sample(text: &str) -> CsvSample {
+    let mut best: Option<(usize, char, Vec<Vec<String>>)> = None;
+    for separator in [';', ',', '\t'] {
+        let Ok(rows) = split_rows(text, separator, Some(HEADER_SEARCH_LINES)) else {
+            continue;
+        };
+        let rows: Vec<Vec<String>> = rows
+            .into_iter()
+            .map(|row| {
+                row.cells
+                    .iter()
+                    .map(|c| shorten(c.trim()))
+                    .collect::<Vec<_>>()
+            })
+            .filter(|cells: &Vec<String>| cells.iter().any(|c| !c.is_empty()))
+            .collect();
+        // How many rows share the most common width of two cells or more.
+        let mut widths: std::collections::BTreeMap<usize, usize> =
+            std::collections::BTreeMap::new();
+        for row in rows.iter().filter(|r| r.len() > 1) {
+            *widths.entry(row.len()).or_default() += 1;
+        }
+        let score = widths.values().copied().max().unwrap_or(0);
+        if best.as_ref().is_none_or(|(b, _, _)| score > *b) {
+            best = Some((score, separator, rows));
+        }
+    }
+    let (_, separator, mut rows) = best.unwrap_or((0, ';', Vec::new()));
+    rows.truncate(SAMPLE_ROWS);
+    CsvSample { separator, rows }
+}
+
 /// Reads a CSV statement with the columns the owner named: `header_rows` rows are skipped.
 pub fn parse_with(
     text: &str,

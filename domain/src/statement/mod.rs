@@ -90,6 +90,41 @@ pub fn parse(bytes: &[u8]) -> Result<Statement, StatementError> {
     csv::parse(&text)
 }
 
+/// How the owner said a CSV of a layout Balcão does not know reads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CsvMapping {
+    /// `;`, `,` or a tab.
+    pub separator: char,
+    /// Rows before the first transaction (the header and any lines about the account).
+    pub header_rows: usize,
+    /// Which column holds what (0-based).
+    pub columns: csv::ColumnMap,
+}
+
+/// Reads a CSV statement with the owner's `mapping` (the file decoded as [`parse`] does).
+///
+/// # Errors
+///
+/// As [`parse`]: an empty file, a row without the columns named, a value that is no date or
+/// amount, each naming its line.
+pub fn parse_mapped(bytes: &[u8], mapping: &CsvMapping) -> Result<Statement, StatementError> {
+    let text = decode(bytes);
+    if text.trim().is_empty() {
+        return Err(StatementError::Empty);
+    }
+    csv::parse_with(
+        &text,
+        mapping.separator,
+        mapping.header_rows,
+        &mapping.columns,
+    )
+}
+
+/// The first rows of a CSV file, for the owner to say which column is which ([`csv::sample`]).
+pub fn csv_sample(bytes: &[u8]) -> csv::CsvSample {
+    csv::sample(&decode(bytes))
+}
+
 /// The file's text: UTF-8 when the bytes are valid UTF-8 (a BOM is dropped), else
 /// Windows-1252. The header is not trusted: banks write `ENCODING:USASCII` over accented
 /// Latin-1, and a Windows-1252 text with accents is almost never valid UTF-8. ISO-8859-1 files

@@ -336,3 +336,81 @@ proptest! {
         }
     }
 }
+
+/// A CSV of a bank Balcão has no layout for: two lines about the account, then its own header.
+const UNKNOWN_BANK: &str = "Banco Exemplo S.A.;Extrato de conta\nAgência 1;Conta 2-3\nQuando;Histórico;Entrada;Saída;Quem\n02/03/2024;PIX RECEBIDO;12,50;;Fulano\n02/03/2024;PIX ENVIADO;;8,00;Padaria\n03/03/2024;Pix recebido;1.030,00;;Beltrana\n";
+
+#[test]
+fn an_unknown_csv_is_sampled_split_by_the_separator_that_splits_its_rows_evenly() {
+    let sample = super::csv_sample(UNKNOWN_BANK.as_bytes());
+    assert_eq!(sample.separator, ';');
+    assert_eq!(sample.rows.len(), 6);
+    assert_eq!(
+        sample.rows[2],
+        ["Quando", "Histórico", "Entrada", "Saída", "Quem"]
+    );
+    let commas = super::csv_sample(b"Data,Valor,Quem\n02/03/2024,12.50,Fulano\n");
+    assert_eq!(commas.separator, ',');
+    assert_eq!(commas.rows[1], ["02/03/2024", "12.50", "Fulano"]);
+}
+
+#[test]
+fn an_unknown_csv_read_with_the_owners_columns_gives_its_pix_credits_and_debits() {
+    use super::csv::{AmountColumns, ColumnMap};
+    let mapping = super::CsvMapping {
+        separator: ';',
+        header_rows: 3,
+        columns: ColumnMap {
+            date: 0,
+            amount: AmountColumns::Split {
+                credit: 2,
+                debit: 3,
+            },
+            description: vec![1, 4],
+            id: None,
+        },
+    };
+    let statement = super::parse_mapped(UNKNOWN_BANK.as_bytes(), &mapping).expect("reads");
+    let credits: Vec<(i64, String)> = statement
+        .pix_credits()
+        .map(|l| (l.amount_centavos, l.memo.clone()))
+        .collect();
+    assert_eq!(
+        credits,
+        [
+            (1_250, "PIX RECEBIDO - Fulano".to_owned()),
+            (103_000, "Pix recebido - Beltrana".to_owned())
+        ]
+    );
+    assert_eq!(statement.lines.len(), 3, "the debit is read, not a credit");
+}
+
+#[test]
+fn a_mapping_naming_a_column_the_rows_lack_is_refused_naming_the_line() {
+    use super::csv::{AmountColumns, ColumnMap};
+    let mapping = super::CsvMapping {
+        separator: ';',
+        header_rows: 3,
+        columns: ColumnMap {
+            date: 0,
+            amount: AmountColumns::Signed(7),
+            description: vec![1],
+            id: None,
+        },
+    };
+    let refused = super::parse_mapped(UNKNOWN_BANK.as_bytes(), &mapping).expect_err("refused");
+    assert_eq!(
+        refused.to_string(),
+        "Linha 4: a linha tem 5 colunas; o extrato tem 8."
+    );
+    // The header rows left in: "Quando" is no date.
+    let mapping = super::CsvMapping {
+        header_rows: 0,
+        columns: ColumnMap {
+            amount: AmountColumns::Signed(2),
+            ..mapping.columns
+        },
+        ..mapping
+    };
+    assert!(super::parse_mapped(UNKNOWN_BANK.as_bytes(), &mapping).is_err());
+}

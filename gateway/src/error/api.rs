@@ -27,6 +27,10 @@
 //! `domain::refusal::Refusal::problems`, or from the problems a handler's parsing collected
 //! ([`ApiError::invalid_fields`]).
 //!
+//! An error may also carry `details`, an object with what the client needs to put the request
+//! right ([`ApiError::with_details`]); today only `statement-unknown-csv-layout`, with the first
+//! rows of the file (`details.amostra`) for the owner to name its columns.
+//!
 //! | code | status | when |
 //! |---|---|---|
 //! | `invalid-json` | 400 | the body is not JSON (or not the form the call takes) |
@@ -75,6 +79,7 @@ pub struct ApiError {
     message: Cow<'static, str>,
     field: Option<String>,
     problems: Vec<FieldProblem>,
+    details: Option<serde_json::Value>,
     retry_after_secs: Option<u64>,
     cause: Option<anyhow::Error>,
 }
@@ -93,6 +98,8 @@ struct Body<'a> {
     field: Option<&'a str>,
     #[serde(skip_serializing_if = "<[FieldProblem]>::is_empty")]
     problems: &'a [FieldProblem],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    details: Option<&'a serde_json::Value>,
 }
 
 impl ApiError {
@@ -108,9 +115,18 @@ impl ApiError {
             message: message.into(),
             field: None,
             problems: Vec::new(),
+            details: None,
             retry_after_secs: None,
             cause: None,
         }
+    }
+
+    /// What the client needs to put the request right (`error.details`), e.g. the first rows
+    /// of a CSV whose columns the owner must name.
+    #[must_use]
+    pub fn with_details(mut self, details: serde_json::Value) -> Self {
+        self.details = Some(details);
+        self
     }
 
     /// Names the request field at fault.
@@ -470,6 +486,7 @@ impl IntoResponse for ApiError {
                 message: &self.message,
                 field: self.field.as_deref(),
                 problems: &self.problems,
+                details: self.details.as_ref(),
             },
         };
         let mut response = (self.status, Json(body)).into_response();

@@ -13,7 +13,11 @@
 //! `conteudo` is the file's bytes in base64 (what a browser's `FileReader` gives), at most
 //! [`MAX_FILE_BYTES`]: more is 413 `statement-too-large`. A file that cannot be read is 422 with
 //! the parser's pt-BR message naming the line (`statement-…` codes, `field: "file"`), an
-//! unknown CSV layout 422 `statement-unknown-csv-layout` quoting the header; nothing is written.
+//! unknown CSV layout 422 `statement-unknown-csv-layout` quoting the header, with the file's
+//! first rows in `error.details.amostra` (`{separador, linhas}`); nothing is written. The owner
+//! then names the columns: preview and import take `colunas` (1-based: `{separador: ";" | "," |
+//! "tab", cabecalho, data, valor | entrada + saida, descricao: [..], identificador?}`, each
+//! checked, 422 `invalid-argument` naming `colunas.…`), and read the file with them.
 //!
 //! The import never trusts the preview the client saw: it parses and reconciles the file again,
 //! against the account's codes and payments as they are then, and takes from the client only
@@ -43,6 +47,7 @@ use commands::payments::statement_import::{
     line_claim_value, record_statement_batch, undo_statement_import,
 };
 use domain::money::Centavos;
+use domain::statement::csv::{AmountColumns, ColumnMap};
 use domain::statement::reconcile::{
     Book, CandidateCode, Confidence, Decision, Reconciled, RecordedPayment, Rules, reconcile,
 };
@@ -87,6 +92,151 @@ pub struct Upload {
     /// The owner's picks, by line of the file.
     #[serde(default)]
     pub escolhas: Vec<Pick>,
+    /// Which column holds what, for a CSV of a layout Balcão does not know.
+    #[serde(default)]
+    pub colunas: Option<Columns>,
+}
+
+/// The owner's columns of a CSV (1-based, as the screen numbers them).
+#[derive(Debug, Deserialize)]
+pub struct Columns {
+    /// `;`, `,` or `tab`.
+    #[serde(default)]
+    pub separador: String,
+    /// Rows before the first transaction (the header, lines about the account).
+    #[serde(default)]
+    pub cabecalho: usize,
+    /// The date's column.
+    #[serde(default)]
+    pub data: usize,
+    /// The signed amount's column; or `entrada` and `saida`.
+    #[serde(default)]
+    pub valor: Option<usize>,
+    /// Money in.
+    #[serde(default)]
+    pub entrada: Option<usize>,
+    /// Money out.
+    #[serde(default)]
+    pub saida: Option<usize>,
+    /// The description's columns, joined.
+    #[serde(default)]
+    pub descricao: Vec<usize>,
+    /// The bank's id of the transaction, if a column has it.
+    #[serde(default)]
+    pub identificador: Option<usize>,
+}
+
+/// The most columns a mapping may name (a statement has a handful).
+const MAX_COLUMN: usize = 60;
+
+/// The most rows before the first transaction.
+const MAX_HEADER_ROWS: usize = 50;
+
+impl Columns {
+    /// The mapping in the domain's terms, or 422 naming the field.
+    fn mapping(&self) -> Result<domain::statement::CsvMapping, ApiError> {
+        let wrong = |field: &str, message: &'static str| {
+            ApiError::invalid_argument(format!("colunas.{field}"), message)
+        };
+        let separator = match self.separador.as_str() {
+            ";" => ';',
+            "," => ',',
+            "tab" | "\t" => '\t',
+            _ => {
+                return Err(wrong(
+                    "separador",
+                    "Escolha o separador das colunas: ponto e vírgula, vírgula ou tabulação.",
+                ));
+            }
+        };
+        if self.cabecalho > MAX_HEADER_ROWS {
+            return Err(wrong(
+                "cabecalho",
+                "Informe quantas linhas vêm antes do primeiro lançamento (até 50).",
+            ));
+        }
+        let column = |n: usize| (1..=MAX_COLUMN).contains(&n).then(|| n - 1);
+        let date = column(self.data)
+            .ok_or_else(|| wrong("data", "Escolha a coluna com a data do lançamento."))?;
+        let amount = match (self.valor, self.entrada, self.saida) {
+            (Some(v), None, None) => AmountColumns::Signed(
+                column(v).ok_or_else(|| wrong("valor", "Escolha a coluna com o valor."))?,
+            ),
+            (None, Some(credit), Some(debit)) => AmountColumns::Split {
+                credit: column(credit)
+                    .ok_or_else(|| wrong("entrada", "Escolha a coluna com as entradas."))?,
+                debit: column(debit)
+                    .ok_or_else(|| wrong("saida", "Escolha a coluna com as saídas."))?,
+            },
+            _ => {
+                return Err(wrong(
+                    "valor",
+                    "Escolha a coluna do valor, ou as duas colunas de entradas e saídas.",
+                ));
+            }
+        };
+        if self.descricao.is_empty() || self.descricao.len() > 5 {
+            return Err(wrong(
+                "descricao",
+                "Escolha de uma a cinco colunas com a descrição do lançamento.",
+            ));
+        }
+        let description = self
+            .descricao
+            .iter()
+            .map(|&n| column(n))
+            .collect::<Option<Vec<usize>>>()
+            .ok_or_else(|| {
+                wrong(
+                    "descricao",
+                    "Escolha de uma a cinco colunas com a descrição do lançamento.",
+                )
+            })?;
+        let id = match self.identificador {
+            None => None,
+            Some(n) => Some(column(n).ok_or_else(|| {
+                wrong(
+                    "identificador",
+                    "Escolha a coluna com o identificador do lançamento, ou nenhuma.",
+                )
+            })?),
+        };
+        let mut roles: Vec<usize> = vec![date];
+        match amount {
+            AmountColumns::Signed(c) => roles.push(c),
+            AmountColumns::Split { credit, debit } => roles.extend([credit, debit]),
+        }
+        roles.extend(id);
+        let distinct: HashSet<usize> = roles.iter().copied().collect();
+        if distinct.len() != roles.len() || description.iter().any(|c| distinct.contains(c)) {
+            return Err(ApiError::invalid_argument(
+                "colunas",
+                "Cada coluna só pode ter um papel: a data, o valor e a descrição em colunas diferentes.",
+            ));
+        }
+        Ok(domain::statement::CsvMapping {
+            separator,
+            header_rows: self.cabecalho,
+            columns: ColumnMap {
+                date,
+                amount,
+                description,
+                id,
+            },
+        })
+    }
+}
+
+/// 422 for a CSV of an unknown layout, with its first rows for the owner to name the columns.
+fn unknown_layout(refusal: &domain::statement::StatementError, file: &[u8]) -> ApiError {
+    let sample = domain::statement::csv_sample(file);
+    let separator = match sample.separator {
+        '\t' => "tab".to_owned(),
+        other => other.to_string(),
+    };
+    ApiError::refused(refusal).with_details(json!({
+        "amostra": {"separador": separator, "linhas": sample.rows},
+    }))
 }
 
 /// The owner's pick for one line.
@@ -135,7 +285,14 @@ fn read(body: Result<Bytes, BytesRejection>) -> Result<(Upload, Statement), ApiE
     if file.len() > MAX_FILE_BYTES {
         return Err(too_large());
     }
-    let statement = domain::statement::parse(&file).map_err(|e| ApiError::refused(&e))?;
+    let statement = match &upload.colunas {
+        Some(columns) => domain::statement::parse_mapped(&file, &columns.mapping()?),
+        None => domain::statement::parse(&file),
+    }
+    .map_err(|e| match e {
+        domain::statement::StatementError::UnknownCsvLayout { .. } => unknown_layout(&e, &file),
+        _ => ApiError::refused(&e),
+    })?;
     Ok((upload, statement))
 }
 

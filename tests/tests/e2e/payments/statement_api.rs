@@ -576,3 +576,120 @@ async fn a_manager_imports_and_undoes_a_statement_and_an_operator_cannot() {
     let undone = manager.delete(&path).await;
     assert_eq!(undone.status, StatusCode::OK, "{}", undone.text);
 }
+
+/// A body with the owner's `colunas`.
+fn mapped(file: &str, columns: Value) -> Value {
+    let mut body = upload("extrato-banco-exemplo.csv", file.as_bytes(), json!([]));
+    body["colunas"] = columns;
+    body
+}
+
+#[tokio::test]
+async fn a_csv_of_a_bank_balcao_does_not_know_is_read_with_the_columns_the_owner_names() {
+    let app = TestApp::spawn().await;
+    let db = app.db().await;
+    let mut owner = sign_up(&app, "dona@padaria.test", "Dona da Padaria").await;
+    let account = owner.account_id.clone();
+    let today = brt(Utc::now() - Duration::minutes(30)).format("%d/%m/%Y");
+    let file = format!(
+        "Banco Exemplo S.A.;Extrato de conta\nQuando;Histórico;Entrada;Saída;Quem\n\
+         {today};PIX RECEBIDO;12,50;;Fulano\n{today};PIX ENVIADO;;8,00;Padaria\n\
+         {today};Pix recebido;30,00;;Beltrana\n"
+    );
+    // Unknown: refused, with the first rows for the owner to name the columns.
+    let refused = preview(&mut owner, &account, &file).await;
+    assert_eq!(
+        refused.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        refused.text
+    );
+    assert_eq!(refused.code(), "statement-unknown-csv-layout");
+    let sample = &refused.json["error"]["details"]["amostra"];
+    assert_eq!(sample["separador"], ";", "{}", refused.text);
+    assert_eq!(
+        sample["linhas"][1],
+        json!(["Quando", "Histórico", "Entrada", "Saída", "Quem"])
+    );
+    // Columns that cannot be right are refused naming the field.
+    let good = json!({"separador": ";", "cabecalho": 2, "data": 1, "entrada": 3, "saida": 4,
+                      "descricao": [2, 5]});
+    for (change, field) in [
+        (json!({"separador": "|"}), "colunas.separador"),
+        (json!({"data": 0}), "colunas.data"),
+        (json!({"valor": 3}), "colunas.valor"),
+        (json!({"descricao": []}), "colunas.descricao"),
+        (json!({"descricao": [1]}), "colunas"),
+        (json!({"identificador": 99}), "colunas.identificador"),
+    ] {
+        let mut columns = good.clone();
+        for (k, v) in change.as_object().expect("an object") {
+            columns[k] = v.clone();
+        }
+        let answer = owner
+            .post(
+                &Person::in_account(&account, "/extratos/previa"),
+                &mapped(&file, columns),
+            )
+            .await;
+        assert_eq!(
+            answer.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{}",
+            answer.text
+        );
+        assert_eq!(answer.json["error"]["field"], field, "{}", answer.text);
+    }
+    // A column the rows do not have: the parser's message names the line.
+    let mut columns = good.clone();
+    columns["saida"] = json!(9);
+    let answer = owner
+        .post(
+            &Person::in_account(&account, "/extratos/previa"),
+            &mapped(&file, columns),
+        )
+        .await;
+    assert_eq!(
+        answer.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        answer.text
+    );
+    assert!(
+        answer.json["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.starts_with("Linha 3:")),
+        "{}",
+        answer.text
+    );
+    assert_eq!(payment_events(&db).await, 0);
+    // Named right: previewed and imported.
+    let seen = owner
+        .post(
+            &Person::in_account(&account, "/extratos/previa"),
+            &mapped(&file, good.clone()),
+        )
+        .await;
+    assert_eq!(seen.status, StatusCode::OK, "{}", seen.text);
+    assert_eq!(
+        (&seen.json["creditosPix"], &seen.json["semQrcode"]),
+        (&json!(2), &json!(2)),
+        "{}",
+        seen.text
+    );
+    let done = owner
+        .post(
+            &Person::in_account(&account, "/extratos"),
+            &mapped(&file, good),
+        )
+        .await;
+    assert_eq!(done.status, StatusCode::CREATED, "{}", done.text);
+    assert_eq!(done.json["registrados"], 2, "{}", done.text);
+    let listed = payments(&mut owner, &account, "").await;
+    assert_eq!(listed.len(), 2, "{listed:?}");
+    assert!(
+        listed.iter().all(|p| p["source"] == "extrato"),
+        "{listed:?}"
+    );
+    app.stop().await;
+}
