@@ -79,8 +79,10 @@ pub struct ApiError {
     message: Cow<'static, str>,
     field: Option<String>,
     problems: Vec<FieldProblem>,
-    details: Option<serde_json::Value>,
-    retry_after_secs: Option<u64>,
+    // Boxed: rarely there, and every handler's `Result` carries the error's size.
+    details: Option<Box<serde_json::Value>>,
+    // Seconds; a `u32` (136 years) keeps the error within clippy's size for a `Result`'s `Err`.
+    retry_after_secs: Option<u32>,
     cause: Option<anyhow::Error>,
 }
 
@@ -125,7 +127,7 @@ impl ApiError {
     /// of a CSV whose columns the owner must name.
     #[must_use]
     pub fn with_details(mut self, details: serde_json::Value) -> Self {
-        self.details = Some(details);
+        self.details = Some(Box::new(details));
         self
     }
 
@@ -318,7 +320,7 @@ impl ApiError {
             "too-many-requests",
             "Muitas tentativas seguidas. Aguarde um pouco e tente de novo.",
         );
-        error.retry_after_secs = Some(retry_after_secs.max(1));
+        error.retry_after_secs = Some(u32::try_from(retry_after_secs.max(1)).unwrap_or(u32::MAX));
         error
     }
 
@@ -346,7 +348,8 @@ impl ApiError {
             "unavailable",
             "Estamos com uma instabilidade passageira. Tente de novo em alguns instantes.",
         );
-        error.retry_after_secs = Some(super::UNAVAILABLE_RETRY_AFTER_SECS);
+        error.retry_after_secs =
+            Some(u32::try_from(super::UNAVAILABLE_RETRY_AFTER_SECS).unwrap_or(u32::MAX));
         error.cause = Some(cause.into());
         error
     }
@@ -486,7 +489,7 @@ impl IntoResponse for ApiError {
                 message: &self.message,
                 field: self.field.as_deref(),
                 problems: &self.problems,
-                details: self.details.as_ref(),
+                details: self.details.as_deref(),
             },
         };
         let mut response = (self.status, Json(body)).into_response();
