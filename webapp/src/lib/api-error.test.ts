@@ -45,6 +45,14 @@ describe('toApiError', () => {
     ]);
   });
 
+  it('keeps the details an error carries as an object, and nothing else', () => {
+    const amostra = { separador: ';', linhas: [['Quando', 'Quanto']] };
+    const data = { error: { code: 'statement-unknown-csv-layout', message: 'Colunas?', details: { amostra } } };
+    expect(toApiError({ status: 422, data }, undefined, NOW).details).toEqual({ amostra });
+    const odd = { error: { code: 'x', message: 'y', details: ['not', 'an', 'object'] } };
+    expect(toApiError({ status: 422, data: odd }, undefined, NOW).details).toBeUndefined();
+  });
+
   it('turns a failed fetch into network-request-failed', () => {
     expect(toApiError({ status: 'FETCH_ERROR', error: 'TypeError: Failed to fetch' }, undefined, NOW).code).toBe(
       'network-request-failed',

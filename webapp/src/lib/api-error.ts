@@ -43,6 +43,11 @@ export interface ApiError {
    * field, the batch line when there is one, and a pt-BR message); absent or empty otherwise.
    */
   problems?: readonly FieldProblem[];
+  /**
+   * What the server added to put the request right (`error.details`), e.g. the first rows of a
+   * CSV whose columns the owner must name; absent otherwise. Read it with a type guard.
+   */
+  details?: Record<string, unknown>;
 }
 
 /** One entry of the API error's `problems` list. */
@@ -53,7 +58,7 @@ export interface FieldProblem {
 }
 
 interface Envelope {
-  error: { code: string; message?: unknown; field?: unknown; problems?: unknown };
+  error: { code: string; message?: unknown; field?: unknown; problems?: unknown; details?: unknown };
 }
 
 function isFieldProblem(value: unknown): value is FieldProblem {
@@ -110,6 +115,7 @@ export function toApiError(error: FetchBaseQueryError, response: Response | unde
   if (isEnvelope(error.data)) {
     const { message, field } = error.data.error;
     const problems = problemsOf(error.data.error.problems);
+    const details: unknown = error.data.error.details;
     return {
       status,
       code: error.data.error.code,
@@ -117,6 +123,9 @@ export function toApiError(error: FetchBaseQueryError, response: Response | unde
       retryAfterSeconds,
       field: typeof field === 'string' && field !== '' ? field : null,
       ...(problems.length > 0 ? { problems } : {}),
+      ...(typeof details === 'object' && details !== null && !Array.isArray(details)
+        ? { details: details as Record<string, unknown> }
+        : {}),
     };
   }
   // A proxy or the platform may answer 429 without our envelope; it still means "wait".

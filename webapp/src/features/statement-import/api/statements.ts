@@ -49,6 +49,38 @@ export interface StatementFile {
   arquivo: string;
   /** The file's bytes, base64. */
   conteudo: string;
+  /** Which column holds what, for a CSV of a bank Balcão has no layout for. */
+  colunas?: CsvColumns;
+}
+
+/** The owner's columns of a CSV, 1-based as the screen numbers them. */
+export interface CsvColumns {
+  separador: ';' | ',' | 'tab';
+  /** Rows before the first transaction. */
+  cabecalho: number;
+  data: number;
+  /** The signed amount; or `entrada` and `saida`. */
+  valor?: number;
+  entrada?: number;
+  saida?: number;
+  descricao: number[];
+  identificador?: number;
+}
+
+/** The first rows of a CSV of an unknown layout (`error.details.amostra` of the 422). */
+export interface CsvSample {
+  separador: ';' | ',' | 'tab';
+  linhas: string[][];
+}
+
+/** The sample in an API error's details, when the file is a CSV of an unknown layout. */
+export function sampleOf(details: Record<string, unknown> | undefined): CsvSample | null {
+  const sample = details?.amostra;
+  if (typeof sample !== 'object' || sample === null) return null;
+  const { separador, linhas } = sample as { separador?: unknown; linhas?: unknown };
+  if ((separador !== ';' && separador !== ',' && separador !== 'tab') || !Array.isArray(linhas)) return null;
+  const rows = linhas.filter((row): row is string[] => Array.isArray(row) && row.every((c) => typeof c === 'string'));
+  return { separador, linhas: rows };
 }
 
 /** The owner's pick for an ambiguous line: a code's id, or null for "sem QR code". */

@@ -197,6 +197,52 @@ describe('Importar extrato on /painel/transacoes', { timeout: 30_000 }, () => {
     expect(asked[0]).toBe('imp-9');
   });
 
+  it('asks which column holds what for a CSV of a bank it does not know, then previews with them', async () => {
+    let asked = 0;
+    const calls = fakeApi(() => {
+      asked += 1;
+      if (asked > 1) return HttpResponse.json(PREVIEW);
+      return HttpResponse.json(
+        {
+          error: {
+            code: 'statement-unknown-csv-layout',
+            message: 'Não reconhecemos as colunas deste CSV (“Quando;Histórico;Entrada;Saída;Quem”).',
+            field: 'file',
+            details: {
+              amostra: {
+                separador: ';',
+                linhas: [
+                  ['Quando', 'Histórico', 'Entrada', 'Saída', 'Quem'],
+                  ['02/03/2026', 'PIX RECEBIDO', '12,50', '', 'Fulano'],
+                ],
+              },
+            },
+          },
+        },
+        { status: 422 },
+      );
+    });
+    const app = await openImport();
+    const csv = new File(['Quando;Histórico;Entrada;Saída;Quem\n'], 'extrato-banco.csv', { type: 'text/csv' });
+    await app.user.upload(screen.getByLabelText('Arquivo do extrato'), csv);
+    const form = await screen.findByRole('form', { name: 'Colunas do extrato' });
+    expect(within(form).getByRole('region', { name: 'Primeiras linhas do arquivo' })).toHaveTextContent('Fulano');
+    expect(within(form).getByLabelText('Linhas antes do primeiro lançamento')).toHaveValue(1);
+    await app.user.click(within(form).getByRole('radio', { name: 'Duas colunas: entradas e saídas' }));
+    await app.user.selectOptions(within(form).getByLabelText('Entradas'), 'Coluna 3 — Entrada');
+    await app.user.selectOptions(within(form).getByLabelText('Saídas'), 'Coluna 4 — Saída');
+    await app.user.click(within(form).getByRole('checkbox', { name: 'Coluna 2 — Histórico' }));
+    await app.user.click(within(form).getByRole('checkbox', { name: 'Coluna 3 — Entrada' }));
+    await app.user.click(within(form).getByRole('checkbox', { name: 'Coluna 5 — Quem' }));
+    await app.user.click(within(form).getByRole('button', { name: 'Ver prévia com estas colunas' }));
+    expect(await screen.findByText(/5 lançamentos lidos/)).toBeInTheDocument();
+    expect(calls.previews[1]).toMatchObject({
+      arquivo: 'extrato-banco.csv',
+      colunas: { separador: ';', cabecalho: 1, data: 1, entrada: 3, saida: 4, descricao: [2, 5] },
+    });
+    expect(screen.queryByRole('form', { name: 'Colunas do extrato' })).toBeNull();
+  });
+
   it('shows the parser’s message naming the line when the file is refused', async () => {
     fakeApi(() =>
       HttpResponse.json(

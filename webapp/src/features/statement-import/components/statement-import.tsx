@@ -7,6 +7,8 @@ import { errorMessage } from '@/lib/error-messages';
 import { formatCentavos } from '@/utils/money';
 
 import {
+  type CsvColumns,
+  type CsvSample,
   type ImportProgress,
   importFinished,
   type LinePick,
@@ -18,7 +20,9 @@ import {
   useListStatementImportsQuery,
   usePreviewStatementMutation,
   useUndoStatementImportMutation,
+  sampleOf,
 } from '../api/statements';
+import { ColumnMapping } from './column-mapping';
 import { ImportProgressBar } from './import-progress';
 import './statement-import.css';
 
@@ -247,6 +251,7 @@ export function StatementImport({ accountId }: { accountId: string }) {
   const count = shown ? shown.porQrcode + shown.semQrcode + shown.aRevisar : 0;
   const ready = review.every((l) => picks[l.linha] !== undefined);
   const [running, setRunning] = useState<{ importId: string; total: number } | null>(null);
+  const [sample, setSample] = useState<CsvSample | null>(null);
   const dispatch = useAppDispatch();
   const busy = previewing.isLoading || importing.isLoading || running !== null;
 
@@ -254,15 +259,34 @@ export function StatementImport({ accountId }: { accountId: string }) {
     setProblem(null);
     setDone(null);
     setPicks({});
+    setSample(null);
     if (!chosen) return;
     const read = await readFile(chosen);
     setFile(read);
     preview({ accountId, file: read })
       .unwrap()
       .catch((error: unknown) => {
+        const refused = asApiError(error);
+        // A CSV of a bank we have no layout for: the owner names its columns.
+        const rows = refused.code === 'statement-unknown-csv-layout' ? sampleOf(refused.details) : null;
+        if (rows) {
+          setSample(rows);
+          return;
+        }
         setFile(null);
-        setProblem(errorMessage(asApiError(error)));
+        setProblem(errorMessage(refused));
       });
+  };
+
+  const mapColumns = (colunas: CsvColumns) => {
+    if (!file) return;
+    const mapped = { ...file, colunas };
+    setProblem(null);
+    setFile(mapped);
+    preview({ accountId, file: mapped })
+      .unwrap()
+      .then(() => setSample(null))
+      .catch((error: unknown) => setProblem(errorMessage(asApiError(error))));
   };
 
   const confirm = () => {
@@ -324,6 +348,7 @@ export function StatementImport({ accountId }: { accountId: string }) {
         />
       )}
       {problem ? <FormAlert takeFocus>{problem}</FormAlert> : null}
+      {sample && file ? <ColumnMapping sample={sample} busy={busy} onSubmit={mapColumns} /> : null}
       {done ? (
         <p role="status" className="notice">
           {done}

@@ -1,0 +1,175 @@
+import { type SyntheticEvent, useId, useState } from 'react';
+
+import type { CsvColumns, CsvSample } from '../api/statements';
+
+const SEPARATORS: { value: CsvColumns['separador']; label: string }[] = [
+  { value: ';', label: 'Ponto e vírgula (;)' },
+  { value: ',', label: 'Vírgula (,)' },
+  { value: 'tab', label: 'Tabulação' },
+];
+
+/** The first row that looks like a header: every cell filled and none of them a date or amount. */
+function guessHeaderRows(rows: string[][]): number {
+  const looksLikeData = (cell: string) => /\d{2}\/\d{2}\/\d{2,4}|\d{4}-\d{2}-\d{2}|^-?[\d.]+,\d{2}$/.test(cell);
+  const first = rows.findIndex((row) => row.some(looksLikeData));
+  return first <= 0 ? 1 : first;
+}
+
+/** "Coluna 3 — Valor", with the header's name when the sample has one. */
+function columnName(index: number, header: string[] | undefined): string {
+  const name = header?.[index]?.trim();
+  return name ? `Coluna ${index + 1} — ${name}` : `Coluna ${index + 1}`;
+}
+
+/**
+ * For a CSV of a bank Balcão has no layout for: the file's first rows, and which column holds the
+ * date, the amount (one column, or money in and money out) and the description. The owner's
+ * answer is sent with the file again, for the preview and the import.
+ */
+export function ColumnMapping({
+  sample,
+  busy,
+  onSubmit,
+}: {
+  sample: CsvSample;
+  busy: boolean;
+  onSubmit: (columns: CsvColumns) => void;
+}) {
+  const id = useId();
+  const width = Math.max(0, ...sample.linhas.map((row) => row.length));
+  const indexes = Array.from({ length: width }, (_, i) => i);
+  const [separator, setSeparator] = useState<CsvColumns['separador']>(sample.separador);
+  const [headerRows, setHeaderRows] = useState(() => guessHeaderRows(sample.linhas));
+  const [date, setDate] = useState(1);
+  const [split, setSplit] = useState(false);
+  const [amount, setAmount] = useState(Math.min(2, width));
+  const [moneyIn, setMoneyIn] = useState(Math.min(2, width));
+  const [moneyOut, setMoneyOut] = useState(Math.min(3, width));
+  const [description, setDescription] = useState<number[]>(width >= 3 ? [3] : []);
+  const [transactionId, setTransactionId] = useState(0);
+  const header = headerRows > 0 ? sample.linhas[headerRows - 1] : undefined;
+
+  const submit = (event: SyntheticEvent) => {
+    event.preventDefault();
+    onSubmit({
+      separador: separator,
+      cabecalho: headerRows,
+      data: date,
+      ...(split ? { entrada: moneyIn, saida: moneyOut } : { valor: amount }),
+      descricao: description,
+      ...(transactionId > 0 ? { identificador: transactionId } : {}),
+    });
+  };
+
+  const columnSelect = (label: string, value: number, onChange: (n: number) => void, optional = false) => (
+    <label className="field">
+      {label}
+      <select value={value} onChange={(event) => onChange(Number(event.target.value))}>
+        {optional ? <option value={0}>Nenhuma</option> : null}
+        {indexes.map((i) => (
+          <option key={i} value={i + 1}>
+            {columnName(i, header)}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+
+  return (
+    <form className="column-mapping" aria-labelledby={`${id}-title`} onSubmit={submit}>
+      <h3 id={`${id}-title`}>Colunas do extrato</h3>
+      <p className="hint">
+        Não conhecemos o formato deste CSV. Veja as primeiras linhas e diga em qual coluna está cada informação.
+      </p>
+      <div className="sample" role="region" aria-label="Primeiras linhas do arquivo" tabIndex={0}>
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Linha</th>
+              {indexes.map((i) => (
+                <th key={i} scope="col">
+                  Coluna {i + 1}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {sample.linhas.map((row, r) => (
+              // The sample is fixed for the form's life: its rows never move.
+              <tr key={r}>
+                <th scope="row">{r + 1}</th>
+                {indexes.map((i) => (
+                  <td key={i}>{row[i] ?? ''}</td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <label className="field">
+        Separador das colunas
+        <select value={separator} onChange={(event) => setSeparator(event.target.value as CsvColumns['separador'])}>
+          {SEPARATORS.map((s) => (
+            <option key={s.value} value={s.value}>
+              {s.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="field">
+        Linhas antes do primeiro lançamento
+        <input
+          type="number"
+          min={0}
+          max={50}
+          inputMode="numeric"
+          value={headerRows}
+          onChange={(event) => setHeaderRows(Math.max(0, Math.min(50, Number(event.target.value) || 0)))}
+        />
+      </label>
+      {columnSelect('Data', date, setDate)}
+      <fieldset>
+        <legend>Valor</legend>
+        <label className="choice">
+          <input type="radio" name={`${id}-amount`} checked={!split} onChange={() => setSplit(false)} />
+          Uma coluna, com débitos negativos
+        </label>
+        <label className="choice">
+          <input type="radio" name={`${id}-amount`} checked={split} onChange={() => setSplit(true)} />
+          Duas colunas: entradas e saídas
+        </label>
+        {split ? (
+          <>
+            {columnSelect('Entradas', moneyIn, setMoneyIn)}
+            {columnSelect('Saídas', moneyOut, setMoneyOut)}
+          </>
+        ) : (
+          columnSelect('Coluna do valor', amount, setAmount)
+        )}
+      </fieldset>
+      <fieldset>
+        <legend>Descrição (uma ou mais colunas)</legend>
+        {indexes.map((i) => (
+          <label key={i} className="choice">
+            <input
+              type="checkbox"
+              checked={description.includes(i + 1)}
+              onChange={(event) =>
+                setDescription((chosen) =>
+                  event.target.checked ? [...chosen, i + 1].sort((a, b) => a - b) : chosen.filter((c) => c !== i + 1),
+                )
+              }
+            />
+            {columnName(i, header)}
+          </label>
+        ))}
+      </fieldset>
+      {columnSelect('Identificador do lançamento (opcional)', transactionId, setTransactionId, true)}
+      <p className="actions">
+        <button type="submit" className="button" disabled={busy || description.length === 0}>
+          Ver prévia com estas colunas
+        </button>
+      </p>
+    </form>
+  );
+}
