@@ -127,6 +127,39 @@ describe("a bank statement is imported on /painel/transacoes and undone", () => 
     assert.match(await totals.innerText(), /Pagamentos\s+0\b/);
     await screenshotsAtBothSizes(owner, "extrato-desfeito");
   });
+  step("a CSV of a bank Balcão does not know is read with the columns the owner names", async () => {
+    const today = new Date(Date.now() - 3 * 3_600_000).toISOString().slice(0, 10).split("-").reverse().join("/");
+    const csv = [
+      "Banco Exemplo S.A.;Extrato de conta corrente",
+      "Quando;Histórico;Entrada;Saída;Quem",
+      `${today};PIX RECEBIDO;12,50;;Fulano Exemplo`,
+      `${today};PIX ENVIADO;;8,00;Mercado Exemplo`,
+      `${today};Pix recebido;30,00;;Beltrana Exemplo`,
+    ].join("\n");
+    await owner.getByLabel("Arquivo do extrato").setInputFiles({
+      name: "extrato-banco-exemplo.csv",
+      mimeType: "text/csv",
+      buffer: Buffer.from(`${csv}\n`, "utf8"),
+    });
+    const form = owner.getByRole("form", { name: "Colunas do extrato" });
+    await form.waitFor();
+    await form.getByRole("region", { name: "Primeiras linhas do arquivo" }).getByText("Beltrana Exemplo").waitFor();
+    await form.getByLabel("Linhas antes do primeiro lançamento").fill("2");
+    await form.getByRole("radio", { name: "Duas colunas: entradas e saídas" }).check();
+    await form.getByLabel("Entradas", { exact: true }).selectOption({ label: "Coluna 3 — Entrada" });
+    await form.getByLabel("Saídas", { exact: true }).selectOption({ label: "Coluna 4 — Saída" });
+    await form.getByRole("checkbox", { name: "Coluna 2 — Histórico" }).check();
+    await form.getByRole("checkbox", { name: "Coluna 3 — Entrada" }).uncheck();
+    await form.getByRole("checkbox", { name: "Coluna 5 — Quem" }).check();
+    await screenshotsAtBothSizes(owner, "extrato-colunas");
+    await form.getByRole("button", { name: "Ver prévia com estas colunas" }).click();
+    const panel = owner.getByRole("region", { name: "Importar extrato" });
+    const importButton = panel.getByRole("button", { name: "Importar 2 pagamentos" });
+    await importButton.waitFor();
+    await importButton.click();
+    await panel.getByRole("status").filter({ hasText: "2 pagamentos importados." }).waitFor();
+  });
+
   step("a statement of 3,000 Pix is written in the background behind a progress bar", async () => {
     const rows = ["Data,Valor,Identificador,Descrição"];
     for (let n = 0; n < 3000; n += 1) {

@@ -15,6 +15,32 @@ function guessHeaderRows(rows: string[][]): number {
   return first <= 0 ? 1 : first;
 }
 
+/** The 1-based column whose header matches `pattern`, if any. */
+function headed(header: string[] | undefined, pattern: RegExp): number | undefined {
+  const at = header?.findIndex((cell) => pattern.test(cell.normalize('NFD').replace(/[\u0300-\u036f]/g, '')));
+  return at === undefined || at < 0 ? undefined : at + 1;
+}
+
+/** A first guess from the header's names, for the owner to check. */
+function guess(header: string[] | undefined, width: number) {
+  const date = headed(header, /data|quando|^dia/i) ?? 1;
+  const amount = headed(header, /valor|quantia|montante|quanto/i);
+  const moneyIn = headed(header, /entrada|credito/i);
+  const moneyOut = headed(header, /saida|debito/i);
+  const described = (header ?? [])
+    .map((cell, i) => ({ cell: cell.normalize('NFD').replace(/[\u0300-\u036f]/g, ''), column: i + 1 }))
+    .filter(({ cell }) => /hist|descr|lancamento|detalhe|quem|nome|memo/i.test(cell))
+    .map(({ column }) => column);
+  return {
+    date,
+    split: amount === undefined && moneyIn !== undefined && moneyOut !== undefined,
+    amount: amount ?? Math.min(2, width),
+    moneyIn: moneyIn ?? Math.min(2, width),
+    moneyOut: moneyOut ?? Math.min(3, width),
+    description: described.length > 0 ? described : width >= 3 ? [3] : [],
+  };
+}
+
 /** "Coluna 3 — Valor", with the header's name when the sample has one. */
 function columnName(index: number, header: string[] | undefined): string {
   const name = header?.[index]?.trim();
@@ -38,14 +64,16 @@ export function ColumnMapping({
   const id = useId();
   const width = Math.max(0, ...sample.linhas.map((row) => row.length));
   const indexes = Array.from({ length: width }, (_, i) => i);
+  const guessedRows = guessHeaderRows(sample.linhas);
+  const first = guess(guessedRows > 0 ? sample.linhas[guessedRows - 1] : undefined, width);
   const [separator, setSeparator] = useState<CsvColumns['separador']>(sample.separador);
-  const [headerRows, setHeaderRows] = useState(() => guessHeaderRows(sample.linhas));
-  const [date, setDate] = useState(1);
-  const [split, setSplit] = useState(false);
-  const [amount, setAmount] = useState(Math.min(2, width));
-  const [moneyIn, setMoneyIn] = useState(Math.min(2, width));
-  const [moneyOut, setMoneyOut] = useState(Math.min(3, width));
-  const [description, setDescription] = useState<number[]>(width >= 3 ? [3] : []);
+  const [headerRows, setHeaderRows] = useState(guessedRows);
+  const [date, setDate] = useState(first.date);
+  const [split, setSplit] = useState(first.split);
+  const [amount, setAmount] = useState(first.amount);
+  const [moneyIn, setMoneyIn] = useState(first.moneyIn);
+  const [moneyOut, setMoneyOut] = useState(first.moneyOut);
+  const [description, setDescription] = useState<number[]>(first.description);
   const [transactionId, setTransactionId] = useState(0);
   const header = headerRows > 0 ? sample.linhas[headerRows - 1] : undefined;
 
@@ -61,10 +89,12 @@ export function ColumnMapping({
     });
   };
 
-  const columnSelect = (label: string, value: number, onChange: (n: number) => void, optional = false) => (
-    <label className="field">
-      {label}
-      <select value={value} onChange={(event) => onChange(Number(event.target.value))}>
+  // Labels point at their control (a label wrapping a select would take the chosen option's
+  // text into the control's name).
+  const columnSelect = (key: string, label: string, value: number, onChange: (n: number) => void, optional = false) => (
+    <div className="field">
+      <label htmlFor={`${id}-${key}`}>{label}</label>
+      <select id={`${id}-${key}`} value={value} onChange={(event) => onChange(Number(event.target.value))}>
         {optional ? <option value={0}>Nenhuma</option> : null}
         {indexes.map((i) => (
           <option key={i} value={i + 1}>
@@ -72,7 +102,7 @@ export function ColumnMapping({
           </option>
         ))}
       </select>
-    </label>
+    </div>
   );
 
   return (
@@ -106,19 +136,24 @@ export function ColumnMapping({
           </tbody>
         </table>
       </div>
-      <label className="field">
-        Separador das colunas
-        <select value={separator} onChange={(event) => setSeparator(event.target.value as CsvColumns['separador'])}>
+      <div className="field">
+        <label htmlFor={`${id}-separator`}>Separador das colunas</label>
+        <select
+          id={`${id}-separator`}
+          value={separator}
+          onChange={(event) => setSeparator(event.target.value as CsvColumns['separador'])}
+        >
           {SEPARATORS.map((s) => (
             <option key={s.value} value={s.value}>
               {s.label}
             </option>
           ))}
         </select>
-      </label>
-      <label className="field">
-        Linhas antes do primeiro lançamento
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-header-rows`}>Linhas antes do primeiro lançamento</label>
         <input
+          id={`${id}-header-rows`}
           type="number"
           min={0}
           max={50}
@@ -126,8 +161,8 @@ export function ColumnMapping({
           value={headerRows}
           onChange={(event) => setHeaderRows(Math.max(0, Math.min(50, Number(event.target.value) || 0)))}
         />
-      </label>
-      {columnSelect('Data', date, setDate)}
+      </div>
+      {columnSelect('date', 'Data', date, setDate)}
       <fieldset>
         <legend>Valor</legend>
         <label className="choice">
@@ -140,11 +175,11 @@ export function ColumnMapping({
         </label>
         {split ? (
           <>
-            {columnSelect('Entradas', moneyIn, setMoneyIn)}
-            {columnSelect('Saídas', moneyOut, setMoneyOut)}
+            {columnSelect('in', 'Entradas', moneyIn, setMoneyIn)}
+            {columnSelect('out', 'Saídas', moneyOut, setMoneyOut)}
           </>
         ) : (
-          columnSelect('Coluna do valor', amount, setAmount)
+          columnSelect('amount', 'Coluna do valor', amount, setAmount)
         )}
       </fieldset>
       <fieldset>
@@ -164,7 +199,7 @@ export function ColumnMapping({
           </label>
         ))}
       </fieldset>
-      {columnSelect('Identificador do lançamento (opcional)', transactionId, setTransactionId, true)}
+      {columnSelect('id', 'Identificador do lançamento (opcional)', transactionId, setTransactionId, true)}
       <p className="actions">
         <button type="submit" className="button" disabled={busy || description.length === 0}>
           Ver prévia com estas colunas

@@ -227,18 +227,24 @@ describe('Importar extrato on /painel/transacoes', { timeout: 30_000 }, () => {
     await app.user.upload(screen.getByLabelText('Arquivo do extrato'), csv);
     const form = await screen.findByRole('form', { name: 'Colunas do extrato' });
     expect(within(form).getByRole('region', { name: 'Primeiras linhas do arquivo' })).toHaveTextContent('Fulano');
+    // A first guess from the header's names, for the owner to check.
     expect(within(form).getByLabelText('Linhas antes do primeiro lançamento')).toHaveValue(1);
-    await app.user.click(within(form).getByRole('radio', { name: 'Duas colunas: entradas e saídas' }));
-    await app.user.selectOptions(within(form).getByLabelText('Entradas'), 'Coluna 3 — Entrada');
-    await app.user.selectOptions(within(form).getByLabelText('Saídas'), 'Coluna 4 — Saída');
-    await app.user.click(within(form).getByRole('checkbox', { name: 'Coluna 2 — Histórico' }));
-    await app.user.click(within(form).getByRole('checkbox', { name: 'Coluna 3 — Entrada' }));
+    expect(within(form).getByRole('radio', { name: 'Duas colunas: entradas e saídas' })).toBeChecked();
+    expect(within(form).getByLabelText('Entradas')).toHaveDisplayValue('Coluna 3 — Entrada');
+    expect(within(form).getByLabelText('Saídas')).toHaveDisplayValue('Coluna 4 — Saída');
+    expect(within(form).getByRole('checkbox', { name: 'Coluna 2 — Histórico' })).toBeChecked();
+    expect(within(form).getByRole('checkbox', { name: 'Coluna 5 — Quem' })).toBeChecked();
+    // The owner adds the id column.
+    await app.user.selectOptions(
+      within(form).getByLabelText('Identificador do lançamento (opcional)'),
+      'Coluna 5 — Quem',
+    );
     await app.user.click(within(form).getByRole('checkbox', { name: 'Coluna 5 — Quem' }));
     await app.user.click(within(form).getByRole('button', { name: 'Ver prévia com estas colunas' }));
     expect(await screen.findByText(/5 lançamentos lidos/)).toBeInTheDocument();
     expect(calls.previews[1]).toMatchObject({
       arquivo: 'extrato-banco.csv',
-      colunas: { separador: ';', cabecalho: 1, data: 1, entrada: 3, saida: 4, descricao: [2, 5] },
+      colunas: { separador: ';', cabecalho: 1, data: 1, entrada: 3, saida: 4, descricao: [2], identificador: 5 },
     });
     expect(screen.queryByRole('form', { name: 'Colunas do extrato' })).toBeNull();
   });
