@@ -95,6 +95,50 @@ pub fn digest(value: &str) -> String {
     hex
 }
 
+/// The claims among `(scopes[i], values[i])`, as `(scope, value, owner)`, read on `conn`.
+///
+/// Sent unnamed, so planned for its own values every time: a generic plan made while
+/// `unique_claims` was small hashed the whole table on every call once it had grown (nothing
+/// re-plans without `analyze`, and autovacuum may be off).
+pub(crate) async fn owners(
+    conn: &mut sqlx::PgConnection,
+    scopes: &[String],
+    values: &[String],
+) -> Result<Vec<(String, String, String)>, sqlx::Error> {
+    sqlx::query_as(
+        "select c.scope, c.value, c.owner
+           from unique_claims c
+           join unnest($1::text[], $2::text[]) as w(scope, value)
+             on c.scope = w.scope and c.value = w.value",
+    )
+    .persistent(false)
+    .bind(scopes)
+    .bind(values)
+    .fetch_all(conn)
+    .await
+}
+
+/// Inserts the claims `(scopes[i], values[i], owners[i])` on `conn`, leaving any that exist;
+/// how many it inserted.
+pub(crate) async fn insert_many(
+    conn: &mut sqlx::PgConnection,
+    scopes: &[String],
+    values: &[String],
+    owners: &[String],
+) -> Result<u64, sqlx::Error> {
+    Ok(sqlx::query(
+        "insert into unique_claims (scope, value, owner)
+         select s, v, o from unnest($1::text[], $2::text[], $3::text[]) as t(s, v, o)
+         on conflict (scope, value) do nothing",
+    )
+    .bind(scopes)
+    .bind(values)
+    .bind(owners)
+    .execute(conn)
+    .await?
+    .rows_affected())
+}
+
 /// Whether `value` has the shape [`digest`] gives (64 lower-case hex digits).
 pub(crate) fn is_digest(value: &str) -> bool {
     value.len() == 64

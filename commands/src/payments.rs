@@ -42,7 +42,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use domain::payment::{Payment, PaymentCommand, PaymentError, PaymentEvent, ReportPayment};
 
 use crate::batch::APPEND_STREAMS;
-use crate::claims::{link_of_claim, txid_scope};
+use crate::claims::{link_of_claim, owners, txid_scope};
 use crate::error::CommandError;
 use crate::feed::FeedPosition;
 use crate::metadata::CommandMetadata;
@@ -220,19 +220,7 @@ async fn claimed_codes(
     // account claims its txid when made; a visitor's code claimed into an account has none
     // (`***`: the public form offers no txid, and `***` is no txid a delivery can carry), so the
     // lookup never found one either. Claims compare txids in upper case, as creation does.
-    let rows: Vec<(String, String, String)> = sqlx::query_as(
-        "select c.scope, c.value, c.owner
-           from unique_claims c
-           join unnest($1::text[], $2::text[]) as w(scope, value)
-             on c.scope = w.scope and c.value = w.value",
-    )
-    // Planned for its own values every time: a generic plan made while `unique_claims` was
-    // small hashed the whole table on every delivery once it had grown (see `load_streams`).
-    .persistent(false)
-    .bind(&scopes)
-    .bind(&values)
-    .fetch_all(tx)
-    .await?;
+    let rows = owners(tx, &scopes, &values).await?;
     Ok(rows
         .into_iter()
         .map(|(scope, value, owner)| ((scope, value), owner))

@@ -44,7 +44,7 @@ use domain::statement::reconcile::Reconciled;
 
 use super::statement_twins::{self, amount_bucket};
 use super::{append_decided, load_streams, lock_buckets};
-use crate::claims::digest;
+use crate::claims::{self, digest};
 use crate::error::CommandError;
 use crate::feed::FeedPosition;
 use crate::metadata::CommandMetadata;
@@ -432,16 +432,7 @@ async fn attempt(
         lock_buckets(&mut tx, &BTreeSet::new(), &amounts).await?;
         let (scopes, (values, owners)): (Vec<String>, (Vec<String>, Vec<String>)) =
             unconfirmed.into_iter().map(|(s, v, o)| (s, (v, o))).unzip();
-        sqlx::query(
-            "insert into unique_claims (scope, value, owner)
-             select s, v, o from unnest($1::text[], $2::text[], $3::text[]) as t(s, v, o)
-             on conflict (scope, value) do nothing",
-        )
-        .bind(&scopes)
-        .bind(&values)
-        .bind(&owners)
-        .execute(&mut *tx)
-        .await?;
+        claims::insert_many(&mut tx, &scopes, &values, &owners).await?;
     }
     tx.commit().await?;
     Ok(BatchOutcome {

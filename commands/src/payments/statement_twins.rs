@@ -43,7 +43,7 @@ use domain::statement::posted::brasilia;
 use domain::statement::reconcile::Rules;
 
 use super::LOCK_BUCKETS;
-use crate::claims::digest;
+use crate::claims::{self, digest};
 use crate::store::AppendFailure;
 
 /// Seconds in one slot of [`unconfirmed_scope`]: the duplicate window is ten minutes, so a
@@ -126,19 +126,7 @@ pub(crate) async fn aliases(
         .map(|pair| ((alias_scope(&pair.0), digest(&pair.1)), pair))
         .collect();
     let (scopes, values): (Vec<String>, Vec<String>) = wanted.keys().cloned().unzip();
-    let rows: Vec<(String, String, String)> = sqlx::query_as(
-        "select c.scope, c.value, c.owner
-           from unique_claims c
-           join unnest($1::text[], $2::text[]) as w(scope, value)
-             on c.scope = w.scope and c.value = w.value",
-    )
-    // Unnamed, as every look-up of the intake: planned for its own values (a generic plan made
-    // while `unique_claims` was small hashes the whole table once it has grown).
-    .persistent(false)
-    .bind(&scopes)
-    .bind(&values)
-    .fetch_all(tx)
-    .await?;
+    let rows = claims::owners(tx, &scopes, &values).await?;
     Ok(rows
         .into_iter()
         .filter_map(|(scope, value, owner)| {
@@ -274,17 +262,7 @@ pub(crate) async fn take(
     .rows_affected();
     let (alias_scopes, (alias_values, alias_owners)): (Vec<String>, (Vec<String>, Vec<String>)) =
         alias.into_iter().map(|(s, v, o)| (s, (v, o))).unzip();
-    let inserted = sqlx::query(
-        "insert into unique_claims (scope, value, owner)
-         select s, v, o from unnest($1::text[], $2::text[], $3::text[]) as t(s, v, o)
-         on conflict (scope, value) do nothing",
-    )
-    .bind(&alias_scopes)
-    .bind(&alias_values)
-    .bind(&alias_owners)
-    .execute(&mut *tx)
-    .await?
-    .rows_affected();
+    let inserted = claims::insert_many(tx, &alias_scopes, &alias_values, &alias_owners).await?;
     let expected = u64::try_from(values.len()).unwrap_or(u64::MAX);
     if deleted != expected || inserted != expected {
         return Err(AppendFailure::KeyTaken);

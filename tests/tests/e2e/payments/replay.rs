@@ -14,8 +14,8 @@ use tests::payment_fill::{self, Fill, Filled};
 use uuid::Uuid;
 
 use super::support::{
-    CODE_TXID, PIX_KEY, code_with_txid, delivery, entry, post_delivery, read_models, register_key,
-    spec_example, turn_on, wait_for_payments,
+    CODE_TXID, PIX_KEY, assert_replay_equals_live, code_with_txid, delivery, entry, post_delivery,
+    read_models, register_key, spec_example, turn_on, wait_for_payments,
 };
 use crate::workspace::support::{Person, qrcode_body, sign_up};
 
@@ -244,15 +244,7 @@ async fn a_replay_writes_the_payments_a_page_records_without_looking_each_one_up
     let db = app.db().await;
     let filled = busy_shop(&app, &db, 8_000).await;
     wait_for_every_event(&db, filled).await;
-    let live = read_models(&db).await;
-
-    gateway::roles::replay(&app.settings, &["payments".to_owned()], false)
-        .await
-        .expect("the replay runs");
-    assert!(
-        read_models(&db).await == live,
-        "the replay differs from live"
-    );
+    assert_replay_equals_live(&app, &db).await;
     // The replay's connections close, and each one reports its index reads as it ends; the
     // counts stay with the rebuilt table, now named `payments`.
     tests::eventually("the replay's connections closed", async || {

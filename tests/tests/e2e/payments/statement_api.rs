@@ -9,8 +9,8 @@ use serde_json::{Value, json};
 use tests::TestApp;
 
 use super::support::{
-    delivery, entry, payment_events, post_delivery, read_models, register_key, turn_on,
-    wait_for_payments,
+    assert_replay_equals_live, delivery, entry, payment_events, post_delivery, read_models,
+    register_key, turn_on, wait_for_payments,
 };
 use tests::browser::Answer;
 
@@ -481,14 +481,7 @@ async fn a_line_without_an_end_to_end_id_imported_before_the_webhook_is_the_paym
     assert_eq!(streams[1].1, "PaymentConfirmed", "{streams:?}");
     assert!(!streams[0].0.contains(&e2e), "{streams:?}");
     // The read models equal a replay of the log.
-    let live = read_models(&db).await;
-    gateway::roles::replay(&app.settings, &["payments".to_owned()], false)
-        .await
-        .expect("the replay runs");
-    assert!(
-        read_models(&db).await == live,
-        "the replay differs from live"
-    );
+    assert_replay_equals_live(&app, &db).await;
     app.stop().await;
 }
 

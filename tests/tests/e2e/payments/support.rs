@@ -116,6 +116,18 @@ pub async fn wait_for_payments(db: &PgPool, n: i64) {
     .await;
 }
 
+/// Replays `payments` from the log and checks it rebuilds exactly what the projector built live.
+pub async fn assert_replay_equals_live(app: &TestApp, db: &PgPool) {
+    let live = read_models(db).await;
+    gateway::roles::replay(&app.settings, &["payments".to_owned()], false)
+        .await
+        .expect("the replay runs");
+    assert!(
+        read_models(db).await == live,
+        "the replay differs from live"
+    );
+}
+
 /// The projection's three tables (`payments`, `daily_totals`, `payment_day_totals`), in a
 /// stable order, as text (to compare live with a replay).
 pub async fn read_models(db: &PgPool) -> (Vec<String>, Vec<String>, Vec<String>) {
