@@ -12,7 +12,7 @@
 //!    statement gives only the day), value `{unix seconds}:{digest of the line key}`, owner the
 //!    payment's stream.
 //! 2. When [`record_reports`](super::record_reports) is about to start a payment (the report's
-//!    end-to-end id names a stream with no events), [`take`] looks for those claims of the same
+//!    end-to-end id names a stream with no events), `take` looks for those claims of the same
 //!    amount: a timed line within the reconciliation's duplicate window
 //!    (`domain::statement::reconcile::Rules::duplicate_window`, the same rule the preview
 //!    applies the other way round), the closest first, else a day-only line of the report's day
@@ -20,13 +20,13 @@
 //!    and learns its end-to-end id. The claim is deleted (one report per line), and the
 //!    end-to-end id is claimed as that payment's *alias* ([`alias_scope`]), so the bank's
 //!    retries and refunds, a person typing the receipt and a later statement carrying the id
-//!    land on the same stream ([`aliases`]).
+//!    land on the same stream (`aliases`).
 //! 3. [`undo_statement_import`](super::statement_import::undo_statement_import) releases the
-//!    unconfirmed claims of what it voids ([`release`]): a report after the undo is a payment of
+//!    unconfirmed claims of what it voids (`release`): a report after the undo is a payment of
 //!    its own.
 //!
-//! Both sides take the advisory lock of the amount's bucket ([`amount_bucket`], one of
-//! [`LOCK_BUCKETS`](super::LOCK_BUCKETS) per account, a lock space apart from the intake's
+//! Both sides take the advisory lock of the amount's bucket (`amount_bucket`, one of
+//! [`LOCK_BUCKETS`] per account, a lock space apart from the intake's
 //! stream buckets): the intake for its whole transaction, the import only from writing its
 //! unconfirmed claims to its commit (a batch names most amounts; held longer, it would stall the
 //! account's webhook). So a report that did not see a line's claim committed before the line was
