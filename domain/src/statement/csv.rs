@@ -1,4 +1,4 @@
-//! CSV statements of the main banks, recognised by their header line.
+//! CSV statements of the main banks, recognised by their header line; rows split by the `csv` crate.
 //!
 //! Bank apps export CSV with `;` or `,`, values quoted or not, sometimes a few lines about the
 //! account before the header, and "saldo" (balance) rows among the transactions. The header is
@@ -391,63 +391,48 @@ fn shorten_header(line: &str) -> String {
     short
 }
 
-/// Splits CSV rows: quoted values may hold the separator, doubled quotes and line breaks.
+/// Splits CSV rows with the `csv` crate: quoted values may hold the separator, doubled quotes
+/// and line breaks; rows may differ in width (banks add notes and totals). `limit` stops after
+/// that many rows (the header search).
 fn split_rows(
     text: &str,
     separator: char,
     limit: Option<usize>,
 ) -> Result<Vec<Row>, StatementError> {
+    let delimiter = u8::try_from(separator).unwrap_or(b';');
+    let mut reader = ::csv::ReaderBuilder::new()
+        .delimiter(delimiter)
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(text.as_bytes());
     let mut rows = Vec::new();
-    let mut cells = Vec::new();
-    let mut cell = String::new();
-    let mut quoted = false;
-    let mut line = 1;
-    let mut row_line = 1;
-    let mut quote_line = 1;
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
+    let mut record = ::csv::StringRecord::new();
+    loop {
         if limit.is_some_and(|l| rows.len() >= l) {
             return Ok(rows);
         }
-        match c {
-            '"' if quoted && chars.peek() == Some(&'"') => {
-                cell.push('"');
-                chars.next();
-            }
-            '"' if quoted => quoted = false,
-            '"' if cell.trim().is_empty() => {
-                cell.clear();
-                quoted = true;
-                quote_line = line;
-            }
-            '\n' if !quoted => {
-                cells.push(std::mem::take(&mut cell));
-                rows.push(Row {
-                    line: row_line,
-                    cells: std::mem::take(&mut cells),
-                });
-                line += 1;
-                row_line = line;
-            }
-            '\r' if !quoted && chars.peek() == Some(&'\n') => {}
-            c if c == separator && !quoted => cells.push(std::mem::take(&mut cell)),
-            c => {
-                if c == '\n' {
-                    line += 1;
-                }
-                cell.push(c);
-            }
+        let line = usize::try_from(reader.position().line()).unwrap_or(usize::MAX);
+        match reader.read_record(&mut record) {
+            Ok(true) => rows.push(Row {
+                line: usize::try_from(record.position().map_or(0, |p| p.line())).unwrap_or(line),
+                cells: record.iter().map(str::to_owned).collect(),
+            }),
+            Ok(false) => break,
+            // The text is a `str`, so the reader finds no invalid UTF-8; a failure is a row it
+            // could not end.
+            Err(_) => return Err(StatementError::UnclosedQuote { line }),
         }
     }
-    if quoted {
-        return Err(StatementError::UnclosedQuote { line: quote_line });
-    }
-    if !cell.is_empty() || !cells.is_empty() {
-        cells.push(cell);
-        rows.push(Row {
-            line: row_line,
-            cells,
-        });
+    // The crate reads a quote left open as one value running to the end of the file, rows and
+    // all: the last row then holds a line break, and the text an odd number of quotes (quoted
+    // values, and quotes doubled inside them, pair up; a stray quote inside a value is kept as
+    // it is, as before).
+    if limit.is_none()
+        && text.matches('"').count() % 2 == 1
+        && let Some(last) = rows.last()
+        && last.cells.iter().any(|c| c.contains('\n'))
+    {
+        return Err(StatementError::UnclosedQuote { line: last.line });
     }
     Ok(rows)
 }

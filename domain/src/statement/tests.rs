@@ -414,3 +414,19 @@ fn a_mapping_naming_a_column_the_rows_lack_is_refused_naming_the_line() {
     };
     assert!(super::parse_mapped(UNKNOWN_BANK.as_bytes(), &mapping).is_err());
 }
+
+#[test]
+fn a_quote_left_open_is_refused_naming_its_line_and_a_stray_quote_inside_a_value_is_kept() {
+    let open = "Data,Valor,Identificador,Descrição\n02/03/2024,12.50,a1,\"Pix recebido - Fulano\n02/03/2024,1.00,a2,Pix recebido\n";
+    assert_eq!(
+        parse(open.as_bytes()).expect_err("refused"),
+        StatementError::UnclosedQuote { line: 2 }
+    );
+    let stray = "Data,Valor,Identificador,Descrição\n02/03/2024,12.50,a1,Pix recebido - Loja 5\" Norte\n02/03/2024,1.00,a2,\"Pix recebido, \"\"Ana\"\"\"\n";
+    let statement = parse(stray.as_bytes()).expect("reads");
+    let memos: Vec<&str> = statement.lines.iter().map(|l| l.memo.as_str()).collect();
+    assert_eq!(
+        memos,
+        ["Pix recebido - Loja 5\" Norte", "Pix recebido, \"Ana\""]
+    );
+}
