@@ -47,6 +47,24 @@ pub struct ColumnMap {
     pub id: Option<usize>,
 }
 
+impl ColumnMap {
+    /// Every column named, with what it holds in the owner's words (pt-BR, with its article), in
+    /// the screen's order.
+    pub fn named(&self) -> Vec<(&'static str, usize)> {
+        let mut named = vec![("a data", self.date)];
+        match self.amount {
+            AmountColumns::Signed(c) => named.push(("o valor", c)),
+            AmountColumns::Split { credit, debit } => {
+                named.push(("a entrada", credit));
+                named.push(("a saída", debit));
+            }
+        }
+        named.extend(self.description.iter().map(|c| ("a descrição", *c)));
+        named.extend(self.id.map(|c| ("o identificador", c)));
+        named
+    }
+}
+
 /// A bank's CSV export, recognised by its header.
 #[derive(Debug, Clone, Copy)]
 pub struct KnownLayout {
@@ -168,11 +186,10 @@ pub fn parse(text: &str) -> Result<Statement, StatementError> {
                     .copied()
                     .eq(folded.iter().map(String::as_str))
             }) {
-                let skip = at + 1;
                 return read(
                     text,
                     separator,
-                    skip,
+                    Skip::Rows(at + 1),
                     &layout.columns(),
                     StatementFormat::Csv(layout.bank),
                 );
@@ -234,7 +251,12 @@ pub fn sample(text: &str) -> CsvSample {
     CsvSample { separator, rows }
 }
 
-/// Reads a CSV statement with the columns the owner named: `header_rows` rows are skipped.
+/// The "bank" of a statement read with the owner's columns, as the preview names its format.
+pub const CHOSEN_COLUMNS: &str = "colunas escolhidas";
+
+/// Reads a CSV statement with the columns the owner named: the first `header_rows` rows that
+/// are not blank are skipped, as the owner counted them in the [`CsvSample`] (which leaves blank
+/// rows out: a blank line after the lines about the account must not shift the header in).
 pub fn parse_with(
     text: &str,
     separator: char,
@@ -244,20 +266,46 @@ pub fn parse_with(
     read(
         text,
         separator,
-        header_rows,
+        Skip::Filled(header_rows),
         columns,
-        StatementFormat::Csv("colunas escolhidas"),
+        StatementFormat::Csv(CHOSEN_COLUMNS),
     )
+}
+
+/// The rows before the transactions.
+#[derive(Debug, Clone, Copy)]
+enum Skip {
+    /// Rows as split, blank ones included (a known header's position).
+    Rows(usize),
+    /// Rows that are not blank (the owner's count, from the sample).
+    Filled(usize),
+}
+
+fn is_blank(row: &Row) -> bool {
+    row.cells.iter().all(|c| c.trim().is_empty())
 }
 
 fn read(
     text: &str,
     separator: char,
-    skip: usize,
+    skip: Skip,
     columns: &ColumnMap,
     format: StatementFormat,
 ) -> Result<Statement, StatementError> {
-    let rows = split_rows(text, separator, None)?;
+    let mut rows = split_rows(text, separator, None)?.into_iter();
+    match skip {
+        Skip::Rows(n) => rows.by_ref().take(n).for_each(drop),
+        Skip::Filled(n) => {
+            let mut left = n;
+            while left > 0 {
+                match rows.next() {
+                    Some(row) if !is_blank(&row) => left -= 1,
+                    Some(_) => {}
+                    None => break,
+                }
+            }
+        }
+    }
     let needed = 1 + [
         columns.date,
         match columns.amount {
@@ -271,11 +319,26 @@ fn read(
     .max()
     .unwrap_or(0);
     let mut lines = Vec::new();
-    for row in rows.into_iter().skip(skip) {
-        if row.cells.iter().all(|c| c.trim().is_empty()) {
+    for row in rows {
+        if is_blank(&row) {
             continue;
         }
         if row.cells.len() < needed {
+            // The owner's own columns: say which of them the row lacks, not how many columns
+            // "the statement" has (they chose them).
+            if format == StatementFormat::Csv(CHOSEN_COLUMNS)
+                && let Some((field, column)) = columns
+                    .named()
+                    .into_iter()
+                    .find(|(_, c)| *c >= row.cells.len())
+            {
+                return Err(StatementError::ChosenColumnMissing {
+                    line: row.line,
+                    column: column + 1,
+                    field,
+                    found: row.cells.len(),
+                });
+            }
             return Err(StatementError::MissingColumns {
                 line: row.line,
                 expected: needed,

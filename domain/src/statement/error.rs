@@ -59,6 +59,20 @@ pub enum StatementError {
         /// Columns the row has.
         found: usize,
     },
+    /// A CSV row without a column the owner named for it (1-based, as the screen shows them).
+    #[error(
+        "Linha {line}: a linha tem {found} colunas, mas a coluna {column} foi indicada para {field}. Confira as colunas escolhidas."
+    )]
+    ChosenColumnMissing {
+        /// 1-based line of the file.
+        line: usize,
+        /// The column named, 1-based.
+        column: usize,
+        /// What it was named for, in pt-BR with its article ("o valor", "a descrição").
+        field: &'static str,
+        /// Columns the row has.
+        found: usize,
+    },
     /// A CSV value opened with a quote that never closes.
     #[error("Linha {line}: há aspas abertas que não se fecham.")]
     UnclosedQuote {
@@ -81,6 +95,7 @@ impl StatementError {
             | Self::InvalidDate { line, .. }
             | Self::MissingField { line, .. }
             | Self::MissingColumns { line, .. }
+            | Self::ChosenColumnMissing { line, .. }
             | Self::UnclosedQuote { line } => Some(*line),
             _ => None,
         }
@@ -98,6 +113,7 @@ impl Refusal for StatementError {
             Self::InvalidDate { .. } => "statement-invalid-date",
             Self::MissingField { .. } => "statement-missing-field",
             Self::MissingColumns { .. } => "statement-missing-columns",
+            Self::ChosenColumnMissing { .. } => "statement-chosen-column-missing",
             Self::UnclosedQuote { .. } => "statement-unclosed-quote",
             Self::TooManyLines { .. } => "statement-too-many-lines",
         }
@@ -108,6 +124,10 @@ impl Refusal for StatementError {
     }
 
     fn field(&self) -> Option<&'static str> {
-        Some("file")
+        match self {
+            // The file is fine; the owner's choice of columns is not.
+            Self::ChosenColumnMissing { .. } => Some("colunas"),
+            _ => Some("file"),
+        }
     }
 }

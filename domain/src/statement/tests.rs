@@ -401,8 +401,9 @@ fn a_mapping_naming_a_column_the_rows_lack_is_refused_naming_the_line() {
     let refused = super::parse_mapped(UNKNOWN_BANK.as_bytes(), &mapping).expect_err("refused");
     assert_eq!(
         refused.to_string(),
-        "Linha 4: a linha tem 5 colunas; o extrato tem 8."
+        "Linha 4: a linha tem 5 colunas, mas a coluna 8 foi indicada para o valor. Confira as colunas escolhidas."
     );
+    assert_eq!(refused.line(), Some(4));
     // The header rows left in: "Quando" is no date.
     let mapping = super::CsvMapping {
         header_rows: 0,
@@ -429,4 +430,29 @@ fn a_quote_left_open_is_refused_naming_its_line_and_a_stray_quote_inside_a_value
         memos,
         ["Pix recebido - Loja 5\" Norte", "Pix recebido, \"Ana\""]
     );
+}
+
+#[test]
+fn a_blank_line_among_the_rows_before_the_transactions_does_not_shift_the_header_rows_skipped() {
+    use super::csv::{AmountColumns, ColumnMap};
+    // A spreadsheet's empty row (only separators) and a line of blanks: the sample shows neither,
+    // so the owner counts three rows before the transactions.
+    let text = UNKNOWN_BANK.replacen('\n', "\n;;;;\n   \n", 1);
+    let sample = super::csv_sample(text.as_bytes());
+    assert_eq!(sample.rows[3][0], "02/03/2024");
+    let mapping = super::CsvMapping {
+        separator: ';',
+        header_rows: 3,
+        columns: ColumnMap {
+            date: 0,
+            amount: AmountColumns::Split {
+                credit: 2,
+                debit: 3,
+            },
+            description: vec![1, 4],
+            id: None,
+        },
+    };
+    let statement = super::parse_mapped(text.as_bytes(), &mapping).expect("reads");
+    assert_eq!(statement.lines.len(), 3);
 }
