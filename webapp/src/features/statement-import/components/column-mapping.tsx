@@ -54,10 +54,13 @@ function columnName(index: number, header: string[] | undefined): string {
  */
 export function ColumnMapping({
   sample,
+  chosen,
   busy,
   onSubmit,
 }: {
   sample: CsvSample;
+  /** The columns the owner chose before, when they come back to change them. */
+  chosen?: CsvColumns;
   busy: boolean;
   onSubmit: (columns: CsvColumns) => void;
 }) {
@@ -66,15 +69,15 @@ export function ColumnMapping({
   const indexes = Array.from({ length: width }, (_, i) => i);
   const guessedRows = guessHeaderRows(sample.linhas);
   const first = guess(guessedRows > 0 ? sample.linhas[guessedRows - 1] : undefined, width);
-  const [separator, setSeparator] = useState<CsvColumns['separador']>(sample.separador);
-  const [headerRows, setHeaderRows] = useState(guessedRows);
-  const [date, setDate] = useState(first.date);
-  const [split, setSplit] = useState(first.split);
-  const [amount, setAmount] = useState(first.amount);
-  const [moneyIn, setMoneyIn] = useState(first.moneyIn);
-  const [moneyOut, setMoneyOut] = useState(first.moneyOut);
-  const [description, setDescription] = useState<number[]>(first.description);
-  const [transactionId, setTransactionId] = useState(0);
+  const [separator, setSeparator] = useState<CsvColumns['separador']>(chosen?.separador ?? sample.separador);
+  const [headerRows, setHeaderRows] = useState(chosen?.cabecalho ?? guessedRows);
+  const [date, setDate] = useState(chosen?.data ?? first.date);
+  const [split, setSplit] = useState(chosen ? chosen.entrada !== undefined : first.split);
+  const [amount, setAmount] = useState(chosen?.valor ?? first.amount);
+  const [moneyIn, setMoneyIn] = useState(chosen?.entrada ?? first.moneyIn);
+  const [moneyOut, setMoneyOut] = useState(chosen?.saida ?? first.moneyOut);
+  const [description, setDescription] = useState<number[]>(chosen?.descricao ?? first.description);
+  const [transactionId, setTransactionId] = useState(chosen?.identificador ?? 0);
   const header = headerRows > 0 ? sample.linhas[headerRows - 1] : undefined;
 
   const submit = (event: SyntheticEvent) => {

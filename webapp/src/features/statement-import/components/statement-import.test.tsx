@@ -247,6 +247,13 @@ describe('Importar extrato on /painel/transacoes', { timeout: 30_000 }, () => {
       colunas: { separador: ';', cabecalho: 1, data: 1, entrada: 3, saida: 4, descricao: [2], identificador: 5 },
     });
     expect(screen.queryByRole('form', { name: 'Colunas do extrato' })).toBeNull();
+    // The owner can come back to the columns, as they chose them.
+    await app.user.click(screen.getByRole('button', { name: 'Mudar as colunas' }));
+    const again = await screen.findByRole('form', { name: 'Colunas do extrato' });
+    expect(within(again).getByLabelText('Identificador do lançamento (opcional)')).toHaveDisplayValue(
+      'Coluna 5 — Quem',
+    );
+    expect(within(again).getByRole('checkbox', { name: 'Coluna 5 — Quem' })).not.toBeChecked();
   });
 
   it('shows the parser’s message naming the line when the file is refused', async () => {

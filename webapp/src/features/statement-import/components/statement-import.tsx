@@ -252,6 +252,8 @@ export function StatementImport({ accountId }: { accountId: string }) {
   const ready = review.every((l) => picks[l.linha] !== undefined);
   const [running, setRunning] = useState<{ importId: string; total: number } | null>(null);
   const [sample, setSample] = useState<CsvSample | null>(null);
+  // The mapping form is open (a sample just came, or the owner wants to change the columns).
+  const [mapping, setMapping] = useState(false);
   const dispatch = useAppDispatch();
   const busy = previewing.isLoading || importing.isLoading || running !== null;
 
@@ -271,6 +273,7 @@ export function StatementImport({ accountId }: { accountId: string }) {
         const rows = refused.code === 'statement-unknown-csv-layout' ? sampleOf(refused.details) : null;
         if (rows) {
           setSample(rows);
+          setMapping(true);
           return;
         }
         setFile(null);
@@ -285,7 +288,7 @@ export function StatementImport({ accountId }: { accountId: string }) {
     setFile(mapped);
     preview({ accountId, file: mapped })
       .unwrap()
-      .then(() => setSample(null))
+      .then(() => setMapping(false))
       .catch((error: unknown) => setProblem(errorMessage(asApiError(error))));
   };
 
@@ -348,7 +351,16 @@ export function StatementImport({ accountId }: { accountId: string }) {
         />
       )}
       {problem ? <FormAlert takeFocus>{problem}</FormAlert> : null}
-      {sample && file ? <ColumnMapping sample={sample} busy={busy} onSubmit={mapColumns} /> : null}
+      {sample && file && mapping ? (
+        <ColumnMapping sample={sample} chosen={file.colunas} busy={busy} onSubmit={mapColumns} />
+      ) : null}
+      {sample && file && !mapping ? (
+        <p className="actions">
+          <button type="button" className="button secondary" disabled={busy} onClick={() => setMapping(true)}>
+            Mudar as colunas
+          </button>
+        </p>
+      ) : null}
       {done ? (
         <p role="status" className="notice">
           {done}
