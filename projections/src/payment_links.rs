@@ -119,6 +119,21 @@ pub async fn find_or_from_log(
     if let Some(view) = find(pool, link_id).await? {
         return Ok(Some(view));
     }
+    from_log(pool, store, link_id).await
+}
+
+/// The link with this id folded from its own stream in the event log, whatever the read model
+/// holds: what a command on it just decided (its revocation), when the projector has not caught
+/// up yet. Its `paid_at` is read from `payments`.
+///
+/// # Errors
+///
+/// When PostgreSQL fails.
+pub async fn from_log(
+    pool: &sqlx::PgPool,
+    store: &commands::PgEventStore,
+    link_id: Uuid,
+) -> Result<Option<PaymentLinkView>, Error> {
     let events = store
         .read_stream(STREAM_TYPE, &link_id.hyphenated().to_string())
         .await?;

@@ -590,3 +590,45 @@ async fn with_the_projector_stopped_a_key_just_registered_makes_a_code_a_link_an
     assert_eq!(void.status, StatusCode::OK, "{}", void.text);
     app.stop().await;
 }
+
+#[tokio::test]
+async fn a_link_revoked_while_the_projector_is_stopped_is_answered_revoked_not_as_it_was() {
+    let app = TestApp::spawn_roles(serve_and_relay(), |settings| {
+        settings.read_your_writes_ms = 3_000;
+        settings.read_your_writes_stall_ms = 250;
+    })
+    .await;
+    let projector = app.start_roles(project()).await;
+    let mut owner = sign_up(&app, "dona@padaria.test", "Dona").await;
+    let key_id = register_key_as(&mut owner, "caixa@padaria.test", "Padaria São João").await;
+    let links = Person::in_account(&owner.account_id, "/payment-links");
+    let link = owner
+        .post(
+            &links,
+            &json!({"keyId": key_id, "merchantName": "Padaria São João",
+                    "merchantCity": "Natal", "amount": "45,90"}),
+        )
+        .await;
+    assert_eq!(link.status, StatusCode::CREATED, "{}", link.text);
+    let id = link.json["id"].as_str().expect("an id").to_owned();
+    // The read model holds the link, active; then its projector stops.
+    eventually_within(
+        Duration::from_secs(30),
+        "the link in the list",
+        async || {
+            let listed = owner.get(&links).await;
+            listed.text.contains(&id).then_some(())
+        },
+    )
+    .await;
+    projector.stop().await.expect("the projector stops cleanly");
+    let revoked = owner
+        .post(
+            &Person::in_account(&owner.account_id, &format!("/payment-links/{id}/revoke")),
+            &json!({}),
+        )
+        .await;
+    assert_eq!(revoked.status, StatusCode::OK, "{}", revoked.text);
+    assert_eq!(revoked.json["status"], "revoked", "{}", revoked.text);
+    app.stop().await;
+}

@@ -382,11 +382,12 @@ async fn answer(
     link_id: Uuid,
     position: Option<commands::FeedPosition>,
 ) -> serde_json::Value {
-    // Waited for, so the dashboard's list shows the link next; when the read model is late the
-    // link is drawn from its stream, so the answer is the same either way.
+    // Waited for, so the dashboard's list shows the link next; the answer is drawn from the
+    // link's stream, what the command decided, so a read model still behind (a revocation not
+    // projected yet) never answers the state before the command.
     wait_for(state, payment_links::NAME, position).await;
     if let Ok(Some(view)) =
-        payment_links::find_or_from_log(&state.pool, state.qrcodes.store(), link_id).await
+        payment_links::from_log(&state.pool, state.qrcodes.store(), link_id).await
     {
         return serde_json::to_value(to_json(state, view)).unwrap_or_default();
     }
