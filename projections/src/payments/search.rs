@@ -141,11 +141,15 @@ pub struct DaySummary {
 }
 
 /// Every text column of a payment people write (the note, the void's reason, the payer's
-/// name, document and message), in one string: the expression of the trigram index
-/// `payments_searchable_text_idx` (migration `0028`), which PostgreSQL matches only when the
-/// query says it exactly as the index does. A value of any one column that holds the searched
-/// text makes this string hold it too, so `… ilike $12` here narrows the rows with the index
-/// and the columns' own `ilike` (the payer's only for roles that see payers) decide.
+/// name, document and message), in one string: the text expression of the trigram index
+/// `payments_searchable_text_idx` (migration `0032`, after the account and the São Paulo day),
+/// which PostgreSQL matches only when the query says it exactly as the index does. A value of
+/// any one column that holds the searched text makes this string hold it too, so `… ilike $12`
+/// here narrows the rows with the index. The columns are joined by a unit separator (U+001F):
+/// a text without one cannot match across two columns, so for a role that sees payers this
+/// string's `ilike` decides alone; otherwise the columns' own `ilike` (without the payer's)
+/// decide. Saying each column's `ilike` again for every candidate cost as much as the rest of
+/// a 365-day `summary` with a text (BENCHMARKS.md, issue 37).
 ///
 /// The identifiers (reference, end-to-end id, txid) are matched whole instead (`$17`, through
 /// their b-tree indexes): as trigrams, their random characters made the index's build take 80 %
@@ -153,15 +157,18 @@ pub struct DaySummary {
 /// `replay --all` pays on every rebuild, to find a part of an id nobody types.
 macro_rules! searchable_text {
     () => {
-        "(coalesce(p.note, '') || ' ' || coalesce(p.void_reason, '') || ' ' \
-          || coalesce(p.payer_name, '') || ' ' || coalesce(p.payer_document, '') || ' ' \
-          || coalesce(p.payer_info, ''))"
+        "(coalesce(p.note, '') || E'\\x1f' || coalesce(p.void_reason, '') || E'\\x1f' \
+          || coalesce(p.payer_name, '') || E'\\x1f' || coalesce(p.payer_document, '') \
+          || E'\\x1f' || coalesce(p.payer_info, ''))"
     };
 }
 
 // The one WHERE of the screen: parameters $1 … $17 in [`bind`]'s order. The text is found in
 // the payment's columns through the trigram index ([`searchable_text`]), and in the
-// descriptions of the account's codes and links through the ids [`described`] read first: said
+// descriptions of the account's codes and links through the ids [`described`] read first (the
+// text's index starts with the account and `paid_on`, so a period narrows its bitmap too: a
+// 365-day `summary` with a common name kept a tenth of every account's payments of every year
+// before, BENCHMARKS.md, issue 37): said
 // as a join (`q.description ilike …`) or a subquery, PostgreSQL could not use the index for
 // the other branch of the `or` and read the account's every payment.
 //
@@ -199,7 +206,8 @@ pub(super) const FROM_WHERE: &str = concat!(
             or (",
     searchable_text!(),
     " ilike $12
-                and (p.note ilike $12 or p.void_reason ilike $12
+                and (($14::boolean and strpos($12, E'\\x1f') = 0)
+                     or p.note ilike $12 or p.void_reason ilike $12
                      or ($14::boolean and (p.payer_name ilike $12 or p.payer_document ilike $12
                                            or p.payer_info ilike $12))))
             or p.reference = any($17::text[]) or p.end_to_end_id = any($17::text[])

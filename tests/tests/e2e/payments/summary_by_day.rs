@@ -1,11 +1,13 @@
 //! The transactions screen's totals from `payment_day_totals` (issue 37) answer what the sum of
 //! the `payments` rows answers, for every filter the table can serve alone and in pairs, with
 //! payments on both sides of a São Paulo midnight; live and after a replay. So do the totals of
-//! an amount range read from the columns `payments_account_paid_idx` carries.
+//! an amount range read from the columns `payments_account_paid_idx` carries, and the totals and
+//! pages of a text found through the trigram index of the joined columns.
 
 use chrono::NaiveDate;
 use projections::payments::search::{
-    CodeFilter, Search, StatusFilter, summary_of_amounts, summary_of_days, summary_of_rows,
+    CodeFilter, DaySummary, Search, StatusFilter, page, summary_of_amounts, summary_of_days,
+    summary_of_rows,
 };
 use reqwest::StatusCode;
 use serde_json::json;
@@ -363,5 +365,149 @@ async fn the_totals_of_an_amount_range_read_from_the_index_answer_what_the_payme
         .await
         .expect("the replay runs");
     assert_amounts_equal_rows(&db, account_id, &searches).await;
+    app.stop().await;
+}
+
+/// Searches with a text: the fill's payer names and documents in any case, a note and a void
+/// reason typed in, a code's description, texts that span two columns (across a space or the
+/// unit separator the index joins them with) and so match nothing; each alone, over a period
+/// ending at a São Paulo midnight, and as a role that does not see payers.
+fn text_searches() -> Vec<Search> {
+    let all = Search::default();
+    let mut searches = Vec::new();
+    for text in [
+        "Raimundo",
+        "silva",
+        "SOUZA",
+        "nonato souza",
+        "123",
+        "obrigado",
+        "balcão",
+        "duas vezes",
+        "Caixa 2",
+        "Souza 1",
+        "Souza\u{1f}",
+        "Souza\u{1f}0",
+        "ninguém",
+    ] {
+        let texted = Search {
+            text: Some(text.to_owned()),
+            text_in_payer: true,
+            ..all.clone()
+        };
+        searches.push(texted.clone());
+        searches.push(Search {
+            from: Some(day("2026-11-05")),
+            to: Some(day("2026-11-10")),
+            ..texted.clone()
+        });
+        searches.push(Search {
+            text_in_payer: false,
+            ..texted.clone()
+        });
+    }
+    searches
+}
+
+/// What a search with a text sums to when each column's own `ilike` decides, as the screen
+/// defines it (no joined string, no trigram index): the reference the fast path must equal.
+async fn text_reference(db: &PgPool, account: Uuid, search: &Search) -> Vec<DaySummary> {
+    let text = search.text.as_deref().expect("a text");
+    let escaped = text
+        .replace('\\', "\\\\")
+        .replace('%', "\\%")
+        .replace('_', "\\_");
+    sqlx::query_as(
+        "select p.paid_on as day,
+                count(*) filter (where p.status = 'received') as payments,
+                coalesce(sum(p.amount_centavos) filter (where p.status = 'received'), 0)::bigint
+                    as received_centavos,
+                coalesce(sum(p.refunded_centavos) filter (where p.status = 'received'), 0)::bigint
+                    as refunded_centavos,
+                count(*) filter (where p.status = 'voided') as voided
+           from payments p
+          where p.account_id = $1
+            and ($2::date is null or p.paid_on >= $2)
+            and ($3::date is null or p.paid_on <= $3)
+            and (p.note ilike $4 or p.void_reason ilike $4
+                 or ($5 and (p.payer_name ilike $4 or p.payer_document ilike $4
+                             or p.payer_info ilike $4))
+                 or p.reference = any($6) or p.end_to_end_id = any($6)
+                 or p.txid = any($6)
+                 or p.qrcode_id in (select qrcode_id from qrcodes
+                                     where owner_id = $1 and description ilike $4)
+                 or p.payment_link_id in (select link_id from payment_links
+                                           where owner_id = $1 and description ilike $4))
+          group by p.paid_on
+          order by p.paid_on",
+    )
+    .bind(account)
+    .bind(search.from)
+    .bind(search.to)
+    .bind(format!("%{escaped}%"))
+    .bind(search.text_in_payer)
+    // An identifier is matched whole, as typed, in upper case or in lower case.
+    .bind(vec![
+        text.to_owned(),
+        text.to_uppercase(),
+        text.to_lowercase(),
+    ])
+    .fetch_all(db)
+    .await
+    .expect("the reference sums")
+}
+
+/// Each text search's totals equal the reference's, its pages hold as many payments as the
+/// totals count, and the names and documents are found.
+async fn assert_texts_equal_reference(db: &PgPool, account: Uuid, searches: &[Search]) {
+    let mut found = 0;
+    for search in searches {
+        let reference = text_reference(db, account, search).await;
+        let summed = summary_of_rows(db, account, search).await.expect("rows");
+        assert_eq!(summed, reference, "{search:?}");
+        let counted: i64 = reference.iter().map(|d| d.payments + d.voided).sum();
+        let listed = page(db, account, search, None, 100_000)
+            .await
+            .expect("a page");
+        assert_eq!(
+            i64::try_from(listed.len()).expect("a count"),
+            counted,
+            "{search:?}"
+        );
+        found += usize::from(!reference.is_empty());
+    }
+    assert!(found * 2 > searches.len(), "most searches find payments");
+}
+
+#[tokio::test]
+async fn the_totals_and_pages_of_a_text_found_through_the_joined_columns_answer_what_each_column_finds_live_and_after_a_replay()
+ {
+    let Filled20 {
+        app,
+        db,
+        account_id,
+        ..
+    } = filled_account().await;
+    let searches = text_searches();
+    // A payer's name is found only by a role that sees payers.
+    let raimundo = |in_payer| Search {
+        text: Some("raimundo".to_owned()),
+        text_in_payer: in_payer,
+        ..Search::default()
+    };
+    let seen = summary_of_rows(&db, account_id, &raimundo(true))
+        .await
+        .expect("rows");
+    assert!(!seen.is_empty());
+    let unseen = summary_of_rows(&db, account_id, &raimundo(false))
+        .await
+        .expect("rows");
+    assert!(unseen.is_empty(), "{unseen:?}");
+    assert_texts_equal_reference(&db, account_id, &searches).await;
+
+    gateway::roles::replay(&app.settings, &["payments".to_owned()], false)
+        .await
+        .expect("the replay runs");
+    assert_texts_equal_reference(&db, account_id, &searches).await;
     app.stop().await;
 }
