@@ -382,13 +382,20 @@ async fn with_no_projector_ever_a_new_account_works_and_its_first_code_is_shown_
 /// A gateway with the production read-your-writes defaults (a stall noticed after 250 ms) whose
 /// owner's account reached its read model (every API call checks it), then the projector
 /// stopped: what the owner does next, no projector writes.
-async fn an_owner_whose_projector_then_stops() -> (TestApp, Person) {
+/// The gateway and the relay, with a projector of their own the test can stop; waits of 3 s,
+/// a projection silent for 250 ms not waited for.
+async fn an_app_whose_projector_can_stop() -> (TestApp, gateway::roles::Running) {
     let app = TestApp::spawn_roles(serve_and_relay(), |settings| {
         settings.read_your_writes_ms = 3_000;
         settings.read_your_writes_stall_ms = 250;
     })
     .await;
     let projector = app.start_roles(project()).await;
+    (app, projector)
+}
+
+async fn an_owner_whose_projector_then_stops() -> (TestApp, Person) {
+    let (app, projector) = an_app_whose_projector_can_stop().await;
     let mut owner = sign_up(&app, "dona@padaria.test", "Dona").await;
     let path = Person::in_account(&owner.account_id, "/qrcodes");
     // (A projector just started may take longer than the stall time to apply its first event,
@@ -593,12 +600,7 @@ async fn with_the_projector_stopped_a_key_just_registered_makes_a_code_a_link_an
 
 #[tokio::test]
 async fn a_link_revoked_while_the_projector_is_stopped_is_answered_revoked_not_as_it_was() {
-    let app = TestApp::spawn_roles(serve_and_relay(), |settings| {
-        settings.read_your_writes_ms = 3_000;
-        settings.read_your_writes_stall_ms = 250;
-    })
-    .await;
-    let projector = app.start_roles(project()).await;
+    let (app, projector) = an_app_whose_projector_can_stop().await;
     let mut owner = sign_up(&app, "dona@padaria.test", "Dona").await;
     let key_id = register_key_as(&mut owner, "caixa@padaria.test", "Padaria São João").await;
     let links = Person::in_account(&owner.account_id, "/payment-links");
