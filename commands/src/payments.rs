@@ -290,7 +290,17 @@ async fn attempt(
     let mut append_ids: Vec<String> = Vec::new();
     let mut append_versions: Vec<i64> = Vec::new();
     let mut decided: Vec<PaymentEvent> = Vec::new();
+    // The payments these reports start, for a statement line imported later to find.
+    let mut bank_claims: Vec<(String, String, String)> = Vec::new();
     for (stream_id, stream_reports) in by_stream {
+        let fresh = !loaded.contains_key(&stream_id);
+        if fresh
+            && let Some(claim) = stream_reports
+                .first()
+                .and_then(|first| statement_twins::bank_claim(first, &stream_id))
+        {
+            bank_claims.push(claim);
+        }
         let (mut payment, mut version) = loaded.remove(&stream_id).unwrap_or_default();
         let before = decided.len();
         for report in stream_reports {
@@ -320,6 +330,11 @@ async fn attempt(
         if decided.len() > before {
             recorded.streams += 1;
         }
+    }
+    if !bank_claims.is_empty() {
+        let (scopes, (values, owners)): (Vec<String>, (Vec<String>, Vec<String>)) =
+            bank_claims.into_iter().map(|(s, v, o)| (s, (v, o))).unzip();
+        crate::claims::insert_many(&mut tx, &scopes, &values, &owners).await?;
     }
     if !decided.is_empty() {
         recorded.events = decided.len();

@@ -301,6 +301,29 @@ async fn attempt(
         by_digest.entry(digest(&line.key)).or_insert(i);
     }
     let mut tx = store.pool().begin().await?;
+    // The amounts' locks of the lines that name no end-to-end id, as the intake takes them: a
+    // report of the same amount either committed before (its payment is found below) or reads
+    // this batch's unconfirmed claims after the commit.
+    let awaiting: Vec<statement_twins::Awaiting> = batch
+        .lines
+        .iter()
+        .enumerate()
+        .filter(|(_, line)| awaits_the_bank(line))
+        .map(|(index, line)| statement_twins::Awaiting {
+            index,
+            amount: line.amount,
+            paid_at: line.paid_at.clone(),
+            day_only: line.day_only,
+        })
+        .collect();
+    let amounts: BTreeSet<(String, i64)> = awaiting
+        .iter()
+        .map(|line| (account.to_owned(), amount_bucket(line.amount)))
+        .collect();
+    lock_buckets(&mut tx, &BTreeSet::new(), &amounts).await?;
+    // A line the bank reported already (a payment of that amount within the window that no
+    // line is linked to): linked to it, decided here rather than by the screen's read model.
+    let reported = statement_twins::bank_twins(&mut tx, account, &awaiting).await?;
     let e2e_ids: Vec<(String, String)> = batch
         .lines
         .iter()
@@ -308,14 +331,15 @@ async fn attempt(
         .filter_map(|line| Some((account.to_owned(), line.end_to_end_id.clone()?)))
         .collect();
     let aliased = statement_twins::aliases(&mut tx, &e2e_ids).await?;
+    let owner_of = |i: usize| {
+        reported
+            .get(&i)
+            .cloned()
+            .unwrap_or_else(|| claimed_stream(account, &batch.lines[i], &aliased))
+    };
     let (values, owners): (Vec<String>, Vec<String>) = by_digest
         .iter()
-        .map(|(value, &i)| {
-            (
-                value.clone(),
-                claimed_stream(account, &batch.lines[i], &aliased),
-            )
-        })
+        .map(|(value, &i)| (value.clone(), owner_of(i)))
         .unzip();
     let taken: Vec<String> = sqlx::query_scalar(
         "insert into unique_claims (scope, value, owner)
@@ -332,10 +356,7 @@ async fn attempt(
     // What this import claimed, in its own scope, for undoing it as a whole.
     let (import_values, import_owners): (Vec<String>, Vec<String>) = taken
         .iter()
-        .map(|value| {
-            let line = &batch.lines[by_digest[value]];
-            (value.clone(), claimed_stream(account, line, &aliased))
-        })
+        .map(|value| (value.clone(), owner_of(by_digest[value])))
         .unzip();
     sqlx::query(
         "insert into unique_claims (scope, value, owner)
@@ -355,8 +376,12 @@ async fn attempt(
     for value in taken {
         let i = by_digest[&value];
         let line = &batch.lines[i];
-        let stream = claimed_stream(account, line, &aliased);
+        let stream = owner_of(i);
         match &line.target {
+            _ if reported.contains_key(&i) => {
+                results[i] = LineResult::Linked;
+                linked_to.push(stream);
+            }
             LineTarget::SameAs { .. } => {
                 results[i] = LineResult::Linked;
                 linked_to.push(stream);
@@ -419,17 +444,6 @@ async fn attempt(
         append_decided(&mut tx, &ids, &versions, &decided, metadata).await?
     };
     if !unconfirmed.is_empty() {
-        // The amounts' locks, as the intake takes them, held from here to the commit only (a
-        // batch of a thousand lines names most buckets): a report of the same amount either
-        // committed before (and started its own payment: the preview's "mesmo pagamento" is
-        // what links that order) or reads these claims after the commit.
-        let amounts: BTreeSet<(String, i64)> = batch
-            .lines
-            .iter()
-            .filter(|line| awaits_the_bank(line))
-            .map(|line| (account.to_owned(), amount_bucket(line.amount)))
-            .collect();
-        lock_buckets(&mut tx, &BTreeSet::new(), &amounts).await?;
         let (scopes, (values, owners)): (Vec<String>, (Vec<String>, Vec<String>)) =
             unconfirmed.into_iter().map(|(s, v, o)| (s, (v, o))).unzip();
         claims::insert_many(&mut tx, &scopes, &values, &owners).await?;

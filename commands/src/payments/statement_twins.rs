@@ -25,12 +25,17 @@
 //!    unconfirmed claims of what it voids (`release`): a report after the undo is a payment of
 //!    its own.
 //!
+//! 4. The other order, the bank first: a report that starts a payment of its own also claims it
+//!    by amount and day ([`bank_scope`]), and a line about to be recorded without an end-to-end
+//!    id first looks there (`bank_twins`): a payment of the same amount within the window (the
+//!    same day for a day-only line) that no line is linked to yet is that line's, linked, not
+//!    added, whatever the screen's read model showed.
+//!
 //! Both sides take the advisory lock of the amount's bucket (`amount_bucket`, one of
-//! [`LOCK_BUCKETS`] per account, a lock space apart from the intake's
-//! stream buckets): the intake for its whole transaction, the import only from writing its
-//! unconfirmed claims to its commit (a batch names most amounts; held longer, it would stall the
-//! account's webhook). So a report that did not see a line's claim committed before the line was
-//! recorded: that order is linked by the preview ("mesmo pagamento"), not here.
+//! [`LOCK_BUCKETS`] per account, a lock space apart from the intake's stream buckets) for their
+//! whole transaction: a line and a report of the same amount committing at the same moment
+//! decide one after the other, and the second sees the first's claim. A batch of a thousand
+//! lines names most buckets, so the account's webhook waits for it (a fifth of a second).
 //!
 //! Keys do not decide: a statement line does not name the key it was paid to.
 
@@ -266,6 +271,151 @@ pub(crate) async fn take(
     let expected = u64::try_from(values.len()).unwrap_or(u64::MAX);
     if deleted != expected || inserted != expected {
         return Err(AppendFailure::KeyTaken);
+    }
+    Ok(twins)
+}
+
+/// The scope of the account's payments of `amount` a bank reported on `day` (`d` and the day in
+/// Brasília) that started a payment of their own: value `{unix seconds}:{digest of the
+/// end-to-end id}`, owner the payment's stream. A statement line imported later finds its bank
+/// payment here (`bank_twins`), whatever the `payments` read model holds; the claim stays
+/// (a line linked to the payment is its `statement:` claim, which an undo releases).
+///
+/// ```
+/// assert_eq!(
+///     commands::payments::statement_twins::bank_scope("conta-1", 1250, "d2024-03-02"),
+///     "statement-bank:conta-1:1250:d2024-03-02"
+/// );
+/// ```
+pub fn bank_scope(account_id: &str, amount: u64, day: &str) -> String {
+    format!("statement-bank:{account_id}:{amount}:{day}")
+}
+
+/// The claim `(scope, value, owner)` of a report that started a payment on `stream_id`.
+pub(crate) fn bank_claim(
+    report: &ReportPayment,
+    stream_id: &str,
+) -> Option<(String, String, String)> {
+    let at = DateTime::parse_from_rfc3339(&report.paid_at).ok()?;
+    Some((
+        bank_scope(&report.account_id, report.amount.get(), &day_slot(at)),
+        format!("{}:{}", at.timestamp(), digest(&report.end_to_end_id)),
+        stream_id.to_owned(),
+    ))
+}
+
+/// A statement line about to be recorded without an end-to-end id.
+pub(crate) struct Awaiting {
+    /// Its index in the batch.
+    pub index: usize,
+    /// The credit.
+    pub amount: Centavos,
+    /// When it was posted, RFC 3339.
+    pub paid_at: String,
+    /// The statement gave only the day.
+    pub day_only: bool,
+}
+
+/// For each line, the bank payment it is, by the line's index: a payment of the same amount a
+/// bank reported within the duplicate window of a timed line (the closest first) or on the day
+/// of a day-only line, that no statement line is linked to yet. Read in `tx`, under the
+/// amounts' locks.
+pub(crate) async fn bank_twins(
+    tx: &mut sqlx::PgConnection,
+    account_id: &str,
+    lines: &[Awaiting],
+) -> Result<HashMap<usize, String>, sqlx::Error> {
+    let window = Rules::default().duplicate_window;
+    let mut times: Vec<Option<DateTime<FixedOffset>>> = Vec::with_capacity(lines.len());
+    let mut wanted: BTreeSet<String> = BTreeSet::new();
+    for line in lines {
+        let at = DateTime::parse_from_rfc3339(&line.paid_at).ok();
+        if let Some(at) = at {
+            let amount = line.amount.get();
+            if line.day_only {
+                wanted.insert(bank_scope(account_id, amount, &day_slot(at)));
+            } else {
+                // The window may cross midnight in Brasília.
+                for edge in [at - window, at + window] {
+                    wanted.insert(bank_scope(account_id, amount, &day_slot(edge)));
+                }
+            }
+        }
+        times.push(at);
+    }
+    if wanted.is_empty() {
+        return Ok(HashMap::new());
+    }
+    let scopes: Vec<String> = wanted.into_iter().collect();
+    let rows: Vec<(String, String, String)> = sqlx::query_as(
+        "select scope, value, owner from unique_claims
+          where scope = any($1::text[]) order by scope, value",
+    )
+    .persistent(false)
+    .bind(&scopes)
+    .fetch_all(&mut *tx)
+    .await?;
+    if rows.is_empty() {
+        return Ok(HashMap::new());
+    }
+    // Payments a line is linked to already (by an earlier import) are not offered again.
+    let owners: Vec<&str> = rows.iter().map(|(_, _, o)| o.as_str()).collect();
+    let linked: HashSet<String> = sqlx::query_scalar::<_, String>(
+        "select distinct owner from unique_claims where scope = $1 and owner = any($2::text[])",
+    )
+    .persistent(false)
+    .bind(super::statement_import::statement_scope(account_id))
+    .bind(&owners)
+    .fetch_all(&mut *tx)
+    .await?
+    .into_iter()
+    .collect();
+    let mut by_scope: HashMap<&str, Vec<(i64, &str)>> = HashMap::new();
+    for (scope, value, owner) in &rows {
+        let Some(seconds) = value.split(':').next().and_then(|s| s.parse::<i64>().ok()) else {
+            continue;
+        };
+        if !linked.contains(owner) {
+            by_scope
+                .entry(scope.as_str())
+                .or_default()
+                .push((seconds, owner.as_str()));
+        }
+    }
+    let seconds_window = window.num_seconds();
+    let mut pairs: Vec<((u8, i64, &str), usize)> = Vec::new();
+    for (line, at) in lines.iter().zip(&times) {
+        let Some(at) = at else { continue };
+        let amount = line.amount.get();
+        if line.day_only {
+            let scope = bank_scope(account_id, amount, &day_slot(*at));
+            for &(_, owner) in by_scope.get(scope.as_str()).into_iter().flatten() {
+                pairs.push(((1, 0, owner), line.index));
+            }
+        } else {
+            let mut seen: HashSet<&str> = HashSet::new();
+            for edge in [*at - window, *at + window] {
+                let scope = bank_scope(account_id, amount, &day_slot(edge));
+                for &(posted, owner) in by_scope.get(scope.as_str()).into_iter().flatten() {
+                    let distance = (posted - at.timestamp()).abs();
+                    if distance <= seconds_window && seen.insert(owner) {
+                        pairs.push(((0, distance, owner), line.index));
+                    }
+                }
+            }
+        }
+    }
+    pairs.sort();
+    let mut given: HashSet<usize> = HashSet::new();
+    let mut used: HashSet<&str> = HashSet::new();
+    let mut twins: HashMap<usize, String> = HashMap::new();
+    for ((_, _, owner), index) in pairs {
+        if given.contains(&index) || used.contains(owner) {
+            continue;
+        }
+        given.insert(index);
+        used.insert(owner);
+        twins.insert(index, owner.to_owned());
     }
     Ok(twins)
 }

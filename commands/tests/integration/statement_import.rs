@@ -719,6 +719,11 @@ async fn the_intake_looks_payments_up_by_their_key_however_the_log_grew_since_it
             .await
             .expect("a batch");
     }
+    // The import's own reads are reported now, so only the deliveries' are counted below.
+    sqlx::query("select pg_stat_force_next_flush()")
+        .execute(&pool)
+        .await
+        .expect("flush the statistics");
     let seq_before = claims_seq_reads(&db).await;
     for n in 6_008..6_018 {
         let report = ReportPayment {
@@ -764,4 +769,76 @@ async fn settled_key_reads(db: &TestDb) -> i64 {
         tokio::time::sleep(std::time::Duration::from_millis(200)).await;
     }
     last
+}
+
+#[tokio::test]
+async fn a_line_the_bank_reported_first_is_linked_to_its_payment_whatever_the_screens_book_held() {
+    let db = TestDb::new().await;
+    let bank = "E99999999202403021216bankfirst01";
+    report(&db, &[webhook(bank, "2024-03-02T09:18:00-03:00", 1_250)]).await;
+    // Imported against a book that does not hold the payment yet (its read model lagged).
+    let first = batch(confirmed(&statement(), &Book::default()));
+    let outcome = record_statement_batch(&db.store(), &first, &CommandMetadata::start())
+        .await
+        .expect("imported");
+    assert_eq!(
+        outcome.lines,
+        vec![
+            LineResult::Linked,
+            LineResult::Recorded,
+            LineResult::Recorded
+        ]
+    );
+    let recorded_by_bank = |streams: &[(String, Vec<String>)]| {
+        streams
+            .iter()
+            .filter(|(id, _)| id == bank)
+            .map(|(_, types)| types.clone())
+            .collect::<Vec<_>>()
+    };
+    let streams = streams(&db).await;
+    assert_eq!(
+        streams.len(),
+        3,
+        "no payment of its own for the line: {streams:?}"
+    );
+    assert_eq!(
+        recorded_by_bank(&streams),
+        [vec!["PaymentRecorded".to_owned()]]
+    );
+    // Undone, the bank's payment stands; imported again, the line finds it again.
+    undo(&db, &first.import_id).await.expect("undone");
+    let mut second = batch(confirmed(&statement(), &Book::default()));
+    second.import_id = "0190f1a2-0000-7000-8000-0000000000fe".to_owned();
+    let again = record_statement_batch(&db.store(), &second, &CommandMetadata::start())
+        .await
+        .expect("imported again");
+    assert_eq!(again.lines[0], LineResult::Linked);
+    // A second line of the same amount within the window is a payment of its own: the bank's
+    // payment is one line's.
+    let twin = ImportLine {
+        key: "0260/0001/1234567#fitid:A9".to_owned(),
+        line: 99,
+        ..confirmed(&statement(), &Book::default())[0].clone()
+    };
+    let third = batch(vec![twin]);
+    let outcome = record_statement_batch(&db.store(), &third, &CommandMetadata::start())
+        .await
+        .expect("imported");
+    assert_eq!(outcome.lines, vec![LineResult::Recorded]);
+}
+
+#[tokio::test]
+async fn a_day_only_line_is_linked_to_the_payment_a_bank_reported_that_day_in_brasilia() {
+    let db = TestDb::new().await;
+    let bank = "E99999999202403022340bankdaily01";
+    // 23:40 on 2 March in Brasília, already 3 March in UTC.
+    report(&db, &[webhook(bank, "2024-03-03T02:40:00Z", 1_250)]).await;
+    let text = String::from_utf8(ofx())
+        .expect("utf-8")
+        .replace("20240302091500[-3:BRT]", "20240302");
+    let statement = parse(text.as_bytes()).expect("parses");
+    let outcome = import(&db, confirmed(&statement, &Book::default())).await;
+    assert_eq!(outcome.lines[0], LineResult::Linked);
+    assert_eq!(streams(&db).await.len(), 3);
 }
