@@ -141,9 +141,69 @@ pub(crate) async fn aliases(
         .collect())
 }
 
-/// A report (by its index) and a claim that fit: (rank, report, scope, value, owner). The rank
-/// is (0 for a timed line, 1 for a day-only one; the distance in seconds; the value).
-type Pair<'a> = ((u8, i64, &'a str), usize, String, &'a str, &'a str);
+/// A claim whose value starts with the unix seconds of what it stands for (`{seconds}:{…}`).
+struct TimedClaim {
+    scope: String,
+    value: String,
+    seconds: i64,
+    owner: String,
+}
+
+/// The timed claims under `scopes`, read in `tx`, in (scope, value) order. Unnamed, as every
+/// look-up of the intake: planned for its own scopes.
+async fn timed_claims(
+    tx: &mut sqlx::PgConnection,
+    scopes: BTreeSet<String>,
+) -> Result<Vec<TimedClaim>, sqlx::Error> {
+    let scopes: Vec<String> = scopes.into_iter().collect();
+    let rows: Vec<(String, String, String)> = sqlx::query_as(
+        "select scope, value, owner from unique_claims
+          where scope = any($1::text[]) order by scope, value",
+    )
+    .persistent(false)
+    .bind(&scopes)
+    .fetch_all(tx)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|(scope, value, owner)| {
+            let seconds = value.split(':').next()?.parse::<i64>().ok()?;
+            Some(TimedClaim {
+                scope,
+                value,
+                seconds,
+                owner,
+            })
+        })
+        .collect())
+}
+
+/// Gives out `(rank, claim, other)` pairs best rank first (ties by claim, then other), each
+/// claim and each other side at most once: the closest pairs win, whatever order they came in.
+fn closest_first<R: Ord>(mut pairs: Vec<(R, usize, usize)>) -> Vec<(usize, usize)> {
+    pairs.sort();
+    let mut claims: HashSet<usize> = HashSet::new();
+    let mut others: HashSet<usize> = HashSet::new();
+    let mut given = Vec::new();
+    for (_, claim, other) in pairs {
+        if !claims.contains(&claim) && !others.contains(&other) {
+            claims.insert(claim);
+            others.insert(other);
+            given.push((claim, other));
+        }
+    }
+    given
+}
+
+/// The indexes of `claims` under `scope`.
+fn in_scope(claims: &[TimedClaim], scope: &str) -> Vec<usize> {
+    claims
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.scope == scope)
+        .map(|(i, _)| i)
+        .collect()
+}
 
 /// A report about to start a payment on its own stream.
 pub(crate) struct Fresh<'a> {
@@ -183,33 +243,13 @@ pub(crate) async fn take(
     if wanted.is_empty() {
         return Ok(HashMap::new());
     }
-    let scopes: Vec<String> = wanted.into_iter().collect();
-    let rows: Vec<(String, String, String)> = sqlx::query_as(
-        "select scope, value, owner from unique_claims
-          where scope = any($1::text[]) order by scope, value",
-    )
-    .persistent(false)
-    .bind(&scopes)
-    .fetch_all(&mut *tx)
-    .await?;
-    if rows.is_empty() {
+    let claims = timed_claims(tx, wanted).await?;
+    if claims.is_empty() {
         return Ok(HashMap::new());
     }
-    // The candidates, by scope: (posting time, value, owner).
-    let mut by_scope: HashMap<&str, Vec<(i64, &str, &str)>> = HashMap::new();
-    for (scope, value, owner) in &rows {
-        let Some(seconds) = value.split(':').next().and_then(|s| s.parse::<i64>().ok()) else {
-            continue;
-        };
-        by_scope
-            .entry(scope.as_str())
-            .or_default()
-            .push((seconds, value.as_str(), owner.as_str()));
-    }
     // Every (report, claim) pair that fits: a timed line within the window, by distance, or a
-    // day-only line of the report's day in Brasília, after every timed one. Given out closest
-    // first, each report and each claim once.
-    let mut pairs: Vec<Pair<'_>> = Vec::new();
+    // day-only line of the report's day in Brasília, after every timed one.
+    let mut pairs: Vec<((u8, i64), usize, usize)> = Vec::new();
     for (n, (f, at)) in fresh.iter().zip(&times).enumerate() {
         let Some(at) = at else { continue };
         let account = &f.report.account_id;
@@ -218,37 +258,28 @@ pub(crate) async fn take(
         let slot = seconds.div_euclid(SLOT_SECONDS);
         for s in [slot - 1, slot, slot + 1] {
             let scope = unconfirmed_scope(account, amount, &format!("t{s}"));
-            for &(posted, value, owner) in by_scope.get(scope.as_str()).into_iter().flatten() {
-                let distance = (posted - seconds).abs();
+            for c in in_scope(&claims, &scope) {
+                let distance = (claims[c].seconds - seconds).abs();
                 if distance <= window {
-                    pairs.push(((0, distance, value), n, scope.clone(), value, owner));
+                    pairs.push(((0, distance), c, n));
                 }
             }
         }
-        let scope = unconfirmed_scope(account, amount, &day_slot(*at));
-        for &(_, value, owner) in by_scope.get(scope.as_str()).into_iter().flatten() {
-            pairs.push(((1, 0, value), n, scope.clone(), value, owner));
+        for c in in_scope(&claims, &unconfirmed_scope(account, amount, &day_slot(*at))) {
+            pairs.push(((1, 0), c, n));
         }
     }
-    pairs.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
-    let mut given: HashSet<usize> = HashSet::new();
-    let mut used: HashSet<(String, &str)> = HashSet::new();
     let mut twins: HashMap<String, String> = HashMap::new();
     let mut taken: Vec<(String, String)> = Vec::new();
     let mut alias: Vec<(String, String, String)> = Vec::new();
-    for (_, n, scope, value, owner) in pairs {
-        if given.contains(&n) || used.contains(&(scope.clone(), value)) {
-            continue;
-        }
-        let report = fresh[n].report;
-        given.insert(n);
-        used.insert((scope.clone(), value));
-        twins.insert(fresh[n].stream_id.clone(), owner.to_owned());
-        taken.push((scope, value.to_owned()));
+    for (c, n) in closest_first(pairs) {
+        let (claim, report) = (&claims[c], fresh[n].report);
+        twins.insert(fresh[n].stream_id.clone(), claim.owner.clone());
+        taken.push((claim.scope.clone(), claim.value.clone()));
         alias.push((
             alias_scope(&report.account_id),
             digest(&report.end_to_end_id),
-            owner.to_owned(),
+            claim.owner.clone(),
         ));
     }
     if taken.is_empty() {
@@ -346,20 +377,12 @@ pub(crate) async fn bank_twins(
     if wanted.is_empty() {
         return Ok(HashMap::new());
     }
-    let scopes: Vec<String> = wanted.into_iter().collect();
-    let rows: Vec<(String, String, String)> = sqlx::query_as(
-        "select scope, value, owner from unique_claims
-          where scope = any($1::text[]) order by scope, value",
-    )
-    .persistent(false)
-    .bind(&scopes)
-    .fetch_all(&mut *tx)
-    .await?;
-    if rows.is_empty() {
+    let claims = timed_claims(tx, wanted).await?;
+    if claims.is_empty() {
         return Ok(HashMap::new());
     }
     // Payments a line is linked to already (by an earlier import) are not offered again.
-    let owners: Vec<&str> = rows.iter().map(|(_, _, o)| o.as_str()).collect();
+    let owners: Vec<&str> = claims.iter().map(|c| c.owner.as_str()).collect();
     let linked: HashSet<String> = sqlx::query_scalar::<_, String>(
         "select distinct owner from unique_claims where scope = $1 and owner = any($2::text[])",
     )
@@ -370,53 +393,40 @@ pub(crate) async fn bank_twins(
     .await?
     .into_iter()
     .collect();
-    let mut by_scope: HashMap<&str, Vec<(i64, &str)>> = HashMap::new();
-    for (scope, value, owner) in &rows {
-        let Some(seconds) = value.split(':').next().and_then(|s| s.parse::<i64>().ok()) else {
-            continue;
-        };
-        if !linked.contains(owner) {
-            by_scope
-                .entry(scope.as_str())
-                .or_default()
-                .push((seconds, owner.as_str()));
-        }
-    }
+    let free = |scope: &str| -> Vec<usize> {
+        in_scope(&claims, scope)
+            .into_iter()
+            .filter(|&c| !linked.contains(&claims[c].owner))
+            .collect()
+    };
     let seconds_window = window.num_seconds();
-    let mut pairs: Vec<((u8, i64, &str), usize)> = Vec::new();
+    let mut pairs: Vec<((u8, i64), usize, usize)> = Vec::new();
     for (line, at) in lines.iter().zip(&times) {
         let Some(at) = at else { continue };
         let amount = line.amount.get();
         if line.day_only {
-            let scope = bank_scope(account_id, amount, &day_slot(*at));
-            for &(_, owner) in by_scope.get(scope.as_str()).into_iter().flatten() {
-                pairs.push(((1, 0, owner), line.index));
+            for c in free(&bank_scope(account_id, amount, &day_slot(*at))) {
+                pairs.push(((1, 0), c, line.index));
             }
         } else {
-            let mut seen: HashSet<&str> = HashSet::new();
-            for edge in [*at - window, *at + window] {
-                let scope = bank_scope(account_id, amount, &day_slot(edge));
-                for &(posted, owner) in by_scope.get(scope.as_str()).into_iter().flatten() {
-                    let distance = (posted - at.timestamp()).abs();
-                    if distance <= seconds_window && seen.insert(owner) {
-                        pairs.push(((0, distance, owner), line.index));
+            let days: BTreeSet<String> = [*at - window, *at + window]
+                .iter()
+                .map(|edge| day_slot(*edge))
+                .collect();
+            for day in days {
+                for c in free(&bank_scope(account_id, amount, &day)) {
+                    let distance = (claims[c].seconds - at.timestamp()).abs();
+                    if distance <= seconds_window {
+                        pairs.push(((0, distance), c, line.index));
                     }
                 }
             }
         }
     }
-    pairs.sort();
-    let mut given: HashSet<usize> = HashSet::new();
-    let mut used: HashSet<&str> = HashSet::new();
-    let mut twins: HashMap<usize, String> = HashMap::new();
-    for ((_, _, owner), index) in pairs {
-        if given.contains(&index) || used.contains(owner) {
-            continue;
-        }
-        given.insert(index);
-        used.insert(owner);
-        twins.insert(index, owner.to_owned());
-    }
+    let twins: HashMap<usize, String> = closest_first(pairs)
+        .into_iter()
+        .map(|(c, index)| (index, claims[c].owner.clone()))
+        .collect();
     Ok(twins)
 }
 
