@@ -131,19 +131,13 @@ async fn write(state: AppState, run: Run) {
         match record_statement_batch(store, &batch, &run.metadata).await {
             Ok(outcome) => {
                 position = outcome.position.or(position);
-                note(
-                    &state,
-                    &run,
-                    "done = done + $3, recorded = recorded + $4, linked = linked + $5,
-                     already = already + $6",
-                    [
-                        chunk.len(),
-                        outcome.recorded(),
-                        outcome.linked(),
-                        outcome.already(),
-                    ],
-                )
-                .await;
+                let written = [
+                    chunk.len(),
+                    outcome.recorded(),
+                    outcome.linked(),
+                    outcome.already(),
+                ];
+                note(&state, &run, written, Ended::No).await;
             }
             Err(error) => {
                 tracing::warn!(%error, import = %run.import_id, "a statement batch failed in the background");
@@ -155,29 +149,41 @@ async fn write(state: AppState, run: Run) {
     // Done when the screen can show it: the list and the imports include the last batch.
     wait_for(&state, projections::payments::NAME, position).await;
     wait_for(&state, projections::statement_imports::NAME, position).await;
-    let finish = if incomplete {
-        "incomplete = true, finished_at = now()"
+    let ended = if incomplete {
+        Ended::PartWay
     } else {
-        "finished_at = now()"
+        Ended::Whole
     };
-    note(&state, &run, finish, [0; 4]).await;
+    note(&state, &run, [0; 4], ended).await;
 }
 
-/// Updates the run's row with `set` (`$3`…`$6` are `values`); a failure is logged and left: the
-/// row only feeds the progress bar.
-async fn note(state: &AppState, run: &Run, set: &str, values: [usize; 4]) {
-    let statement = format!(
-        "update statement_import_runs set {set}, updated_at = now()
-          where account_id = $1 and import_id = $2"
-    );
-    let mut query = sqlx::query(sqlx::AssertSqlSafe(statement))
-        .bind(run.account_id)
-        .bind(run.import_id);
-    if set.contains("$3") {
-        for value in values {
-            query = query.bind(count(value));
-        }
-    }
+/// Whether a run ended with this note.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Ended {
+    No,
+    Whole,
+    PartWay,
+}
+
+/// Adds `written` (lines, recorded, linked, already there) to the run's row and notes how it
+/// ended, if it did; a failure is logged and left: the row only feeds the progress bar.
+async fn note(state: &AppState, run: &Run, written: [usize; 4], ended: Ended) {
+    let [lines, recorded, linked, already] = written.map(count);
+    let query = sqlx::query(
+        "update statement_import_runs
+            set done = done + $3, recorded = recorded + $4, linked = linked + $5,
+                already = already + $6, incomplete = incomplete or $7,
+                finished_at = case when $8 then now() else finished_at end, updated_at = now()
+          where account_id = $1 and import_id = $2",
+    )
+    .bind(run.account_id)
+    .bind(run.import_id)
+    .bind(lines)
+    .bind(recorded)
+    .bind(linked)
+    .bind(already)
+    .bind(ended == Ended::PartWay)
+    .bind(ended != Ended::No);
     if let Err(error) = query.execute(&state.pool).await {
         tracing::warn!(%error, import = %run.import_id, "the statement import's progress was not noted");
     }
