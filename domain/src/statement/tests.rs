@@ -354,10 +354,11 @@ fn an_unknown_csv_is_sampled_split_by_the_separator_that_splits_its_rows_evenly(
     assert_eq!(commas.rows[1], ["02/03/2024", "12.50", "Fulano"]);
 }
 
-#[test]
-fn an_unknown_csv_read_with_the_owners_columns_gives_its_pix_credits_and_debits() {
+/// What the owner says [`UNKNOWN_BANK`] holds: three rows before the transactions, the date,
+/// money in and out, the history and who.
+fn unknown_bank_columns() -> super::CsvMapping {
     use super::csv::{AmountColumns, ColumnMap};
-    let mapping = super::CsvMapping {
+    super::CsvMapping {
         separator: ';',
         header_rows: 3,
         columns: ColumnMap {
@@ -369,7 +370,12 @@ fn an_unknown_csv_read_with_the_owners_columns_gives_its_pix_credits_and_debits(
             description: vec![1, 4],
             id: None,
         },
-    };
+    }
+}
+
+#[test]
+fn an_unknown_csv_read_with_the_owners_columns_gives_its_pix_credits_and_debits() {
+    let mapping = unknown_bank_columns();
     let statement = super::parse_mapped(UNKNOWN_BANK.as_bytes(), &mapping).expect("reads");
     let credits: Vec<(i64, String)> = statement
         .pix_credits()
@@ -434,25 +440,12 @@ fn a_quote_left_open_is_refused_naming_its_line_and_a_stray_quote_inside_a_value
 
 #[test]
 fn a_blank_line_among_the_rows_before_the_transactions_does_not_shift_the_header_rows_skipped() {
-    use super::csv::{AmountColumns, ColumnMap};
     // A spreadsheet's empty row (only separators) and a line of blanks: the sample shows neither,
     // so the owner counts three rows before the transactions.
     let text = UNKNOWN_BANK.replacen('\n', "\n;;;;\n   \n", 1);
     let sample = super::csv_sample(text.as_bytes());
     assert_eq!(sample.rows[3][0], "02/03/2024");
-    let mapping = super::CsvMapping {
-        separator: ';',
-        header_rows: 3,
-        columns: ColumnMap {
-            date: 0,
-            amount: AmountColumns::Split {
-                credit: 2,
-                debit: 3,
-            },
-            description: vec![1, 4],
-            id: None,
-        },
-    };
+    let mapping = unknown_bank_columns();
     let statement = super::parse_mapped(text.as_bytes(), &mapping).expect("reads");
     assert_eq!(statement.lines.len(), 3);
 }

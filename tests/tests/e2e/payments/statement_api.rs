@@ -577,6 +577,16 @@ fn mapped(file: &str, columns: Value) -> Value {
     body
 }
 
+/// The preview of `file` read with the owner's `columns`.
+async fn preview_mapped(person: &mut Person, account: &str, file: &str, columns: Value) -> Answer {
+    person
+        .post(
+            &Person::in_account(account, "/extratos/previa"),
+            &mapped(file, columns),
+        )
+        .await
+}
+
 #[tokio::test]
 async fn a_csv_of_a_bank_balcao_does_not_know_is_read_with_the_columns_the_owner_names() {
     let app = TestApp::spawn().await;
@@ -621,12 +631,7 @@ async fn a_csv_of_a_bank_balcao_does_not_know_is_read_with_the_columns_the_owner
         for (k, v) in change.as_object().expect("an object") {
             columns[k] = v.clone();
         }
-        let answer = owner
-            .post(
-                &Person::in_account(&account, "/extratos/previa"),
-                &mapped(&file, columns),
-            )
-            .await;
+        let answer = preview_mapped(&mut owner, &account, &file, columns).await;
         assert_eq!(
             answer.status,
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -638,12 +643,7 @@ async fn a_csv_of_a_bank_balcao_does_not_know_is_read_with_the_columns_the_owner
     // A column the rows do not have: the parser's message names the line.
     let mut columns = good.clone();
     columns["saida"] = json!(9);
-    let answer = owner
-        .post(
-            &Person::in_account(&account, "/extratos/previa"),
-            &mapped(&file, columns),
-        )
-        .await;
+    let answer = preview_mapped(&mut owner, &account, &file, columns).await;
     assert_eq!(
         answer.status,
         StatusCode::UNPROCESSABLE_ENTITY,
@@ -660,12 +660,7 @@ async fn a_csv_of_a_bank_balcao_does_not_know_is_read_with_the_columns_the_owner
     );
     assert_eq!(payment_events(&db).await, 0);
     // Named right: previewed and imported.
-    let seen = owner
-        .post(
-            &Person::in_account(&account, "/extratos/previa"),
-            &mapped(&file, good.clone()),
-        )
-        .await;
+    let seen = preview_mapped(&mut owner, &account, &file, good.clone()).await;
     assert_eq!(seen.status, StatusCode::OK, "{}", seen.text);
     assert_eq!(
         (&seen.json["creditosPix"], &seen.json["semQrcode"]),
