@@ -156,6 +156,9 @@ describe("a bank statement is imported on /painel/transacoes and undone", () => 
     const panel = owner.getByRole("region", { name: "Importar extrato" });
     const importButton = panel.getByRole("button", { name: "Importar 2 pagamentos" });
     await importButton.waitFor();
+    // The columns stay within reach after the preview.
+    await panel.getByRole("button", { name: "Mudar as colunas" }).waitFor();
+    await screenshotsAtBothSizes(owner, "extrato-colunas-previa");
     await importButton.click();
     await panel.getByRole("status").filter({ hasText: "2 pagamentos importados." }).waitFor();
   });

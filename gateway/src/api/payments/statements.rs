@@ -537,7 +537,11 @@ pub async fn preview(
         "arquivo": upload.arquivo.trim(),
         "formato": match statement.format {
             domain::statement::StatementFormat::Ofx => "OFX".to_owned(),
-            domain::statement::StatementFormat::Csv(bank) => format!("CSV ({bank})"),
+            // Read as the owner said: no bank to name, and no parentheses inside the screen's.
+            domain::statement::StatementFormat::Csv(domain::statement::csv::CHOSEN_COLUMNS) => {
+                "CSV com as colunas escolhidas".to_owned()
+            }
+            domain::statement::StatementFormat::Csv(bank) => format!("CSV do {bank}"),
         },
         "linhasLidas": statement.lines.len(),
         "creditosPix": credits,

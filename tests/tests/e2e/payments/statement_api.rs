@@ -662,6 +662,7 @@ async fn a_csv_of_a_bank_balcao_does_not_know_is_read_with_the_columns_the_owner
     // Named right: previewed and imported.
     let seen = preview_mapped(&mut owner, &account, &file, good.clone()).await;
     assert_eq!(seen.status, StatusCode::OK, "{}", seen.text);
+    assert_eq!(seen.json["formato"], "CSV com as colunas escolhidas");
     assert_eq!(
         (&seen.json["creditosPix"], &seen.json["semQrcode"]),
         (&json!(2), &json!(2)),
