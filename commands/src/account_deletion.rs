@@ -78,6 +78,7 @@ pub async fn delete_account(
         .release_all(account_id)
         .shred_key(account_id)
         .delete_photo(account_id)
+        .forget_all_bank_credentials(account_id)
         .forget_action_codes(account_id)
         .delete_sessions(account_id);
     // The addresses of the people this account invited are sealed with keys of their own.

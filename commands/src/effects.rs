@@ -18,6 +18,7 @@ use std::time::Duration;
 use sqlx::PgConnection;
 
 use crate::action_codes::{self, ActionCode, Purpose, code_hash};
+use crate::bank_credentials::{self, SealedBankCredentials};
 use crate::claims::is_digest;
 use crate::qrcode_usage::{self, ClaimRow, Counted, PlanAsRead};
 use crate::sessions::{self, NewSession};
@@ -88,6 +89,14 @@ enum Effect {
         account_id: String,
     },
     DeletePhoto {
+        account_id: String,
+    },
+    StoreBankCredentials(Box<SealedBankCredentials>),
+    ForgetBankCredentials {
+        account_id: uuid::Uuid,
+        key_id: uuid::Uuid,
+    },
+    ForgetAllBankCredentials {
         account_id: String,
     },
     CountQrCodes {
@@ -297,6 +306,30 @@ impl Effects {
     /// Deletes the profile photo of `account_id` (`account_photos`), if it has one.
     pub fn delete_photo(mut self, account_id: impl Into<String>) -> Self {
         self.steps.push(Effect::DeletePhoto {
+            account_id: account_id.into(),
+        });
+        self
+    }
+
+    /// Writes a connected key's sealed bank credentials (replacing the ones it had), with the
+    /// `BankConnected` event ([`bank_credentials`](crate::bank_credentials)).
+    pub fn store_bank_credentials(mut self, credentials: SealedBankCredentials) -> Self {
+        self.steps
+            .push(Effect::StoreBankCredentials(Box::new(credentials)));
+        self
+    }
+
+    /// Deletes a key's bank credentials, with the `BankDisconnected` event.
+    pub fn forget_bank_credentials(mut self, account_id: uuid::Uuid, key_id: uuid::Uuid) -> Self {
+        self.steps
+            .push(Effect::ForgetBankCredentials { account_id, key_id });
+        self
+    }
+
+    /// Deletes every bank credential of an account (its deletion; they are sealed with the key
+    /// the deletion shreds, and go with it too).
+    pub fn forget_all_bank_credentials(mut self, account_id: impl Into<String>) -> Self {
+        self.steps.push(Effect::ForgetAllBankCredentials {
             account_id: account_id.into(),
         });
         self
@@ -516,6 +549,13 @@ impl Effect {
                     .bind(account_id)
                     .execute(&mut *conn)
                     .await?;
+            }
+            Effect::StoreBankCredentials(credentials) => credentials.upsert(&mut *conn).await?,
+            Effect::ForgetBankCredentials { account_id, key_id } => {
+                bank_credentials::delete(&mut *conn, *account_id, *key_id).await?;
+            }
+            Effect::ForgetAllBankCredentials { account_id } => {
+                bank_credentials::delete_account(&mut *conn, account_id).await?;
             }
             Effect::CountQrCodes {
                 account_id,

@@ -41,6 +41,7 @@
 pub mod account_deletion;
 pub mod action_codes;
 pub mod api_pix_receivers;
+pub mod bank_credentials;
 mod batch;
 pub mod claims;
 mod effects;
