@@ -4,6 +4,7 @@
 //! | module | holds |
 //! |---|---|
 //! | [`account`] | the Account aggregate (sign-in, profile, team) and the [`account::password_policy`] |
+//! | [`bank`] | the owner's bank: API Pix profiles (hosts, token call, quirks) and the client certificate it issued |
 //! | [`bank_connection`] | the bank-connection aggregate: a key's bank reached through its API Pix (connected, tested, webhook registered, disconnected) |
 //! | [`brcode`] | the Pix BR Code engine (make, parse, validate, CLI) |
 //! | [`payment_link`] | the payment-link aggregate: a `/pagar` link for a key, an amount and a description |
@@ -23,6 +24,7 @@
 //! | [`text`] | text from outside checked for what the log and the read models can hold (no U+0000; no control characters in a name) |
 
 pub mod account;
+pub mod bank;
 pub mod bank_connection;
 pub mod brcode;
 pub mod key_ring;
