@@ -642,7 +642,7 @@ fn token(inner: &Inner, peer: &Peer, method: &Method, headers: &HeaderMap, body:
             "O corpo deve ser application/x-www-form-urlencoded.",
         );
     }
-    let form = query_pairs(Some(&String::from_utf8_lossy(body)));
+    let form = query_pairs(Some(String::from_utf8_lossy(body).as_ref()));
     let field = |name: &str| {
         form.iter()
             .find(|(key, _)| key == name)
@@ -965,7 +965,9 @@ fn get_charge(inner: &Inner, kind: ChargeKind, txid: &str) -> Response {
 
 fn list_pix(inner: &Inner, query: &dyn Fn(&str) -> Option<String>) -> Response {
     let parse = |name: &str| {
-        query(name).and_then(|value| DateTime::parse_from_rfc3339(&value).ok())
+        query(name)
+            .and_then(|value| DateTime::parse_from_rfc3339(&value).ok())
+            .map(|at| at.with_timezone(&Utc))
     };
     let (Some(inicio), Some(fim)) = (parse("inicio"), parse("fim")) else {
         // The schema already demanded both as date-times.

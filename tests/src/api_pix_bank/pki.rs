@@ -59,7 +59,7 @@ impl TestCa {
         params.not_before = not_before;
         params.not_after = not_after;
         let key = KeyPair::generate().expect("a client key");
-        let cert = params.signed_by(&key, &self.issuer).expect("a signed client certificate");
+        let cert = params.signed_by(&key, &*self.issuer).expect("a signed client certificate");
         ClientBundle {
             cert_pem: cert.pem(),
             key_pem: key.serialize_pem(),
@@ -115,7 +115,7 @@ impl TestPki {
         params.not_before = OffsetDateTime::now_utc() - TimeDuration::days(1);
         params.not_after = OffsetDateTime::now_utc() + TimeDuration::days(365);
         let key = KeyPair::generate().expect("a server key");
-        let cert = params.signed_by(&key, &ca.issuer).expect("a server certificate");
+        let cert = params.signed_by(&key, &*ca.issuer).expect("a server certificate");
         let callback_identity = ca.client(
             "Banco Simulado (notificações)",
             OffsetDateTime::now_utc() - TimeDuration::days(1),

@@ -14,6 +14,7 @@
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
+use jsonschema::error::ValidationErrorKind;
 use jsonschema::{Draft, Validator};
 use serde_json::{Map, Value};
 
@@ -348,20 +349,50 @@ impl Operation {
                 return violations;
             }
         };
-        let prefix = self.body_prefix();
-        violations.extend(validator.iter_errors(&value).map(|error| {
-            let pointer = error.instance_path().to_string();
-            let mut propriedade = prefix.to_owned();
-            for part in pointer.split('/').filter(|part| !part.is_empty()) {
-                propriedade.push('.');
-                propriedade.push_str(part);
-            }
-            Violation {
-                razao: format!("O campo {propriedade} não respeita o schema: {error}."),
+        let errors: Vec<_> = validator.iter_errors(&value).collect();
+        let pointers: Vec<String> = errors
+            .iter()
+            .map(|error| error.instance_path().to_string())
+            .collect();
+        for (error, pointer) in errors.iter().zip(&pointers) {
+            let reason = match error.kind() {
+                // A field whose own schema failed leaves no annotation, so the object around it
+                // also calls it unexpected: only the fields that failed nothing else are.
+                ValidationErrorKind::UnevaluatedProperties { unexpected } => {
+                    let extra: Vec<&String> = unexpected
+                        .iter()
+                        .filter(|field| {
+                            let below = format!("{pointer}/{field}");
+                            !pointers
+                                .iter()
+                                .any(|p| p == &below || p.starts_with(&format!("{below}/")))
+                        })
+                        .collect();
+                    if extra.is_empty() {
+                        continue;
+                    }
+                    let names: Vec<&str> = extra.iter().map(|field| field.as_str()).collect();
+                    format!("campos que o schema não prevê: {}", names.join(", "))
+                }
+                _ => error.to_string(),
+            };
+            let propriedade = self.property(pointer);
+            violations.push(Violation {
+                razao: format!("O campo {propriedade} não respeita o schema: {reason}."),
                 propriedade,
-            }
-        }));
+            });
+        }
         violations
+    }
+
+    /// A JSON pointer into the body as the spec's `violacoes` name it: `cob.valor.original`.
+    fn property(&self, pointer: &str) -> String {
+        let mut propriedade = self.body_prefix().to_owned();
+        for part in pointer.split('/').filter(|part| !part.is_empty()) {
+            propriedade.push('.');
+            propriedade.push_str(part);
+        }
+        propriedade
     }
 
     /// How the spec's `violacoes` name the body of this operation (`cob.valor.original`).
