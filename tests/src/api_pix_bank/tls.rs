@@ -82,7 +82,7 @@ impl TlsListener {
                     continue;
                 };
                 let acceptor = acceptor.clone();
-                let sender = sender.clone();
+                let ready = sender.clone();
                 let refused = refused.clone();
                 tokio::spawn(async move {
                     let handshake =
@@ -98,7 +98,7 @@ impl TlsListener {
                                 addr,
                                 has_client_cert,
                             };
-                            let _ = sender.send((tls, peer)).await;
+                            let _ = ready.send((tls, peer)).await;
                         }
                         _ => {
                             refused.fetch_add(1, Ordering::SeqCst);
