@@ -40,7 +40,9 @@ pub(crate) struct Inner {
 impl Inner {
     pub(crate) fn state(&self) -> MutexGuard<'_, BankState> {
         // A test that panicked while holding the lock leaves the state as it was: still usable.
-        self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 }
 
@@ -126,7 +128,11 @@ pub(crate) fn reais(centavos: i64) -> String {
 /// The spec's `"123.45"` as centavos (the schema already checked its shape).
 fn centavos(valor: &str) -> Option<i64> {
     let (whole, cents) = valor.split_once('.')?;
-    whole.parse::<i64>().ok()?.checked_mul(100)?.checked_add(cents.parse().ok()?)
+    whole
+        .parse::<i64>()
+        .ok()?
+        .checked_mul(100)?
+        .checked_add(cents.parse().ok()?)
 }
 
 impl BankState {
@@ -302,7 +308,13 @@ fn not_found(tipo: &str, title: &str, detail: &str) -> Response {
 }
 
 fn access_denied(detail: &str) -> Response {
-    problem(StatusCode::FORBIDDEN, "AcessoNegado", "Acesso Negado", detail, &[])
+    problem(
+        StatusCode::FORBIDDEN,
+        "AcessoNegado",
+        "Acesso Negado",
+        detail,
+        &[],
+    )
 }
 
 fn query_pairs(query: Option<&str>) -> Vec<(String, String)> {
@@ -356,7 +368,11 @@ pub(crate) async fn handle(
                 propriedade: "caminho".to_owned(),
             }],
         );
-        return not_found("NaoEncontrado", "Não Encontrado", "Entidade não encontrada.");
+        return not_found(
+            "NaoEncontrado",
+            "Não Encontrado",
+            "Entidade não encontrada.",
+        );
     };
     let failure = inner.state().api_failures.pop_front();
     if let Some(answer) = apply_failure(failure).await {
@@ -375,14 +391,20 @@ pub(crate) async fn handle(
                     StatusCode::UNAUTHORIZED,
                     "AcessoNegado",
                     "Acesso Negado",
-                    &format!("O parâmetro {name} é obrigatório neste banco e não foi informado ou não confere."),
+                    &format!(
+                        "O parâmetro {name} é obrigatório neste banco e não foi informado ou não confere."
+                    ),
                     &[],
                 );
             }
         }
     }
     if let Some((name, expected)) = &quirks.required_header
-        && parts.headers.get(name.as_str()).and_then(|v| v.to_str().ok()) != Some(expected.as_str())
+        && parts
+            .headers
+            .get(name.as_str())
+            .and_then(|v| v.to_str().ok())
+            != Some(expected.as_str())
     {
         return access_denied(&format!(
             "O cabeçalho {name} é obrigatório neste banco e não foi informado ou não confere."
@@ -411,7 +433,11 @@ pub(crate) async fn handle(
                     propriedade: "caminho".to_owned(),
                 }],
             );
-            return not_found("NaoEncontrado", "Não Encontrado", "Entidade não encontrada.");
+            return not_found(
+                "NaoEncontrado",
+                "Não Encontrado",
+                "Entidade não encontrada.",
+            );
         }
         Matched::WrongMethod => {
             record_invalid(
@@ -440,8 +466,8 @@ pub(crate) async fn handle(
     if !violations.is_empty() {
         record_invalid(&inner, &parts.method, &shown_path, violations.clone());
     }
-    if let Err(answer) = authorize(&inner, &parts.headers, operation) {
-        return answer;
+    if let Some(refusal) = unauthorized(&inner, &parts.headers, operation) {
+        return refusal;
     }
     if !violations.is_empty() {
         let (tipo, title, detail) = invalid_request_error(operation);
@@ -571,8 +597,9 @@ fn refund_invalid() -> (&'static str, &'static str, &'static str) {
     )
 }
 
-/// The Bearer token: known, not expired, and carrying the operation's scopes.
-fn authorize(inner: &Inner, headers: &HeaderMap, operation: &Operation) -> Result<(), Response> {
+/// The refusal, unless the Bearer token is known, not expired, and carries the operation's
+/// scopes.
+fn unauthorized(inner: &Inner, headers: &HeaderMap, operation: &Operation) -> Option<Response> {
     let unauthorized = |detail: &str| {
         let mut response = problem(
             StatusCode::UNAUTHORIZED,
@@ -592,30 +619,36 @@ fn authorize(inner: &Inner, headers: &HeaderMap, operation: &Operation) -> Resul
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.strip_prefix("Bearer "))
     else {
-        return Err(unauthorized("Token de acesso ausente."));
+        return Some(unauthorized("Token de acesso ausente."));
     };
     let state = inner.state();
     let Some(issued) = state.tokens.get(token.trim()) else {
-        return Err(unauthorized("Token de acesso inválido."));
+        return Some(unauthorized("Token de acesso inválido."));
     };
     if issued.expires_at <= Instant::now() {
-        return Err(unauthorized("Token de acesso expirado."));
+        return Some(unauthorized("Token de acesso expirado."));
     }
     if let Some(missing) = operation
         .scopes
         .iter()
         .find(|scope| !issued.scopes.contains(scope))
     {
-        return Err(access_denied(&format!(
+        return Some(access_denied(&format!(
             "O token não tem o escopo {missing}, exigido por {} {}.",
             operation.method, operation.template
         )));
     }
-    Ok(())
+    None
 }
 
 /// `POST {token_path}`: OAuth2 client credentials.
-fn token(inner: &Inner, peer: &Peer, method: &Method, headers: &HeaderMap, body: &[u8]) -> Response {
+fn token(
+    inner: &Inner,
+    peer: &Peer,
+    method: &Method,
+    headers: &HeaderMap,
+    body: &[u8],
+) -> Response {
     let quirks = &inner.config.quirks;
     if method != Method::POST {
         return oauth_error(
@@ -870,7 +903,9 @@ fn put_charge(inner: &Inner, kind: ChargeKind, txid: &str, body: Value) -> Respo
     let chave = body["chave"].as_str().unwrap_or_default().to_owned();
     if !holds_key(inner, &chave) {
         return invalid(
-            &format!("O campo {prefix}.chave corresponde a uma conta que não pertence a este usuário recebedor."),
+            &format!(
+                "O campo {prefix}.chave corresponde a uma conta que não pertence a este usuário recebedor."
+            ),
             "chave",
         );
     }
@@ -914,11 +949,9 @@ fn put_charge(inner: &Inner, kind: ChargeKind, txid: &str, body: Value) -> Respo
         let loc_id = state.next_location_id;
         let location = match kind {
             ChargeKind::Cob => format!("{}/qr/v2/{}", inner.authority, Uuid::new_v4().simple()),
-            ChargeKind::Cobv => format!(
-                "{}/qr/v2/cobv/{}",
-                inner.authority,
-                Uuid::new_v4().simple()
-            ),
+            ChargeKind::Cobv => {
+                format!("{}/qr/v2/cobv/{}", inner.authority, Uuid::new_v4().simple())
+            }
         };
         state.charges.insert(
             txid.to_owned(),
@@ -998,10 +1031,7 @@ fn list_pix(inner: &Inner, query: &dyn Fn(&str) -> Option<String>) -> Response {
         );
     }
     if query("cpf").is_some() && query("cnpj").is_some() {
-        return consulta_invalida(
-            "Ambos os parâmetros cpf e cnpj estão preenchidos.",
-            "cpf",
-        );
+        return consulta_invalida("Ambos os parâmetros cpf e cnpj estão preenchidos.", "cpf");
     }
     let txid = query("txid");
     let txid_present = query("txIdPresente").map(|v| v == "true");
@@ -1016,10 +1046,14 @@ fn list_pix(inner: &Inner, query: &dyn Fn(&str) -> Option<String>) -> Response {
         .filter(|pix| pix.horario >= inicio && pix.horario <= fim)
         .filter(|pix| txid.as_ref().is_none_or(|t| pix.txid.as_ref() == Some(t)))
         .filter(|pix| txid_present.is_none_or(|present| pix.txid.is_some() == present))
-        .filter(|pix| refund_present.is_none_or(|present| !pix.refunds.is_empty() == present))
+        .filter(|pix| refund_present.is_none_or(|present| pix.refunds.is_empty() != present))
         .filter(|_| !by_payer)
         .collect();
-    found.sort_by(|a, b| a.horario.cmp(&b.horario).then_with(|| a.e2eid.cmp(&b.e2eid)));
+    found.sort_by(|a, b| {
+        a.horario
+            .cmp(&b.horario)
+            .then_with(|| a.e2eid.cmp(&b.e2eid))
+    });
     let total = found.len();
     let pix: Vec<Value> = found
         .into_iter()

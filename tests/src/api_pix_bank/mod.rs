@@ -38,8 +38,7 @@ use tokio::net::TcpListener;
 use tokio::task::JoinHandle;
 
 pub use config::{
-    ALL_SCOPES, AccountHolder, Quirks, RefundOutcome, RegisteredClient, SimulatorConfig,
-    TokenAuth,
+    ALL_SCOPES, AccountHolder, Quirks, RefundOutcome, RegisteredClient, SimulatorConfig, TokenAuth,
 };
 pub use pki::{ClientBundle, TestPki};
 pub use spec::Violation;

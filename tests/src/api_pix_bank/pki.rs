@@ -59,7 +59,9 @@ impl TestCa {
         params.not_before = not_before;
         params.not_after = not_after;
         let key = KeyPair::generate().expect("a client key");
-        let cert = params.signed_by(&key, &*self.issuer).expect("a signed client certificate");
+        let cert = params
+            .signed_by(&key, &*self.issuer)
+            .expect("a signed client certificate");
         ClientBundle {
             cert_pem: cert.pem(),
             key_pem: key.serialize_pem(),
@@ -107,15 +109,18 @@ impl TestPki {
     pub fn new() -> TestPki {
         let ca = TestCa::new("Banco Simulado CA de Testes");
         let other_ca = TestCa::new("Outra CA Desconhecida");
-        let mut params = CertificateParams::new(vec!["localhost".to_owned(), "127.0.0.1".to_owned()])
-            .expect("server parameters");
+        let mut params =
+            CertificateParams::new(vec!["localhost".to_owned(), "127.0.0.1".to_owned()])
+                .expect("server parameters");
         params.distinguished_name = name("localhost");
         params.key_usages = vec![KeyUsagePurpose::DigitalSignature];
         params.extended_key_usages = vec![ExtendedKeyUsagePurpose::ServerAuth];
         params.not_before = OffsetDateTime::now_utc() - TimeDuration::days(1);
         params.not_after = OffsetDateTime::now_utc() + TimeDuration::days(365);
         let key = KeyPair::generate().expect("a server key");
-        let cert = params.signed_by(&key, &*ca.issuer).expect("a server certificate");
+        let cert = params
+            .signed_by(&key, &*ca.issuer)
+            .expect("a server certificate");
         let callback_identity = ca.client(
             "Banco Simulado (notificações)",
             OffsetDateTime::now_utc() - TimeDuration::days(1),

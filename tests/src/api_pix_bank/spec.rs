@@ -98,9 +98,7 @@ pub(crate) fn api_spec() -> &'static ApiSpec {
 impl ApiSpec {
     fn load(yaml: &str) -> ApiSpec {
         let document: Value = serde_norway::from_str(yaml).expect("the OpenAPI file is YAML");
-        let paths = document["paths"]
-            .as_object()
-            .expect("the spec has paths");
+        let paths = document["paths"].as_object().expect("the spec has paths");
         let mut operations = Vec::new();
         for (template, item) in paths {
             if template.contains("UrlAccessToken") {
@@ -169,12 +167,12 @@ impl Operation {
         let segments = template
             .trim_start_matches('/')
             .split('/')
-            .map(|segment| {
-                match segment.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
+            .map(
+                |segment| match segment.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
                     Some(name) => Segment::Param(name.to_owned()),
                     None => Segment::Literal(segment.to_owned()),
-                }
-            })
+                },
+            )
             .collect();
         let own = op
             .get("parameters")
@@ -578,7 +576,9 @@ fn close_objects(node: &mut Value, part_of_composition: bool) {
         match key.as_str() {
             "properties" => {
                 if let Value::Object(fields) = value {
-                    fields.values_mut().for_each(|field| close_objects(field, false));
+                    fields
+                        .values_mut()
+                        .for_each(|field| close_objects(field, false));
                 }
             }
             "items" | "additionalProperties" | "not" => close_objects(value, false),
@@ -627,5 +627,7 @@ pub(crate) fn percent_decode(raw: &str) -> String {
 }
 
 fn hex_digit(byte: u8) -> Option<u8> {
-    (byte as char).to_digit(16).and_then(|digit| u8::try_from(digit).ok())
+    (byte as char)
+        .to_digit(16)
+        .and_then(|digit| u8::try_from(digit).ok())
 }

@@ -6,8 +6,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use axum::serve::{IncomingStream, Listener};
 use axum::extract::connect_info::Connected;
+use axum::serve::{IncomingStream, Listener};
 use rustls::RootCertStore;
 use rustls::server::{ServerConfig, WebPkiClientVerifier};
 use tokio::net::{TcpListener, TcpStream};
@@ -24,7 +24,9 @@ use super::pki::TestPki;
 pub(crate) fn server_config(pki: &TestPki, client_cert_required: bool) -> ServerConfig {
     let provider = Arc::new(rustls::crypto::ring::default_provider());
     let mut roots = RootCertStore::empty();
-    roots.add(pki.ca_der()).expect("the test CA is a certificate");
+    roots
+        .add(pki.ca_der())
+        .expect("the test CA is a certificate");
     let builder = WebPkiClientVerifier::builder_with_provider(Arc::new(roots), provider.clone());
     let verifier = if client_cert_required {
         builder.build()

@@ -62,7 +62,12 @@ async fn a_bank_that_does_not_append_pix_posts_to_the_url_as_registered() {
     let receiver = Receiver::start().await;
     register(&sim, &receiver).await;
 
-    sim.receive_pix(SimulatorConfig::KEY, 1_000, Some("pedido123"), Some("obrigado"));
+    sim.receive_pix(
+        SimulatorConfig::KEY,
+        1_000,
+        Some("pedido123"),
+        Some("obrigado"),
+    );
 
     let received = receiver.wait_for(1).await;
     assert_eq!(received[0].0, "/webhooks/banco");
@@ -100,7 +105,10 @@ async fn dropped_callbacks_are_recorded_and_not_delivered() {
     assert_eq!(callbacks[0].outcome, CallbackOutcome::Dropped);
     assert_eq!(callbacks[0].body["pix"][0]["endToEndId"], first);
     assert_eq!(callbacks[1].outcome, CallbackOutcome::Dropped);
-    assert!(sim.pix(&first).is_some(), "a dropped Pix is still at the bank");
+    assert!(
+        sim.pix(&first).is_some(),
+        "a dropped Pix is still at the bank"
+    );
 }
 
 #[tokio::test]

@@ -15,7 +15,12 @@ async fn a_client_with_a_certificate_from_the_banks_ca_gets_a_token() {
     assert_eq!(status, StatusCode::OK, "{answer}");
     assert_eq!(answer["token_type"], "Bearer");
     assert_eq!(answer["expires_in"], 3600);
-    assert!(answer["scope"].as_str().expect("scopes").contains("webhook.write"));
+    assert!(
+        answer["scope"]
+            .as_str()
+            .expect("scopes")
+            .contains("webhook.write")
+    );
     assert_eq!(sim.tokens_issued(), 1);
     assert_eq!(sim.refused_handshakes(), 0);
 }
@@ -26,7 +31,10 @@ async fn a_client_without_a_certificate_is_refused_during_the_handshake() {
 
     let sent = client_with(&sim, None).post(sim.token_url()).send().await;
 
-    assert!(sent.is_err(), "the bank answered a client without a certificate");
+    assert!(
+        sent.is_err(),
+        "the bank answered a client without a certificate"
+    );
     tests::eventually("the refused handshake", async || {
         (sim.refused_handshakes() == 1).then_some(())
     })
@@ -45,7 +53,10 @@ async fn a_certificate_from_another_ca_is_refused_during_the_handshake() {
         .send()
         .await;
 
-    assert!(sent.is_err(), "the bank answered a certificate from another CA");
+    assert!(
+        sent.is_err(),
+        "the bank answered a certificate from another CA"
+    );
     tests::eventually("the refused handshake", async || {
         (sim.refused_handshakes() == 1).then_some(())
     })

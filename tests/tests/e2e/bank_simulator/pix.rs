@@ -28,10 +28,14 @@ async fn received_pix_are_read_in_pages_within_the_window() {
     let query = window(start - Duration::minutes(1), Utc::now());
 
     let (first, page0) = api
-        .get(&format!("/pix?{query}&paginacao.paginaAtual=0&paginacao.itensPorPagina=2"))
+        .get(&format!(
+            "/pix?{query}&paginacao.paginaAtual=0&paginacao.itensPorPagina=2"
+        ))
         .await;
     let (_, page2) = api
-        .get(&format!("/pix?{query}&paginacao.paginaAtual=2&paginacao.itensPorPagina=2"))
+        .get(&format!(
+            "/pix?{query}&paginacao.paginaAtual=2&paginacao.itensPorPagina=2"
+        ))
         .await;
 
     assert_eq!(first, StatusCode::OK, "{page0}");
@@ -47,7 +51,11 @@ async fn received_pix_are_read_in_pages_within_the_window() {
         .iter()
         .flat_map(|page| page["pix"].as_array().expect("a page").clone())
         .collect::<Vec<_>>();
-    assert!(every.iter().all(|pix| pix["endToEndId"] != outside.as_str()));
+    assert!(
+        every
+            .iter()
+            .all(|pix| pix["endToEndId"] != outside.as_str())
+    );
     let (one, pix) = api.get(&format!("/pix/{outside}")).await;
     assert_eq!(one, StatusCode::OK);
     assert_eq!(pix["valor"], "9.99");
@@ -61,7 +69,10 @@ async fn more_than_a_thousand_per_page_and_an_end_before_the_start_are_refused()
     let now = Utc::now();
 
     let (too_many, _) = api
-        .get(&format!("/pix?{}&paginacao.itensPorPagina=1001", window(now - Duration::hours(1), now)))
+        .get(&format!(
+            "/pix?{}&paginacao.itensPorPagina=1001",
+            window(now - Duration::hours(1), now)
+        ))
         .await;
     let (backwards, problem) = api
         .get(&format!("/pix?{}", window(now, now - Duration::hours(1))))
@@ -83,16 +94,28 @@ async fn refunds_beyond_what_the_pix_paid_are_refused_as_the_spec_says() {
     let e2eid = sim.receive_pix(SimulatorConfig::KEY, 10_000, Some("pedido9"), None);
 
     let (first, _) = api
-        .put(&format!("/pix/{e2eid}/devolucao/a1"), &json!({ "valor": "60.00" }))
+        .put(
+            &format!("/pix/{e2eid}/devolucao/a1"),
+            &json!({ "valor": "60.00" }),
+        )
         .await;
     let (over, problem) = api
-        .put(&format!("/pix/{e2eid}/devolucao/a2"), &json!({ "valor": "40.01" }))
+        .put(
+            &format!("/pix/{e2eid}/devolucao/a2"),
+            &json!({ "valor": "40.01" }),
+        )
         .await;
     let (reused, _) = api
-        .put(&format!("/pix/{e2eid}/devolucao/a1"), &json!({ "valor": "1.00" }))
+        .put(
+            &format!("/pix/{e2eid}/devolucao/a1"),
+            &json!({ "valor": "1.00" }),
+        )
         .await;
     let (rest, _) = api
-        .put(&format!("/pix/{e2eid}/devolucao/a3"), &json!({ "valor": "40.00" }))
+        .put(
+            &format!("/pix/{e2eid}/devolucao/a3"),
+            &json!({ "valor": "40.00" }),
+        )
         .await;
 
     assert_eq!(first, StatusCode::CREATED);
@@ -116,7 +139,10 @@ async fn a_bank_that_settles_at_once_answers_devolvido_on_the_next_read() {
     let e2eid = sim.receive_pix(SimulatorConfig::KEY, 3_000, None, None);
 
     let (created, refund) = api
-        .put(&format!("/pix/{e2eid}/devolucao/x1"), &json!({ "valor": "30.00" }))
+        .put(
+            &format!("/pix/{e2eid}/devolucao/x1"),
+            &json!({ "valor": "30.00" }),
+        )
         .await;
 
     assert_eq!(created, StatusCode::CREATED);

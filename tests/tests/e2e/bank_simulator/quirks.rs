@@ -44,7 +44,12 @@ async fn inter_refuses_a_call_without_its_x_conta_corrente_header() {
         .await;
 
     assert_eq!(without, StatusCode::FORBIDDEN);
-    assert!(problem["detail"].as_str().expect("a detail").contains("x-conta-corrente"));
+    assert!(
+        problem["detail"]
+            .as_str()
+            .expect("a detail")
+            .contains("x-conta-corrente")
+    );
     assert_eq!(with, StatusCode::OK);
 }
 

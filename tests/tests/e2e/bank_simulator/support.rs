@@ -31,10 +31,16 @@ pub(crate) fn client(sim: &BankSimulator) -> reqwest::Client {
 }
 
 /// The default client's token (HTTP Basic), the whole answer.
-pub(crate) async fn token_answer(sim: &BankSimulator, http: &reqwest::Client) -> (StatusCode, Value) {
+pub(crate) async fn token_answer(
+    sim: &BankSimulator,
+    http: &reqwest::Client,
+) -> (StatusCode, Value) {
     let response = http
         .post(sim.token_url())
-        .basic_auth(SimulatorConfig::CLIENT_ID, Some(SimulatorConfig::CLIENT_SECRET))
+        .basic_auth(
+            SimulatorConfig::CLIENT_ID,
+            Some(SimulatorConfig::CLIENT_SECRET),
+        )
         .form(&[("grant_type", "client_credentials")])
         .send()
         .await
@@ -79,7 +85,8 @@ impl Api {
     }
 
     pub(crate) async fn get(&self, path: &str) -> (StatusCode, Value) {
-        self.send(self.http.get(format!("{}{path}", self.base))).await
+        self.send(self.http.get(format!("{}{path}", self.base)))
+            .await
     }
 
     pub(crate) async fn put(&self, path: &str, body: &Value) -> (StatusCode, Value) {
@@ -88,7 +95,8 @@ impl Api {
     }
 
     pub(crate) async fn delete(&self, path: &str) -> (StatusCode, Value) {
-        self.send(self.http.delete(format!("{}{path}", self.base))).await
+        self.send(self.http.delete(format!("{}{path}", self.base)))
+            .await
     }
 }
 
@@ -97,10 +105,13 @@ pub(crate) fn txid(n: u32) -> String {
     format!("balcaoteste{n:024}")
 }
 
+/// What the receiver heard: each request's path and JSON body.
+type Log = Arc<Mutex<Vec<(String, Value)>>>;
+
 /// A plain HTTP server that records every request (path and JSON body) and answers 200.
 pub(crate) struct Receiver {
     pub url: String,
-    received: Arc<Mutex<Vec<(String, Value)>>>,
+    received: Log,
     task: tokio::task::JoinHandle<()>,
 }
 
@@ -114,26 +125,36 @@ impl Receiver {
     pub(crate) async fn start() -> Receiver {
         let received = Arc::new(Mutex::new(Vec::new()));
         let app = Router::new()
-            .fallback(
-                |State(received): State<Arc<Mutex<Vec<(String, Value)>>>>, request: Request| async move {
-                    let path = request.uri().path().to_owned();
-                    let body = axum::body::to_bytes(request.into_body(), 1 << 20)
-                        .await
-                        .expect("a body");
-                    let body = serde_json::from_slice(&body).unwrap_or(Value::Null);
-                    received.lock().expect("the receiver's log").push((path, body));
-                    StatusCode::OK
-                },
-            )
+            .fallback(|State(received): State<Log>, request: Request| async move {
+                let path = request.uri().path().to_owned();
+                let body = axum::body::to_bytes(request.into_body(), 1 << 20)
+                    .await
+                    .expect("a body");
+                let body = serde_json::from_slice(&body).unwrap_or(Value::Null);
+                received
+                    .lock()
+                    .expect("the receiver's log")
+                    .push((path, body));
+                StatusCode::OK
+            })
             .with_state(received.clone());
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
             .expect("a free port");
-        let url = format!("http://{}/webhooks/banco", listener.local_addr().expect("an address"));
+        let url = format!(
+            "http://{}/webhooks/banco",
+            listener.local_addr().expect("an address")
+        );
         let task = tokio::spawn(async move {
-            axum::serve(listener, app).await.expect("the receiver serves");
+            axum::serve(listener, app)
+                .await
+                .expect("the receiver serves");
         });
-        Receiver { url, received, task }
+        Receiver {
+            url,
+            received,
+            task,
+        }
     }
 
     /// What arrived so far.

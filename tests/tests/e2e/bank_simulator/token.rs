@@ -2,9 +2,7 @@
 
 use reqwest::StatusCode;
 use serde_json::json;
-use tests::api_pix_bank::{
-    BankSimulator, Quirks, RegisteredClient, SimulatorConfig, TokenAuth,
-};
+use tests::api_pix_bank::{BankSimulator, Quirks, RegisteredClient, SimulatorConfig, TokenAuth};
 
 use super::support::{Api, client, client_with, token_answer};
 
@@ -71,8 +69,16 @@ async fn a_token_without_the_operations_scope_is_refused_with_acesso_negado() {
         .await;
 
     assert_eq!(status, StatusCode::FORBIDDEN);
-    assert_eq!(problem["type"], "https://pix.bcb.gov.br/api/v2/error/AcessoNegado");
-    assert!(problem["detail"].as_str().expect("a detail").contains("webhook.write"));
+    assert_eq!(
+        problem["type"],
+        "https://pix.bcb.gov.br/api/v2/error/AcessoNegado"
+    );
+    assert!(
+        problem["detail"]
+            .as_str()
+            .expect("a detail")
+            .contains("webhook.write")
+    );
     assert_eq!(sim.registered_webhook(SimulatorConfig::KEY), None);
 }
 

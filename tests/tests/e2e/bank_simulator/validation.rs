@@ -35,7 +35,10 @@ async fn a_charge_as_the_spec_describes_it_is_created_with_its_location() {
     assert!(charge["calendario"]["criacao"].is_string());
     let location = charge["location"].as_str().expect("a location");
     let host = sim.origin().trim_start_matches("https://").to_owned();
-    assert!(location.starts_with(&format!("{host}/qr/v2/")), "{location}");
+    assert!(
+        location.starts_with(&format!("{host}/qr/v2/")),
+        "{location}"
+    );
     assert_eq!(charge["loc"]["tipoCob"], "cob");
     let (read, again) = api.get(&format!("/cob/{txid}")).await;
     assert_eq!(read, StatusCode::OK);
@@ -68,7 +71,9 @@ async fn a_field_the_spec_does_not_allow_is_refused_and_recorded() {
     assert_eq!(invalid.len(), 1);
     assert_eq!(invalid[0].method, "PUT");
     assert!(
-        invalid[0].violations[0].propriedade.starts_with("cob.calendario"),
+        invalid[0].violations[0]
+            .propriedade
+            .starts_with("cob.calendario"),
         "{:?}",
         invalid[0].violations
     );

@@ -27,7 +27,10 @@ async fn a_webhook_registered_with_a_token_is_read_back_listed_and_removed() {
     assert!(webhook["criacao"].is_string());
     assert_eq!(list, StatusCode::OK);
     assert_eq!(listed["webhooks"][0]["webhookUrl"], URL);
-    assert_eq!(listed["parametros"]["paginacao"]["quantidadeTotalDeItens"], 1);
+    assert_eq!(
+        listed["parametros"]["paginacao"]["quantidadeTotalDeItens"],
+        1
+    );
     assert_eq!(delete, StatusCode::NO_CONTENT);
     assert_eq!(gone, StatusCode::NOT_FOUND);
     assert_eq!(
@@ -44,7 +47,10 @@ async fn a_webhook_for_a_key_the_account_does_not_hold_is_refused_as_the_spec_sa
     let api = Api::connect(&sim).await;
 
     let (status, problem) = api
-        .put("/webhook/loja@exemplo.com.br", &json!({ "webhookUrl": URL }))
+        .put(
+            "/webhook/loja@exemplo.com.br",
+            &json!({ "webhookUrl": URL }),
+        )
         .await;
 
     assert_eq!(status, StatusCode::BAD_REQUEST);
