@@ -303,7 +303,89 @@ fn oauth_error(status: StatusCode, error: &str, description: &str) -> Response {
     response
 }
 
-fn not_found(tipo: &str, title: &str, detail: &str) -> Response {
+/// `200` with `found`, or what `missing` answers.
+fn found_or(found: Option<Value>, missing: impl FnOnce() -> Response) -> Response {
+    match found {
+        Some(value) => json_response(StatusCode::OK, &value),
+        None => missing(),
+    }
+}
+
+/// An error of the spec: its type, title and detail.
+type SpecError = (&'static str, &'static str, &'static str);
+
+const NAO_ENCONTRADO: SpecError = (
+    "NaoEncontrado",
+    "Não Encontrado",
+    "Entidade não encontrada.",
+);
+const WEBHOOK_NAO_ENCONTRADO: SpecError = (
+    "WebhookNaoEncontrado",
+    "Webhook não encontrado.",
+    "O webhook denotado por {chave} não encontra-se estabelecido.",
+);
+const PIX_NAO_ENCONTRADO: SpecError = (
+    "PixNaoEncontrado",
+    "Pix não encontrado.",
+    "Pix não encontrado para o e2eid informado.",
+);
+const DEVOLUCAO_NAO_ENCONTRADA: SpecError = (
+    "PixDevolucaoNaoEncontrada",
+    "Devolução não encontrada.",
+    "Devolução não encontrada para o e2eid informado.",
+);
+const COB_NAO_ENCONTRADA: SpecError = (
+    "CobNaoEncontrado",
+    "Cobrança não encontrada.",
+    "Cobrança não encontrada para o txid informado.",
+);
+const COBV_NAO_ENCONTRADA: SpecError = (
+    "CobVNaoEncontrada",
+    "Cobrança não encontrada.",
+    "Cobrança com vencimento não encontrada para o txid informado.",
+);
+
+const COB_INVALIDA: SpecError = (
+    "CobOperacaoInvalida",
+    "Cobrança inválida.",
+    "A requisição que busca alterar ou criar uma cobrança para pagamento imediato não respeita o _schema_ ou está semanticamente errada.",
+);
+const COBV_INVALIDA: SpecError = (
+    "CobVOperacaoInvalida",
+    "Cobrança inválida.",
+    "A requisição que busca alterar ou criar uma cobrança com vencimento não respeita o _schema_ ou está semanticamente errada.",
+);
+const WEBHOOK_INVALIDO: SpecError = (
+    "WebhookOperacaoInvalida",
+    "Webhook inválido.",
+    "A presente requisição busca criar um webhook sem respeitar o _schema_ ou, ainda, com sentido semanticamente inválido.",
+);
+const DEVOLUCAO_INVALIDA: SpecError = (
+    "PixDevolucaoInvalida",
+    "Devolução inválida.",
+    "A presente requisição de devolução não respeita o _schema_ ou não faz sentido semanticamente.",
+);
+const PIX_CONSULTA_INVALIDA: SpecError = (
+    "PixConsultaInvalida",
+    "Consulta inválida.",
+    "Os parâmetros de consulta à lista de pix recebidos não respeitam o schema ou não fazem sentido semanticamente.",
+);
+
+/// `400` with the spec's error and one violation.
+fn refused((tipo, title, detail): SpecError, razao: &str, propriedade: &str) -> Response {
+    problem(
+        StatusCode::BAD_REQUEST,
+        tipo,
+        title,
+        detail,
+        &[Violation {
+            razao: razao.to_owned(),
+            propriedade: propriedade.to_owned(),
+        }],
+    )
+}
+
+fn not_found((tipo, title, detail): SpecError) -> Response {
     problem(StatusCode::NOT_FOUND, tipo, title, detail, &[])
 }
 
@@ -368,11 +450,7 @@ pub(crate) async fn handle(
                 propriedade: "caminho".to_owned(),
             }],
         );
-        return not_found(
-            "NaoEncontrado",
-            "Não Encontrado",
-            "Entidade não encontrada.",
-        );
+        return not_found(NAO_ENCONTRADO);
     };
     let failure = inner.state().api_failures.pop_front();
     if let Some(answer) = apply_failure(failure).await {
@@ -433,11 +511,7 @@ pub(crate) async fn handle(
                     propriedade: "caminho".to_owned(),
                 }],
             );
-            return not_found(
-                "NaoEncontrado",
-                "Não Encontrado",
-                "Entidade não encontrada.",
-            );
+            return not_found(NAO_ENCONTRADO);
         }
         Matched::WrongMethod => {
             record_invalid(
@@ -539,25 +613,13 @@ fn record_invalid(inner: &Inner, method: &Method, path: &str, violations: Vec<Vi
 }
 
 /// The spec's error type for a request that does not respect an operation's schema.
-fn invalid_request_error(operation: &Operation) -> (&'static str, &'static str, &'static str) {
+fn invalid_request_error(operation: &Operation) -> SpecError {
     match (operation.method.as_str(), operation.template.as_str()) {
-        ("PUT" | "PATCH" | "POST", template) if template.starts_with("/cobv") => (
-            "CobVOperacaoInvalida",
-            "Cobrança inválida.",
-            "A requisição que busca alterar ou criar uma cobrança com vencimento não respeita o _schema_ ou está semanticamente errada.",
-        ),
-        ("PUT" | "PATCH" | "POST", template) if template.starts_with("/cob") => (
-            "CobOperacaoInvalida",
-            "Cobrança inválida.",
-            "A requisição que busca alterar ou criar uma cobrança para pagamento imediato não respeita o _schema_ ou está semanticamente errada.",
-        ),
-        ("PUT", "/webhook/{chave}") => webhook_invalid(),
-        ("PUT", "/pix/{e2eid}/devolucao/{id}") => refund_invalid(),
-        ("GET", "/pix") => (
-            "PixConsultaInvalida",
-            "Consulta inválida.",
-            "Os parâmetros de consulta à lista de pix recebidos não respeitam o schema ou não fazem sentido semanticamente.",
-        ),
+        ("PUT" | "PATCH" | "POST", template) if template.starts_with("/cobv") => COBV_INVALIDA,
+        ("PUT" | "PATCH" | "POST", template) if template.starts_with("/cob") => COB_INVALIDA,
+        ("PUT", "/webhook/{chave}") => WEBHOOK_INVALIDO,
+        ("PUT", "/pix/{e2eid}/devolucao/{id}") => DEVOLUCAO_INVALIDA,
+        ("GET", "/pix") => PIX_CONSULTA_INVALIDA,
         ("GET", "/webhook") => (
             "WebhookConsultaInvalida",
             "Consulta inválida.",
@@ -579,22 +641,6 @@ fn invalid_request_error(operation: &Operation) -> (&'static str, &'static str, 
             "A requisição não respeita o _schema_.",
         ),
     }
-}
-
-fn webhook_invalid() -> (&'static str, &'static str, &'static str) {
-    (
-        "WebhookOperacaoInvalida",
-        "Webhook inválido.",
-        "A presente requisição busca criar um webhook sem respeitar o _schema_ ou, ainda, com sentido semanticamente inválido.",
-    )
-}
-
-fn refund_invalid() -> (&'static str, &'static str, &'static str) {
-    (
-        "PixDevolucaoInvalida",
-        "Devolução inválida.",
-        "A presente requisição de devolução não respeita o _schema_ ou não faz sentido semanticamente.",
-    )
 }
 
 /// The refusal, unless the Bearer token is known, not expired, and carries the operation's
@@ -773,16 +819,10 @@ fn holds_key(inner: &Inner, chave: &str) -> bool {
 
 fn put_webhook(inner: &Inner, chave: &str, body: &Value) -> Response {
     if !holds_key(inner, chave) {
-        let (tipo, title, detail) = webhook_invalid();
-        return problem(
-            StatusCode::BAD_REQUEST,
-            tipo,
-            title,
-            detail,
-            &[Violation {
-                razao: "O parâmetro chave não corresponde a uma chave DICT pertencente a este usuário recebedor.".to_owned(),
-                propriedade: "chave".to_owned(),
-            }],
+        return refused(
+            WEBHOOK_INVALIDO,
+            "O parâmetro chave não corresponde a uma chave DICT pertencente a este usuário recebedor.",
+            "chave",
         );
     }
     let url = body["webhookUrl"].as_str().unwrap_or_default().to_owned();
@@ -805,26 +845,19 @@ fn webhook_json(chave: &str, webhook: &Webhook) -> Value {
     })
 }
 
-fn webhook_not_found() -> Response {
-    not_found(
-        "WebhookNaoEncontrado",
-        "Webhook não encontrado.",
-        "O webhook denotado por {chave} não encontra-se estabelecido.",
-    )
-}
-
 fn get_webhook(inner: &Inner, chave: &str) -> Response {
-    let state = inner.state();
-    match state.webhooks.get(chave) {
-        Some(webhook) => json_response(StatusCode::OK, &webhook_json(chave, webhook)),
-        None => webhook_not_found(),
-    }
+    let found = inner
+        .state()
+        .webhooks
+        .get(chave)
+        .map(|webhook| webhook_json(chave, webhook));
+    found_or(found, || not_found(WEBHOOK_NAO_ENCONTRADO))
 }
 
 fn delete_webhook(inner: &Inner, chave: &str) -> Response {
     match inner.state().webhooks.remove(chave) {
         Some(_) => StatusCode::NO_CONTENT.into_response(),
-        None => webhook_not_found(),
+        None => not_found(WEBHOOK_NAO_ENCONTRADO),
     }
 }
 
@@ -874,32 +907,11 @@ fn list_webhooks(inner: &Inner, query: &dyn Fn(&str) -> Option<String>) -> Respo
 }
 
 fn put_charge(inner: &Inner, kind: ChargeKind, txid: &str, body: Value) -> Response {
-    let (tipo, title, detail, prefix) = match kind {
-        ChargeKind::Cob => (
-            "CobOperacaoInvalida",
-            "Cobrança inválida.",
-            "A requisição que busca alterar ou criar uma cobrança para pagamento imediato não respeita o _schema_ ou está semanticamente errada.",
-            "cob",
-        ),
-        ChargeKind::Cobv => (
-            "CobVOperacaoInvalida",
-            "Cobrança inválida.",
-            "A requisição que busca alterar ou criar uma cobrança com vencimento não respeita o _schema_ ou está semanticamente errada.",
-            "cobv",
-        ),
+    let (error, prefix) = match kind {
+        ChargeKind::Cob => (COB_INVALIDA, "cob"),
+        ChargeKind::Cobv => (COBV_INVALIDA, "cobv"),
     };
-    let invalid = |razao: &str, field: &str| {
-        problem(
-            StatusCode::BAD_REQUEST,
-            tipo,
-            title,
-            detail,
-            &[Violation {
-                razao: razao.to_owned(),
-                propriedade: format!("{prefix}.{field}"),
-            }],
-        )
-    };
+    let invalid = |razao: &str, field: &str| refused(error, razao, &format!("{prefix}.{field}"));
     let chave = body["chave"].as_str().unwrap_or_default().to_owned();
     if !holds_key(inner, &chave) {
         return invalid(
@@ -934,7 +946,7 @@ fn put_charge(inner: &Inner, kind: ChargeKind, txid: &str, body: Value) -> Respo
         if existing.kind != kind || existing.status != "ATIVA" {
             return problem(
                 StatusCode::BAD_REQUEST,
-                tipo,
+                error.0,
                 "Operação inválida.",
                 "A cobrança já existe, não está no status ATIVA, e a presente requisição busca alterá-la.",
                 &[],
@@ -978,22 +990,18 @@ fn put_charge(inner: &Inner, kind: ChargeKind, txid: &str, body: Value) -> Respo
 }
 
 fn get_charge(inner: &Inner, kind: ChargeKind, txid: &str) -> Response {
-    let state = inner.state();
-    match state.charges.get(txid).filter(|charge| charge.kind == kind) {
-        Some(charge) => json_response(StatusCode::OK, &charge_json(charge, &state, &inner.config)),
-        None => match kind {
-            ChargeKind::Cob => not_found(
-                "CobNaoEncontrado",
-                "Cobrança não encontrada.",
-                "Cobrança não encontrada para o txid informado.",
-            ),
-            ChargeKind::Cobv => not_found(
-                "CobVNaoEncontrada",
-                "Cobrança não encontrada.",
-                "Cobrança com vencimento não encontrada para o txid informado.",
-            ),
-        },
-    }
+    let found = {
+        let state = inner.state();
+        state
+            .charges
+            .get(txid)
+            .filter(|charge| charge.kind == kind)
+            .map(|charge| charge_json(charge, &state, &inner.config))
+    };
+    found_or(found, || match kind {
+        ChargeKind::Cob => not_found(COB_NAO_ENCONTRADA),
+        ChargeKind::Cobv => not_found(COBV_NAO_ENCONTRADA),
+    })
 }
 
 fn list_pix(inner: &Inner, query: &dyn Fn(&str) -> Option<String>) -> Response {
@@ -1012,18 +1020,8 @@ fn list_pix(inner: &Inner, query: &dyn Fn(&str) -> Option<String>) -> Response {
             &[],
         );
     };
-    let consulta_invalida = |razao: &str, propriedade: &str| {
-        problem(
-            StatusCode::BAD_REQUEST,
-            "PixConsultaInvalida",
-            "Consulta inválida.",
-            "Os parâmetros de consulta à lista de pix recebidos não respeitam o schema ou não fazem sentido semanticamente.",
-            &[Violation {
-                razao: razao.to_owned(),
-                propriedade: propriedade.to_owned(),
-            }],
-        )
-    };
+    let consulta_invalida =
+        |razao: &str, propriedade: &str| refused(PIX_CONSULTA_INVALIDA, razao, propriedade);
     if fim < inicio {
         return consulta_invalida(
             "O timestamp representado pelo parâmetro fim é anterior ao timestamp representado pelo parâmetro inicio.",
@@ -1081,54 +1079,31 @@ fn list_pix(inner: &Inner, query: &dyn Fn(&str) -> Option<String>) -> Response {
     )
 }
 
-fn pix_not_found() -> Response {
-    not_found(
-        "PixNaoEncontrado",
-        "Pix não encontrado.",
-        "Pix não encontrado para o e2eid informado.",
-    )
-}
-
 fn get_pix(inner: &Inner, e2eid: &str) -> Response {
-    let state = inner.state();
-    match state.pix.iter().find(|pix| pix.e2eid == e2eid) {
-        Some(pix) => json_response(StatusCode::OK, &pix_json(pix)),
-        None => pix_not_found(),
-    }
+    let found = inner
+        .state()
+        .pix
+        .iter()
+        .find(|pix| pix.e2eid == e2eid)
+        .map(pix_json);
+    found_or(found, || not_found(PIX_NAO_ENCONTRADO))
 }
 
 fn put_refund(inner: &Arc<Inner>, e2eid: &str, id: &str, body: &Value) -> Response {
     let valor = body["valor"].as_str().and_then(centavos).unwrap_or(0);
-    let (tipo, title, detail) = refund_invalid();
-    let invalid = |razao: &str| {
-        problem(
-            StatusCode::BAD_REQUEST,
-            tipo,
-            title,
-            detail,
-            &[Violation {
-                razao: razao.to_owned(),
-                propriedade: "devolucao.valor".to_owned(),
-            }],
-        )
-    };
+    let invalid = |razao: &str| refused(DEVOLUCAO_INVALIDA, razao, "devolucao.valor");
     let ispb = inner.config.ispb.clone();
     let mut state = inner.state();
     let now = Utc::now();
     let rtr_id = state.new_rtr_id(&ispb, now);
     let Some(pix) = state.pix_mut(e2eid) else {
-        return pix_not_found();
+        return not_found(PIX_NAO_ENCONTRADO);
     };
     if pix.refunds.iter().any(|refund| refund.id == id) {
-        return problem(
-            StatusCode::BAD_REQUEST,
-            tipo,
-            title,
-            detail,
-            &[Violation {
-                razao: "A presente requisição de devolução apresenta um id já utilizado por outra requisição de devolução para o e2eid em questão.".to_owned(),
-                propriedade: "id".to_owned(),
-            }],
+        return refused(
+            DEVOLUCAO_INVALIDA,
+            "A presente requisição de devolução apresenta um id já utilizado por outra requisição de devolução para o e2eid em questão.",
+            "id",
         );
     }
     if valor == 0 {
@@ -1177,20 +1152,14 @@ fn put_refund(inner: &Arc<Inner>, e2eid: &str, id: &str, body: &Value) -> Respon
 }
 
 fn get_refund(inner: &Inner, e2eid: &str, id: &str) -> Response {
-    let state = inner.state();
-    let refund = state
+    let found = inner
+        .state()
         .pix
         .iter()
         .find(|pix| pix.e2eid == e2eid)
-        .and_then(|pix| pix.refunds.iter().find(|refund| refund.id == id));
-    match refund {
-        Some(refund) => json_response(StatusCode::OK, &refund_json(refund)),
-        None => not_found(
-            "PixDevolucaoNaoEncontrada",
-            "Devolução não encontrada.",
-            "Devolução não encontrada para o e2eid informado.",
-        ),
-    }
+        .and_then(|pix| pix.refunds.iter().find(|refund| refund.id == id))
+        .map(refund_json);
+    found_or(found, || not_found(DEVOLUCAO_NAO_ENCONTRADA))
 }
 
 /// Moves a refund to its final status and notifies the webhook (the spec: the callback fires

@@ -3,9 +3,9 @@
 use chrono::{Duration, Utc};
 use reqwest::StatusCode;
 use serde_json::json;
-use tests::api_pix_bank::{BankSimulator, RefundOutcome, SimulatorConfig};
+use tests::api_pix_bank::{RefundOutcome, SimulatorConfig};
 
-use super::support::Api;
+use super::support::{assert_problem, bank_with};
 
 fn window(from: chrono::DateTime<Utc>, to: chrono::DateTime<Utc>) -> String {
     let format = |at: chrono::DateTime<Utc>| at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
@@ -14,8 +14,7 @@ fn window(from: chrono::DateTime<Utc>, to: chrono::DateTime<Utc>) -> String {
 
 #[tokio::test]
 async fn received_pix_are_read_in_pages_within_the_window() {
-    let sim = BankSimulator::start(SimulatorConfig::new()).await;
-    let api = Api::connect(&sim).await;
+    let (sim, api) = bank_with(SimulatorConfig::new()).await;
     let start = Utc::now() - Duration::hours(2);
     sim.receive_many_pix(start, 5, SimulatorConfig::KEY, 1_250);
     let outside = sim.receive_pix_at(
@@ -64,8 +63,7 @@ async fn received_pix_are_read_in_pages_within_the_window() {
 
 #[tokio::test]
 async fn more_than_a_thousand_per_page_and_an_end_before_the_start_are_refused() {
-    let sim = BankSimulator::start(SimulatorConfig::new()).await;
-    let api = Api::connect(&sim).await;
+    let (sim, api) = bank_with(SimulatorConfig::new()).await;
     let now = Utc::now();
 
     let (too_many, _) = api
@@ -81,49 +79,30 @@ async fn more_than_a_thousand_per_page_and_an_end_before_the_start_are_refused()
     assert_eq!(too_many, StatusCode::BAD_REQUEST);
     assert_eq!(sim.invalid_requests().len(), 1);
     assert_eq!(backwards, StatusCode::BAD_REQUEST);
-    assert_eq!(
-        problem["type"],
-        "https://pix.bcb.gov.br/api/v2/error/PixConsultaInvalida"
-    );
+    assert_problem(&problem, StatusCode::BAD_REQUEST, "PixConsultaInvalida");
 }
 
 #[tokio::test]
 async fn refunds_beyond_what_the_pix_paid_are_refused_as_the_spec_says() {
-    let sim = BankSimulator::start(SimulatorConfig::new()).await;
-    let api = Api::connect(&sim).await;
+    let (sim, api) = bank_with(SimulatorConfig::new()).await;
     let e2eid = sim.receive_pix(SimulatorConfig::KEY, 10_000, Some("pedido9"), None);
 
-    let (first, _) = api
-        .put(
-            &format!("/pix/{e2eid}/devolucao/a1"),
-            &json!({ "valor": "60.00" }),
+    let refund = async |id: &str, valor: &str| {
+        api.put(
+            &format!("/pix/{e2eid}/devolucao/{id}"),
+            &json!({ "valor": valor }),
         )
-        .await;
-    let (over, problem) = api
-        .put(
-            &format!("/pix/{e2eid}/devolucao/a2"),
-            &json!({ "valor": "40.01" }),
-        )
-        .await;
-    let (reused, _) = api
-        .put(
-            &format!("/pix/{e2eid}/devolucao/a1"),
-            &json!({ "valor": "1.00" }),
-        )
-        .await;
-    let (rest, _) = api
-        .put(
-            &format!("/pix/{e2eid}/devolucao/a3"),
-            &json!({ "valor": "40.00" }),
-        )
-        .await;
+        .await
+    };
+
+    let (first, _) = refund("a1", "60.00").await;
+    let (over, problem) = refund("a2", "40.01").await;
+    let (reused, _) = refund("a1", "1.00").await;
+    let (rest, _) = refund("a3", "40.00").await;
 
     assert_eq!(first, StatusCode::CREATED);
     assert_eq!(over, StatusCode::BAD_REQUEST);
-    assert_eq!(
-        problem["type"],
-        "https://pix.bcb.gov.br/api/v2/error/PixDevolucaoInvalida"
-    );
+    assert_problem(&problem, StatusCode::BAD_REQUEST, "PixDevolucaoInvalida");
     assert_eq!(problem["violacoes"][0]["propriedade"], "devolucao.valor");
     assert_eq!(reused, StatusCode::BAD_REQUEST);
     assert_eq!(rest, StatusCode::CREATED);
@@ -134,8 +113,7 @@ async fn refunds_beyond_what_the_pix_paid_are_refused_as_the_spec_says() {
 async fn a_bank_that_settles_at_once_answers_devolvido_on_the_next_read() {
     let mut config = SimulatorConfig::new();
     config.refunds = RefundOutcome::SettleAtOnce;
-    let sim = BankSimulator::start(config).await;
-    let api = Api::connect(&sim).await;
+    let (sim, api) = bank_with(config).await;
     let e2eid = sim.receive_pix(SimulatorConfig::KEY, 3_000, None, None);
 
     let (created, refund) = api

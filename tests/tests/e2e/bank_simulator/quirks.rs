@@ -5,17 +5,16 @@ use std::time::Duration;
 use reqwest::StatusCode;
 use tests::api_pix_bank::{BankSimulator, Failure, Quirks, SimulatorConfig};
 
-use super::support::{Api, client, token_answer};
+use super::support::{assert_problem, bank_with, client, token_answer};
 
 #[tokio::test]
 async fn banco_do_brasil_refuses_a_call_without_its_gw_dev_app_key() {
-    let sim = BankSimulator::start(SimulatorConfig::with_quirks(Quirks {
+    let (sim, api) = bank_with(SimulatorConfig::with_quirks(Quirks {
         base_path: "/pix/v2".to_owned(),
         required_query: Some(("gw-dev-app-key".to_owned(), "chave-do-app".to_owned())),
         ..Quirks::default()
     }))
     .await;
-    let api = Api::connect(&sim).await;
 
     let (without, _) = api.get("/webhook").await;
     let (wrong, _) = api.get("/webhook?gw-dev-app-key=outra").await;
@@ -30,12 +29,11 @@ async fn banco_do_brasil_refuses_a_call_without_its_gw_dev_app_key() {
 
 #[tokio::test]
 async fn inter_refuses_a_call_without_its_x_conta_corrente_header() {
-    let sim = BankSimulator::start(SimulatorConfig::with_quirks(Quirks {
+    let (sim, api) = bank_with(SimulatorConfig::with_quirks(Quirks {
         required_header: Some(("x-conta-corrente".to_owned(), "1234567".to_owned())),
         ..Quirks::default()
     }))
     .await;
-    let api = Api::connect(&sim).await;
     let url = format!("{}/webhook", sim.api_base());
 
     let (without, problem) = api.get("/webhook").await;
@@ -55,13 +53,12 @@ async fn inter_refuses_a_call_without_its_x_conta_corrente_header() {
 
 #[tokio::test]
 async fn a_call_outside_the_banks_base_path_is_not_found_and_recorded() {
-    let sim = BankSimulator::start(SimulatorConfig::with_quirks(Quirks {
+    let (sim, api) = bank_with(SimulatorConfig::with_quirks(Quirks {
         base_path: "/pix_recebimentos/v2".to_owned(),
         token_path: "/api/oauth/token".to_owned(),
         ..Quirks::default()
     }))
     .await;
-    let api = Api::connect(&sim).await;
 
     let (status, _) = api
         .send(api.http.get(format!("{}/v2/webhook", sim.origin())))
@@ -74,8 +71,7 @@ async fn a_call_outside_the_banks_base_path_is_not_found_and_recorded() {
 
 #[tokio::test]
 async fn server_errors_answer_the_specs_problem_and_then_the_bank_recovers() {
-    let sim = BankSimulator::start(SimulatorConfig::new()).await;
-    let api = Api::connect(&sim).await;
+    let (sim, api) = bank_with(SimulatorConfig::new()).await;
     sim.fail_next(1, Failure::ServerError { status: 503 });
     sim.fail_next(1, Failure::ServerError { status: 500 });
 
@@ -84,9 +80,10 @@ async fn server_errors_answer_the_specs_problem_and_then_the_bank_recovers() {
     let (recovered, _) = api.get("/webhook").await;
 
     assert_eq!(unavailable, StatusCode::SERVICE_UNAVAILABLE);
-    assert_eq!(
-        problem["type"],
-        "https://pix.bcb.gov.br/api/v2/error/ServicoIndisponivel"
+    assert_problem(
+        &problem,
+        StatusCode::SERVICE_UNAVAILABLE,
+        "ServicoIndisponivel",
     );
     assert_eq!(internal, StatusCode::INTERNAL_SERVER_ERROR);
     assert_eq!(recovered, StatusCode::OK);
@@ -94,8 +91,7 @@ async fn server_errors_answer_the_specs_problem_and_then_the_bank_recovers() {
 
 #[tokio::test]
 async fn a_held_answer_makes_a_client_with_a_short_timeout_give_up() {
-    let sim = BankSimulator::start(SimulatorConfig::new()).await;
-    let api = Api::connect(&sim).await;
+    let (sim, api) = bank_with(SimulatorConfig::new()).await;
     sim.fail_next(1, Failure::Timeout(Duration::from_secs(3)));
 
     let held = api

@@ -56,6 +56,13 @@ pub(crate) struct Api {
     pub token: String,
 }
 
+/// A bank with `config` and an API client with a token.
+pub(crate) async fn bank_with(config: SimulatorConfig) -> (BankSimulator, Api) {
+    let sim = BankSimulator::start(config).await;
+    let api = Api::connect(&sim).await;
+    (sim, api)
+}
+
 impl Api {
     pub(crate) async fn connect(sim: &BankSimulator) -> Api {
         let http = client(sim);
@@ -98,6 +105,17 @@ impl Api {
         self.send(self.http.delete(format!("{}{path}", self.base)))
             .await
     }
+}
+
+/// Asserts `problem` is the spec's RFC 7807 body of the error type `tipo` with `status`.
+pub(crate) fn assert_problem(problem: &Value, status: StatusCode, tipo: &str) {
+    assert_eq!(
+        problem["type"],
+        format!("https://pix.bcb.gov.br/api/v2/error/{tipo}"),
+        "{problem}"
+    );
+    assert_eq!(problem["status"], status.as_u16(), "{problem}");
+    assert!(problem["title"].is_string(), "{problem}");
 }
 
 /// A txid as charges have them (26 to 35 letters and digits).

@@ -4,7 +4,7 @@ use reqwest::StatusCode;
 use serde_json::json;
 use tests::api_pix_bank::{BankSimulator, Quirks, RegisteredClient, SimulatorConfig, TokenAuth};
 
-use super::support::{Api, client, client_with, token_answer};
+use super::support::{Api, assert_problem, bank_with, client, client_with, token_answer};
 
 #[tokio::test]
 async fn a_wrong_secret_is_refused_with_invalid_client() {
@@ -58,8 +58,7 @@ async fn a_token_without_the_operations_scope_is_refused_with_acesso_negado() {
         SimulatorConfig::CLIENT_SECRET,
         &["webhook.read"],
     )];
-    let sim = BankSimulator::start(config).await;
-    let api = Api::connect(&sim).await;
+    let (sim, api) = bank_with(config).await;
 
     let (status, problem) = api
         .put(
@@ -69,10 +68,7 @@ async fn a_token_without_the_operations_scope_is_refused_with_acesso_negado() {
         .await;
 
     assert_eq!(status, StatusCode::FORBIDDEN);
-    assert_eq!(
-        problem["type"],
-        "https://pix.bcb.gov.br/api/v2/error/AcessoNegado"
-    );
+    assert_problem(&problem, StatusCode::FORBIDDEN, "AcessoNegado");
     assert!(
         problem["detail"]
             .as_str()
@@ -84,8 +80,7 @@ async fn a_token_without_the_operations_scope_is_refused_with_acesso_negado() {
 
 #[tokio::test]
 async fn an_expired_token_is_refused_and_a_new_one_works() {
-    let sim = BankSimulator::start(SimulatorConfig::new()).await;
-    let api = Api::connect(&sim).await;
+    let (sim, api) = bank_with(SimulatorConfig::new()).await;
     sim.expire_tokens();
 
     let (expired, _) = api.get("/webhook").await;

@@ -3,14 +3,13 @@
 
 use reqwest::StatusCode;
 use serde_json::json;
-use tests::api_pix_bank::{BankSimulator, SimulatorConfig};
+use tests::api_pix_bank::SimulatorConfig;
 
-use super::support::{Api, txid};
+use super::support::{assert_problem, bank_with, txid};
 
 #[tokio::test]
 async fn a_charge_as_the_spec_describes_it_is_created_with_its_location() {
-    let sim = BankSimulator::start(SimulatorConfig::new()).await;
-    let api = Api::connect(&sim).await;
+    let (sim, api) = bank_with(SimulatorConfig::new()).await;
     let txid = txid(7);
 
     let (status, charge) = api
@@ -48,8 +47,7 @@ async fn a_charge_as_the_spec_describes_it_is_created_with_its_location() {
 
 #[tokio::test]
 async fn a_field_the_spec_does_not_allow_is_refused_and_recorded() {
-    let sim = BankSimulator::start(SimulatorConfig::new()).await;
-    let api = Api::connect(&sim).await;
+    let (sim, api) = bank_with(SimulatorConfig::new()).await;
 
     let (status, problem) = api
         .put(
@@ -63,10 +61,7 @@ async fn a_field_the_spec_does_not_allow_is_refused_and_recorded() {
         .await;
 
     assert_eq!(status, StatusCode::BAD_REQUEST);
-    assert_eq!(
-        problem["type"],
-        "https://pix.bcb.gov.br/api/v2/error/CobOperacaoInvalida"
-    );
+    assert_problem(&problem, StatusCode::BAD_REQUEST, "CobOperacaoInvalida");
     let invalid = sim.invalid_requests();
     assert_eq!(invalid.len(), 1);
     assert_eq!(invalid[0].method, "PUT");
@@ -86,8 +81,7 @@ async fn a_field_the_spec_does_not_allow_is_refused_and_recorded() {
 
 #[tokio::test]
 async fn an_amount_as_a_number_a_short_txid_and_an_unknown_query_parameter_are_each_invalid() {
-    let sim = BankSimulator::start(SimulatorConfig::new()).await;
-    let api = Api::connect(&sim).await;
+    let (sim, api) = bank_with(SimulatorConfig::new()).await;
 
     let (number, _) = api
         .put(
@@ -120,8 +114,7 @@ async fn an_amount_as_a_number_a_short_txid_and_an_unknown_query_parameter_are_e
 
 #[tokio::test]
 async fn a_due_date_charge_needs_its_debtor_and_answers_with_the_receiver() {
-    let sim = BankSimulator::start(SimulatorConfig::new()).await;
-    let api = Api::connect(&sim).await;
+    let (sim, api) = bank_with(SimulatorConfig::new()).await;
     let path = format!("/cobv/{}", txid(10));
 
     let (without_debtor, _) = api

@@ -2,16 +2,15 @@
 
 use reqwest::StatusCode;
 use serde_json::json;
-use tests::api_pix_bank::{BankSimulator, SimulatorConfig};
+use tests::api_pix_bank::SimulatorConfig;
 
-use super::support::Api;
+use super::support::{assert_problem, bank_with};
 
 const URL: &str = "https://balcao.test/api-pix/webhook/abc";
 
 #[tokio::test]
 async fn a_webhook_registered_with_a_token_is_read_back_listed_and_removed() {
-    let sim = BankSimulator::start(SimulatorConfig::new()).await;
-    let api = Api::connect(&sim).await;
+    let (sim, api) = bank_with(SimulatorConfig::new()).await;
     let path = format!("/webhook/{}", SimulatorConfig::KEY);
 
     let (put, _) = api.put(&path, &json!({ "webhookUrl": URL })).await;
@@ -33,18 +32,14 @@ async fn a_webhook_registered_with_a_token_is_read_back_listed_and_removed() {
     );
     assert_eq!(delete, StatusCode::NO_CONTENT);
     assert_eq!(gone, StatusCode::NOT_FOUND);
-    assert_eq!(
-        problem["type"],
-        "https://pix.bcb.gov.br/api/v2/error/WebhookNaoEncontrado"
-    );
+    assert_problem(&problem, StatusCode::NOT_FOUND, "WebhookNaoEncontrado");
     assert_eq!(sim.registered_webhook(SimulatorConfig::KEY), None);
     sim.assert_every_request_was_valid();
 }
 
 #[tokio::test]
 async fn a_webhook_for_a_key_the_account_does_not_hold_is_refused_as_the_spec_says() {
-    let sim = BankSimulator::start(SimulatorConfig::new()).await;
-    let api = Api::connect(&sim).await;
+    let (sim, api) = bank_with(SimulatorConfig::new()).await;
 
     let (status, problem) = api
         .put(
@@ -54,11 +49,7 @@ async fn a_webhook_for_a_key_the_account_does_not_hold_is_refused_as_the_spec_sa
         .await;
 
     assert_eq!(status, StatusCode::BAD_REQUEST);
-    assert_eq!(
-        problem["type"],
-        "https://pix.bcb.gov.br/api/v2/error/WebhookOperacaoInvalida"
-    );
-    assert_eq!(problem["status"], 400);
+    assert_problem(&problem, StatusCode::BAD_REQUEST, "WebhookOperacaoInvalida");
     assert_eq!(problem["violacoes"][0]["propriedade"], "chave");
     assert_eq!(sim.registered_webhook("loja@exemplo.com.br"), None);
     sim.assert_every_request_was_valid();
