@@ -2,6 +2,7 @@
 //! fresh database, a fresh JetStream stream and its own SMTP sink ([`smtp_sink::SmtpSink`]), on a
 //! free port; [`browser::Browser`] plays the dashboard (it keeps the refresh cookie itself).
 
+pub mod api_pix_bank;
 pub mod browser;
 pub mod payment_fill;
 pub mod smtp_sink;
