@@ -9,6 +9,7 @@
 pub mod api;
 pub mod assets;
 pub mod auth;
+pub mod bank;
 pub mod billing;
 pub mod client_address;
 pub mod clock;

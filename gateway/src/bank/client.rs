@@ -1,0 +1,647 @@
+//! [`ApiPixClient`]: the token, the webhook of a Pix key, and how failures read.
+
+use std::fmt;
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use domain::bank::certificate::ClientCertificate;
+use domain::bank::profiles::{
+    BankId, BankProfile, BankUrls, ExtraFieldPlace, TokenAuth, TokenBody,
+};
+use reqwest::{Method, StatusCode};
+use serde::Deserialize;
+use tokio::sync::Mutex;
+use url::Url;
+use zeroize::Zeroizing;
+
+use super::BankError;
+use crate::clock::Clock;
+
+/// How long before a token's expiry the next one is asked for.
+const REFRESH_EARLY: chrono::Duration = chrono::Duration::seconds(60);
+/// A token's life when the bank does not say (`expires_in` missing): short, to be safe.
+const DEFAULT_TOKEN_LIFE_SECONDS: i64 = 300;
+/// The most of a bank's problem text shown to the owner.
+const MAX_MESSAGE_CHARS: usize = 300;
+
+/// What the owner gave Balcão to reach their bank. `Debug` hides the secret and the key.
+#[derive(Clone)]
+pub struct Credentials {
+    /// The OAuth2 client id.
+    pub client_id: String,
+    /// The OAuth2 client secret (empty for banks that issue none, like Sicoob).
+    pub client_secret: Zeroizing<String>,
+    /// The client certificate the bank issued, with its key.
+    pub certificate: ClientCertificate,
+    /// The profile's [`ExtraField`](domain::bank::profiles::ExtraField) value (BB's
+    /// `gw-dev-app-key`, Inter's `x-conta-corrente`), when the owner typed one.
+    pub extra_value: Option<String>,
+}
+
+impl fmt::Debug for Credentials {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Credentials")
+            .field("client_id", &self.client_id)
+            .field("client_secret", &"<secret>")
+            .field("certificate", &self.certificate)
+            .field("extra_value", &self.extra_value)
+            .finish()
+    }
+}
+
+/// Everything an [`ApiPixClient`] is built from.
+#[derive(Debug, Clone)]
+pub struct ApiPixSettings {
+    /// Which bank: its profile says how the token call goes and which extra value travels where.
+    pub bank: BankId,
+    /// The bank's URLs (from the profile and environment, or typed for "Outro").
+    pub urls: BankUrls,
+    /// The owner's credentials.
+    pub credentials: Credentials,
+    /// More CAs to trust for the bank's server certificate, PEM, besides the built-in Mozilla
+    /// roots (a bank's homologação CA; the tests' simulator CA).
+    pub extra_root_pem: Option<String>,
+    /// Sends every call to this origin instead, keeping the profile's paths (tests point every
+    /// profile at one simulator).
+    pub origin: Option<Url>,
+    /// The most one call (connect, send, answer) may take.
+    pub timeout: Duration,
+    /// The clock token expiry is read on.
+    pub clock: Clock,
+}
+
+impl ApiPixSettings {
+    /// Settings with no extra root, no origin override, a 15 s timeout and the system clock.
+    pub fn new(bank: BankId, urls: BankUrls, credentials: Credentials) -> ApiPixSettings {
+        ApiPixSettings {
+            bank,
+            urls,
+            credentials,
+            extra_root_pem: None,
+            origin: None,
+            timeout: Duration::from_secs(15),
+            clock: Clock::default(),
+        }
+    }
+}
+
+/// An OAuth2 access token. `Debug` hides it.
+#[derive(Clone, PartialEq, Eq)]
+pub struct AccessToken(Zeroizing<String>);
+
+impl AccessToken {
+    /// The token, for an `Authorization: Bearer` header. Never log it.
+    pub fn secret(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for AccessToken {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("AccessToken(<secret>)")
+    }
+}
+
+struct CachedToken {
+    token: AccessToken,
+    refresh_at: DateTime<Utc>,
+}
+
+/// A client for one connection to one bank's API Pix. Share it (`Arc`) rather than building one
+/// per call: it holds the token and the TLS sessions.
+pub struct ApiPixClient {
+    profile: &'static BankProfile,
+    urls: BankUrls,
+    client_id: String,
+    client_secret: Zeroizing<String>,
+    extra_value: Option<String>,
+    /// Presents the client certificate.
+    api: reqwest::Client,
+    /// The token call's client: `api` itself when the profile's token call is mTLS, else one
+    /// without the certificate.
+    token_http: reqwest::Client,
+    /// Held while a token is fetched, so concurrent callers wait for one refresh.
+    token: Mutex<Option<CachedToken>>,
+    clock: Clock,
+}
+
+impl fmt::Debug for ApiPixClient {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ApiPixClient")
+            .field("bank", &self.profile.id)
+            .field("api_base", &self.urls.api_base().as_str())
+            .finish_non_exhaustive()
+    }
+}
+
+/// The token endpoint's answer (RFC 6749 §5.1). Some banks send `expires_in` as a string.
+#[derive(Deserialize)]
+struct TokenAnswer {
+    access_token: String,
+    #[serde(default)]
+    expires_in: Option<NumberOrText>,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum NumberOrText {
+    Number(i64),
+    Text(String),
+}
+
+/// An OAuth2 error answer (RFC 6749 §5.2).
+#[derive(Deserialize)]
+struct OAuthError {
+    error: String,
+}
+
+/// An RFC 7807 problem as the API Pix writes it (`Problema`).
+#[derive(Deserialize, Default)]
+struct Problem {
+    #[serde(default, rename = "type")]
+    kind: String,
+    #[serde(default)]
+    title: String,
+    #[serde(default)]
+    detail: String,
+    #[serde(default)]
+    violacoes: Vec<Violation>,
+}
+
+#[derive(Deserialize)]
+struct Violation {
+    #[serde(default)]
+    razao: String,
+    #[serde(default)]
+    propriedade: String,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Webhook {
+    webhook_url: String,
+}
+
+impl ApiPixClient {
+    /// A client for `settings`.
+    ///
+    /// # Errors
+    ///
+    /// [`BankError::Setup`] when the certificate or the extra roots cannot be loaded into TLS.
+    pub fn new(settings: ApiPixSettings) -> Result<ApiPixClient, BankError> {
+        let profile = settings.bank.profile();
+        let urls = match &settings.origin {
+            Some(origin) => settings.urls.at_origin(origin),
+            None => settings.urls,
+        };
+        let identity_pem = settings.credentials.certificate.identity_pem();
+        let identity =
+            reqwest::Identity::from_pem(identity_pem.as_bytes()).map_err(|_| BankError::Setup)?;
+        let mut roots = Vec::new();
+        if let Some(pem) = &settings.extra_root_pem {
+            roots = reqwest::Certificate::from_pem_bundle(pem.as_bytes())
+                .map_err(|_| BankError::Setup)?;
+        }
+        let builder = |identity: Option<reqwest::Identity>| {
+            let mut builder = reqwest::Client::builder()
+                .use_rustls_tls()
+                .https_only(true)
+                .min_tls_version(reqwest::tls::Version::TLS_1_2)
+                .tls_built_in_root_certs(true)
+                .timeout(settings.timeout)
+                .connect_timeout(settings.timeout)
+                .user_agent(concat!("Balcao/", env!("CARGO_PKG_VERSION")));
+            for root in &roots {
+                builder = builder.add_root_certificate(root.clone());
+            }
+            if let Some(identity) = identity {
+                builder = builder.identity(identity);
+            }
+            builder.build().map_err(|_| BankError::Setup)
+        };
+        let api = builder(Some(identity))?;
+        let token_http = if profile.token_mtls {
+            api.clone()
+        } else {
+            builder(None)?
+        };
+        Ok(ApiPixClient {
+            profile,
+            urls,
+            client_id: settings.credentials.client_id,
+            client_secret: settings.credentials.client_secret,
+            extra_value: settings
+                .credentials
+                .extra_value
+                .filter(|value| !value.trim().is_empty()),
+            api,
+            token_http,
+            token: Mutex::new(None),
+            clock: settings.clock,
+        })
+    }
+
+    /// The bank's profile.
+    pub fn profile(&self) -> &'static BankProfile {
+        self.profile
+    }
+
+    /// The URLs calls go to (after any origin override).
+    pub fn urls(&self) -> &BankUrls {
+        &self.urls
+    }
+
+    /// A valid access token: the cached one until 60 s before it expires, else a new one. Callers
+    /// that arrive during a refresh wait for it instead of asking the bank again.
+    ///
+    /// # Errors
+    ///
+    /// As the token endpoint answered: [`BankError::InvalidClient`],
+    /// [`BankError::ScopeMissing`], [`BankError::CertificateRefused`], and the transport ones.
+    pub async fn token(&self) -> Result<AccessToken, BankError> {
+        let mut cached = self.token.lock().await;
+        if let Some(current) = cached.as_ref()
+            && self.clock.now() < current.refresh_at
+        {
+            return Ok(current.token.clone());
+        }
+        let fresh = self.fetch_token().await?;
+        let token = fresh.token.clone();
+        *cached = Some(fresh);
+        Ok(token)
+    }
+
+    /// Drops the cached token if it is still `stale` (the bank refused it early).
+    async fn forget_token(&self, stale: &AccessToken) {
+        let mut cached = self.token.lock().await;
+        if cached.as_ref().is_some_and(|c| &c.token == stale) {
+            *cached = None;
+        }
+    }
+
+    async fn fetch_token(&self) -> Result<CachedToken, BankError> {
+        let profile = self.profile;
+        let scope = profile.scope_parameter();
+        let mut fields: Vec<(&str, &str)> = vec![("grant_type", "client_credentials")];
+        if let Some(scope) = &scope {
+            fields.push(("scope", scope));
+        }
+        let mut request = self
+            .token_http
+            .post(self.urls.token_url().clone())
+            .header(reqwest::header::ACCEPT, "application/json");
+        match profile.token_auth {
+            TokenAuth::Basic => {
+                // RFC 6749 §2.3.1: id and secret are form-encoded before they are joined.
+                let encode = |text: &str| {
+                    Zeroizing::new(
+                        url::form_urlencoded::byte_serialize(text.as_bytes()).collect::<String>(),
+                    )
+                };
+                let secret = encode(&self.client_secret);
+                request = request.basic_auth(&*encode(&self.client_id), Some(&*secret));
+            }
+            TokenAuth::Body => {
+                fields.push(("client_id", &self.client_id));
+                if profile.uses_client_secret {
+                    fields.push(("client_secret", &self.client_secret));
+                }
+            }
+        }
+        request = match profile.token_body {
+            TokenBody::Form => request.form(&fields),
+            TokenBody::Json => {
+                let body: serde_json::Map<String, serde_json::Value> = fields
+                    .iter()
+                    .map(|(name, value)| ((*name).to_owned(), (*value).into()))
+                    .collect();
+                request.json(&body)
+            }
+        };
+        let asked_at = self.clock.now();
+        let response = request
+            .send()
+            .await
+            .map_err(|error| transport_error(&error, self.urls.token_url()))?;
+        let status = response.status();
+        let body = response
+            .bytes()
+            .await
+            .map_err(|error| transport_error(&error, self.urls.token_url()))?;
+        tracing::debug!(
+            bank = profile.id.slug(),
+            status = status.as_u16(),
+            "bank token call"
+        );
+        if !status.is_success() {
+            return Err(token_error(status, &body, scope.unwrap_or_default()));
+        }
+        let answer: TokenAnswer =
+            serde_json::from_slice(&body).map_err(|_| BankError::Unexpected {
+                status: status.as_u16(),
+            })?;
+        if answer.access_token.is_empty() {
+            return Err(BankError::Unexpected {
+                status: status.as_u16(),
+            });
+        }
+        let life = match answer.expires_in {
+            Some(NumberOrText::Number(seconds)) => seconds,
+            Some(NumberOrText::Text(text)) => {
+                text.trim().parse().unwrap_or(DEFAULT_TOKEN_LIFE_SECONDS)
+            }
+            None => DEFAULT_TOKEN_LIFE_SECONDS,
+        }
+        .max(0);
+        let life = chrono::Duration::seconds(life);
+        // A token shorter-lived than twice the margin is refreshed at half its life instead.
+        let early = REFRESH_EARLY.min(life / 2);
+        Ok(CachedToken {
+            token: AccessToken(Zeroizing::new(answer.access_token)),
+            refresh_at: asked_at + life - early,
+        })
+    }
+
+    /// The URL of `segments` under the API base, with the profile's query parameter.
+    fn api_url(&self, segments: &[&str]) -> Url {
+        let mut url = self.urls.api_base().clone();
+        {
+            // A base that is `https://host` has the empty segment `[""]`, popped so no `//`.
+            let mut path = url.path_segments_mut().expect("an https URL has a path");
+            path.pop_if_empty().extend(segments);
+        }
+        if let (Some(extra), Some(value)) = (self.profile.extra_field, &self.extra_value)
+            && extra.place == ExtraFieldPlace::Query
+        {
+            url.query_pairs_mut().append_pair(extra.name, value);
+        }
+        url
+    }
+
+    /// One API call with the bearer token; a 401 drops the token and tries once more with a new
+    /// one (a bank may revoke tokens before their stated expiry).
+    async fn call(
+        &self,
+        operation: &'static str,
+        method: Method,
+        segments: &[&str],
+        body: Option<&serde_json::Value>,
+    ) -> Result<(StatusCode, Vec<u8>), BankError> {
+        let url = self.api_url(segments);
+        let mut retried = false;
+        loop {
+            let token = self.token().await?;
+            let mut request = self
+                .api
+                .request(method.clone(), url.clone())
+                .bearer_auth(token.secret())
+                .header(reqwest::header::ACCEPT, "application/json");
+            if let (Some(extra), Some(value)) = (self.profile.extra_field, &self.extra_value)
+                && extra.place == ExtraFieldPlace::Header
+            {
+                request = request.header(extra.name, value);
+            }
+            if let Some(body) = body {
+                request = request.json(body);
+            }
+            let response = request
+                .send()
+                .await
+                .map_err(|error| transport_error(&error, &url))?;
+            let status = response.status();
+            let bytes = response
+                .bytes()
+                .await
+                .map_err(|error| transport_error(&error, &url))?
+                .to_vec();
+            tracing::debug!(
+                bank = self.profile.id.slug(),
+                operation,
+                status = status.as_u16(),
+                "bank API call"
+            );
+            if status == StatusCode::UNAUTHORIZED && !retried {
+                retried = true;
+                self.forget_token(&token).await;
+                continue;
+            }
+            return Ok((status, bytes));
+        }
+    }
+
+    /// The webhook URL registered for `chave` (`GET /webhook/{chave}`), `None` when there is
+    /// none.
+    ///
+    /// # Errors
+    ///
+    /// As [`BankError`] says.
+    pub async fn get_webhook(&self, chave: &str) -> Result<Option<String>, BankError> {
+        let (status, body) = self
+            .call("get-webhook", Method::GET, &["webhook", chave], None)
+            .await?;
+        if status == StatusCode::NOT_FOUND && is_problem(&body) {
+            return Ok(None);
+        }
+        if !status.is_success() {
+            return Err(api_error(status, &body, "webhook.read"));
+        }
+        let webhook: Webhook =
+            serde_json::from_slice(&body).map_err(|_| BankError::Unexpected {
+                status: status.as_u16(),
+            })?;
+        Ok(Some(webhook.webhook_url))
+    }
+
+    /// Registers `webhook_url` for `chave` (`PUT /webhook/{chave}` with `{"webhookUrl": …}`);
+    /// the bank will POST received Pix to it (the spec: to `webhook_url` + `/pix`).
+    ///
+    /// # Errors
+    ///
+    /// As [`BankError`] says; [`BankError::KeyNotRegistered`] when the key is not this
+    /// account's at this bank.
+    pub async fn put_webhook(&self, chave: &str, webhook_url: &str) -> Result<(), BankError> {
+        let body = serde_json::json!({ "webhookUrl": webhook_url });
+        let (status, answer) = self
+            .call("put-webhook", Method::PUT, &["webhook", chave], Some(&body))
+            .await?;
+        if status.is_success() {
+            Ok(())
+        } else {
+            Err(api_error(status, &answer, "webhook.write"))
+        }
+    }
+
+    /// Removes the webhook of `chave` (`DELETE /webhook/{chave}`). A key without one is already
+    /// where the caller wants it: `Ok`.
+    ///
+    /// # Errors
+    ///
+    /// As [`BankError`] says.
+    pub async fn delete_webhook(&self, chave: &str) -> Result<(), BankError> {
+        let (status, body) = self
+            .call("delete-webhook", Method::DELETE, &["webhook", chave], None)
+            .await?;
+        if status.is_success() || (status == StatusCode::NOT_FOUND && is_problem(&body)) {
+            Ok(())
+        } else {
+            Err(api_error(status, &body, "webhook.write"))
+        }
+    }
+}
+
+/// Whether `body` is an RFC 7807 problem (a JSON object with a `title` or `type`): the API Pix's
+/// "no webhook here" 404, as opposed to a web server's page for a path it does not serve.
+fn is_problem(body: &[u8]) -> bool {
+    serde_json::from_slice::<serde_json::Map<String, serde_json::Value>>(body)
+        .is_ok_and(|object| object.contains_key("title") || object.contains_key("type"))
+}
+
+/// A refused token call, by its OAuth2 `error` code first, its status second.
+fn token_error(status: StatusCode, body: &[u8], scope: String) -> BankError {
+    if status.is_server_error() {
+        return BankError::Unavailable {
+            status: status.as_u16(),
+        };
+    }
+    let code = serde_json::from_slice::<OAuthError>(body).map(|e| e.error);
+    match code.as_deref() {
+        Ok("invalid_client" | "unauthorized_client" | "invalid_grant") => BankError::InvalidClient,
+        Ok("invalid_scope") => BankError::ScopeMissing { scope },
+        _ if status == StatusCode::UNAUTHORIZED || status == StatusCode::FORBIDDEN => {
+            BankError::InvalidClient
+        }
+        _ if status == StatusCode::NOT_FOUND => BankError::NotFound,
+        _ => problem_error(status, body),
+    }
+}
+
+/// A refused API call: 5xx, a key the account does not hold, a missing scope, or the bank's own
+/// words.
+fn api_error(status: StatusCode, body: &[u8], scope: &str) -> BankError {
+    if status.is_server_error() {
+        return BankError::Unavailable {
+            status: status.as_u16(),
+        };
+    }
+    let problem: Problem = serde_json::from_slice(body).unwrap_or_default();
+    let mut words = format!("{} {} {}", problem.kind, problem.title, problem.detail);
+    for violation in &problem.violacoes {
+        words.push(' ');
+        words.push_str(&violation.razao);
+    }
+    let words = words.to_lowercase();
+    let about_key = problem
+        .violacoes
+        .iter()
+        .any(|violation| violation.propriedade.to_lowercase().ends_with("chave"))
+        || words.contains("chave");
+    let about_scope = words.contains("escopo") || words.contains("scope");
+    match status {
+        StatusCode::UNAUTHORIZED => BankError::InvalidClient,
+        StatusCode::FORBIDDEN if about_scope => BankError::ScopeMissing {
+            scope: scope.to_owned(),
+        },
+        StatusCode::BAD_REQUEST
+        | StatusCode::FORBIDDEN
+        | StatusCode::NOT_FOUND
+        | StatusCode::UNPROCESSABLE_ENTITY
+            if about_key =>
+        {
+            BankError::KeyNotRegistered
+        }
+        // The spec's 403: a rule of authorisation; in practice, the app's missing scope.
+        StatusCode::FORBIDDEN => BankError::ScopeMissing {
+            scope: scope.to_owned(),
+        },
+        StatusCode::NOT_FOUND if !is_problem(body) => BankError::NotFound,
+        _ => problem_error(status, body),
+    }
+}
+
+/// The bank's own `title` and `detail` (or `error_description`), one trimmed line; or
+/// [`BankError::Unexpected`] when the body says nothing readable.
+fn problem_error(status: StatusCode, body: &[u8]) -> BankError {
+    #[derive(Deserialize, Default)]
+    struct Words {
+        #[serde(default)]
+        title: String,
+        #[serde(default)]
+        detail: String,
+        #[serde(default)]
+        error_description: String,
+    }
+    let words: Words = serde_json::from_slice(body).unwrap_or_default();
+    let parts: Vec<&str> = [&words.title, &words.detail, &words.error_description]
+        .into_iter()
+        .map(|text| text.trim())
+        .filter(|text| !text.is_empty())
+        .collect();
+    if parts.is_empty() {
+        return BankError::Unexpected {
+            status: status.as_u16(),
+        };
+    }
+    let joined = parts.join(": ");
+    let line: String = joined
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .take(MAX_MESSAGE_CHARS)
+        .collect();
+    BankError::Refused {
+        status: status.as_u16(),
+        message: line,
+    }
+}
+
+/// A call that got no HTTP answer: timeout, a TLS refusal either way, or no connection.
+fn transport_error(error: &reqwest::Error, url: &Url) -> BankError {
+    let host = url.host_str().unwrap_or_default().to_owned();
+    if error.is_timeout() {
+        return BankError::Timeout;
+    }
+    match rustls_error(error) {
+        Some(rustls::Error::InvalidCertificate(_)) => return BankError::ServerUntrusted { host },
+        Some(rustls::Error::AlertReceived(alert)) if refuses_our_certificate(*alert) => {
+            return BankError::CertificateRefused;
+        }
+        _ => {}
+    }
+    BankError::Unreachable { host }
+}
+
+/// The alerts a server sends when it will not take the client's certificate (RFC 8446 §6.2).
+fn refuses_our_certificate(alert: rustls::AlertDescription) -> bool {
+    use rustls::AlertDescription as A;
+    matches!(
+        alert,
+        A::BadCertificate
+            | A::CertificateRequired
+            | A::UnknownCA
+            | A::CertificateUnknown
+            | A::CertificateExpired
+            | A::CertificateRevoked
+            | A::UnsupportedCertificate
+            | A::AccessDenied
+            | A::DecryptError
+            | A::HandshakeFailure
+    )
+}
+
+/// The rustls error somewhere down `error`'s sources. `io::Error` hides the error it wraps from
+/// `source()` (it returns the inner error's source), so it is opened with `get_ref`.
+fn rustls_error(error: &reqwest::Error) -> Option<&rustls::Error> {
+    let mut next: Option<&(dyn std::error::Error + 'static)> = Some(error);
+    while let Some(current) = next {
+        if let Some(found) = current.downcast_ref::<rustls::Error>() {
+            return Some(found);
+        }
+        next = match current.downcast_ref::<std::io::Error>() {
+            // An io::Error may wrap another io::Error: each is opened in turn.
+            Some(io) => io
+                .get_ref()
+                .map(|inner| inner as &(dyn std::error::Error + 'static)),
+            None => current.source(),
+        };
+    }
+    None
+}
