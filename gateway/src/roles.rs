@@ -459,7 +459,7 @@ pub async fn app_state(
         create_limiter: RateLimiter::per_minute(settings.create_per_minute),
         trusted_proxies: settings.client_proxies(),
         progress,
-        payments: crate::state::Payments::new(&settings.payments, &pool_for_payments),
+        payments: crate::state::Payments::new(&settings.payments, &pool_for_payments)?,
         live,
         billing: crate::billing::Billing::new(
             &settings.billing,

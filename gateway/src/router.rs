@@ -17,7 +17,8 @@ use tower_http::trace::TraceLayer;
 
 use crate::api::auth::{links, me, sign_in, tokens};
 use crate::api::{
-    account, billing, brcode, claims, faq, keys, payment_links, payments, qrcodes, team,
+    account, bank_connections, billing, brcode, claims, faq, keys, payment_links, payments,
+    qrcodes, team,
 };
 use crate::error::AppError;
 use crate::pages::{
@@ -263,6 +264,25 @@ fn api_routes() -> Router<AppState> {
         .route(
             "/accounts/{accountId}/api-pix-receivers/{keyId}/rotate",
             post(payments::receivers::rotate),
+        )
+        // Issue 33: the key's bank reached through its API Pix.
+        .route(
+            "/accounts/{accountId}/bank-connections",
+            get(bank_connections::list),
+        )
+        .route(
+            "/accounts/{accountId}/bank-connections/{keyId}",
+            get(bank_connections::show)
+                .put(bank_connections::connect)
+                .delete(bank_connections::disconnect),
+        )
+        .route(
+            "/accounts/{accountId}/bank-connections/{keyId}/test",
+            post(bank_connections::test),
+        )
+        .route(
+            "/accounts/{accountId}/bank-connections/{keyId}/webhook",
+            post(bank_connections::register),
         )
         .route(
             "/accounts/{accountId}/payments",

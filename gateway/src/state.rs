@@ -103,12 +103,40 @@ pub struct Payments {
     pub hmac_secret: Option<Vec<u8>>,
     /// Largest delivery accepted, in bytes.
     pub max_body_bytes: usize,
+    /// Where owners' banks are called, and how ("Conectar banco").
+    pub banks: BankCalls,
+}
+
+/// How owners' banks are called (`BALCAO_BANK_*`).
+#[derive(Clone)]
+pub struct BankCalls {
+    /// Every profile's calls go to this origin instead of the profile's hosts, when set.
+    pub origin: Option<url::Url>,
+    /// A CA (PEM) trusted besides the system's roots.
+    pub extra_root_pem: Option<String>,
+    /// Longest wait for one call.
+    pub timeout: std::time::Duration,
 }
 
 impl Payments {
     /// From the settings, over `pool`.
-    pub fn new(settings: &PaymentSettings, pool: &PgPool) -> Self {
-        Payments {
+    ///
+    /// # Errors
+    ///
+    /// When `BALCAO_BANK_API_ORIGIN` is set and is not a URL: a typo fails the start instead of
+    /// sending owners' credentials somewhere else.
+    pub fn new(settings: &PaymentSettings, pool: &PgPool) -> anyhow::Result<Self> {
+        let origin = match settings
+            .bank_api_origin
+            .as_deref()
+            .filter(|o| !o.is_empty())
+        {
+            Some(origin) => Some(url::Url::parse(origin).map_err(|error| {
+                anyhow::anyhow!("BALCAO_BANK_API_ORIGIN is not a URL ({error}): {origin}")
+            })?),
+            None => None,
+        };
+        Ok(Payments {
             commands: CommandService::new(PgEventStore::new(pool.clone()), ()),
             sandbox: settings.sandbox_payments,
             hmac_secret: settings
@@ -117,6 +145,14 @@ impl Payments {
                 .filter(|s| !s.is_empty())
                 .map(|s| s.as_bytes().to_vec()),
             max_body_bytes: settings.api_pix_max_body_bytes,
-        }
+            banks: BankCalls {
+                origin,
+                extra_root_pem: settings
+                    .bank_extra_root_pem
+                    .clone()
+                    .filter(|p| !p.is_empty()),
+                timeout: std::time::Duration::from_millis(settings.bank_timeout_ms),
+            },
+        })
     }
 }

@@ -32,6 +32,7 @@
 //! | `POST /api/invitations/accept` | [`team::accept`] | signed in |
 //! | `/api/accounts/{accountId}/qrcodes…` | [`qrcodes`] (its own table: list, create, check, batch, show, archive, unarchive, duplicate) | owner, manager, operator (own codes) |
 //! | `POST /api/accounts/{accountId}/qrcodes/{id}/claim` | [`claims::claim`] | owner, manager, operator (with the sign's management token) |
+//! | `GET /api/accounts/{accountId}/bank-connections`; `PUT, DELETE …/bank-connections/{keyId}`; `POST …/{keyId}/test`, `POST …/{keyId}/webhook` | [`bank_connections`] | owner, manager |
 //! | `GET, POST /api/accounts/{accountId}/payment-links` | [`payment_links::list`], [`payment_links::create`] | owner, manager |
 //! | `POST /api/accounts/{accountId}/payment-links/{id}/revoke` | [`payment_links::revoke`] | owner, manager |
 //! | `/api/accounts/{accountId}/placas…` | [`signs`] (its own table: list, create, show, update, duplicate, delete) | owner, manager, operator (own signs) |
@@ -61,6 +62,7 @@
 pub mod access;
 pub mod account;
 pub mod auth;
+pub mod bank_connections;
 pub mod billing;
 pub mod brcode;
 pub mod caller;

@@ -51,6 +51,9 @@
 //! | `BALCAO_SANDBOX_PAYMENTS` | `false` (`make run` sets `true`) | payer pages of an account's codes offer "Simular pagamento", which sends a synthetic API Pix delivery through the real receiver; keep it off in production |
 //! | `BALCAO_API_PIX_HMAC_SECRET` | unset | when set, every API Pix delivery must carry `X-Balcao-Signature: sha256=<hex HMAC-SHA256 of the body>` (a second factor beside the URL's token) |
 //! | `BALCAO_API_PIX_MAX_BODY_BYTES` | `1048576` | largest API Pix delivery accepted (413 beyond) |
+//! | `BALCAO_BANK_API_ORIGIN` | unset | every bank profile's calls go to this origin, keeping the profile's paths (a bank's sandbox, the tests' simulator) |
+//! | `BALCAO_BANK_EXTRA_ROOT_PEM` | unset | a CA (PEM text) trusted for bank calls besides the system's roots |
+//! | `BALCAO_BANK_TIMEOUT_MS` | `15000` | longest wait for one call to an owner's bank |
 //! | `BALCAO_ASAAS_API_KEY` | unset | Asaas API v3 key: Premium is charged through Asaas; unset, the built-in sandbox provider charges it when `BALCAO_SANDBOX_PAYMENTS` is on (`make run`), and upgrades answer 503 otherwise |
 //! | `BALCAO_ASAAS_BASE_URL` | `https://api-sandbox.asaas.com/v3` | Asaas environment: the sandbox, or `https://api.asaas.com/v3` in production |
 //! | `BALCAO_ASAAS_WEBHOOK_TOKEN` | unset | the `authToken` registered with Asaas's webhook; deliveries to `/webhooks/asaas` must carry it in `asaas-access-token` (unset: that route answers 404) |

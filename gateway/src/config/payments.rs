@@ -1,4 +1,5 @@
-//! Payments: the API Pix receiver's second factor and size limit, and the sandbox.
+//! Payments: the API Pix receiver's second factor and size limit, the sandbox, and the calls to
+//! owners' banks (issue 33).
 
 use clap::Args;
 
@@ -35,7 +36,34 @@ pub struct PaymentSettings {
         global = true
     )]
     pub api_pix_max_body_bytes: usize,
+    /// Sends every bank profile's calls to this origin (`https://host:port`), keeping each
+    /// profile's paths: a bank's sandbox behind one address, or the tests' bank simulator.
+    /// Unset: each profile's own hosts.
+    #[arg(long, env = "BALCAO_BANK_API_ORIGIN", global = true)]
+    pub bank_api_origin: Option<String>,
+    /// A certificate authority (PEM text) trusted for bank calls besides the system's roots: a
+    /// bank's homologation CA, or the tests' simulator.
+    #[arg(
+        long,
+        env = "BALCAO_BANK_EXTRA_ROOT_PEM",
+        hide_env_values = true,
+        global = true
+    )]
+    pub bank_extra_root_pem: Option<String>,
+    /// How long one call to a bank may take, in milliseconds.
+    #[arg(
+        long,
+        env = "BALCAO_BANK_TIMEOUT_MS",
+        default_value_t = DEFAULT_BANK_TIMEOUT_MS,
+        global = true
+    )]
+    pub bank_timeout_ms: u64,
 }
+
+/// Default of `BALCAO_BANK_TIMEOUT_MS`: banks' token and webhook calls answer in a second or two;
+/// fifteen lets a slow homologation environment through while a request still ends well within
+/// the API's 30 s.
+pub const DEFAULT_BANK_TIMEOUT_MS: u64 = 15_000;
 
 impl std::fmt::Debug for PaymentSettings {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -46,6 +74,12 @@ impl std::fmt::Debug for PaymentSettings {
                 &self.api_pix_hmac_secret.as_ref().map(|_| "(set)"),
             )
             .field("api_pix_max_body_bytes", &self.api_pix_max_body_bytes)
+            .field("bank_api_origin", &self.bank_api_origin)
+            .field(
+                "bank_extra_root_pem",
+                &self.bank_extra_root_pem.as_ref().map(|_| "(set)"),
+            )
+            .field("bank_timeout_ms", &self.bank_timeout_ms)
             .finish()
     }
 }
@@ -56,6 +90,9 @@ impl Default for PaymentSettings {
             sandbox_payments: false,
             api_pix_hmac_secret: None,
             api_pix_max_body_bytes: DEFAULT_API_PIX_MAX_BODY_BYTES,
+            bank_api_origin: None,
+            bank_extra_root_pem: None,
+            bank_timeout_ms: DEFAULT_BANK_TIMEOUT_MS,
         }
     }
 }

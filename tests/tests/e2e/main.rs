@@ -6,6 +6,7 @@
 
 mod anonymous_signs;
 mod auth;
+mod bank;
 mod bank_simulator;
 mod billing;
 mod housekeeping;

@@ -33,6 +33,8 @@ export function createAppRoutes(): RouteObject[] {
             { index: true, lazy: () => import('./routes/panel/home') },
             { path: 'boas-vindas', lazy: () => import('./routes/panel/welcome') },
             { path: 'chaves', lazy: () => import('./routes/panel/keys') },
+            // Issue 33: Balcão talks to the key's bank through its API Pix.
+            { path: 'chaves/:keyId/banco', lazy: () => import('./routes/panel/bank-connection') },
             { path: 'qrcodes', lazy: () => import('./routes/panel/qrcodes') },
             // Issue 32: "Modo balcão", the counter's live view of one code.
             { path: 'qrcodes/:id/balcao', lazy: () => import('./routes/panel/counter') },

@@ -36,6 +36,7 @@ export const TAG_TYPES = [
   'Payment',
   'PaymentSummary',
   'Subscription',
+  'BankConnections',
 ] as const;
 
 /** Options an endpoint passes as `extraOptions`. */

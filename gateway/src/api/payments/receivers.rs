@@ -31,7 +31,7 @@ use crate::state::AppState;
 
 /// The account's live key `key_id`, in DICT form; 404 for a key that is not the account's or
 /// was removed.
-async fn key_of(
+pub(crate) async fn key_of(
     state: &AppState,
     workspace: &Workspace,
     key_id: &str,
@@ -52,11 +52,11 @@ async fn key_of(
         .ok_or_else(ApiError::not_found)
 }
 
-fn new_token() -> String {
+pub(crate) fn new_token() -> String {
     URL_SAFE_NO_PAD.encode(crate::auth::token::random_bytes::<32>())
 }
 
-fn url_for(state: &AppState, token: &str) -> String {
+pub(crate) fn url_for(state: &AppState, token: &str) -> String {
     format!(
         "{}/webhooks/api-pix/{token}",
         state.site.url.trim_end_matches('/')

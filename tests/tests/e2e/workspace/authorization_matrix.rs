@@ -222,6 +222,20 @@ async fn every_api_route_answers_each_kind_of_caller_exactly_as_the_contract_say
             ["401 unauthenticated", "404 not-found", "200", "200", "403 forbidden", "404 not-found"]),
         row(M::POST, account(&format!("/payment-links/{nobody_account}/revoke")), Body::Json(json!({})),
             ["401 unauthenticated", "404 not-found", "404 not-found", "404 not-found", "403 forbidden", "404 not-found"]),
+        // Bank connections (issue 33): owner and manager; a key that is not the account's is
+        // 404 before anything reaches a bank.
+        row(M::GET, account("/bank-connections"), Body::None,
+            ["401 unauthenticated", "404 not-found", "200", "200", "403 forbidden", "404 not-found"]),
+        row(M::GET, account(&format!("/bank-connections/{nobody_account}")), Body::None,
+            ["401 unauthenticated", "404 not-found", "404 not-found", "404 not-found", "403 forbidden", "404 not-found"]),
+        row(M::PUT, account(&format!("/bank-connections/{nobody_account}")), Body::Json(json!({"bank": "efi"})),
+            ["401 unauthenticated", "404 not-found", "404 not-found", "404 not-found", "403 forbidden", "404 not-found"]),
+        row(M::POST, account(&format!("/bank-connections/{nobody_account}/test")), Body::Json(json!({})),
+            ["401 unauthenticated", "404 not-found", "404 not-found", "404 not-found", "403 forbidden", "404 not-found"]),
+        row(M::POST, account(&format!("/bank-connections/{nobody_account}/webhook")), Body::Json(json!({})),
+            ["401 unauthenticated", "404 not-found", "404 not-found", "404 not-found", "403 forbidden", "404 not-found"]),
+        row(M::DELETE, account(&format!("/bank-connections/{nobody_account}")), Body::None,
+            ["401 unauthenticated", "404 not-found", "404 not-found", "404 not-found", "403 forbidden", "404 not-found"]),
         // Saved signs: an operator handles only those of their own codes, and is told why (as
         // for codes; the full matrix: `saved_signs`).
         row(M::GET, account("/placas"), Body::None,

@@ -50,6 +50,18 @@ impl Person {
             .await
     }
 
+    /// `PUT path` with a JSON body as this person.
+    pub async fn put(&mut self, path: &str, body: &Value) -> Answer {
+        self.browser
+            .request(
+                Method::PUT,
+                path,
+                Some("application/json"),
+                Some(body.to_string().into_bytes()),
+            )
+            .await
+    }
+
     /// `DELETE path` as this person.
     pub async fn delete(&mut self, path: &str) -> Answer {
         self.browser.delete(path).await

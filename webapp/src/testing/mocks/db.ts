@@ -102,6 +102,20 @@ export interface FakePixKey {
   removedAt: string | null;
 }
 
+/** A connected key, as `GET …/bank-connections` shows it, plus its account. */
+export interface FakeBankConnection {
+  accountId: string;
+  keyId: string;
+  pixKey: string;
+  bank: string;
+  bankName: string;
+  environment: 'producao' | 'homologacao';
+  certificateNotAfter: string;
+  connectedAt: string;
+  lastTest: { ok: boolean; message: string | null; at: string } | null;
+  webhook: { state: 'registered' | 'failed' | 'not-registered'; message: string | null; at: string | null };
+}
+
 const DEFAULT_POLICY: PasswordPolicy = {
   minLength: 8,
   requireLowercase: true,
@@ -129,6 +143,8 @@ function emptyDb() {
     members: new Map<string, FakeMember>(),
     qrcodes: [] as FakeQrCode[],
     pixKeys: [] as FakePixKey[],
+    /** Connected keys' banks (`/bank-connections`), as the API shows them. */
+    bankConnections: [] as FakeBankConnection[],
     signs: [] as FakeSign[],
     passwordPolicy: DEFAULT_POLICY,
     tokenLifetimeSeconds: 3600,

@@ -2,6 +2,7 @@ import { setupServer } from 'msw/node';
 
 import { accountHandlers } from './handlers/account';
 import { authHandlers } from './handlers/auth';
+import { bankConnectionHandlers } from './handlers/bank-connections';
 import { buildHandlers } from './handlers/builds';
 import { faqHandlers } from './handlers/faq';
 import { keyHandlers } from './handlers/keys';
@@ -18,6 +19,7 @@ export const server = setupServer(
   ...teamHandlers,
   ...qrcodeHandlers,
   ...keyHandlers,
+  ...bankConnectionHandlers,
   ...paymentHandlers,
   ...buildHandlers,
   ...faqHandlers,

@@ -1,3 +1,4 @@
+import { KeyBankLine } from '@/features/bank-connection/components/key-bank-line';
 import { KeysScreen } from '@/features/keys/components/keys-screen';
 import { WithWorkspace } from '@/features/workspaces/components/with-workspace';
 
@@ -5,7 +6,18 @@ import { WithWorkspace } from '@/features/workspaces/components/with-workspace';
 export function Component() {
   return (
     <WithWorkspace title="Chaves Pix">
-      {(workspace) => <KeysScreen key={workspace.accountId} workspace={workspace} />}
+      {(workspace) => (
+        <KeysScreen
+          key={workspace.accountId}
+          workspace={workspace}
+          // Owners and managers connect a key's bank (issue 33); operators only see the keys.
+          keyExtra={
+            workspace.role === 'operator'
+              ? undefined
+              : (keyId, shown) => <KeyBankLine accountId={workspace.accountId} keyId={keyId} shownKey={shown} />
+          }
+        />
+      )}
     </WithWorkspace>
   );
 }

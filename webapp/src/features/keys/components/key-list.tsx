@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import type { ReactNode } from 'react';
 import { z } from 'zod';
 
 import { BreakableText } from '@/components/breakable-text';
@@ -61,10 +62,12 @@ export interface KeyListProps {
   keys: PixKey[];
   /** Owners and managers change keys; an operator only sees them. */
   canManage: boolean;
+  /** What the app shows of another feature under a key (its bank connection), if anything. */
+  keyExtra?: (keyId: string, shown: string) => ReactNode;
 }
 
 /** The account's active keys, the default first; renaming, choosing the default and removing. */
-export function KeyList({ accountId, keys, canManage }: KeyListProps) {
+export function KeyList({ accountId, keys, canManage, keyExtra }: KeyListProps) {
   const [chooseDefault, { isLoading: choosing }] = useChoosePixKeyDefaultMutation();
   const [remove, { isLoading: removing }] = useRemovePixKeyMutation();
   const [renaming, setRenaming] = useState<string | null>(null);
@@ -108,6 +111,7 @@ export function KeyList({ accountId, keys, canManage }: KeyListProps) {
                 <dt>Titular</dt>
                 <dd>{key.holderName ?? '—'}</dd>
               </dl>
+              {keyExtra ? keyExtra(key.id, shown) : null}
               {canManage && renaming === key.id ? (
                 <RenameForm
                   accountId={accountId}

@@ -1,3 +1,5 @@
+import type { ReactNode } from 'react';
+
 import { FormAlert } from '@/components/form-alert';
 import { PageStatus } from '@/components/page-status';
 import { PageTitle } from '@/components/page-title';
@@ -11,7 +13,14 @@ import { KeyList } from './key-list';
 import { RegisterKeyForm } from './register-key-form';
 
 /** /painel/chaves: the Pix keys of the account in use, and registering one (owners and managers). */
-export function KeysScreen({ workspace }: { workspace: CurrentWorkspace }) {
+export function KeysScreen({
+  workspace,
+  keyExtra,
+}: {
+  workspace: CurrentWorkspace;
+  /** What the app shows of another feature under each key (its bank connection). */
+  keyExtra?: (keyId: string, shown: string) => ReactNode;
+}) {
   const { data: keys, error, isLoading } = useListPixKeysQuery(workspace.accountId);
   const canManage = workspace.role !== 'operator';
   const apiError = error === undefined ? undefined : asApiError(error);
@@ -25,7 +34,7 @@ export function KeysScreen({ workspace }: { workspace: CurrentWorkspace }) {
           {canManage ? ' Cadastre acima a chave da conta onde você recebe.' : ''}
         </p>
       ) : (
-        <KeyList accountId={workspace.accountId} keys={keys} canManage={canManage} />
+        <KeyList accountId={workspace.accountId} keys={keys} canManage={canManage} keyExtra={keyExtra} />
       );
   } else if (isLoading) {
     list = <PageStatus>Carregando as chaves…</PageStatus>;

@@ -1,0 +1,85 @@
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+
+import { db, giveBrowserSessionTo, seedPixKey, seedUser } from '@/testing/mocks/db';
+import { requestLog } from '@/testing/mocks/server';
+import { renderApp } from '@/testing/test-utils';
+
+const certificate = (name: string) => new File([new Uint8Array([0x30, 0x82, 0x01, 0x02])], name);
+
+describe('/painel/chaves/{keyId}/banco', () => {
+  it('connects the key from its card: bank, secret and .p12 sent, the webhook shown registered', async () => {
+    const ana = seedUser({ email: 'ana@exemplo.com' });
+    const key = seedPixKey(ana, { pixKey: 'loja@exemplo.com', kind: 'email' });
+    giveBrowserSessionTo(ana);
+    const app = renderApp('/painel/chaves');
+    await app.user.click(await screen.findByRole('link', { name: 'Conectar o banco da chave loja@exemplo.com' }));
+
+    const form = await screen.findByRole('form', { name: 'Conectar banco' });
+    expect(within(form).getByText(/Um arquivo .p12 por ambiente/)).toBeInTheDocument();
+    await app.user.type(within(form).getByLabelText('Client ID'), 'Client_Id_loja');
+    await app.user.type(within(form).getByLabelText('Client Secret'), 'Client_Secret_loja');
+    await app.user.upload(within(form).getByLabelText('Certificado'), certificate('producao.p12'));
+    expect(within(form).getByText('Escolhido: producao.p12')).toBeInTheDocument();
+    // A .p12 holds its key: no second file is asked for.
+    expect(within(form).queryByLabelText(/Chave privada/)).not.toBeInTheDocument();
+    await app.user.click(within(form).getByRole('button', { name: 'Conectar e testar' }));
+
+    expect(await screen.findByText(/Conectado ao Efí\. Os Pix recebidos na chave/)).toBeInTheDocument();
+    expect(screen.getByText(/Registrado no banco em/)).toBeInTheDocument();
+    expect(screen.getByText(/Válido até/)).toBeInTheDocument();
+    expect(db.bankConnections).toHaveLength(1);
+    expect(db.bankConnections[0]?.keyId).toBe(key.id);
+    expect(requestLog.some((entry) => entry.call.startsWith('PUT /api/accounts/'))).toBe(true);
+  });
+
+  it('shows the bank refusing the secret under the secret, and a PEM certificate asks for its key file', async () => {
+    const ana = seedUser({ email: 'ana@exemplo.com' });
+    const key = seedPixKey(ana, { pixKey: 'loja@exemplo.com', kind: 'email' });
+    giveBrowserSessionTo(ana);
+    const app = renderApp(`/painel/chaves/${key.id}/banco`);
+    const form = await screen.findByRole('form', { name: 'Conectar banco' });
+    await app.user.click(within(form).getByRole('button', { name: 'Conectar e testar' }));
+    expect(within(form).getByLabelText('Client ID')).toHaveAccessibleDescription(/Campo obrigatório/);
+    expect(within(form).getByLabelText('Certificado')).toHaveAccessibleDescription(/Escolha o arquivo do certificado/);
+
+    await app.user.type(within(form).getByLabelText('Client ID'), 'Client_Id_loja');
+    await app.user.type(within(form).getByLabelText('Client Secret'), 'segredo-errado');
+    await app.user.upload(within(form).getByLabelText('Certificado'), certificate('loja.crt'));
+    expect(within(form).getByLabelText(/Chave privada/)).toBeInTheDocument();
+    await app.user.click(within(form).getByRole('button', { name: 'Conectar e testar' }));
+    expect(await within(form).findByText(/O banco recusou o Client ID ou o Client Secret/)).toBeInTheDocument();
+    expect(within(form).getByLabelText('Client Secret')).toHaveAccessibleDescription(/O banco recusou/);
+    expect(db.bankConnections).toHaveLength(0);
+  });
+
+  it('asks before disconnecting and then offers to connect again', async () => {
+    const ana = seedUser({ email: 'ana@exemplo.com' });
+    const key = seedPixKey(ana, { pixKey: 'loja@exemplo.com', kind: 'email' });
+    db.bankConnections.push({
+      accountId: ana.uid,
+      keyId: key.id,
+      pixKey: 'loja@exemplo.com',
+      bank: 'efi',
+      bankName: 'Efí',
+      environment: 'homologacao',
+      certificateNotAfter: new Date(Date.now() + 10 * 86_400_000).toISOString(),
+      connectedAt: '2026-11-01T12:00:00Z',
+      lastTest: { ok: false, message: 'O banco não respondeu a tempo.', at: '2026-11-02T10:00:00Z' },
+      webhook: { state: 'failed', message: 'Falta a permissão webhook.write.', at: '2026-11-01T12:00:00Z' },
+    });
+    giveBrowserSessionTo(ana);
+    const app = renderApp(`/painel/chaves/${key.id}/banco`);
+    expect(await screen.findByText('Efí (homologação)')).toBeInTheDocument();
+    expect(screen.getByText(/faltam \d+ dias: peça o novo ao banco/)).toBeInTheDocument();
+    expect(screen.getByText('Não registrado: Falta a permissão webhook.write.')).toBeInTheDocument();
+    expect(screen.getByText(/Falhou em .*: O banco não respondeu a tempo\./)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Registrar o aviso de pagamentos' })).toBeInTheDocument();
+
+    await app.user.click(screen.getByRole('button', { name: 'Desconectar' }));
+    await app.user.click(await screen.findByRole('button', { name: 'Sim, desconectar' }));
+    expect(await screen.findByText(/Banco desconectado/)).toBeInTheDocument();
+    expect(await screen.findByRole('form', { name: 'Conectar banco' })).toBeInTheDocument();
+    expect(db.bankConnections).toHaveLength(0);
+  });
+});

@@ -1,0 +1,132 @@
+import { api } from '@/lib/api';
+
+/** A bank Balcão can connect to, as `GET …/bank-connections` lists it. */
+export interface BankProfile {
+  /** The profile's slug (`efi`, `banco-do-brasil`, …, `outro`). */
+  id: string;
+  name: string;
+  /** What to ask the bank for: the certificate's format and the permissions (scopes). */
+  instructions: string;
+  /** The bank needs one more value (an application key, an account number). */
+  extra: { label: string; hint: string } | null;
+  /** "Outro PSP": the owner types the API's and the token's addresses. */
+  typedAddresses: boolean;
+  /** Whether the bank issues a client secret (the form asks for it only then). */
+  usesClientSecret: boolean;
+  /** The environments the bank offers through its API Pix. */
+  environments: BankEnvironment[];
+}
+
+export type BankEnvironment = 'producao' | 'homologacao';
+
+/** A connected key, as the API shows it: never a credential, only what is safe to read back. */
+export interface BankConnection {
+  keyId: string;
+  pixKey: string;
+  bank: string;
+  bankName: string;
+  environment: BankEnvironment;
+  /** When the certificate stops being valid (RFC 3339). */
+  certificateNotAfter: string;
+  connectedAt: string;
+  lastTest: { ok: boolean; message: string | null; at: string } | null;
+  webhook: { state: 'registered' | 'failed' | 'not-registered'; message: string | null; at: string | null };
+}
+
+export interface BankConnections {
+  banks: BankProfile[];
+  connections: BankConnection[];
+}
+
+/** One key's page: the key, the banks offered and its connection (null while not connected). */
+export interface KeyBankConnection {
+  keyId: string;
+  pixKey: string;
+  banks: BankProfile[];
+  connection: BankConnection | null;
+}
+
+/** A file as the connect call takes it. */
+export interface UploadedFile {
+  name: string;
+  /** The file's bytes, base64. */
+  base64: string;
+}
+
+/** What "Conectar e testar" sends. */
+export interface ConnectBankRequest {
+  bank: string;
+  environment: BankEnvironment;
+  clientId: string;
+  clientSecret: string;
+  /** `.p12`/`.pfx`, or the PEM certificate (which may hold the key too). */
+  certificate: UploadedFile;
+  /** The PEM private key, when the bank handed it out apart from the certificate. */
+  certificateKey: UploadedFile | null;
+  certificatePassword: string | null;
+  extra: string | null;
+  apiBase: string | null;
+  tokenUrl: string | null;
+}
+
+const connectionsUrl = (accountId: string) => `/api/accounts/${encodeURIComponent(accountId)}/bank-connections`;
+const connectionUrl = (accountId: string, keyId: string) => `${connectionsUrl(accountId)}/${encodeURIComponent(keyId)}`;
+const tags = (accountId: string) => [{ type: 'BankConnections' as const, id: accountId }];
+
+export const bankConnectionsApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    /** `GET …/bank-connections`: the banks offered and the account's connected keys. */
+    bankConnections: build.query<BankConnections, string>({
+      query: (accountId) => connectionsUrl(accountId),
+      extraOptions: { authenticated: true },
+      providesTags: (_result, _error, accountId) => tags(accountId),
+    }),
+    /** `GET …/bank-connections/{keyId}`: 404 for a key that is not the account's. */
+    keyBankConnection: build.query<KeyBankConnection, { accountId: string; keyId: string }>({
+      query: ({ accountId, keyId }) => connectionUrl(accountId, keyId),
+      extraOptions: { authenticated: true },
+      providesTags: (_result, _error, { accountId }) => tags(accountId),
+    }),
+    /** `PUT …/bank-connections/{keyId}`: tests the credentials at the bank, then connects and registers the webhook. */
+    connectBank: build.mutation<BankConnection, { accountId: string; keyId: string; request: ConnectBankRequest }>({
+      query: ({ accountId, keyId, request }) => ({
+        url: connectionUrl(accountId, keyId),
+        method: 'PUT',
+        body: request,
+      }),
+      extraOptions: { authenticated: true },
+      invalidatesTags: (_result, _error, { accountId }) => tags(accountId),
+    }),
+    /** `POST …/bank-connections/{keyId}/test`: asks the bank again; the answer is noted either way. */
+    testBankConnection: build.mutation<BankConnection, { accountId: string; keyId: string }>({
+      query: ({ accountId, keyId }) => ({ url: `${connectionUrl(accountId, keyId)}/test`, method: 'POST', body: {} }),
+      extraOptions: { authenticated: true },
+      invalidatesTags: (_result, _error, { accountId }) => tags(accountId),
+    }),
+    /** `POST …/bank-connections/{keyId}/webhook`: registers Balcão's address at the bank again. */
+    registerBankWebhook: build.mutation<BankConnection, { accountId: string; keyId: string }>({
+      query: ({ accountId, keyId }) => ({
+        url: `${connectionUrl(accountId, keyId)}/webhook`,
+        method: 'POST',
+        body: {},
+      }),
+      extraOptions: { authenticated: true },
+      invalidatesTags: (_result, _error, { accountId }) => tags(accountId),
+    }),
+    /** `DELETE …/bank-connections/{keyId}`: 204; the credentials are deleted. */
+    disconnectBank: build.mutation<null, { accountId: string; keyId: string }>({
+      query: ({ accountId, keyId }) => ({ url: connectionUrl(accountId, keyId), method: 'DELETE' }),
+      extraOptions: { authenticated: true },
+      invalidatesTags: (_result, _error, { accountId }) => tags(accountId),
+    }),
+  }),
+});
+
+export const {
+  useBankConnectionsQuery,
+  useKeyBankConnectionQuery,
+  useConnectBankMutation,
+  useTestBankConnectionMutation,
+  useRegisterBankWebhookMutation,
+  useDisconnectBankMutation,
+} = bankConnectionsApi;
