@@ -23,6 +23,7 @@ test: services test-deps webapp-deps
 ## Browser tests: sign-up to recovery, and an owner inviting an operator, in Debian's Chromium.
 e2e: services test-deps webapp-build browser-deps
 	$(CARGO) build -p gateway --bin balcao
+	$(CARGO) build -p tests --bin bank-simulator
 	cd tests/browser && npm run e2e
 
 ## Formatting and lints, as CI runs them, and a check that no tracked file reads outside the clone.

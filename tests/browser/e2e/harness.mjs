@@ -429,7 +429,7 @@ function postgresUrl(database) {
  * JetStream stream and subjects, the sink as its mail server, and the built dashboard; resolves
  * once `/readyz` answers 200.
  */
-export async function startBalcao({ mailUrl }) {
+export async function startBalcao({ mailUrl, env: extraEnv = {} }) {
   const binary = resolve(process.env.BALCAO_BIN ?? join(repoRoot, "target/debug/balcao"));
   const webappDir = resolve(process.env.BALCAO_WEBAPP_DIR ?? join(repoRoot, "webapp/dist"));
   if (!existsSync(binary)) {
@@ -461,6 +461,7 @@ export async function startBalcao({ mailUrl }) {
     BALCAO_LOG_FORMAT: "pretty",
     NO_COLOR: "1",
     RUST_LOG: process.env.RUST_LOG ?? "info",
+    ...extraEnv,
   };
   const log = [];
   const child = spawn(binary, ["all"], { env, stdio: ["ignore", "pipe", "pipe"] });
@@ -602,7 +603,38 @@ export function deleteStream(natsUrl, name, { timeout = 5_000 } = {}) {
  * Sink + server + Chromium for one test file. `newPage()` opens a page in a fresh context (its own
  * cookies: one per person); `stop()` removes everything.
  */
-export async function startStack(label) {
+/**
+ * The API Pix bank simulator (`tests/src/bin/bank-simulator.rs`) as a process: its origin, the CA
+ * Balcão must trust, the key it holds and a client (id, secret, `.p12`) it issued. Stop it with
+ * `stop()`.
+ */
+export async function startBankSimulator() {
+  const binary = resolve(process.env.BANK_SIMULATOR_BIN ?? join(repoRoot, "target/debug/bank-simulator"));
+  if (!existsSync(binary)) {
+    throw new Error(`no bank simulator at ${binary}: build it (cargo build -p tests --bin bank-simulator)`);
+  }
+  const child = spawn(binary, [], { stdio: ["ignore", "pipe", "inherit"] });
+  const orphanGuard = () => child.kill("SIGKILL");
+  process.once("exit", orphanGuard);
+  const line = await new Promise((done, failed) => {
+    let text = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk) => {
+      text += chunk;
+      const end = text.indexOf("\n");
+      if (end >= 0) done(text.slice(0, end));
+    });
+    child.once("exit", (code) => failed(new Error(`the bank simulator exited (${code}) before it started`)));
+  });
+  return {
+    ...JSON.parse(line),
+    async stop() {
+      process.removeListener("exit", orphanGuard);
+      child.kill("SIGKILL");
+    },
+  };
+}
+
+export async function startStack(label, { env = {} } = {}) {
   // This file's results from an earlier run would only mislead.
   for (const name of await readdir(resultsDir).catch(() => [])) {
     if (name.startsWith(`${label}--`)) await rm(join(resultsDir, name), { force: true });
@@ -610,7 +642,7 @@ export async function startStack(label) {
   const sink = await startSmtpSink();
   let app;
   try {
-    app = await startBalcao({ mailUrl: sink.url });
+    app = await startBalcao({ mailUrl: sink.url, env });
   } catch (error) {
     await sink.close();
     throw error;

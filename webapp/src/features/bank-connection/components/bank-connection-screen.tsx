@@ -92,7 +92,9 @@ export function BankConnectionScreen({ workspace, keyId }: { workspace: CurrentW
             type="button"
             className="button secondary"
             disabled={testing}
-            onClick={() => void act(() => test({ accountId, keyId }).unwrap(), 'Teste feito: o resultado está acima.')}
+            onClick={() =>
+              void act(() => test({ accountId, keyId }).unwrap(), 'Teste feito: veja o resultado em “Último teste”.')
+            }
           >
             {testing ? 'Testando…' : 'Testar conexão'}
           </button>
@@ -104,7 +106,7 @@ export function BankConnectionScreen({ workspace, keyId }: { workspace: CurrentW
               onClick={() =>
                 void act(
                   () => register({ accountId, keyId }).unwrap(),
-                  'Pedido enviado ao banco: o resultado está acima.',
+                  'Pedido enviado ao banco: veja o resultado em “Aviso de pagamentos”.',
                 )
               }
             >

@@ -1,0 +1,111 @@
+// Issue 33 in a real browser against the real server and the API Pix bank simulator (a process
+// of its own, over real mutual TLS): an owner registers the key the bank holds, opens "Conectar
+// banco" from the key's card, tries a wrong secret (told under the field, nothing kept) and an
+// expired certificate, then connects with the bank's .p12: the webhook is registered at the bank,
+// a connection test is run, and the key's card says the bank is connected. Every view is checked
+// for layout at 390×844 and 1366×900.
+//
+// E2E_SHOTS_DIR (optional): the form, the refusal and the connection at 390×844 and 1366×900.
+
+import assert from "node:assert/strict";
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe } from "node:test";
+
+import {
+  PHONE_AND_LAPTOP,
+  registerFirstKey,
+  screenshotsAtBothSizes,
+  signUpThroughForm,
+  startBankSimulator,
+  startStack,
+  stepsOf,
+  uniqueEmail,
+} from "./harness.mjs";
+import { layoutProblems } from "./layout.mjs";
+
+/** Fails listing every layout problem of the page as it is, at both screens. */
+async function fitsBothScreens(page, what) {
+  const found = [];
+  for (const screen of PHONE_AND_LAPTOP) {
+    await page.setViewportSize(screen);
+    for (const problem of await layoutProblems(page)) found.push(`${what} at ${screen.width}×${screen.height}: ${problem}`);
+  }
+  assert.deepEqual(found, [], found.join("\n"));
+}
+
+describe("a key's bank is connected on /painel/chaves/{id}/banco", () => {
+  let bank;
+  let stack;
+  let owner;
+  let files;
+  const step = stepsOf(() => stack);
+
+  before(async () => {
+    bank = await startBankSimulator();
+    stack = await startStack("banco", {
+      env: { BALCAO_BANK_API_ORIGIN: bank.origin, BALCAO_BANK_EXTRA_ROOT_PEM: bank.serverCaPem },
+    });
+    owner = await stack.newPage("titular");
+    files = await mkdtemp(join(tmpdir(), "balcao-banco-"));
+    await writeFile(join(files, "homologacao.p12"), Buffer.from(bank.clientP12Base64, "base64"));
+    await writeFile(join(files, "vencido.p12"), Buffer.from(bank.expiredP12Base64, "base64"));
+  });
+
+  after(async () => {
+    await stack?.stop();
+    await bank?.stop();
+  });
+
+  step("the owner registers the key the bank holds and opens Conectar banco from its card", async () => {
+    await signUpThroughForm(owner, { name: "Rita Lopes", email: uniqueEmail("rita"), password: "Senha-da-Rita-1" });
+    await registerFirstKey(owner, { key: bank.key, holder: "Rita Lopes" });
+    const card = owner.getByRole("listitem").filter({ hasText: bank.key });
+    await card.getByText("Receba os Pix desta chave sem copiar nada").waitFor();
+    await card.getByRole("link", { name: /Conectar o banco da chave/ }).click();
+    await owner.getByRole("heading", { level: 1, name: "Conectar banco" }).waitFor();
+    await owner.getByRole("form", { name: "Conectar banco" }).waitFor();
+    await fitsBothScreens(owner, "the empty form");
+    await screenshotsAtBothSizes(owner, "banco-formulario");
+  });
+
+  step("a wrong secret is told under the secret, and an expired certificate under the file", async () => {
+    const form = owner.getByRole("form", { name: "Conectar banco" });
+    await form.getByLabel("Banco", { exact: true }).selectOption({ label: "Sicredi" });
+    await form.getByLabel(/Homologação/).check();
+    await form.getByLabel("Client ID", { exact: true }).fill(bank.clientId);
+    await form.getByLabel("Client Secret", { exact: true }).fill("segredo-errado");
+    await form.getByLabel("Certificado", { exact: true }).setInputFiles(join(files, "homologacao.p12"));
+    await form.getByRole("button", { name: "Conectar e testar" }).click();
+    await form.getByText(/O banco recusou o client id ou o client secret/).waitFor();
+    await fitsBothScreens(owner, "the refusal");
+    await screenshotsAtBothSizes(owner, "banco-segredo-errado");
+
+    await form.getByLabel("Client Secret", { exact: true }).fill(bank.clientSecret);
+    await form.getByLabel("Certificado", { exact: true }).setInputFiles(join(files, "vencido.p12"));
+    await form.getByRole("button", { name: "Conectar e testar" }).click();
+    await form.getByText(/Este certificado venceu em/).waitFor();
+  });
+
+  step("the bank's .p12 connects: webhook registered, a test run, the card says so", async () => {
+    const form = owner.getByRole("form", { name: "Conectar banco" });
+    await form.getByLabel("Client Secret", { exact: true }).fill(bank.clientSecret);
+    await form.getByLabel("Certificado", { exact: true }).setInputFiles(join(files, "homologacao.p12"));
+    await form.getByRole("button", { name: "Conectar e testar" }).click();
+    await owner.getByText(/Conectado ao Sicredi\. Os Pix recebidos na chave/).waitFor();
+    await owner.getByText(/Registrado no banco em/).waitFor();
+    await owner.getByText("Sicredi (homologação)").waitFor();
+    await owner.getByRole("button", { name: "Testar conexão" }).click();
+    await owner.getByText("Teste feito: veja o resultado em “Último teste”.").waitFor();
+    await owner.getByText(/Tudo certo em/).waitFor();
+    await fitsBothScreens(owner, "the connection");
+    await screenshotsAtBothSizes(owner, "banco-conectado");
+
+    await owner.getByRole("link", { name: "Voltar às chaves" }).click();
+    const card = owner.getByRole("listitem").filter({ hasText: bank.key });
+    await card.getByText("Banco conectado: Sicredi (homologação).").waitFor();
+    await fitsBothScreens(owner, "the keys");
+    await screenshotsAtBothSizes(owner, "chaves-banco-conectado");
+  });
+});

@@ -1,0 +1,43 @@
+//! The API Pix bank simulator as a process of its own, for the browser tests (and for trying
+//! "Conectar banco" by hand): a bank shaped like Sicredi's API (`/api/v2`, `/oauth/token`, Basic
+//! auth, mTLS everywhere) holding the simulator's default key and client.
+//!
+//! It prints one line of JSON to stdout and then serves until it is killed:
+//! `{origin, serverCaPem, key, clientId, clientSecret, clientP12Base64, clientCertPem,
+//! clientKeyPem, expiredP12Base64}`. Start Balcão with `BALCAO_BANK_API_ORIGIN=<origin>` and
+//! `BALCAO_BANK_EXTRA_ROOT_PEM=<serverCaPem>`, register the key, and connect it as "Sicredi",
+//! homologação, with the printed client and the `.p12` written from `clientP12Base64`.
+
+use std::io::Write;
+
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD;
+use tests::api_pix_bank::{BankSimulator, Quirks, SimulatorConfig};
+
+#[tokio::main]
+async fn main() {
+    let bank = BankSimulator::start(SimulatorConfig::with_quirks(Quirks {
+        base_path: "/api/v2".to_owned(),
+        ..Quirks::default()
+    }))
+    .await;
+    let client = bank.pki().client("balcao-navegador");
+    let expired = bank.pki().expired_client("balcao-vencido");
+    let line = serde_json::json!({
+        "origin": bank.origin(),
+        "serverCaPem": bank.server_ca_pem(),
+        "key": SimulatorConfig::KEY,
+        "clientId": SimulatorConfig::CLIENT_ID,
+        "clientSecret": SimulatorConfig::CLIENT_SECRET,
+        "clientP12Base64": STANDARD.encode(client.pkcs12(None)),
+        "clientCertPem": client.cert_pem,
+        "clientKeyPem": client.key_pem,
+        "expiredP12Base64": STANDARD.encode(expired.pkcs12(None)),
+    });
+    let mut out = std::io::stdout().lock();
+    // The harness waits for this one line; nothing else is written.
+    writeln!(out, "{line}").expect("stdout is open");
+    out.flush().expect("stdout is open");
+    drop(out);
+    std::future::pending::<()>().await;
+}
