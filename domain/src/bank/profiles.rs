@@ -498,6 +498,25 @@ impl BankUrls {
         })
     }
 
+    /// The URLs a new connection uses: the profile's for a listed bank (the typed ones are
+    /// ignored), the typed ones for "Outro".
+    ///
+    /// # Errors
+    ///
+    /// [`BankUrlError::NoEnvironment`] when the listed bank has no URLs for `environment`; for
+    /// "Outro", as [`BankUrls::custom`].
+    pub fn for_connection(
+        bank: BankId,
+        environment: Environment,
+        typed_api_base: &str,
+        typed_token_url: &str,
+    ) -> Result<BankUrls, BankUrlError> {
+        if bank.profile().owner_types_urls() {
+            return BankUrls::custom(typed_api_base, typed_token_url);
+        }
+        BankUrls::of(bank, environment).ok_or(BankUrlError::NoEnvironment)
+    }
+
     /// The base of the API Pix paths.
     pub fn api_base(&self) -> &Url {
         &self.api_base
@@ -582,6 +601,12 @@ pub enum BankUrlError {
     /// `http://` or another scheme.
     #[error("Use {} com https://: a API Pix só funciona em conexão segura.", .0.what())]
     NotHttps(UrlField),
+    /// A listed bank without the chosen environment (Itaú's and Sicoob's sandboxes take other
+    /// credentials).
+    #[error(
+        "Este banco não oferece homologação com certificado por aqui. Escolha produção, ou \"Outro PSP\" com os endereços de testes do banco."
+    )]
+    NoEnvironment,
 }
 
 impl Refusal for BankUrlError {
@@ -590,6 +615,7 @@ impl Refusal for BankUrlError {
             BankUrlError::Required(_) => "bank-url-required",
             BankUrlError::Invalid(_) => "bank-url-invalid",
             BankUrlError::NotHttps(_) => "bank-url-not-https",
+            BankUrlError::NoEnvironment => "bank-environment-unavailable",
         }
     }
 
@@ -598,10 +624,12 @@ impl Refusal for BankUrlError {
     }
 
     fn field(&self) -> Option<&'static str> {
-        let (BankUrlError::Required(field)
-        | BankUrlError::Invalid(field)
-        | BankUrlError::NotHttps(field)) = self;
-        Some(field.field_name())
+        match self {
+            BankUrlError::Required(field)
+            | BankUrlError::Invalid(field)
+            | BankUrlError::NotHttps(field) => Some(field.field_name()),
+            BankUrlError::NoEnvironment => Some("environment"),
+        }
     }
 }
 
@@ -811,6 +839,40 @@ mod tests {
             BankUrlError::Invalid(UrlField::ApiBase)
                 .to_string()
                 .contains("endereço da API Pix")
+        );
+    }
+
+    #[test]
+    fn a_connection_takes_the_profiles_urls_or_the_typed_ones_for_outro() {
+        let bb =
+            BankUrls::for_connection(BankId::BancoDoBrasil, Environment::Homologacao, "x", "y");
+        assert_eq!(
+            bb,
+            Ok(BankUrls::of(BankId::BancoDoBrasil, Environment::Homologacao).unwrap())
+        );
+        let outro = BankUrls::for_connection(
+            BankId::Outro,
+            Environment::Producao,
+            "https://pix.psp.com.br/v2",
+            "https://pix.psp.com.br/oauth/token",
+        )
+        .unwrap();
+        assert_eq!(outro.api_base().as_str(), "https://pix.psp.com.br/v2");
+        assert_eq!(
+            BankUrls::for_connection(
+                BankId::Outro,
+                Environment::Producao,
+                "http://a.b",
+                "https://a.b/t"
+            ),
+            Err(BankUrlError::NotHttps(UrlField::ApiBase))
+        );
+        let missing =
+            BankUrls::for_connection(BankId::Itau, Environment::Homologacao, "", "").unwrap_err();
+        assert_eq!(missing, BankUrlError::NoEnvironment);
+        assert_eq!(
+            (missing.code(), missing.field()),
+            ("bank-environment-unavailable", Some("environment"))
         );
     }
 

@@ -102,6 +102,18 @@ impl fmt::Debug for AccessToken {
     }
 }
 
+/// What [`ApiPixClient::ensure_webhook`] found and did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WebhookOutcome {
+    /// The key's webhook was already this URL: nothing was written.
+    AlreadyRegistered,
+    /// The URL was registered.
+    Registered {
+        /// The URL the key had before, if any (another system's receiver, an old Balcão URL).
+        replaced: Option<String>,
+    },
+}
+
 struct CachedToken {
     token: AccessToken,
     refresh_at: DateTime<Utc>,
@@ -469,6 +481,26 @@ impl ApiPixClient {
         } else {
             Err(api_error(status, &answer, "webhook.write"))
         }
+    }
+
+    /// Makes `webhook_url` the webhook of `chave`: reads what is registered first and writes
+    /// only when it differs, saying which it was (the connect screen shows "já estava
+    /// cadastrado" or the URL it replaced).
+    ///
+    /// # Errors
+    ///
+    /// As [`ApiPixClient::get_webhook`] and [`ApiPixClient::put_webhook`].
+    pub async fn ensure_webhook(
+        &self,
+        chave: &str,
+        webhook_url: &str,
+    ) -> Result<WebhookOutcome, BankError> {
+        let current = self.get_webhook(chave).await?;
+        if current.as_deref() == Some(webhook_url) {
+            return Ok(WebhookOutcome::AlreadyRegistered);
+        }
+        self.put_webhook(chave, webhook_url).await?;
+        Ok(WebhookOutcome::Registered { replaced: current })
     }
 
     /// Removes the webhook of `chave` (`DELETE /webhook/{chave}`). A key without one is already

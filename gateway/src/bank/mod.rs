@@ -14,7 +14,7 @@
 mod client;
 mod error;
 
-pub use client::{AccessToken, ApiPixClient, ApiPixSettings, Credentials};
+pub use client::{AccessToken, ApiPixClient, ApiPixSettings, Credentials, WebhookOutcome};
 pub use error::BankError;
 
 #[cfg(test)]

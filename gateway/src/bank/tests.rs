@@ -115,6 +115,35 @@ async fn a_webhook_is_registered_read_back_and_removed() {
 }
 
 #[tokio::test]
+async fn ensuring_a_webhook_writes_only_when_the_bank_has_another_one() {
+    let bank = TestBank::start().await;
+    let client = client(&bank, BankId::Outro);
+
+    assert_eq!(
+        client.ensure_webhook(KEY, RECEIVER).await,
+        Ok(WebhookOutcome::Registered { replaced: None })
+    );
+    assert_eq!(
+        client.ensure_webhook(KEY, RECEIVER).await,
+        Ok(WebhookOutcome::AlreadyRegistered)
+    );
+    let newer = "https://balcao.example/api-pix/webhook/def";
+    assert_eq!(
+        client.ensure_webhook(KEY, newer).await,
+        Ok(WebhookOutcome::Registered {
+            replaced: Some(RECEIVER.to_owned())
+        })
+    );
+    let puts = bank
+        .state()
+        .api_calls
+        .iter()
+        .filter(|c| c.method == "PUT")
+        .count();
+    assert_eq!(puts, 2, "the second call only read");
+}
+
+#[tokio::test]
 async fn each_profile_asks_for_its_token_the_way_its_bank_documents() {
     let bank = TestBank::start().await;
 
