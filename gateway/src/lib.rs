@@ -10,6 +10,7 @@ pub mod api;
 pub mod assets;
 pub mod auth;
 pub mod bank;
+pub mod bank_catch_up;
 pub mod billing;
 pub mod client_address;
 pub mod clock;

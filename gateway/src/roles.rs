@@ -309,11 +309,18 @@ pub async fn start(settings: &Settings, roles: Roles) -> anyhow::Result<Running>
             .with_context(|| format!("could not listen on {}", settings.listen))?;
         local_addr = Some(listener.local_addr()?);
         tracing::info!(address = %listener.local_addr()?, "gateway listening");
+        let catch_up_state = state.clone();
         let router = crate::build_router(state);
         let housekeeping_pool = pool.clone();
         let housekeeping_token = shutdown.clone();
         tasks.spawn(async move {
             crate::housekeeping::run(housekeeping_pool, housekeeping_token).await;
+            Ok(())
+        });
+        // Issue 33: connected keys' banks read back, for the Pix whose webhook never arrived.
+        let catch_up_token = shutdown.clone();
+        tasks.spawn(async move {
+            crate::bank_catch_up::run(catch_up_state, catch_up_token).await;
             Ok(())
         });
         // Issue 12: renewal charges and expiries of Premium periods.

@@ -104,18 +104,7 @@ pub struct Payments {
     /// Largest delivery accepted, in bytes.
     pub max_body_bytes: usize,
     /// Where owners' banks are called, and how ("Conectar banco").
-    pub banks: BankCalls,
-}
-
-/// How owners' banks are called (`BALCAO_BANK_*`).
-#[derive(Clone)]
-pub struct BankCalls {
-    /// Every profile's calls go to this origin instead of the profile's hosts, when set.
-    pub origin: Option<url::Url>,
-    /// A CA (PEM) trusted besides the system's roots.
-    pub extra_root_pem: Option<String>,
-    /// Longest wait for one call.
-    pub timeout: std::time::Duration,
+    pub banks: crate::bank::BankCalls,
 }
 
 impl Payments {
@@ -145,13 +134,14 @@ impl Payments {
                 .filter(|s| !s.is_empty())
                 .map(|s| s.as_bytes().to_vec()),
             max_body_bytes: settings.api_pix_max_body_bytes,
-            banks: BankCalls {
+            banks: crate::bank::BankCalls {
                 origin,
                 extra_root_pem: settings
                     .bank_extra_root_pem
                     .clone()
                     .filter(|p| !p.is_empty()),
                 timeout: std::time::Duration::from_millis(settings.bank_timeout_ms),
+                catch_up_every: std::time::Duration::from_secs(settings.bank_catch_up_secs.max(1)),
             },
         })
     }

@@ -1156,7 +1156,8 @@ fn fold(keys: &Keys, change: &Change<'_>, old: Option<Row>) -> Result<Row, Apply
             PaymentSource::ApiPix,
             PaymentSource::Manual,
             PaymentSource::Sandbox,
-            PaymentSource::Extrato
+            PaymentSource::Extrato,
+            PaymentSource::ApiPixConsulta
         ]
         .iter()
         .any(|s| s.as_str() == row.source)

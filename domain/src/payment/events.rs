@@ -17,16 +17,20 @@ pub enum PaymentSource {
     Sandbox,
     /// A Pix credit line of a bank statement the owner imported (OFX or CSV, issue 35).
     Extrato,
+    /// The account's bank, read back through the API Pix's `GET /pix` by the catch-up of a
+    /// connected key (issue 33): a Pix whose webhook was lost, late, or never sent.
+    ApiPixConsulta,
 }
 
 impl PaymentSource {
-    /// The stored spelling: `api-pix`, `manual`, `sandbox` or `extrato`.
+    /// The stored spelling: `api-pix`, `manual`, `sandbox`, `extrato` or `api-pix-consulta`.
     pub fn as_str(self) -> &'static str {
         match self {
             PaymentSource::ApiPix => "api-pix",
             PaymentSource::Manual => "manual",
             PaymentSource::Sandbox => "sandbox",
             PaymentSource::Extrato => "extrato",
+            PaymentSource::ApiPixConsulta => "api-pix-consulta",
         }
     }
 

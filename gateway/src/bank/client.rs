@@ -399,7 +399,26 @@ impl ApiPixClient {
         segments: &[&str],
         body: Option<&serde_json::Value>,
     ) -> Result<(StatusCode, Vec<u8>), BankError> {
-        let url = self.api_url(segments);
+        self.call_with_query(operation, method, segments, &[], body)
+            .await
+    }
+
+    /// [`call`](Self::call) with query parameters after the profile's own.
+    async fn call_with_query(
+        &self,
+        operation: &'static str,
+        method: Method,
+        segments: &[&str],
+        query: &[(&str, String)],
+        body: Option<&serde_json::Value>,
+    ) -> Result<(StatusCode, Vec<u8>), BankError> {
+        let mut url = self.api_url(segments);
+        if !query.is_empty() {
+            let mut pairs = url.query_pairs_mut();
+            for (name, value) in query {
+                pairs.append_pair(name, value);
+            }
+        }
         let mut retried = false;
         loop {
             let token = self.token().await?;
@@ -518,6 +537,48 @@ impl ApiPixClient {
         } else {
             Err(api_error(status, &body, "webhook.write"))
         }
+    }
+
+    /// One page of the Pix the account received between `inicio` and `fim`
+    /// (`GET /pix?inicio=&fim=&paginacao.paginaAtual=&paginacao.itensPorPagina=`): the entries
+    /// as the bank wrote them (the webhook's own schema) and how many pages there are.
+    ///
+    /// # Errors
+    ///
+    /// As [`BankError`] says; [`BankError::Unexpected`] when the answer is not the spec's.
+    pub async fn received_pix(
+        &self,
+        inicio: chrono::DateTime<chrono::Utc>,
+        fim: chrono::DateTime<chrono::Utc>,
+        page: u32,
+        per_page: u32,
+    ) -> Result<ReceivedPage, BankError> {
+        let at = |t: chrono::DateTime<chrono::Utc>| {
+            t.to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+        };
+        let query = [
+            ("inicio", at(inicio)),
+            ("fim", at(fim)),
+            ("paginacao.paginaAtual", page.to_string()),
+            ("paginacao.itensPorPagina", per_page.to_string()),
+        ];
+        let (status, body) = self
+            .call_with_query("list-pix", Method::GET, &["pix"], &query, None)
+            .await?;
+        if !status.is_success() {
+            return Err(api_error(status, &body, "pix.read"));
+        }
+        let unexpected = || BankError::Unexpected {
+            status: status.as_u16(),
+        };
+        let answer: ReceivedAnswer = serde_json::from_slice(&body).map_err(|_| unexpected())?;
+        Ok(ReceivedPage {
+            entries: answer.pix,
+            pages: answer
+                .parametros
+                .and_then(|p| p.paginacao)
+                .map_or(1, |p| p.quantidade_de_paginas),
+        })
     }
 }
 
@@ -676,4 +737,31 @@ fn rustls_error(error: &reqwest::Error) -> Option<&rustls::Error> {
         };
     }
     None
+}
+
+/// One page of `GET /pix`.
+#[derive(Debug, Clone)]
+pub struct ReceivedPage {
+    /// The entries as the bank wrote them: the webhook's schema, checked by the intake.
+    pub entries: Vec<serde_json::Value>,
+    /// How many pages the query has (1 when the bank did not say).
+    pub pages: u32,
+}
+
+#[derive(serde::Deserialize)]
+struct ReceivedAnswer {
+    parametros: Option<ReceivedParameters>,
+    #[serde(default)]
+    pix: Vec<serde_json::Value>,
+}
+
+#[derive(serde::Deserialize)]
+struct ReceivedParameters {
+    paginacao: Option<Paging>,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Paging {
+    quantidade_de_paginas: u32,
 }

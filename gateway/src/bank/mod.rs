@@ -13,9 +13,13 @@
 
 mod client;
 mod error;
+mod stored;
 
-pub use client::{AccessToken, ApiPixClient, ApiPixSettings, Credentials, WebhookOutcome};
+pub use client::{
+    AccessToken, ApiPixClient, ApiPixSettings, Credentials, ReceivedPage, WebhookOutcome,
+};
 pub use error::BankError;
+pub use stored::{BankCalls, client_for};
 
 #[cfg(test)]
 mod test_bank;

@@ -54,6 +54,7 @@
 //! | `BALCAO_BANK_API_ORIGIN` | unset | every bank profile's calls go to this origin, keeping the profile's paths (a bank's sandbox, the tests' simulator) |
 //! | `BALCAO_BANK_EXTRA_ROOT_PEM` | unset | a CA (PEM text) trusted for bank calls besides the system's roots |
 //! | `BALCAO_BANK_TIMEOUT_MS` | `15000` | longest wait for one call to an owner's bank |
+//! | `BALCAO_BANK_CATCH_UP_SECS` | `300` | how often each connected key's bank is read back through `GET /pix` |
 //! | `BALCAO_ASAAS_API_KEY` | unset | Asaas API v3 key: Premium is charged through Asaas; unset, the built-in sandbox provider charges it when `BALCAO_SANDBOX_PAYMENTS` is on (`make run`), and upgrades answer 503 otherwise |
 //! | `BALCAO_ASAAS_BASE_URL` | `https://api-sandbox.asaas.com/v3` | Asaas environment: the sandbox, or `https://api.asaas.com/v3` in production |
 //! | `BALCAO_ASAAS_WEBHOOK_TOKEN` | unset | the `authToken` registered with Asaas's webhook; deliveries to `/webhooks/asaas` must carry it in `asaas-access-token` (unset: that route answers 404) |

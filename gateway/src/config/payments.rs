@@ -58,7 +58,20 @@ pub struct PaymentSettings {
         global = true
     )]
     pub bank_timeout_ms: u64,
+    /// How often each connected key's bank is read back through `GET /pix` (the catch-up of
+    /// webhooks that did not arrive), in seconds.
+    #[arg(
+        long,
+        env = "BALCAO_BANK_CATCH_UP_SECS",
+        default_value_t = DEFAULT_BANK_CATCH_UP_SECS,
+        global = true
+    )]
+    pub bank_catch_up_secs: u64,
 }
+
+/// Default of `BALCAO_BANK_CATCH_UP_SECS`: a Pix whose webhook was lost shows within five
+/// minutes, and a bank is asked twelve times an hour per key.
+pub const DEFAULT_BANK_CATCH_UP_SECS: u64 = 300;
 
 /// Default of `BALCAO_BANK_TIMEOUT_MS`: banks' token and webhook calls answer in a second or two;
 /// fifteen lets a slow homologation environment through while a request still ends well within
@@ -80,6 +93,7 @@ impl std::fmt::Debug for PaymentSettings {
                 &self.bank_extra_root_pem.as_ref().map(|_| "(set)"),
             )
             .field("bank_timeout_ms", &self.bank_timeout_ms)
+            .field("bank_catch_up_secs", &self.bank_catch_up_secs)
             .finish()
     }
 }
@@ -93,6 +107,7 @@ impl Default for PaymentSettings {
             bank_api_origin: None,
             bank_extra_root_pem: None,
             bank_timeout_ms: DEFAULT_BANK_TIMEOUT_MS,
+            bank_catch_up_secs: DEFAULT_BANK_CATCH_UP_SECS,
         }
     }
 }

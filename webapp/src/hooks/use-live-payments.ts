@@ -14,7 +14,7 @@ export interface LivePayment {
   qrcodeId: string | null;
   amountCentavos: number;
   status: 'received' | 'voided';
-  source: 'api-pix' | 'manual' | 'sandbox' | 'extrato';
+  source: 'api-pix' | 'manual' | 'sandbox' | 'extrato' | 'api-pix-consulta';
   paidAt: string;
 }
 

@@ -47,8 +47,6 @@ use commands::bank_credentials::{self, BankCredentials, SealedBankCredentials};
 use commands::{
     CommandError, CommandMetadata, CommandService, Effects, ExpectedVersion, PgEventStore,
 };
-use domain::bank::certificate::ClientCertificate;
-use domain::bank::profiles::{BankId, BankUrls, Environment};
 use domain::bank_connection::{
     BankConnection, BankConnectionCommand, ConnectBank, DisconnectBank, RecordConnectionTest,
     RecordWebhookRegistration,
@@ -61,12 +59,12 @@ use crate::api::json::Json;
 use crate::api::payments::receiver::token_digest;
 use crate::api::payments::receivers::{key_of, new_token, url_for};
 use crate::auth::accounts::now;
-use crate::bank::{ApiPixClient, ApiPixSettings, BankError, Credentials};
+use crate::bank::{ApiPixClient, BankError};
 use crate::error::ApiError;
 use crate::state::AppState;
 
 use self::form::ConnectForm;
-use self::view::{ConnectionJson, ConnectionsJson, KeyPageJson};
+use self::view::{CatchUpJson, ConnectionJson, ConnectionsJson, KeyPageJson};
 
 /// The bank-connection aggregate's command service.
 fn service(state: &AppState) -> CommandService<BankConnection> {
@@ -97,39 +95,8 @@ fn bank_failure(error: &BankError) -> ApiError {
 
 /// The client for `credentials`, with the deployment's bank settings.
 fn client_for(state: &AppState, credentials: &BankCredentials) -> Result<ApiPixClient, ApiError> {
-    // What is stored was parsed when it was connected: failing to read it back is a bug.
-    let stored =
-        |what: &str| ApiError::internal(anyhow::anyhow!("stored bank credentials: {what}"));
-    let bank = BankId::from_slug(&credentials.bank).ok_or_else(|| stored("unknown bank"))?;
-    let environment = Environment::from_slug(&credentials.environment)
-        .ok_or_else(|| stored("unknown environment"))?;
-    let urls = match (&credentials.api_base, &credentials.token_url) {
-        (Some(api_base), Some(token_url)) => {
-            BankUrls::custom(api_base, token_url).map_err(|_| stored("typed addresses"))?
-        }
-        _ => BankUrls::of(bank, environment).ok_or_else(|| stored("no addresses"))?,
-    };
-    let certificate = ClientCertificate::from_pem(
-        credentials.certificate_pem.as_bytes(),
-        Some(credentials.private_key_pem.as_bytes()),
-    )
-    .map_err(|_| stored("certificate"))?;
-    let banks = &state.payments.banks;
-    let mut settings = ApiPixSettings::new(
-        bank,
-        urls,
-        Credentials {
-            client_id: credentials.client_id.to_string(),
-            client_secret: credentials.client_secret.clone(),
-            certificate,
-            extra_value: credentials.extra.as_deref().map(ToString::to_string),
-        },
-    );
-    settings.extra_root_pem = banks.extra_root_pem.clone();
-    settings.origin = banks.origin.clone();
-    settings.timeout = banks.timeout;
-    settings.clock = state.clock.clone();
-    ApiPixClient::new(settings).map_err(|error| bank_failure(&error))
+    crate::bank::client_for(&state.payments.banks, &state.clock, credentials)
+        .map_err(|error| bank_failure(&error))
 }
 
 /// The key's connection as the log holds it.
@@ -141,10 +108,21 @@ async fn load(state: &AppState, key_id: Uuid) -> Result<BankConnection, ApiError
         .aggregate)
 }
 
+/// How the key's catch-up stands (`bank_catch_up`), if it has run.
+async fn catch_up_of(state: &AppState, key_id: Uuid) -> Result<Option<CatchUpJson>, ApiError> {
+    Ok(sqlx::query_as(
+        "select checked_until, last_success_at, failing_since, last_problem
+           from bank_catch_up where key_id = $1",
+    )
+    .bind(key_id)
+    .fetch_optional(&state.pool)
+    .await?)
+}
+
 /// The key's connection as the API shows it, drawn from the log (what the commands decided).
 async fn answer(state: &AppState, key_id: Uuid) -> Result<Json<ConnectionJson>, ApiError> {
     let connection = load(state, key_id).await?;
-    view::connection(&connection)
+    view::connection(&connection, catch_up_of(state, key_id).await?)
         .map(Json)
         .ok_or_else(ApiError::not_found)
 }
@@ -187,7 +165,10 @@ pub async fn list(
     .await?;
     let mut connections = Vec::with_capacity(keys.len());
     for key_id in keys {
-        if let Some(connection) = view::connection(&load(&state, key_id).await?) {
+        if let Some(connection) = view::connection(
+            &load(&state, key_id).await?,
+            catch_up_of(&state, key_id).await?,
+        ) {
             connections.push(connection);
         }
     }
@@ -209,7 +190,10 @@ pub async fn show(
 ) -> Result<Json<KeyPageJson>, ApiError> {
     workspace.require(Right::ManageKeys)?;
     let (key_id, pix_key) = key_of(&state, &workspace, &key_id).await?;
-    let connection = view::connection(&load(&state, key_id).await?);
+    let connection = view::connection(
+        &load(&state, key_id).await?,
+        catch_up_of(&state, key_id).await?,
+    );
     Ok(Json(KeyPageJson {
         key_id: key_id.to_string(),
         pix_key,

@@ -56,6 +56,20 @@ pub struct WebhookJson {
     pub at: Option<String>,
 }
 
+/// How the catch-up (`crate::bank_catch_up`) of the key stands.
+#[derive(Debug, Serialize, sqlx::FromRow)]
+#[serde(rename_all = "camelCase")]
+pub struct CatchUpJson {
+    /// Every Pix the bank listed before this instant is recorded.
+    pub checked_until: Option<chrono::DateTime<chrono::Utc>>,
+    /// The last run that read every page.
+    pub last_success_at: Option<chrono::DateTime<chrono::Utc>>,
+    /// The first failure since then: "sem contato com o banco desde …".
+    pub failing_since: Option<chrono::DateTime<chrono::Utc>>,
+    /// What the bank answered last, pt-BR.
+    pub last_problem: Option<String>,
+}
+
 /// One connected key.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -78,6 +92,8 @@ pub struct ConnectionJson {
     pub last_test: Option<TestJson>,
     /// The webhook at the bank.
     pub webhook: WebhookJson,
+    /// The catch-up through `GET /pix`; `null` before its first run.
+    pub catch_up: Option<CatchUpJson>,
 }
 
 /// The `GET` answer.
@@ -140,7 +156,7 @@ pub fn banks() -> Vec<BankJson> {
 }
 
 /// A standing connection as the API shows it; `None` when the key is not connected.
-pub fn connection(state: &BankConnection) -> Option<ConnectionJson> {
+pub fn connection(state: &BankConnection, catch_up: Option<CatchUpJson>) -> Option<ConnectionJson> {
     let connected = state.connected.as_ref()?;
     let bank_name = BankId::from_slug(&connected.bank)
         .map_or_else(|| connected.bank.clone(), |id| id.name().to_owned());
@@ -177,5 +193,6 @@ pub fn connection(state: &BankConnection) -> Option<ConnectionJson> {
             at: test.at.clone(),
         }),
         webhook,
+        catch_up,
     })
 }

@@ -321,6 +321,7 @@ fn source_label(source: &str) -> &'static str {
         "manual" => "Registrado à mão",
         "extrato" => "Extrato bancário",
         "sandbox" => "Simulação",
+        "api-pix-consulta" => "Banco (consulta API Pix)",
         // The read model's check constraint allows no other value.
         _ => "Outra",
     }
@@ -362,6 +363,7 @@ mod tests {
             PaymentSource::Manual,
             PaymentSource::Sandbox,
             PaymentSource::Extrato,
+            PaymentSource::ApiPixConsulta,
         ]
         .map(|source| source_label(source.as_str()))
         .into();
@@ -371,7 +373,8 @@ mod tests {
                 "Banco (API Pix)",
                 "Registrado à mão",
                 "Simulação",
-                "Extrato bancário"
+                "Extrato bancário",
+                "Banco (consulta API Pix)"
             ]
         );
     }

@@ -133,11 +133,17 @@ impl Filters {
                     PaymentSource::Manual,
                     PaymentSource::Sandbox,
                     PaymentSource::Extrato,
+                    PaymentSource::ApiPixConsulta,
                 ]
                 .into_iter()
                 .find(|known| known.as_str() == s)
                 .map(|known| known.as_str().to_owned())
-                .ok_or_else(|| bad("origem", "Use origem=api-pix, manual, sandbox ou extrato."))
+                .ok_or_else(|| {
+                    bad(
+                        "origem",
+                        "Use origem=api-pix, api-pix-consulta, manual, sandbox ou extrato.",
+                    )
+                })
             })
             .transpose()?;
         let status = given(self.situacao.as_ref())

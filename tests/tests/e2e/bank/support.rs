@@ -21,6 +21,14 @@ pub fn sicredi() -> SimulatorConfig {
 /// An app whose bank calls go to `bank`, trusting its server certificate, and whose site URL is
 /// its own listener, so the addresses it registers at the bank reach it.
 pub async fn app_beside(bank: &BankSimulator) -> TestApp {
+    app_beside_with(bank, |_| {}).await
+}
+
+/// [`app_beside`], with `adjust` changing the settings too.
+pub async fn app_beside_with(
+    bank: &BankSimulator,
+    adjust: impl FnOnce(&mut gateway::config::Settings) + Send + 'static,
+) -> TestApp {
     // The listener's port must be known before the app starts: the site URL names it.
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .expect("a free port")
@@ -34,6 +42,7 @@ pub async fn app_beside(bank: &BankSimulator) -> TestApp {
         settings.site_url = format!("http://127.0.0.1:{port}");
         settings.payments.bank_api_origin = Some(origin);
         settings.payments.bank_extra_root_pem = Some(ca);
+        adjust(settings);
     })
     .await
 }

@@ -114,6 +114,12 @@ export interface FakeBankConnection {
   connectedAt: string;
   lastTest: { ok: boolean; message: string | null; at: string } | null;
   webhook: { state: 'registered' | 'failed' | 'not-registered'; message: string | null; at: string | null };
+  catchUp: {
+    checkedUntil: string | null;
+    lastSuccessAt: string | null;
+    failingSince: string | null;
+    lastProblem: string | null;
+  } | null;
 }
 
 const DEFAULT_POLICY: PasswordPolicy = {

@@ -31,6 +31,14 @@ export interface BankConnection {
   connectedAt: string;
   lastTest: { ok: boolean; message: string | null; at: string } | null;
   webhook: { state: 'registered' | 'failed' | 'not-registered'; message: string | null; at: string | null };
+  /** The catch-up through the bank's `GET /pix` (Pix whose webhook never arrived); null before its first run. */
+  catchUp: {
+    checkedUntil: string | null;
+    lastSuccessAt: string | null;
+    /** The first failure since the last success: "sem contato com o banco desde …". */
+    failingSince: string | null;
+    lastProblem: string | null;
+  } | null;
 }
 
 export interface BankConnections {

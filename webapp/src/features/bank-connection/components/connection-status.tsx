@@ -15,7 +15,7 @@ function daysUntil(instant: string, now: number): number {
 /** What a connected key's card says: the bank, the certificate, the webhook and the last test. */
 export function ConnectionStatus({ connection, now }: { connection: BankConnection; now: number }) {
   const left = daysUntil(connection.certificateNotAfter, now);
-  const { webhook, lastTest } = connection;
+  const { webhook, lastTest, catchUp } = connection;
   return (
     <dl className="facts bank-facts">
       <dt>Banco</dt>
@@ -37,6 +37,16 @@ export function ConnectionStatus({ connection, now }: { connection: BankConnecti
           : null}
         {webhook.state === 'failed' ? `Não registrado: ${webhook.message ?? 'o banco recusou.'}` : null}
         {webhook.state === 'not-registered' ? 'Ainda não registrado no banco.' : null}
+      </dd>
+      <dt>Conferência no banco</dt>
+      <dd className={catchUp?.failingSince ? 'warning' : undefined}>
+        {catchUp === null
+          ? 'A primeira conferência dos Pix recebidos no banco acontece em alguns minutos.'
+          : catchUp.failingSince
+            ? `Sem contato com o banco desde ${formatDateTime(catchUp.failingSince)}: ${catchUp.lastProblem ?? ''} O Balcão tenta de novo sozinho.`
+            : catchUp.lastSuccessAt
+              ? `Em dia: conferido em ${formatDateTime(catchUp.lastSuccessAt)}. Pix cujo aviso não chegou entram sozinhos.`
+              : 'A primeira conferência dos Pix recebidos no banco acontece em alguns minutos.'}
       </dd>
       <dt>Último teste</dt>
       <dd className={lastTest && !lastTest.ok ? 'warning' : undefined}>

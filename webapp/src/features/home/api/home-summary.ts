@@ -18,7 +18,7 @@ export interface RecentPayment {
   qrcodeId: string | null;
   /** The payment link it paid, if any. */
   paymentLinkId?: string | null;
-  source: 'api-pix' | 'manual' | 'sandbox' | 'extrato';
+  source: 'api-pix' | 'manual' | 'sandbox' | 'extrato' | 'api-pix-consulta';
   status: 'received' | 'voided';
   note: string | null;
 }

@@ -30,6 +30,7 @@ const SOURCES: Readonly<Record<RecentPayment['source'], string>> = {
   manual: 'Registrado à mão',
   sandbox: 'Simulado',
   extrato: 'Extrato bancário',
+  'api-pix-consulta': 'Conferência no banco',
 };
 
 function payments(count: number): string {

@@ -7,7 +7,7 @@ import { api } from '@/lib/api';
  */
 export const PAYMENT_TAG = 'Payment' as const;
 
-export type PaymentSource = 'api-pix' | 'manual' | 'sandbox' | 'extrato';
+export type PaymentSource = 'api-pix' | 'manual' | 'sandbox' | 'extrato' | 'api-pix-consulta';
 export type PaymentStatus = 'received' | 'voided';
 
 export interface Refund {

@@ -132,6 +132,8 @@ export function TransactionFilters({ input, onChange, onClear, codes, keys, erro
             <option value="">Todas</option>
             <option value="api-pix">Banco (API Pix)</option>
             <option value="manual">Registrado à mão</option>
+            <option value="api-pix-consulta">Banco (consulta API Pix)</option>
+            <option value="extrato">Extrato bancário</option>
             <option value="sandbox">Simulação</option>
           </SelectField>
           <SelectField

@@ -9,6 +9,7 @@ export const SOURCE_LABELS: Readonly<Record<PaymentSource, string>> = {
   manual: 'Registrado à mão',
   sandbox: 'Simulação',
   extrato: 'Extrato bancário',
+  'api-pix-consulta': 'Banco (consulta API Pix)',
 };
 
 export function sourceLabel(source: string): string {

@@ -109,6 +109,7 @@ export const bankConnectionHandlers = [
       connectedAt: SEED_TIME,
       lastTest: { ok: true, message: null, at: SEED_TIME },
       webhook: { state: 'registered', message: null, at: SEED_TIME },
+      catchUp: null,
     };
     db.bankConnections = [...db.bankConnections.filter((other) => other.keyId !== key.id), connection];
     return HttpResponse.json(view(connection));

@@ -67,6 +67,12 @@ describe('/painel/chaves/{keyId}/banco', () => {
       connectedAt: '2026-11-01T12:00:00Z',
       lastTest: { ok: false, message: 'O banco não respondeu a tempo.', at: '2026-11-02T10:00:00Z' },
       webhook: { state: 'failed', message: 'Falta a permissão webhook.write.', at: '2026-11-01T12:00:00Z' },
+      catchUp: {
+        checkedUntil: '2026-11-02T09:00:00Z',
+        lastSuccessAt: '2026-11-02T09:00:00Z',
+        failingSince: '2026-11-02T09:05:00Z',
+        lastProblem: 'O banco está fora do ar agora (erro 503). Tente de novo em alguns minutos.',
+      },
     });
     giveBrowserSessionTo(ana);
     const app = renderApp(`/painel/chaves/${key.id}/banco`);
@@ -75,6 +81,7 @@ describe('/painel/chaves/{keyId}/banco', () => {
     expect(screen.getByText('Não registrado: Falta a permissão webhook.write.')).toBeInTheDocument();
     expect(screen.getByText(/Falhou em .*: O banco não respondeu a tempo\./)).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Registrar o aviso de pagamentos' })).toBeInTheDocument();
+    expect(screen.getByText(/Sem contato com o banco desde .*: O banco está fora do ar agora/)).toBeInTheDocument();
 
     await app.user.click(screen.getByRole('button', { name: 'Desconectar' }));
     await app.user.click(await screen.findByRole('button', { name: 'Sim, desconectar' }));
