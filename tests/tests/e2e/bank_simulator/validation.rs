@@ -43,6 +43,10 @@ async fn a_charge_as_the_spec_describes_it_is_created_with_its_location() {
     assert_eq!(read, StatusCode::OK);
     assert_eq!(again["location"], location);
     sim.assert_every_request_was_valid();
+    // The bank's copy-and-paste code is a dynamic BR Code that Balcão's engine accepts.
+    let copia_e_cola = charge["pixCopiaECola"].as_str().expect("a BR Code");
+    let parsed = domain::brcode::validate_strict(copia_e_cola).expect("a valid BR Code");
+    assert_eq!(parsed.code.url(), Some(location));
 }
 
 #[tokio::test]
