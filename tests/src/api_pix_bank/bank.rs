@@ -54,6 +54,7 @@ pub(crate) struct BankState {
     pub charges: HashMap<String, Charge>,
     pub pix: Vec<PixRecord>,
     pub invalid: Vec<InvalidRequest>,
+    pub invalid_answers: Vec<InvalidRequest>,
     pub api_failures: VecDeque<Failure>,
     pub token_failures: VecDeque<Failure>,
     pub callbacks_to_drop: usize,
@@ -225,6 +226,7 @@ pub(crate) fn charge_json(charge: &Charge, state: &BankState, config: &Simulator
     value["loc"] = json!({
         "id": charge.loc_id,
         "location": charge.location,
+        "txid": charge.txid,
         "tipoCob": tipo,
         "criacao": timestamp(charge.criacao),
     });
@@ -613,7 +615,7 @@ pub(crate) async fn handle(
             .find(|(key, _)| key == name)
             .map(|(_, value)| value.clone())
     };
-    match (operation.method.as_str(), operation.template.as_str()) {
+    let answer = match (operation.method.as_str(), operation.template.as_str()) {
         ("PUT", "/webhook/{chave}") => put_webhook(&inner, &param("chave"), &body),
         ("GET", "/webhook/{chave}") => get_webhook(&inner, &param("chave")),
         ("DELETE", "/webhook/{chave}") => delete_webhook(&inner, &param("chave")),
@@ -630,7 +632,33 @@ pub(crate) async fn handle(
         ("GET", "/pix/{e2eid}/devolucao/{id}") => get_refund(&inner, &param("e2eid"), &param("id")),
         // The spec: a product outside the client's contract answers `AcessoNegado`.
         _ => access_denied("Funcionalidade não contratada neste banco simulado."),
+    };
+    check_answer(&inner, operation, &shown_path, answer).await
+}
+
+/// Records an answer of the bank that its own spec would not allow (the simulator's own
+/// mistake: tests assert there are none), and passes the answer on unchanged.
+async fn check_answer(
+    inner: &Inner,
+    operation: &Operation,
+    path: &str,
+    answer: Response,
+) -> Response {
+    let (parts, body) = answer.into_parts();
+    let bytes = to_bytes(body, usize::MAX).await.unwrap_or_default();
+    if parts.status.is_success()
+        && let Ok(json) = serde_json::from_slice::<Value>(&bytes)
+    {
+        let violations = operation.check_response(parts.status.as_u16(), &json);
+        if !violations.is_empty() {
+            inner.state().invalid_answers.push(InvalidRequest {
+                method: operation.method.clone(),
+                path: path.to_owned(),
+                violations,
+            });
+        }
     }
+    Response::from_parts(parts, axum::body::Body::from(bytes))
 }
 
 async fn apply_failure(failure: Option<Failure>) -> Option<Response> {
@@ -891,10 +919,11 @@ fn put_webhook(inner: &Inner, chave: &str, body: &Value) -> Response {
     StatusCode::OK.into_response()
 }
 
-fn webhook_json(chave: &str, webhook: &Webhook) -> Value {
+fn webhook_json(chave: &str, webhook: &Webhook, holder: &AccountHolder) -> Value {
     json!({
         "webhookUrl": webhook.url,
         "chave": chave,
+        "cnpj": holder.cnpj,
         "criacao": timestamp(webhook.criacao),
     })
 }
@@ -904,7 +933,7 @@ fn get_webhook(inner: &Inner, chave: &str) -> Response {
         .state()
         .webhooks
         .get(chave)
-        .map(|webhook| webhook_json(chave, webhook));
+        .map(|webhook| webhook_json(chave, webhook, &inner.config.holder));
     found_or(found, || not_found(WEBHOOK_NAO_ENCONTRADO))
 }
 
@@ -941,7 +970,7 @@ fn list_webhooks(inner: &Inner, query: &dyn Fn(&str) -> Option<String>) -> Respo
     let all: Vec<Value> = state
         .webhooks
         .iter()
-        .map(|(chave, webhook)| webhook_json(chave, webhook))
+        .map(|(chave, webhook)| webhook_json(chave, webhook, &inner.config.holder))
         .collect();
     let mut parametros = json!({ "paginacao": paginacao(current, per_page, all.len()) });
     for name in ["inicio", "fim"] {
@@ -1271,6 +1300,14 @@ pub(crate) fn notify(inner: &Arc<Inner>, state: &mut BankState, e2eid: &str) {
         webhook.url.clone()
     };
     let body = json!({ "pix": [pix_json(pix)] });
+    let violations = api_spec().check_callback(&body);
+    if !violations.is_empty() {
+        state.invalid_answers.push(InvalidRequest {
+            method: "POST".to_owned(),
+            path: url.clone(),
+            violations,
+        });
+    }
     let index = state.callbacks.len();
     if state.callbacks_to_drop > 0 {
         state.callbacks_to_drop -= 1;
