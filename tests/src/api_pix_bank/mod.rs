@@ -394,6 +394,12 @@ impl BankSimulator {
         self.inner.state().invalid.clone()
     }
 
+    /// The bank's own answers that its spec would not allow (a mistake of the simulator; its
+    /// self-tests assert there are none).
+    pub fn invalid_answers(&self) -> Vec<InvalidRequest> {
+        self.inner.state().invalid_answers.clone()
+    }
+
     /// Fails the test when any request did not respect the spec, naming each.
     ///
     /// # Panics

@@ -66,12 +66,16 @@ pub(crate) struct Operation {
     params: Vec<Param>,
     body: Option<Validator>,
     body_required: bool,
+    /// The JSON answers' schemas by status (objects left open: the spec lets banks add fields).
+    responses: Vec<(u16, Validator)>,
 }
 
 /// The operations of the spec that a bank serves on its API base (the payload locations, which
 /// are served at the charges' `location` URLs, are not among them).
 pub(crate) struct ApiSpec {
     operations: Vec<Operation>,
+    /// The body the bank POSTs to a webhook (`WebhookPixBody`).
+    callback: Validator,
 }
 
 /// What matching a request to the spec found.
@@ -97,7 +101,16 @@ pub(crate) fn api_spec() -> &'static ApiSpec {
 
 impl ApiSpec {
     fn load(yaml: &str) -> ApiSpec {
-        let document: Value = serde_norway::from_str(yaml).expect("the OpenAPI file is YAML");
+        let mut document: Value = serde_norway::from_str(yaml).expect("the OpenAPI file is YAML");
+        // An erratum of the published file: the list of Pix is `pix`, as its `properties` and
+        // the example `getPix1` say, not `cobs` (copied from the list of charges).
+        if let Some(Value::Array(required)) =
+            document.pointer_mut("/components/schemas/PixConsultados/required")
+        {
+            for name in required.iter_mut().filter(|name| *name == "cobs") {
+                *name = Value::String("pix".to_owned());
+            }
+        }
         let paths = document["paths"].as_object().expect("the spec has paths");
         let mut operations = Vec::new();
         for (template, item) in paths {
@@ -114,7 +127,15 @@ impl ApiSpec {
                 operations.push(Operation::compile(&document, template, method, op, &shared));
             }
         }
-        ApiSpec { operations }
+        let callback = document
+            .pointer("/components/requestBodies/WebhookPixBody/content/application~1json/schema")
+            .expect("the spec describes the webhook's body");
+        let mut callback = to_json_schema(resolve(&document, callback, &mut Vec::new()), false);
+        drop_uri_formats(&mut callback);
+        ApiSpec {
+            operations,
+            callback: compile_schema(&callback),
+        }
     }
 
     /// The operation `method` `path` (relative to the API base) is, with what it got wrong.
@@ -153,6 +174,24 @@ impl ApiSpec {
             path_params,
             violations,
         }
+    }
+}
+
+impl ApiSpec {
+    /// What a webhook body the bank sends gets wrong against the spec.
+    pub(crate) fn check_callback(&self, body: &Value) -> Vec<Violation> {
+        self.callback
+            .iter_errors(body)
+            .map(|error| {
+                let propriedade = error.instance_path().to_string();
+                Violation {
+                    razao: format!(
+                        "A notificação em {propriedade} não respeita o schema: {error}."
+                    ),
+                    propriedade,
+                }
+            })
+            .collect()
     }
 }
 
@@ -222,6 +261,19 @@ impl Operation {
             .filter_map(Value::as_str)
             .map(str::to_owned)
             .collect();
+        let responses = op["responses"]
+            .as_object()
+            .into_iter()
+            .flatten()
+            .filter_map(|(status, response)| {
+                let status: u16 = status.parse().ok().filter(|s| (200..300).contains(s))?;
+                let response = resolve(document, response, &mut Vec::new());
+                let schema = response["content"]["application/json"].get("schema")?;
+                let mut schema = to_json_schema(schema.clone(), false);
+                drop_uri_formats(&mut schema);
+                Some((status, compile_schema(&schema)))
+            })
+            .collect();
         Operation {
             method: method.to_ascii_uppercase(),
             template: template.to_owned(),
@@ -230,7 +282,26 @@ impl Operation {
             params,
             body,
             body_required,
+            responses,
         }
+    }
+
+    /// What an answer with `status` and `body` gets wrong against the spec's response schema
+    /// (nothing when the spec gives none for that status).
+    pub(crate) fn check_response(&self, status: u16, body: &Value) -> Vec<Violation> {
+        let Some((_, validator)) = self.responses.iter().find(|(s, _)| *s == status) else {
+            return Vec::new();
+        };
+        validator
+            .iter_errors(body)
+            .map(|error| {
+                let propriedade = self.property(&error.instance_path().to_string());
+                Violation {
+                    razao: format!("A resposta em {propriedade} não respeita o schema: {error}."),
+                    propriedade,
+                }
+            })
+            .collect()
     }
 
     fn literal_count(&self) -> usize {
@@ -496,6 +567,7 @@ fn resolve(document: &Value, node: &Value, seen: &mut Vec<String>) -> Value {
 /// when `close` is set, for request bodies).
 fn to_json_schema(mut schema: Value, close: bool) -> Value {
     strip_documentation(&mut schema);
+    later_pattern_wins(&mut schema);
     anchor_patterns(&mut schema);
     if close {
         close_objects(&mut schema, false);
@@ -528,6 +600,33 @@ fn strip_documentation(node: &mut Value) {
     }
 }
 
+/// The spec widens a Pix's `txid` (`TxId`, 26 to 35 characters, for charges) with
+/// `allOf: [TxId, {pattern: "[a-zA-Z0-9]{1,35}"}]`, meaning "this pattern instead": static codes'
+/// txids have 1 to 25. JSON Schema would demand both patterns, so the later one replaces the
+/// earlier ones.
+fn later_pattern_wins(node: &mut Value) {
+    match node {
+        Value::Object(map) => {
+            if let Some(Value::Array(parts)) = map.get_mut("allOf")
+                && let Some(last) = parts.last()
+                && last
+                    .as_object()
+                    .is_some_and(|part| part.len() == 1 && part.contains_key("pattern"))
+            {
+                let count = parts.len();
+                for part in parts.iter_mut().take(count - 1) {
+                    if let Value::Object(part) = part {
+                        part.remove("pattern");
+                    }
+                }
+            }
+            map.values_mut().for_each(later_pattern_wins);
+        }
+        Value::Array(items) => items.iter_mut().for_each(later_pattern_wins),
+        _ => {}
+    }
+}
+
 fn anchor_patterns(node: &mut Value) {
     match node {
         Value::Object(map) => {
@@ -548,6 +647,22 @@ fn anchor_patterns(node: &mut Value) {
             }
         }
         Value::Array(items) => items.iter_mut().for_each(anchor_patterns),
+        _ => {}
+    }
+}
+
+/// The spec's answers give `location` as host and path without a scheme (its own examples:
+/// `pix.example.com/qr/v2/…`, as the BR Code carries it), yet mark it `format: uri`, which needs
+/// a scheme: in the answers' schemas, `uri` is not checked.
+fn drop_uri_formats(node: &mut Value) {
+    match node {
+        Value::Object(map) => {
+            if map.get("format").and_then(Value::as_str) == Some("uri") {
+                map.remove("format");
+            }
+            map.values_mut().for_each(drop_uri_formats);
+        }
+        Value::Array(items) => items.iter_mut().for_each(drop_uri_formats),
         _ => {}
     }
 }

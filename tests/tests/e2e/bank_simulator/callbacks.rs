@@ -5,7 +5,7 @@ use reqwest::StatusCode;
 use serde_json::json;
 use tests::api_pix_bank::{BankSimulator, CallbackOutcome, Failure, Quirks, SimulatorConfig};
 
-use super::support::{Api, Receiver, txid};
+use super::support::{Api, Receiver, assert_spec_kept, txid};
 
 async fn register(sim: &BankSimulator, receiver: &Receiver) -> Api {
     let api = Api::connect(sim).await;
@@ -49,7 +49,7 @@ async fn a_paid_charge_reaches_the_webhook_with_pix_appended() {
     let (_, charge) = api.get(&format!("/cob/{txid}")).await;
     assert_eq!(charge["status"], "CONCLUIDA");
     assert_eq!(charge["pix"][0]["endToEndId"], e2eid);
-    sim.assert_every_request_was_valid();
+    assert_spec_kept(&sim);
 }
 
 #[tokio::test]
@@ -137,5 +137,5 @@ async fn a_settled_refund_reaches_the_webhook_with_its_devolucoes() {
     let (_, read) = api.get(&format!("/pix/{e2eid}/devolucao/dev1")).await;
     assert_eq!(read["status"], "DEVOLVIDO");
     assert_eq!(read["valor"], "20.00");
-    sim.assert_every_request_was_valid();
+    assert_spec_kept(&sim);
 }

@@ -5,7 +5,7 @@ use reqwest::StatusCode;
 use serde_json::json;
 use tests::api_pix_bank::{RefundOutcome, SimulatorConfig};
 
-use super::support::{assert_problem, bank_with};
+use super::support::{assert_problem, assert_spec_kept, bank_with};
 
 fn window(from: chrono::DateTime<Utc>, to: chrono::DateTime<Utc>) -> String {
     let format = |at: chrono::DateTime<Utc>| at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
@@ -58,7 +58,7 @@ async fn received_pix_are_read_in_pages_within_the_window() {
     let (one, pix) = api.get(&format!("/pix/{outside}")).await;
     assert_eq!(one, StatusCode::OK);
     assert_eq!(pix["valor"], "9.99");
-    sim.assert_every_request_was_valid();
+    assert_spec_kept(&sim);
 }
 
 #[tokio::test]
@@ -106,7 +106,7 @@ async fn refunds_beyond_what_the_pix_paid_are_refused_as_the_spec_says() {
     assert_eq!(problem["violacoes"][0]["propriedade"], "devolucao.valor");
     assert_eq!(reused, StatusCode::BAD_REQUEST);
     assert_eq!(rest, StatusCode::CREATED);
-    sim.assert_every_request_was_valid();
+    assert_spec_kept(&sim);
 }
 
 #[tokio::test]

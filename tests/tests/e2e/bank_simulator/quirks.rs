@@ -5,7 +5,7 @@ use std::time::Duration;
 use reqwest::StatusCode;
 use tests::api_pix_bank::{BankSimulator, Failure, Quirks, SimulatorConfig};
 
-use super::support::{assert_problem, bank_with, client, token_answer};
+use super::support::{assert_problem, assert_spec_kept, bank_with, client, token_answer};
 
 #[tokio::test]
 async fn banco_do_brasil_refuses_a_call_without_its_gw_dev_app_key() {
@@ -24,7 +24,7 @@ async fn banco_do_brasil_refuses_a_call_without_its_gw_dev_app_key() {
     assert_eq!(without, StatusCode::UNAUTHORIZED);
     assert_eq!(wrong, StatusCode::UNAUTHORIZED);
     assert_eq!(with, StatusCode::OK);
-    sim.assert_every_request_was_valid();
+    assert_spec_kept(&sim);
 }
 
 #[tokio::test]

@@ -56,6 +56,16 @@ pub(crate) struct Api {
     pub token: String,
 }
 
+/// Every request respected the spec, and so did every answer of the bank.
+pub(crate) fn assert_spec_kept(sim: &BankSimulator) {
+    sim.assert_every_request_was_valid();
+    let answers = sim.invalid_answers();
+    assert!(
+        answers.is_empty(),
+        "the bank answered outside its spec: {answers:#?}"
+    );
+}
+
 /// A bank with `config` and an API client with a token.
 pub(crate) async fn bank_with(config: SimulatorConfig) -> (BankSimulator, Api) {
     let sim = BankSimulator::start(config).await;

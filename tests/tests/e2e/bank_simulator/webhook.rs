@@ -4,7 +4,7 @@ use reqwest::StatusCode;
 use serde_json::json;
 use tests::api_pix_bank::SimulatorConfig;
 
-use super::support::{assert_problem, bank_with};
+use super::support::{assert_problem, assert_spec_kept, bank_with};
 
 const URL: &str = "https://balcao.test/api-pix/webhook/abc";
 
@@ -34,7 +34,7 @@ async fn a_webhook_registered_with_a_token_is_read_back_listed_and_removed() {
     assert_eq!(gone, StatusCode::NOT_FOUND);
     assert_problem(&problem, StatusCode::NOT_FOUND, "WebhookNaoEncontrado");
     assert_eq!(sim.registered_webhook(SimulatorConfig::KEY), None);
-    sim.assert_every_request_was_valid();
+    assert_spec_kept(&sim);
 }
 
 #[tokio::test]
@@ -52,5 +52,5 @@ async fn a_webhook_for_a_key_the_account_does_not_hold_is_refused_as_the_spec_sa
     assert_problem(&problem, StatusCode::BAD_REQUEST, "WebhookOperacaoInvalida");
     assert_eq!(problem["violacoes"][0]["propriedade"], "chave");
     assert_eq!(sim.registered_webhook("loja@exemplo.com.br"), None);
-    sim.assert_every_request_was_valid();
+    assert_spec_kept(&sim);
 }
