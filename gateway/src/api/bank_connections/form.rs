@@ -51,7 +51,7 @@ pub struct ConnectForm {
     /// The profile's extra value.
     pub extra: Option<String>,
     /// Profile `outro`: the API's base address.
-    pub api_base: Option<String>,
+    pub api_base_url: Option<String>,
     /// Profile `outro`: the token address.
     pub token_url: Option<String>,
 }
@@ -116,7 +116,7 @@ fn blank_to_none(value: Option<&String>) -> Option<String> {
 /// 422 `invalid-argument` naming the field at fault, in pt-BR; the certificate's own refusals
 /// (`bank-certificate-…`: wrong password, not a certificate, key that does not match, expired)
 /// under `certificate`, `certificateKey` or `certificatePassword`; the typed addresses' under
-/// `apiBase` or `tokenUrl`.
+/// `apiBaseUrl` or `tokenUrl`.
 pub fn parse(form: &ConnectForm, now: DateTime<Utc>) -> Result<Connection, ApiError> {
     let bank = BankId::from_slug(form.bank.trim())
         .ok_or_else(|| ApiError::invalid_argument("bank", "Escolha o banco da lista."))?;
@@ -126,7 +126,7 @@ pub fn parse(form: &ConnectForm, now: DateTime<Utc>) -> Result<Connection, ApiEr
     let profile = bank.profile();
     let (api_base, token_url) = if profile.owner_types_urls() {
         let typed = BankUrls::custom(
-            form.api_base.as_deref().unwrap_or_default(),
+            form.api_base_url.as_deref().unwrap_or_default(),
             form.token_url.as_deref().unwrap_or_default(),
         )
         .map_err(|refused| ApiError::from(Failure::refused(&refused)))?;

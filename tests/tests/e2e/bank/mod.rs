@@ -3,4 +3,5 @@
 
 mod catch_up;
 mod connect;
+mod profiles;
 mod support;

@@ -73,7 +73,7 @@ export interface ConnectBankRequest {
   certificateKey: UploadedFile | null;
   certificatePassword: string | null;
   extra: string | null;
-  apiBase: string | null;
+  apiBaseUrl: string | null;
   tokenUrl: string | null;
 }
 

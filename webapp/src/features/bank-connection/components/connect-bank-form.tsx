@@ -32,7 +32,7 @@ const formSchema = z.object({
   certificateKey: optionalText(),
   certificatePassword: z.string(),
   extra: optionalText(),
-  apiBase: optionalText(),
+  apiBaseUrl: optionalText(),
   tokenUrl: optionalText(),
 });
 
@@ -66,7 +66,7 @@ export function ConnectBankForm({ accountId, keyId, banks, current, onConnected,
       certificateKey: '',
       certificatePassword: '',
       extra: '',
-      apiBase: '',
+      apiBaseUrl: '',
       tokenUrl: '',
     },
     send: async (values: FormValues) => {
@@ -92,7 +92,7 @@ export function ConnectBankForm({ accountId, keyId, banks, current, onConnected,
           certificateKey === null || !isPemName(certificate.name) ? null : await readUpload(certificateKey),
         certificatePassword: values.certificatePassword === '' ? null : values.certificatePassword,
         extra: values.extra,
-        apiBase: values.apiBase,
+        apiBaseUrl: values.apiBaseUrl,
         tokenUrl: values.tokenUrl,
       };
       const connected = await connect({ accountId, keyId, request }).unwrap();
@@ -139,7 +139,7 @@ export function ConnectBankForm({ accountId, keyId, banks, current, onConnected,
             inputMode="url"
             autoComplete="off"
             hint="Como o banco informa, por exemplo https://api.banco.com.br/pix/v2"
-            {...form.field('apiBase')}
+            {...form.field('apiBaseUrl')}
           />
           <TextField
             label="Endereço do token (OAuth2)"
