@@ -792,18 +792,37 @@ fn token(
             "Certificado do cliente ausente.",
         );
     }
-    let form_type = headers
+    let content_type = headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.starts_with("application/x-www-form-urlencoded"));
-    if !form_type {
-        return oauth_error(
-            StatusCode::BAD_REQUEST,
-            "invalid_request",
-            "O corpo deve ser application/x-www-form-urlencoded.",
-        );
-    }
-    let form = query_pairs(Some(String::from_utf8_lossy(body).as_ref()));
+        .unwrap_or_default();
+    let form: Vec<(String, String)> = if quirks.token_json_body {
+        // Efí: `{"grant_type": "client_credentials"}` as JSON, the credentials by Basic auth.
+        let object = content_type
+            .starts_with("application/json")
+            .then(|| serde_json::from_slice::<serde_json::Map<String, Value>>(body).ok())
+            .flatten();
+        let Some(object) = object else {
+            return oauth_error(
+                StatusCode::BAD_REQUEST,
+                "invalid_request",
+                "O corpo deve ser um objeto JSON (application/json).",
+            );
+        };
+        object
+            .into_iter()
+            .filter_map(|(key, value)| value.as_str().map(|v| (key, v.to_owned())))
+            .collect()
+    } else {
+        if !content_type.starts_with("application/x-www-form-urlencoded") {
+            return oauth_error(
+                StatusCode::BAD_REQUEST,
+                "invalid_request",
+                "O corpo deve ser application/x-www-form-urlencoded.",
+            );
+        }
+        query_pairs(Some(String::from_utf8_lossy(body).as_ref()))
+    };
     let field = |name: &str| {
         form.iter()
             .find(|(key, _)| key == name)
@@ -831,9 +850,13 @@ fn token(
                 pair.split_once(':')
                     .map(|(id, secret)| (percent_decode(id), percent_decode(secret)))
             }),
-        TokenAuth::FormBody => field("client_id")
-            .zip(field("client_secret"))
-            .map(|(id, secret)| (id.to_owned(), secret.to_owned())),
+        // A bank that issues no secret (Sicoob) identifies the client by its id and certificate.
+        TokenAuth::FormBody => field("client_id").map(|id| {
+            (
+                id.to_owned(),
+                field("client_secret").unwrap_or_default().to_owned(),
+            )
+        }),
     };
     let Some((client_id, client_secret)) = credentials else {
         return oauth_error(

@@ -60,6 +60,8 @@ pub struct Quirks {
     pub token_path: String,
     /// How the token call authenticates the client.
     pub token_auth: TokenAuth,
+    /// Whether the token call's body is JSON (`{"grant_type": …}`, Efí) instead of a form.
+    pub token_json_body: bool,
     /// Whether the token call demands the client certificate too. When false, a connection
     /// without a certificate may ask for a token, and the API refuses it (403); a certificate
     /// from an unknown CA is refused during the handshake either way.
@@ -80,6 +82,7 @@ impl Default for Quirks {
             base_path: "/v2".to_owned(),
             token_path: "/oauth/token".to_owned(),
             token_auth: TokenAuth::Basic,
+            token_json_body: false,
             token_requires_client_cert: true,
             required_query: None,
             required_header: None,

@@ -5,7 +5,7 @@
 
 use reqwest::StatusCode;
 use serde_json::json;
-use tests::api_pix_bank::{BankSimulator, Quirks, SimulatorConfig, TokenAuth};
+use tests::api_pix_bank::{BankSimulator, Quirks, RegisteredClient, SimulatorConfig, TokenAuth};
 
 use super::support::{app_beside, connection_path, file, owner_with_the_banks_key, p12_form};
 
@@ -18,8 +18,38 @@ struct Case {
     required: bool,
 }
 
+impl Case {
+    /// A listed bank without an extra value.
+    fn plain(bank: &'static str, quirks: Quirks) -> Case {
+        Case {
+            bank,
+            quirks,
+            extra: None,
+            required: false,
+        }
+    }
+}
+
 fn cases() -> Vec<Case> {
     vec![
+        // Efí: the token call's body is JSON, the credentials by Basic auth, mTLS too.
+        Case::plain(
+            "efi",
+            Quirks {
+                token_json_body: true,
+                ..Quirks::default()
+            },
+        ),
+        // Sicoob: no client secret; the id in the body and the certificate identify the app.
+        Case::plain(
+            "sicoob",
+            Quirks {
+                base_path: "/pix/api/v2".to_owned(),
+                token_path: "/auth/realms/cooperado/protocol/openid-connect/token".to_owned(),
+                token_auth: TokenAuth::FormBody,
+                ..Quirks::default()
+            },
+        ),
         Case {
             bank: "banco-do-brasil",
             quirks: Quirks {
@@ -80,15 +110,22 @@ fn cases() -> Vec<Case> {
 #[tokio::test]
 async fn every_listed_banks_quirks_are_met_and_its_webhook_registered() {
     for case in cases() {
-        let bank = BankSimulator::start(SimulatorConfig::with_quirks(case.quirks)).await;
+        let mut config = SimulatorConfig::with_quirks(case.quirks);
+        if case.bank == "sicoob" {
+            config.clients = vec![RegisteredClient::new(SimulatorConfig::CLIENT_ID, "")];
+        }
+        let bank = BankSimulator::start(config).await;
         let app = app_beside(&bank).await;
         let (mut owner, key_id) = owner_with_the_banks_key(&app).await;
         let path = connection_path(&owner, &key_id);
         let mut form = p12_form(case.bank, &bank.pki().client("balcao-teste"));
-        // Itaú's profile has no homologação through the API: its production addresses, moved
-        // to the simulator like every profile's.
-        if case.bank == "itau" {
+        // Itaú's and Sicoob's profiles have no homologação through the API: their production
+        // addresses, moved to the simulator like every profile's.
+        if ["itau", "sicoob"].contains(&case.bank) {
             form["environment"] = json!("producao");
+        }
+        if case.bank == "sicoob" {
+            form["clientSecret"] = json!("");
         }
         if case.extra.is_some() && case.required {
             let without = owner.put(&path, &form).await;
