@@ -20,7 +20,10 @@ use serde_json::{Map, Value};
 
 /// The spec, as the repository keeps it (read at build time: nothing is read from outside the
 /// repository when tests run).
-const OPENAPI_YAML: &str = include_str!("../../data/api-pix-openapi-2.9.0.yaml");
+const OPENAPI_YAML: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/data/api-pix-openapi-2.9.0.yaml"
+));
 
 /// One thing a request got wrong, in the spec's `violacoes` shape.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -5,7 +5,12 @@ use super::*;
 
 macro_rules! fixture {
     ($name:literal) => {
-        include_bytes!(concat!("../../../tests/fixtures/bank/", $name)).as_slice()
+        include_bytes!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/bank/",
+            $name
+        ))
+        .as_slice()
     };
 }
 
