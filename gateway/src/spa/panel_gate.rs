@@ -53,6 +53,8 @@ pub(crate) const PANEL_SCREENS: &[&str] = &[
     "placas",
     // Issue 32: "Modo balcão", the counter's live view of one code.
     "qrcodes/:id/balcao",
+    // Issue 33: a key's bank connection.
+    "chaves/:keyId/banco",
 ];
 
 /// Whether the app has a screen at `path` (`/painel`, one of [`PANEL_SCREENS`], or the page shown

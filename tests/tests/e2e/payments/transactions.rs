@@ -301,7 +301,7 @@ async fn a_filter_that_cannot_be_read_is_refused_in_portuguese_naming_its_parame
         (
             "origem=banco",
             "origem",
-            "Use origem=api-pix, manual, sandbox ou extrato.",
+            "Use origem=api-pix, api-pix-consulta, manual, sandbox ou extrato.",
         ),
         (
             "situacao=pago",
