@@ -53,6 +53,39 @@ describe('/painel/chaves/{keyId}/banco', () => {
     expect(db.bankConnections).toHaveLength(0);
   });
 
+  it("says on the key's card when the bank is out of reach or the certificate is ending", async () => {
+    const ana = seedUser({ email: 'ana@exemplo.com' });
+    const key = seedPixKey(ana, { pixKey: 'loja@exemplo.com', kind: 'email' });
+    const connection = {
+      accountId: ana.uid,
+      keyId: key.id,
+      pixKey: 'loja@exemplo.com',
+      bank: 'efi',
+      bankName: 'Efí',
+      environment: 'producao' as const,
+      certificateNotAfter: new Date(Date.now() + 6.5 * 86_400_000).toISOString(),
+      connectedAt: '2026-11-01T12:00:00Z',
+      lastTest: null,
+      webhook: { state: 'registered' as const, message: null, at: '2026-11-01T12:00:00Z' },
+      catchUp: null,
+    };
+    db.bankConnections.push(connection);
+    giveBrowserSessionTo(ana);
+    const app = renderApp('/painel/chaves');
+    expect(await screen.findByText('O certificado vence em 6 dias: peça o novo ao banco.')).toBeInTheDocument();
+    expect(screen.getByText(/Banco conectado: Efí \(produção\)/)).toBeInTheDocument();
+
+    connection.catchUp = {
+      checkedUntil: null,
+      lastSuccessAt: null,
+      failingSince: '2026-11-02T09:05:00Z',
+      lastProblem: 'O banco está fora do ar agora (erro 503).',
+    } as never;
+    app.unmount();
+    renderApp('/painel/chaves');
+    expect(await screen.findByText(/^Sem contato com o banco desde /)).toBeInTheDocument();
+  });
+
   it('asks before disconnecting and then offers to connect again', async () => {
     const ana = seedUser({ email: 'ana@exemplo.com' });
     const key = seedPixKey(ana, { pixKey: 'loja@exemplo.com', kind: 'email' });
