@@ -205,6 +205,27 @@ pub async fn load(
     .await
 }
 
+/// The credentials of `key_id` in `account_id`, opened with the account's key; `None` when the
+/// key is not connected (or the account's key is gone with the account).
+///
+/// # Errors
+///
+/// [`VaultError`] when PostgreSQL fails or a value does not open with the account's key.
+pub async fn load_opened(
+    pool: &PgPool,
+    account_id: Uuid,
+    key_id: Uuid,
+) -> Result<Option<BankCredentials>, VaultError> {
+    let Some(sealed) = load(pool, account_id, key_id).await? else {
+        return Ok(None);
+    };
+    let Some(key) = crate::vault::load_key(pool, &account_id.hyphenated().to_string()).await?
+    else {
+        return Ok(None);
+    };
+    sealed.open(&key).map(Some)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

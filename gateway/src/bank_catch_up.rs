@@ -23,7 +23,7 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 use commands::CommandMetadata;
 use commands::bank_credentials;
-use commands::payments::intake::{Delivery, IntakeError, intake};
+use commands::payments::intake::{Delivery, IntakeError, intake, same_key};
 use domain::bank_connection::BankConnection;
 use domain::payment::PaymentSource;
 use projections::CancellationToken;
@@ -159,17 +159,8 @@ fn failed(problem: &str, message: impl Into<String>) -> Outcome {
 
 /// Reads the key's window from its bank and records what it lists.
 async fn read_back(state: &AppState, account_id: Uuid, key_id: Uuid) -> Outcome {
-    let account = account_id.hyphenated().to_string();
-    let sealed = match bank_credentials::load(&state.pool, account_id, key_id).await {
-        Ok(Some(sealed)) => sealed,
-        Ok(None) => return Outcome::Gone,
-        Err(error) => return failed("storage", error.to_string()),
-    };
-    let credentials = match commands::vault::load_key(&state.pool, &account).await {
-        Ok(Some(key)) => match sealed.open(&key) {
-            Ok(credentials) => credentials,
-            Err(error) => return failed("vault", error.to_string()),
-        },
+    let credentials = match bank_credentials::load_opened(&state.pool, account_id, key_id).await {
+        Ok(Some(credentials)) => credentials,
         Ok(None) => return Outcome::Gone,
         Err(error) => return failed("vault", error.to_string()),
     };
@@ -206,7 +197,7 @@ async fn read_back(state: &AppState, account_id: Uuid, key_id: Uuid) -> Outcome 
         |mark| mark - chrono::Duration::from_std(OVERLAP).unwrap_or_default(),
     );
     let delivery = Delivery {
-        account_id: account.clone(),
+        account_id: account_id.hyphenated().to_string(),
         pix_key: connected.pix_key.clone(),
         source: PaymentSource::ApiPixConsulta,
         received_at: crate::auth::accounts::now(),
@@ -246,11 +237,6 @@ async fn read_back(state: &AppState, account_id: Uuid, key_id: Uuid) -> Outcome 
         listed,
         appended,
     }
-}
-
-/// Whether `chave` names `pix_key` (e-mail keys compare without case), as the intake does.
-fn same_key(chave: &str, pix_key: &str) -> bool {
-    chave == pix_key || (pix_key.contains('@') && chave.eq_ignore_ascii_case(pix_key))
 }
 
 /// Records one page; an entry the spec does not allow is skipped (logged) rather than holding
@@ -376,12 +362,5 @@ mod tests {
     fn a_failing_bank_is_tried_again_after_one_two_four_minutes_and_at_most_an_hour() {
         let minutes: Vec<u64> = (1..=9).map(|n| back_off(n).as_secs() / 60).collect();
         assert_eq!(minutes, [1, 2, 4, 8, 16, 32, 60, 60, 60]);
-    }
-
-    #[test]
-    fn an_email_key_is_the_same_in_any_case_and_other_keys_are_not() {
-        assert!(same_key("Loja@Padaria.test", "loja@padaria.test"));
-        assert!(!same_key("12345678901", "loja@padaria.test"));
-        assert!(same_key("+5511912345678", "+5511912345678"));
     }
 }

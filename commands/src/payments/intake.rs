@@ -79,7 +79,7 @@ pub enum IntakeError {
 }
 
 /// Whether the `chave` an entry names is the receiver's key (e-mail keys compare without case).
-fn same_key(sent: &str, registered: &str) -> bool {
+pub fn same_key(sent: &str, registered: &str) -> bool {
     sent == registered || (registered.contains('@') && sent.eq_ignore_ascii_case(registered))
 }
 

@@ -71,8 +71,25 @@ fn service(state: &AppState) -> CommandService<BankConnection> {
     CommandService::new(PgEventStore::new(state.pool.clone()), ())
 }
 
-fn metadata(workspace: &Workspace) -> CommandMetadata {
-    CommandMetadata::start().by(workspace.caller_id().to_owned())
+/// Runs `command` on the key's stream as the signed-in person, with `effects` in its
+/// transaction: every command of this module goes this way.
+async fn decide(
+    state: &AppState,
+    workspace: &Workspace,
+    key_id: Uuid,
+    command: BankConnectionCommand,
+    effects: &Effects,
+) -> Result<(), ApiError> {
+    service(state)
+        .execute_with(
+            &key_id.to_string(),
+            command,
+            ExpectedVersion::Any,
+            CommandMetadata::start().by(workspace.caller_id().to_owned()),
+            effects,
+        )
+        .await?;
+    Ok(())
 }
 
 /// A bank's failure as the API answers it (the module's second table).
@@ -133,16 +150,10 @@ async fn credentials_of(
     workspace: &Workspace,
     key_id: Uuid,
 ) -> Result<BankCredentials, ApiError> {
-    let sealed = bank_credentials::load(&state.pool, workspace.account_uuid(), key_id)
-        .await?
-        .ok_or_else(ApiError::not_found)?;
-    let key = commands::vault::load_key(&state.pool, workspace.account_id())
+    bank_credentials::load_opened(&state.pool, workspace.account_uuid(), key_id)
         .await
         .map_err(|error| ApiError::internal(anyhow::anyhow!(error)))?
-        .ok_or_else(ApiError::not_found)?;
-    sealed
-        .open(&key)
-        .map_err(|error| ApiError::internal(anyhow::anyhow!(error)))
+        .ok_or_else(ApiError::not_found)
 }
 
 /// `GET /api/accounts/{accountId}/bank-connections`.
@@ -248,15 +259,7 @@ async fn register_webhook(
         by: workspace.caller_id().to_owned(),
         requested_at: now(),
     });
-    service(state)
-        .execute_with(
-            &key_id.to_string(),
-            command,
-            ExpectedVersion::Any,
-            metadata(workspace),
-            &Effects::new(),
-        )
-        .await?;
+    decide(state, workspace, key_id, command, &Effects::new()).await?;
     Ok(())
 }
 
@@ -299,29 +302,20 @@ pub async fn connect(
         connected_by: workspace.caller_id().to_owned(),
         requested_at: at.clone(),
     });
-    service(&state)
-        .execute_with(
-            &key_id.to_string(),
-            command,
-            ExpectedVersion::Any,
-            metadata(&workspace),
-            &Effects::new().store_bank_credentials(sealed),
-        )
-        .await?;
+    decide(
+        &state,
+        &workspace,
+        key_id,
+        command,
+        &Effects::new().store_bank_credentials(sealed),
+    )
+    .await?;
     let tested = BankConnectionCommand::RecordConnectionTest(RecordConnectionTest {
         outcome: Ok(()),
         by: workspace.caller_id().to_owned(),
         requested_at: at,
     });
-    service(&state)
-        .execute_with(
-            &key_id.to_string(),
-            tested,
-            ExpectedVersion::Any,
-            metadata(&workspace),
-            &Effects::new(),
-        )
-        .await?;
+    decide(&state, &workspace, key_id, tested, &Effects::new()).await?;
     // Connected: from here on, what the bank answers is noted, never a failed request.
     register_webhook(&state, &workspace, key_id, &pix_key, &client).await?;
     answer(&state, key_id).await
@@ -351,15 +345,7 @@ pub async fn test(
         by: workspace.caller_id().to_owned(),
         requested_at: now(),
     });
-    service(&state)
-        .execute_with(
-            &key_id.to_string(),
-            command,
-            ExpectedVersion::Any,
-            metadata(&workspace),
-            &Effects::new(),
-        )
-        .await?;
+    decide(&state, &workspace, key_id, command, &Effects::new()).await?;
     answer(&state, key_id).await
 }
 
@@ -408,15 +394,14 @@ pub async fn disconnect(
         by: workspace.caller_id().to_owned(),
         requested_at: now(),
     });
-    service(&state)
-        .execute_with(
-            &key_id.to_string(),
-            command,
-            ExpectedVersion::Any,
-            metadata(&workspace),
-            &Effects::new().forget_bank_credentials(workspace.account_uuid(), key_id),
-        )
-        .await?;
+    decide(
+        &state,
+        &workspace,
+        key_id,
+        command,
+        &Effects::new().forget_bank_credentials(workspace.account_uuid(), key_id),
+    )
+    .await?;
     match receivers::turn_off(&state.pool, workspace.account_uuid(), key_id).await {
         Ok(()) | Err(CommandError::Rejected(ReceiverError::NotOn)) => {}
         Err(other) => return Err(other.into()),
