@@ -99,6 +99,10 @@ enum Effect {
     ForgetAllBankCredentials {
         account_id: String,
     },
+    FollowRefund {
+        refund: Box<crate::bank_refunds::FollowedRefund>,
+        first_attempt_at: chrono::DateTime<chrono::Utc>,
+    },
     CountQrCodes {
         account_id: String,
         made_at: String,
@@ -326,8 +330,22 @@ impl Effects {
         self
     }
 
+    /// Follows a refund asked of the bank (`bank_refunds`), with its `PaymentRefundRequested`:
+    /// first due at `first_attempt_at`.
+    pub fn follow_refund(
+        mut self,
+        refund: crate::bank_refunds::FollowedRefund,
+        first_attempt_at: chrono::DateTime<chrono::Utc>,
+    ) -> Self {
+        self.steps.push(Effect::FollowRefund {
+            refund: Box::new(refund),
+            first_attempt_at,
+        });
+        self
+    }
+
     /// Deletes every bank credential of an account (its deletion; they are sealed with the key
-    /// the deletion shreds, and go with it too).
+    /// the deletion shreds, and go with it too), and the refunds it was following.
     pub fn forget_all_bank_credentials(mut self, account_id: impl Into<String>) -> Self {
         self.steps.push(Effect::ForgetAllBankCredentials {
             account_id: account_id.into(),
@@ -556,7 +574,12 @@ impl Effect {
             }
             Effect::ForgetAllBankCredentials { account_id } => {
                 bank_credentials::delete_account(&mut *conn, account_id).await?;
+                crate::bank_refunds::delete_account(&mut *conn, account_id).await?;
             }
+            Effect::FollowRefund {
+                refund,
+                first_attempt_at,
+            } => crate::bank_refunds::insert(&mut *conn, refund, *first_attempt_at).await?,
             Effect::CountQrCodes {
                 account_id,
                 made_at,

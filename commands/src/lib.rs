@@ -42,6 +42,7 @@ pub mod account_deletion;
 pub mod action_codes;
 pub mod api_pix_receivers;
 pub mod bank_credentials;
+pub mod bank_refunds;
 mod batch;
 pub mod claims;
 mod effects;

@@ -29,7 +29,7 @@ use domain::payment::PaymentSource;
 use projections::CancellationToken;
 use uuid::Uuid;
 
-use crate::bank::{BankError, client_for};
+use crate::bank::{BankError, client_for, exclusively};
 use crate::state::AppState;
 
 /// How far before the mark a run starts reading.
@@ -80,6 +80,10 @@ pub async fn run(state: AppState, token: CancellationToken) {
         if let Err(error) = run_due(&state).await {
             tracing::warn!(%error, "bank catch-up pass failed; trying again at the next tick");
         }
+        // The certificates' ends, looked at on the same tick (a stream read per connected key).
+        if let Err(error) = crate::bank_certificates::warn_due(&state).await {
+            tracing::warn!(%error, "certificate warnings failed; trying again at the next tick");
+        }
     }
 }
 
@@ -118,22 +122,12 @@ pub async fn catch_up_key(
     account_id: Uuid,
     key_id: Uuid,
 ) -> Result<KeyRun, sqlx::Error> {
-    let mut lock = state.pool.acquire().await?;
-    let locked: bool = sqlx::query_scalar("select pg_try_advisory_lock(hashtextextended($1, 0))")
-        .bind(lock_name(key_id))
-        .fetch_one(&mut *lock)
-        .await?;
-    if !locked {
-        return Ok(KeyRun::Skipped);
-    }
-    let outcome = read_back(state, account_id, key_id).await;
-    let run = note(state, account_id, key_id, outcome).await;
-    // Released with the connection anyway; said, so the pooled connection goes back clean.
-    let _ = sqlx::query("select pg_advisory_unlock(hashtextextended($1, 0))")
-        .bind(lock_name(key_id))
-        .execute(&mut *lock)
-        .await;
-    run
+    let run = exclusively(&state.pool, &lock_name(key_id), async {
+        let outcome = read_back(state, account_id, key_id).await;
+        note(state, account_id, key_id, outcome).await
+    })
+    .await?;
+    run.unwrap_or(Ok(KeyRun::Skipped))
 }
 
 /// What a run found, before it is noted.

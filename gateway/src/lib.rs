@@ -11,6 +11,8 @@ pub mod assets;
 pub mod auth;
 pub mod bank;
 pub mod bank_catch_up;
+pub mod bank_certificates;
+pub mod bank_refunds;
 pub mod billing;
 pub mod client_address;
 pub mod clock;

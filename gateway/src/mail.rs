@@ -172,6 +172,8 @@ pub enum MailKind {
     Invitation,
     /// The private management link of a sign made without an account.
     SignManagementLink,
+    /// A connected bank's certificate ends soon (30, 7 or 1 days).
+    BankCertificateExpiring,
 }
 
 impl MailKind {
@@ -183,6 +185,7 @@ impl MailKind {
             MailKind::ConfirmNewEmail => "confirm_new_email",
             MailKind::Invitation => "invitation",
             MailKind::SignManagementLink => "sign_management_link",
+            MailKind::BankCertificateExpiring => "bank_certificate_expiring",
         }
     }
 
@@ -194,6 +197,7 @@ impl MailKind {
             MailKind::ConfirmNewEmail => "link de confirmação do novo e-mail",
             MailKind::Invitation => "link do convite",
             MailKind::SignManagementLink => "link de gestão da placa",
+            MailKind::BankCertificateExpiring => "link da conexão com o banco",
         }
     }
 }
@@ -249,6 +253,30 @@ impl Email {
             to,
             SignManagementLinkHtml { m: &message },
             SignManagementLinkText { m: &message },
+        )
+    }
+
+    /// "O certificado do banco vence em …": sent to the account's owner 30, 7 and 1 days before
+    /// the certificate of a connected key ends (`crate::bank_certificates`). `bank` is the
+    /// profile's name (fixed text), `ends` says when in words ("em 7 dias, em 05/12/2026").
+    pub fn bank_certificate_expiring(
+        to: &str,
+        bank: &'static str,
+        ends: String,
+        link: &str,
+    ) -> Email {
+        let message = Fill {
+            subject: "O certificado do seu banco no Balcão está vencendo",
+            link,
+            validity: ends,
+            name: None,
+            role: bank,
+        };
+        message.render(
+            MailKind::BankCertificateExpiring,
+            to,
+            BankCertificateExpiringHtml { m: &message },
+            BankCertificateExpiringText { m: &message },
         )
     }
 
@@ -333,7 +361,7 @@ struct Fill<'a> {
     validity: String,
     /// A typed name, already [`quoted`]; `None` when blank or when the message names no one.
     name: Option<String>,
-    /// The invitation's role, in pt-BR; empty elsewhere.
+    /// The invitation's role, in pt-BR; the bank's name in a certificate warning; empty elsewhere.
     role: &'a str,
 }
 
@@ -374,6 +402,14 @@ mail_template!(InvitationHtml, "mail/invitation.html");
 mail_template!(InvitationText, "mail/invitation.txt");
 mail_template!(SignManagementLinkHtml, "mail/sign_management_link.html");
 mail_template!(SignManagementLinkText, "mail/sign_management_link.txt");
+mail_template!(
+    BankCertificateExpiringHtml,
+    "mail/bank_certificate_expiring.html"
+);
+mail_template!(
+    BankCertificateExpiringText,
+    "mail/bank_certificate_expiring.txt"
+);
 
 /// The invitation's subject: fixed text, never a name someone typed.
 pub const INVITATION_SUBJECT: &str = "Você recebeu um convite para o Balcão";

@@ -310,6 +310,7 @@ pub async fn start(settings: &Settings, roles: Roles) -> anyhow::Result<Running>
         local_addr = Some(listener.local_addr()?);
         tracing::info!(address = %listener.local_addr()?, "gateway listening");
         let catch_up_state = state.clone();
+        let refunds_state = state.clone();
         let router = crate::build_router(state);
         let housekeeping_pool = pool.clone();
         let housekeeping_token = shutdown.clone();
@@ -321,6 +322,12 @@ pub async fn start(settings: &Settings, roles: Roles) -> anyhow::Result<Running>
         let catch_up_token = shutdown.clone();
         tasks.spawn(async move {
             crate::bank_catch_up::run(catch_up_state, catch_up_token).await;
+            Ok(())
+        });
+        // Refunds asked of those banks, sent and followed until the bank settles them.
+        let refunds_token = shutdown.clone();
+        tasks.spawn(async move {
+            crate::bank_refunds::run(refunds_state, refunds_token).await;
             Ok(())
         });
         // Issue 12: renewal charges and expiries of Premium periods.

@@ -317,6 +317,11 @@ fn api_routes() -> Router<AppState> {
             "/accounts/{accountId}/payments/{reference}/void",
             post(payments::records::void),
         )
+        // Issue 33: refunds through the bank that holds the payment's key.
+        .route(
+            "/accounts/{accountId}/payments/{reference}/refunds",
+            post(payments::refunds::request),
+        )
         // Issue 35: bank statements, previewed, imported, undone.
         .route(
             "/accounts/{accountId}/extratos/previa",

@@ -60,9 +60,25 @@ pub struct RefundView {
     pub rtr_id: String,
     /// Amount in centavos.
     pub amount_centavos: u64,
-    /// `EM_PROCESSAMENTO`, `DEVOLVIDO` or `NAO_REALIZADO`.
+    /// `EM_PROCESSAMENTO`, `DEVOLVIDO` or `NAO_REALIZADO` as the bank reports it; before the
+    /// bank has answered a refund Balcão asked for, `SOLICITADA`; when it refused it,
+    /// `RECUSADA`.
     pub status: String,
+    /// Why it was refused or not carried out (pt-BR, or the bank's `motivo`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// What the payer reads, for a refund asked for through Balcão.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Who asked for it through Balcão, by account id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub requested_by: Option<String>,
 }
+
+/// The status of a refund Balcão asked for that the bank has not answered yet.
+pub const REFUND_REQUESTED: &str = "SOLICITADA";
+/// The status of a refund Balcão asked for that the bank refused.
+pub const REFUND_REFUSED: &str = "RECUSADA";
 
 /// One payment as the gateway shows it.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
@@ -667,7 +683,10 @@ async fn sao_paulo_days(
         .filter_map(|change| match &change.decoded {
             PaymentEvent::PaymentRecorded(recorded) => Some(recorded.paid_at.as_str()),
             PaymentEvent::PaymentConfirmed(confirmed) => Some(confirmed.paid_at.as_str()),
-            PaymentEvent::PaymentRefunded(_) | PaymentEvent::PaymentVoided(_) => None,
+            PaymentEvent::PaymentRefunded(_)
+            | PaymentEvent::PaymentVoided(_)
+            | PaymentEvent::PaymentRefundRequested(_)
+            | PaymentEvent::PaymentRefundRefused(_) => None,
         })
         // An instant that does not parse rejects its event in the fold.
         .filter_map(|text| DateTime::parse_from_rfc3339(text).ok())
@@ -1108,26 +1127,54 @@ fn fold(keys: &Keys, change: &Change<'_>, old: Option<Row>) -> Result<Row, Apply
             row
         }
         (Some(mut row), PaymentEvent::PaymentRefunded(refunded)) => {
-            let mut refunds: Vec<RefundView> =
-                serde_json::from_value(row.refunds.clone()).unwrap_or_default();
+            let mut refunds = refunds_of(event, &row)?;
+            let known = refunds.iter_mut().find(|r| r.id == refunded.refund_id);
+            let (description, requested_by) = known
+                .as_ref()
+                .map(|r| (r.description.clone(), r.requested_by.clone()))
+                .unwrap_or_default();
             let view = RefundView {
                 id: refunded.refund_id.clone(),
                 rtr_id: refunded.rtr_id.clone(),
                 amount_centavos: refunded.amount_centavos,
                 status: refunded.status.as_str().to_owned(),
+                reason: refunded.reason.clone(),
+                description,
+                requested_by,
             };
-            match refunds.iter_mut().find(|r| r.id == refunded.refund_id) {
+            match known {
                 Some(existing) => *existing = view,
                 None => refunds.push(view),
             }
-            let refunded_total: u64 = refunds
-                .iter()
-                .filter(|r| r.status == RefundStatus::Devolvido.as_str())
-                .map(|r| r.amount_centavos)
-                .sum();
-            row.refunded_centavos = centavos(event, refunded_total)?;
-            row.refunds = serde_json::to_value(&refunds)
-                .map_err(|error| rejected(event, format!("refunds: {error}")))?;
+            set_refunds(event, &mut row, &refunds)?;
+            row
+        }
+        (Some(mut row), PaymentEvent::PaymentRefundRequested(requested)) => {
+            let mut refunds = refunds_of(event, &row)?;
+            // The bank's answer may have been folded first (a webhook beat the request's own
+            // event to the feed? never: the request is appended before the bank is called; but a
+            // replay of an odd log must not duplicate the line).
+            if !refunds.iter().any(|r| r.id == requested.refund_id) {
+                refunds.push(RefundView {
+                    id: requested.refund_id.clone(),
+                    rtr_id: String::new(),
+                    amount_centavos: requested.amount_centavos,
+                    status: REFUND_REQUESTED.to_owned(),
+                    reason: None,
+                    description: requested.description.clone(),
+                    requested_by: Some(requested.requested_by.clone()),
+                });
+            }
+            set_refunds(event, &mut row, &refunds)?;
+            row
+        }
+        (Some(mut row), PaymentEvent::PaymentRefundRefused(refused)) => {
+            let mut refunds = refunds_of(event, &row)?;
+            if let Some(refund) = refunds.iter_mut().find(|r| r.id == refused.refund_id) {
+                refund.status = REFUND_REFUSED.to_owned();
+                refund.reason = Some(refused.reason.clone());
+            }
+            set_refunds(event, &mut row, &refunds)?;
             row
         }
         (Some(mut row), PaymentEvent::PaymentVoided(voided)) => {
@@ -1235,7 +1282,10 @@ fn has_sealed(event: &PaymentEvent) -> bool {
         PaymentEvent::PaymentConfirmed(e) => {
             e.payer_name.is_some() || e.payer_document.is_some() || e.payer_info.is_some()
         }
-        PaymentEvent::PaymentRefunded(_) | PaymentEvent::PaymentVoided(_) => false,
+        PaymentEvent::PaymentRefunded(_)
+        | PaymentEvent::PaymentVoided(_)
+        | PaymentEvent::PaymentRefundRequested(_)
+        | PaymentEvent::PaymentRefundRefused(_) => false,
     }
 }
 
@@ -1258,9 +1308,43 @@ fn decode(event: &StoredEvent) -> Result<PaymentEvent, serde_json::Error> {
             .deserialize()
             .map(PaymentEvent::PaymentRefunded),
         "PaymentVoided" => event.payload.deserialize().map(PaymentEvent::PaymentVoided),
+        "PaymentRefundRequested" => event
+            .payload
+            .deserialize()
+            .map(PaymentEvent::PaymentRefundRequested),
+        "PaymentRefundRefused" => event
+            .payload
+            .deserialize()
+            .map(PaymentEvent::PaymentRefundRefused),
         // Whatever the enum makes of it (its error names the unknown type).
         _ => event.payload.deserialize(),
     }
+}
+
+/// The row's refunds as a list (a row that has none reads as empty).
+fn refunds_of(event: &StoredEvent, row: &Row) -> Result<Vec<RefundView>, ApplyError> {
+    if row.refunds.is_null() {
+        return Ok(Vec::new());
+    }
+    serde_json::from_value(row.refunds.clone())
+        .map_err(|error| rejected(event, format!("refunds: {error}")))
+}
+
+/// Writes `refunds` to the row, with the total the bank has paid back (`DEVOLVIDO` only).
+fn set_refunds(
+    event: &StoredEvent,
+    row: &mut Row,
+    refunds: &[RefundView],
+) -> Result<(), ApplyError> {
+    let refunded_total: u64 = refunds
+        .iter()
+        .filter(|r| r.status == RefundStatus::Devolvido.as_str())
+        .map(|r| r.amount_centavos)
+        .sum();
+    row.refunded_centavos = centavos(event, refunded_total)?;
+    row.refunds = serde_json::to_value(refunds)
+        .map_err(|error| rejected(event, format!("refunds: {error}")))?;
+    Ok(())
 }
 
 fn centavos(event: &StoredEvent, amount: u64) -> Result<i64, ApplyError> {

@@ -102,6 +102,12 @@ impl Browser {
         self.extra_headers.push((name.to_owned(), value.to_owned()));
     }
 
+    /// Stops sending `name` (set by [`Browser::set_header`]).
+    pub fn remove_header(&mut self, name: &str) {
+        self.extra_headers
+            .retain(|(n, _)| !n.eq_ignore_ascii_case(name));
+    }
+
     /// The refresh token the jar holds.
     pub fn refresh_cookie(&self) -> Option<&str> {
         self.refresh.as_deref()

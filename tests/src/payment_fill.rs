@@ -283,6 +283,7 @@ fn refund(reference: &str, amount: u64, status: RefundStatus, at: &str) -> Payme
         settled_at: (status == RefundStatus::Devolvido).then(|| at.to_owned()),
         source: PaymentSource::ApiPix,
         reported_at: at.to_owned(),
+        reason: None,
     })
 }
 
@@ -303,6 +304,8 @@ async fn append(pool: &PgPool, account: &str, events: &mut Vec<Pending>) -> anyh
             PaymentEvent::PaymentConfirmed(_) => "PaymentConfirmed",
             PaymentEvent::PaymentRefunded(_) => "PaymentRefunded",
             PaymentEvent::PaymentVoided(_) => "PaymentVoided",
+            PaymentEvent::PaymentRefundRequested(_) => "PaymentRefundRequested",
+            PaymentEvent::PaymentRefundRefused(_) => "PaymentRefundRefused",
         };
         // COPY's text format: tab-separated, backslash escapes (JSON has no raw tab or newline).
         text.push_str(&format!(

@@ -478,6 +478,7 @@ async fn the_banks_report_of_a_line_that_named_no_end_to_end_id_confirms_that_pa
             nature: None,
             requested_at: Some("2024-03-03T10:00:00-03:00".to_owned()),
             settled_at: Some("2024-03-03T10:00:01-03:00".to_owned()),
+            reason: None,
         }],
         ..paid.clone()
     };

@@ -6,9 +6,10 @@ use cqrs_es::event_sink::EventSink;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    BankConnected, BankConnectionCommand, BankConnectionError, BankConnectionEvent,
-    BankConnectionTested, BankDisconnected, BankWebhookRegistered, BankWebhookRegistrationFailed,
-    ConnectBank, STREAM_TYPE,
+    BankCertificateExpiring, BankConnected, BankConnectionCommand, BankConnectionError,
+    BankConnectionEvent, BankConnectionTested, BankDisconnected, BankWebhookRegistered,
+    BankWebhookRegistrationFailed, CERTIFICATE_WARNING_DAYS, ConnectBank, STREAM_TYPE,
+    WarnCertificateExpiring,
 };
 
 /// Where the key's webhook at the bank stands.
@@ -42,6 +43,9 @@ pub struct BankConnection {
     pub last_test: Option<BankConnectionTested>,
     /// The webhook at the bank.
     pub webhook: WebhookState,
+    /// The warning thresholds (days) already warned of for the standing certificate.
+    #[serde(default)]
+    pub warned_days: Vec<u32>,
 }
 
 /// Reads an RFC 3339 instant; `None` when it is not one.
@@ -91,6 +95,7 @@ impl BankConnection {
                     ),
                 })
             }
+            BankConnectionCommand::WarnCertificateExpiring(warn) => self.warn_expiring(&warn),
             BankConnectionCommand::DisconnectBank(disconnect) => {
                 self.require_connected()?;
                 Ok(BankConnectionEvent::BankDisconnected(BankDisconnected {
@@ -99,6 +104,37 @@ impl BankConnection {
                 }))
             }
         }
+    }
+
+    /// The smallest threshold the certificate's end is within, if it was not warned of yet. A
+    /// certificate that ended is past every threshold: the 1-day warning, once.
+    fn warn_expiring(
+        &self,
+        warn: &WarnCertificateExpiring,
+    ) -> Result<BankConnectionEvent, BankConnectionError> {
+        let connected = self.require_connected()?;
+        let (Some(not_after), Some(now)) = (
+            instant(&connected.certificate_not_after),
+            instant(&warn.now),
+        ) else {
+            return Err(BankConnectionError::NothingToWarn);
+        };
+        let left = not_after - now;
+        let threshold = CERTIFICATE_WARNING_DAYS
+            .iter()
+            .copied()
+            .filter(|days| left <= chrono::Duration::days(i64::from(*days)))
+            .min()
+            .filter(|days| !self.warned_days.contains(days))
+            .ok_or(BankConnectionError::NothingToWarn)?;
+        Ok(BankConnectionEvent::BankCertificateExpiring(
+            BankCertificateExpiring {
+                certificate_fingerprint: connected.certificate_fingerprint.clone(),
+                certificate_not_after: connected.certificate_not_after.clone(),
+                threshold_days: threshold,
+                at: warn.now.clone(),
+            },
+        ))
     }
 
     fn require_connected(&self) -> Result<&BankConnected, BankConnectionError> {
@@ -175,6 +211,17 @@ impl Aggregate for BankConnection {
                 };
             }
             BankConnectionEvent::BankDisconnected(_) => *self = BankConnection::default(),
+            BankConnectionEvent::BankCertificateExpiring(expiring) => {
+                // A smaller threshold also covers the larger ones: a connection made 5 days
+                // before its end is warned once ("7 dias"), not again for 30.
+                self.warned_days.extend(
+                    CERTIFICATE_WARNING_DAYS
+                        .iter()
+                        .filter(|days| **days >= expiring.threshold_days),
+                );
+                self.warned_days.sort_unstable();
+                self.warned_days.dedup();
+            }
         }
     }
 }
@@ -343,5 +390,84 @@ mod tests {
             at: NOW.to_owned(),
         }));
         assert_eq!(connection, BankConnection::default());
+    }
+
+    fn warn_at(now: &str) -> BankConnectionCommand {
+        BankConnectionCommand::WarnCertificateExpiring(WarnCertificateExpiring {
+            now: now.to_owned(),
+        })
+    }
+
+    fn expiring(threshold_days: u32, at: &str) -> BankConnectionEvent {
+        BankConnectionEvent::BankCertificateExpiring(BankCertificateExpiring {
+            certificate_fingerprint: "ab".repeat(32),
+            certificate_not_after: "2027-11-28T00:00:00Z".to_owned(),
+            threshold_days,
+            at: at.to_owned(),
+        })
+    }
+
+    #[test]
+    fn a_certificate_thirty_days_from_its_end_is_warned_of_once() {
+        ConnectionTest::with(())
+            .given(vec![connected(false)])
+            .when(warn_at("2027-10-29T00:00:00Z"))
+            .then_expect_events(vec![expiring(30, "2027-10-29T00:00:00Z")]);
+        ConnectionTest::with(())
+            .given(vec![connected(false), expiring(30, "2027-10-29T00:00:00Z")])
+            .when(warn_at("2027-11-01T00:00:00Z"))
+            .then_expect_error(BankConnectionError::NothingToWarn);
+    }
+
+    #[test]
+    fn seven_days_and_one_day_before_the_end_are_warned_of_again() {
+        ConnectionTest::with(())
+            .given(vec![connected(false), expiring(30, "2027-10-29T00:00:00Z")])
+            .when(warn_at("2027-11-21T00:00:00Z"))
+            .then_expect_events(vec![expiring(7, "2027-11-21T00:00:00Z")]);
+        ConnectionTest::with(())
+            .given(vec![
+                connected(false),
+                expiring(30, "2027-10-29T00:00:00Z"),
+                expiring(7, "2027-11-21T00:00:00Z"),
+            ])
+            .when(warn_at("2027-11-27T12:00:00Z"))
+            .then_expect_events(vec![expiring(1, "2027-11-27T12:00:00Z")]);
+    }
+
+    #[test]
+    fn a_certificate_far_from_its_end_or_a_key_without_connection_is_not_warned_of() {
+        ConnectionTest::with(())
+            .given(vec![connected(false)])
+            .when(warn_at("2027-06-01T00:00:00Z"))
+            .then_expect_error(BankConnectionError::NothingToWarn);
+        ConnectionTest::with(())
+            .given_no_previous_events()
+            .when(warn_at("2027-11-27T00:00:00Z"))
+            .then_expect_error(BankConnectionError::NotConnected);
+    }
+
+    #[test]
+    fn a_connection_made_days_before_the_end_is_warned_once_for_the_nearest_threshold() {
+        let mut state = BankConnection::default();
+        state.apply(connected(false));
+        let event = state
+            .decide(warn_at("2027-11-24T00:00:00Z"))
+            .expect("warned");
+        assert_eq!(event, expiring(7, "2027-11-24T00:00:00Z"));
+        state.apply(event);
+        assert_eq!(
+            state.decide(warn_at("2027-11-25T00:00:00Z")),
+            Err(BankConnectionError::NothingToWarn)
+        );
+    }
+
+    #[test]
+    fn new_credentials_start_the_warnings_over() {
+        let mut state = BankConnection::default();
+        state.apply(connected(false));
+        state.apply(expiring(30, "2027-10-29T00:00:00Z"));
+        state.apply(connected(true));
+        assert!(state.warned_days.is_empty());
     }
 }

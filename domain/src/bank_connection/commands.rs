@@ -12,6 +12,8 @@ pub enum BankConnectionCommand {
     RecordWebhookRegistration(RecordWebhookRegistration),
     /// Remove the connection.
     DisconnectBank(DisconnectBank),
+    /// Warn that the certificate ends soon, when a threshold has been crossed and not warned of.
+    WarnCertificateExpiring(WarnCertificateExpiring),
 }
 
 /// Connect a key to its bank (the test against the bank has already passed).
@@ -66,4 +68,11 @@ pub struct DisconnectBank {
     pub by: String,
     /// When, RFC 3339.
     pub requested_at: String,
+}
+
+/// Look at the standing certificate's end from `now`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WarnCertificateExpiring {
+    /// Now, RFC 3339 (the domain reads no clock).
+    pub now: String,
 }

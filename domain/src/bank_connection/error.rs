@@ -11,6 +11,9 @@ pub enum BankConnectionError {
     /// The certificate's validity has ended (or its end could not be read).
     #[error("O certificado enviado venceu. Peça um novo certificado ao banco e envie-o aqui.")]
     CertificateExpired,
+    /// No warning threshold crossed that was not warned of already (nothing to record).
+    #[error("Nenhum aviso de vencimento a enviar agora.")]
+    NothingToWarn,
 }
 
 impl Refusal for BankConnectionError {
@@ -18,6 +21,7 @@ impl Refusal for BankConnectionError {
         match self {
             BankConnectionError::NotConnected => "bank-not-connected",
             BankConnectionError::CertificateExpired => "bank-certificate-expired",
+            BankConnectionError::NothingToWarn => "bank-certificate-nothing-to-warn",
         }
     }
 
@@ -25,13 +29,14 @@ impl Refusal for BankConnectionError {
         match self {
             BankConnectionError::NotConnected => RefusalKind::NotFound,
             BankConnectionError::CertificateExpired => RefusalKind::Invalid,
+            BankConnectionError::NothingToWarn => RefusalKind::Conflict,
         }
     }
 
     fn field(&self) -> Option<&'static str> {
         match self {
             BankConnectionError::CertificateExpired => Some("certificate"),
-            BankConnectionError::NotConnected => None,
+            BankConnectionError::NotConnected | BankConnectionError::NothingToWarn => None,
         }
     }
 }

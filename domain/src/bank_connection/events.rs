@@ -19,6 +19,9 @@ pub enum BankConnectionEvent {
     BankWebhookRegistrationFailed(BankWebhookRegistrationFailed),
     /// The connection was removed; its credentials are gone.
     BankDisconnected(BankDisconnected),
+    /// The connection's certificate ends within one of the warning thresholds (30, 7, 1 days);
+    /// the owner was warned.
+    BankCertificateExpiring(BankCertificateExpiring),
 }
 
 /// A key was connected to its bank, or a connected key's credentials were replaced (schema
@@ -95,6 +98,20 @@ pub struct BankDisconnected {
     pub at: String,
 }
 
+/// The certificate of the standing connection ends within `threshold_days` days (schema version
+/// 1): recorded once per certificate and threshold, when the owner is warned by e-mail.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BankCertificateExpiring {
+    /// Which certificate (its fingerprint, as [`BankConnected::certificate_fingerprint`]).
+    pub certificate_fingerprint: String,
+    /// When it ends, RFC 3339.
+    pub certificate_not_after: String,
+    /// The threshold crossed: 30, 7 or 1.
+    pub threshold_days: u32,
+    /// When the warning was decided, RFC 3339.
+    pub at: String,
+}
+
 impl DomainEvent for BankConnectionEvent {
     fn event_type(&self) -> String {
         match self {
@@ -105,6 +122,7 @@ impl DomainEvent for BankConnectionEvent {
                 "BankWebhookRegistrationFailed"
             }
             BankConnectionEvent::BankDisconnected(_) => "BankDisconnected",
+            BankConnectionEvent::BankCertificateExpiring(_) => "BankCertificateExpiring",
         }
         .to_owned()
     }

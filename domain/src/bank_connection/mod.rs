@@ -18,13 +18,16 @@ mod events;
 pub use aggregate::{BankConnection, WebhookState};
 pub use commands::{
     BankConnectionCommand, ConnectBank, DisconnectBank, RecordConnectionTest,
-    RecordWebhookRegistration,
+    RecordWebhookRegistration, WarnCertificateExpiring,
 };
 pub use error::BankConnectionError;
 pub use events::{
-    BankConnected, BankConnectionEvent, BankConnectionTested, BankDisconnected,
-    BankWebhookRegistered, BankWebhookRegistrationFailed,
+    BankCertificateExpiring, BankConnected, BankConnectionEvent, BankConnectionTested,
+    BankDisconnected, BankWebhookRegistered, BankWebhookRegistrationFailed,
 };
+
+/// Days before a certificate ends when the owner is warned (e-mail and dashboard), largest first.
+pub const CERTIFICATE_WARNING_DAYS: [u32; 3] = [30, 7, 1];
 
 /// The aggregate type, used as the stream type in the event log.
 pub const STREAM_TYPE: &str = "bank_connection";

@@ -1,17 +1,19 @@
 //! The Payment aggregate: `handle` only decides, `apply` only folds.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use cqrs_es::Aggregate;
 use cqrs_es::event_sink::EventSink;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    MAX_NOTE_CHARS, PaymentCommand, PaymentConfirmed, PaymentError, PaymentEvent, PaymentRecorded,
-    PaymentRefunded, PaymentSource, PaymentVoided, RecordManualPayment, RecordStatementLine,
-    RefundStatus, ReportPayment, STREAM_TYPE, UNDONE_IMPORT_REASON, UndoStatementImport,
-    VoidPayment,
+    MAX_NOTE_CHARS, MAX_REFUND_DESCRIPTION_CHARS, PaymentCommand, PaymentConfirmed, PaymentError,
+    PaymentEvent, PaymentRecorded, PaymentRefundRefused, PaymentRefundRequested, PaymentRefunded,
+    PaymentSource, PaymentVoided, RecordManualPayment, RecordStatementLine, RefundReport,
+    RefundStatus, RefuseRefund, ReportPayment, RequestRefund, STREAM_TYPE, TrackRefund,
+    UNDONE_IMPORT_REASON, UndoStatementImport, VoidPayment, is_refund_id,
 };
+use crate::money::Centavos;
 
 /// What a decision needs to know about a payment.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -37,6 +39,18 @@ pub struct Payment {
     /// The Pix end-to-end id, once known (a statement line may record a payment without one).
     #[serde(default)]
     pub end_to_end_id: Option<String>,
+    /// The Pix key it was paid to, in DICT form, when known (which bank connection refunds it).
+    #[serde(default)]
+    pub pix_key: Option<String>,
+    /// Every refund asked for or reported, by id: its amount in centavos.
+    #[serde(default)]
+    pub refund_amounts: BTreeMap<String, u64>,
+    /// The refunds Balcão asked the bank for, by id.
+    #[serde(default)]
+    pub requested_refunds: BTreeSet<String>,
+    /// The refunds the bank refused, by id.
+    #[serde(default)]
+    pub refused_refunds: BTreeSet<String>,
 }
 
 impl Payment {
@@ -47,7 +61,162 @@ impl Payment {
             PaymentCommand::VoidPayment(void) => self.void(void),
             PaymentCommand::RecordStatementLine(line) => self.record_statement_line(line),
             PaymentCommand::UndoStatementImport(undo) => self.undo_import(undo),
+            PaymentCommand::RequestRefund(request) => self.request_refund(request),
+            PaymentCommand::TrackRefund(track) => self.track_refund(track),
+            PaymentCommand::RefuseRefund(refuse) => Ok(self.refuse_refund(refuse)),
         }
+    }
+
+    /// What refunds hold of the amount: asked for or reported, less those not carried out or
+    /// refused.
+    pub fn refunds_held(&self) -> u64 {
+        self.refund_amounts
+            .iter()
+            .filter(|(id, _)| {
+                !self.refused_refunds.contains(*id)
+                    && self.refunds.get(*id) != Some(&RefundStatus::NaoRealizado)
+            })
+            .map(|(_, amount)| amount)
+            .sum()
+    }
+
+    /// What is left to refund, in centavos.
+    pub fn refundable(&self) -> u64 {
+        self.amount_centavos.saturating_sub(self.refunds_held())
+    }
+
+    /// Whether the refund `refund_id` still waits for the bank: asked for by Balcão, neither
+    /// refused nor at a final status.
+    pub fn refund_pending(&self, refund_id: &str) -> bool {
+        self.requested_refunds.contains(refund_id)
+            && !self.refused_refunds.contains(refund_id)
+            && self
+                .refunds
+                .get(refund_id)
+                .is_none_or(|status| !status.is_final())
+    }
+
+    /// Whether the bank has answered about `refund_id` at all (then it has the request).
+    pub fn refund_known_to_bank(&self, refund_id: &str) -> bool {
+        self.refunds.contains_key(refund_id)
+    }
+
+    fn request_refund(&self, request: RequestRefund) -> Result<Vec<PaymentEvent>, PaymentError> {
+        match &self.account_id {
+            Some(account) if *account == request.account_id => {}
+            _ => return Err(PaymentError::NotFound),
+        }
+        if !is_refund_id(&request.refund_id) {
+            return Err(PaymentError::InvalidRefundId);
+        }
+        // Asked again (a retry of the same request): it is recorded already.
+        if self.refund_amounts.contains_key(&request.refund_id) {
+            return Ok(Vec::new());
+        }
+        if !self.reported_by_bank
+            || self.end_to_end_id.is_none()
+            || self.source == Some(PaymentSource::Sandbox)
+        {
+            return Err(PaymentError::RefundNeedsBank);
+        }
+        if request.amount.is_zero() {
+            return Err(PaymentError::ZeroAmount);
+        }
+        let left = self.refundable();
+        if left == 0 {
+            return Err(PaymentError::FullyRefunded);
+        }
+        if request.amount.get() > left {
+            return Err(PaymentError::RefundOverLeft {
+                left: Centavos::new(left).to_string(),
+            });
+        }
+        let description = request
+            .description
+            .map(|d| d.trim().to_owned())
+            .filter(|d| !d.is_empty());
+        if description
+            .as_ref()
+            .is_some_and(|d| d.chars().count() > MAX_REFUND_DESCRIPTION_CHARS)
+        {
+            return Err(PaymentError::InvalidRefundDescription);
+        }
+        Ok(vec![PaymentEvent::PaymentRefundRequested(
+            PaymentRefundRequested {
+                refund_id: request.refund_id,
+                amount_centavos: request.amount.get(),
+                description,
+                requested_by: request.requested_by,
+                requested_at: request.requested_at,
+            },
+        )])
+    }
+
+    fn track_refund(&self, track: TrackRefund) -> Result<Vec<PaymentEvent>, PaymentError> {
+        match &self.account_id {
+            Some(account) if *account == track.account_id => {}
+            _ => return Err(PaymentError::NotFound),
+        }
+        let mut known = self.refunds.clone();
+        Ok(self
+            .refund_events(
+                &mut known,
+                vec![track.refund],
+                track.source,
+                &track.received_at,
+            )
+            .collect())
+    }
+
+    fn refuse_refund(&self, refuse: RefuseRefund) -> Vec<PaymentEvent> {
+        // Only a request the bank has not taken: once it reported a status, that status rules.
+        if !self.requested_refunds.contains(&refuse.refund_id)
+            || self.refused_refunds.contains(&refuse.refund_id)
+            || self.refunds.contains_key(&refuse.refund_id)
+        {
+            return Vec::new();
+        }
+        vec![PaymentEvent::PaymentRefundRefused(PaymentRefundRefused {
+            refund_id: refuse.refund_id,
+            reason: refuse.reason,
+            refused_at: refuse.refused_at,
+        })]
+    }
+
+    /// A [`PaymentRefunded`] for each report that is new or moves its refund forward; `known`
+    /// follows the statuses as they stand, this decision's included.
+    fn refund_events<'a>(
+        &'a self,
+        known: &'a mut BTreeMap<String, RefundStatus>,
+        reports: Vec<RefundReport>,
+        source: PaymentSource,
+        received_at: &'a str,
+    ) -> impl Iterator<Item = PaymentEvent> + 'a {
+        reports.into_iter().filter_map(move |refund| {
+            if self.refused_refunds.contains(&refund.refund_id) {
+                return None;
+            }
+            let advances = match known.get(&refund.refund_id) {
+                None => true,
+                Some(status) => !status.is_final() && refund.status.is_final(),
+            };
+            if !advances {
+                return None;
+            }
+            known.insert(refund.refund_id.clone(), refund.status);
+            Some(PaymentEvent::PaymentRefunded(PaymentRefunded {
+                refund_id: refund.refund_id,
+                rtr_id: refund.rtr_id,
+                amount_centavos: refund.amount.get(),
+                status: refund.status,
+                nature: refund.nature,
+                requested_at: refund.requested_at,
+                settled_at: refund.settled_at,
+                source,
+                reported_at: received_at.to_owned(),
+                reason: refund.reason,
+            }))
+        })
     }
 
     /// A statement line records the payment when its stream has none, or when the import that
@@ -155,27 +324,12 @@ impl Payment {
         }
         // Statuses as they stand, including what this very decision records.
         let mut known = self.refunds.clone();
-        for refund in report.refunds {
-            let advances = match known.get(&refund.refund_id) {
-                None => true,
-                Some(status) => !status.is_final() && refund.status.is_final(),
-            };
-            if !advances {
-                continue;
-            }
-            known.insert(refund.refund_id.clone(), refund.status);
-            events.push(PaymentEvent::PaymentRefunded(PaymentRefunded {
-                refund_id: refund.refund_id,
-                rtr_id: refund.rtr_id,
-                amount_centavos: refund.amount.get(),
-                status: refund.status,
-                nature: refund.nature,
-                requested_at: refund.requested_at,
-                settled_at: refund.settled_at,
-                source: report.source,
-                reported_at: report.received_at.clone(),
-            }));
-        }
+        events.extend(self.refund_events(
+            &mut known,
+            report.refunds,
+            report.source,
+            &report.received_at,
+        ));
         Ok(events)
     }
 
@@ -271,6 +425,7 @@ impl Aggregate for Payment {
                 self.amount_centavos = recorded.amount_centavos;
                 self.statement_import = recorded.statement.map(|s| s.import_id);
                 self.end_to_end_id = recorded.end_to_end_id;
+                self.pix_key = recorded.pix_key;
                 // Recorded again after its import was undone.
                 self.voided = false;
                 self.undone = false;
@@ -285,7 +440,17 @@ impl Aggregate for Payment {
                 }
             }
             PaymentEvent::PaymentRefunded(refunded) => {
+                self.refund_amounts
+                    .insert(refunded.refund_id.clone(), refunded.amount_centavos);
                 self.refunds.insert(refunded.refund_id, refunded.status);
+            }
+            PaymentEvent::PaymentRefundRequested(requested) => {
+                self.refund_amounts
+                    .insert(requested.refund_id.clone(), requested.amount_centavos);
+                self.requested_refunds.insert(requested.refund_id);
+            }
+            PaymentEvent::PaymentRefundRefused(refused) => {
+                self.refused_refunds.insert(refused.refund_id);
             }
             PaymentEvent::PaymentVoided(voided) => {
                 self.voided = true;
@@ -332,6 +497,7 @@ mod tests {
             nature: None,
             requested_at: Some("2020-09-09T20:15:00.358Z".to_owned()),
             settled_at: None,
+            reason: None,
         }
     }
 
@@ -854,5 +1020,190 @@ mod tests {
             panic!("{read:?}")
         };
         assert_eq!(read.statement, None);
+    }
+
+    fn ask(id: &str, amount: u64) -> PaymentCommand {
+        PaymentCommand::RequestRefund(RequestRefund {
+            account_id: ACCOUNT.to_owned(),
+            refund_id: id.to_owned(),
+            amount: Centavos::new(amount),
+            description: Some("  Produto devolvido ".to_owned()),
+            requested_by: PERSON.to_owned(),
+            requested_at: "2020-09-10T10:00:00Z".to_owned(),
+        })
+    }
+
+    fn bank_says(id: &str, amount: u64, status: RefundStatus) -> PaymentCommand {
+        PaymentCommand::TrackRefund(TrackRefund {
+            account_id: ACCOUNT.to_owned(),
+            refund: RefundReport {
+                refund_id: id.to_owned(),
+                amount: Centavos::new(amount),
+                status,
+                ..refund(status)
+            },
+            source: PaymentSource::ApiPixConsulta,
+            received_at: "2020-09-10T10:00:01Z".to_owned(),
+        })
+    }
+
+    fn refused(id: &str) -> PaymentCommand {
+        PaymentCommand::RefuseRefund(RefuseRefund {
+            refund_id: id.to_owned(),
+            reason: "O banco recusou o pedido: saldo insuficiente".to_owned(),
+            refused_at: "2020-09-10T10:00:02Z".to_owned(),
+        })
+    }
+
+    fn bank_payment() -> PaymentCommand {
+        PaymentCommand::ReportPayment(report(PaymentSource::ApiPix, vec![]))
+    }
+
+    #[test]
+    fn a_refund_of_a_bank_payment_is_requested_with_its_trimmed_description() {
+        let (state, _) = run(vec![bank_payment()]);
+        let events = state.decide_now(ask("D1", 4_000)).expect("requested");
+        let [PaymentEvent::PaymentRefundRequested(requested)] = events.as_slice() else {
+            panic!("one PaymentRefundRequested, got {events:?}");
+        };
+        assert_eq!(requested.amount_centavos, 4_000);
+        assert_eq!(requested.description.as_deref(), Some("Produto devolvido"));
+        assert_eq!(requested.requested_by, PERSON);
+    }
+
+    #[test]
+    fn refunds_asked_for_never_pass_the_payment_and_the_refusal_names_what_is_left() {
+        let (state, events) = run(vec![bank_payment(), ask("D1", 6_000), ask("D2", 5_000)]);
+        assert_eq!(events.len(), 3, "{events:?}");
+        assert_eq!(state.refundable(), 0);
+        assert_eq!(
+            state.decide_now(ask("D3", 1)),
+            Err(PaymentError::FullyRefunded)
+        );
+        let (state, _) = run(vec![bank_payment(), ask("D1", 6_000)]);
+        assert_eq!(
+            state.decide_now(ask("D2", 5_001)),
+            Err(PaymentError::RefundOverLeft {
+                left: "R$ 50,00".to_owned()
+            })
+        );
+    }
+
+    #[test]
+    fn a_refund_the_bank_refused_or_did_not_carry_out_frees_its_amount() {
+        let (state, events) = run(vec![bank_payment(), ask("D1", 11_000), refused("D1")]);
+        assert!(matches!(
+            events.last(),
+            Some(PaymentEvent::PaymentRefundRefused(r)) if r.refund_id == "D1"
+        ));
+        assert_eq!(state.refundable(), 11_000);
+        assert!(!state.refund_pending("D1"));
+        let (state, _) = run(vec![
+            bank_payment(),
+            ask("D1", 11_000),
+            bank_says("D1", 11_000, RefundStatus::NaoRealizado),
+        ]);
+        assert_eq!(state.refundable(), 11_000);
+    }
+
+    #[test]
+    fn the_same_refund_asked_twice_is_recorded_once() {
+        let (_, events) = run(vec![bank_payment(), ask("D1", 1_000), ask("D1", 1_000)]);
+        assert_eq!(events.len(), 2, "{events:?}");
+    }
+
+    #[test]
+    fn a_requested_refund_follows_the_banks_statuses_forward_only() {
+        let (state, events) = run(vec![
+            bank_payment(),
+            ask("D1", 1_000),
+            bank_says("D1", 1_000, RefundStatus::EmProcessamento),
+            bank_says("D1", 1_000, RefundStatus::EmProcessamento),
+            bank_says("D1", 1_000, RefundStatus::Devolvido),
+            bank_says("D1", 1_000, RefundStatus::NaoRealizado),
+        ]);
+        let statuses: Vec<RefundStatus> = events
+            .iter()
+            .filter_map(|e| match e {
+                PaymentEvent::PaymentRefunded(r) => Some(r.status),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            statuses,
+            [RefundStatus::EmProcessamento, RefundStatus::Devolvido]
+        );
+        assert!(!state.refund_pending("D1"));
+        assert_eq!(state.refundable(), 10_000);
+    }
+
+    #[test]
+    fn once_the_bank_has_reported_a_refund_a_late_refusal_changes_nothing() {
+        let (_, events) = run(vec![
+            bank_payment(),
+            ask("D1", 1_000),
+            bank_says("D1", 1_000, RefundStatus::EmProcessamento),
+            refused("D1"),
+        ]);
+        assert!(
+            !events
+                .iter()
+                .any(|e| matches!(e, PaymentEvent::PaymentRefundRefused(_))),
+            "{events:?}"
+        );
+    }
+
+    #[test]
+    fn only_a_payment_a_bank_reported_can_be_refunded_through_it() {
+        let (typed, _) = run(vec![PaymentCommand::RecordManualPayment(manual(5_000))]);
+        assert_eq!(
+            typed.decide_now(ask("D1", 100)),
+            Err(PaymentError::RefundNeedsBank)
+        );
+        let (simulated, _) = run(vec![PaymentCommand::ReportPayment(report(
+            PaymentSource::Sandbox,
+            vec![],
+        ))]);
+        assert_eq!(
+            simulated.decide_now(ask("D1", 100)),
+            Err(PaymentError::RefundNeedsBank)
+        );
+        assert_eq!(
+            Payment::default().decide_now(ask("D1", 100)),
+            Err(PaymentError::NotFound)
+        );
+    }
+
+    #[test]
+    fn a_refund_of_zero_a_long_description_or_a_bad_id_is_refused() {
+        let (state, _) = run(vec![bank_payment()]);
+        assert_eq!(
+            state.decide_now(ask("D1", 0)),
+            Err(PaymentError::ZeroAmount)
+        );
+        assert_eq!(
+            state.decide_now(ask("D-1", 100)),
+            Err(PaymentError::InvalidRefundId)
+        );
+        let long = PaymentCommand::RequestRefund(RequestRefund {
+            description: Some("x".repeat(141)),
+            ..match ask("D1", 100) {
+                PaymentCommand::RequestRefund(r) => r,
+                _ => unreachable!(),
+            }
+        });
+        assert_eq!(
+            state.decide_now(long),
+            Err(PaymentError::InvalidRefundDescription)
+        );
+    }
+
+    #[test]
+    fn a_refund_the_bank_reported_by_webhook_counts_against_what_is_left() {
+        let (state, _) = run(vec![PaymentCommand::ReportPayment(report(
+            PaymentSource::ApiPix,
+            vec![refund(RefundStatus::Devolvido)],
+        ))]);
+        assert_eq!(state.refundable(), 10_000);
     }
 }

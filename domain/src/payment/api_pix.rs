@@ -81,12 +81,7 @@ pub const MAX_PROBLEMS: usize = 20;
 /// Every problem found (up to [`MAX_PROBLEMS`]), when the body is not JSON or any entry breaks
 /// the schema.
 pub fn parse_delivery(body: &[u8], now: DateTime<Utc>) -> Result<Vec<PixEntry>, Vec<Problem>> {
-    let value: Value = serde_json::from_slice(body).map_err(|error| {
-        vec![Problem {
-            path: String::new(),
-            message: format!("O corpo não é JSON válido ({error})."),
-        }]
-    })?;
+    let value = json_of(body)?;
     let mut problems = Problems::default();
     let Some(list) = value
         .as_object()
@@ -118,6 +113,16 @@ pub fn parse_delivery(body: &[u8], now: DateTime<Utc>) -> Result<Vec<PixEntry>, 
     } else {
         Err(problems.0)
     }
+}
+
+/// The body as JSON, or the one problem that it is not.
+fn json_of(body: &[u8]) -> Result<Value, Vec<Problem>> {
+    serde_json::from_slice(body).map_err(|error| {
+        vec![Problem {
+            path: String::new(),
+            message: format!("O corpo não é JSON válido ({error})."),
+        }]
+    })
 }
 
 #[derive(Default)]
@@ -533,7 +538,7 @@ fn refund(
         Ok(Some(valor)),
         Ok(nature),
         Ok(_),
-        Ok(_),
+        Ok(reason),
         Ok(Some(status)),
         Ok((requested_at, settled_at)),
     ) = (id, rtr, valor, nature, description, reason, status, times)
@@ -548,7 +553,29 @@ fn refund(
         nature: nature.map(str::to_owned),
         requested_at,
         settled_at,
+        reason: reason.map(str::to_owned),
     })
+}
+
+/// Parses one `Devolucao` the bank answered (`PUT` or `GET /pix/{e2eid}/devolucao/{id}`),
+/// checked as a `devolucoes` entry of a delivery is.
+///
+/// # Errors
+///
+/// Every problem found, when the body is not JSON or breaks the schema.
+pub fn parse_refund(body: &[u8], now: DateTime<Utc>) -> Result<RefundReport, Vec<Problem>> {
+    let value = json_of(body)?;
+    let mut problems = Problems::default();
+    let Some(object) = value.as_object() else {
+        return Err(vec![Problem {
+            path: String::new(),
+            message: "A devolução deve ser um objeto.".to_owned(),
+        }]);
+    };
+    match refund(object, "devolucao", now, &mut problems) {
+        Some(report) if problems.0.is_empty() => Ok(report),
+        _ => Err(problems.0),
+    }
 }
 
 #[cfg(test)]

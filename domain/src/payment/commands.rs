@@ -19,6 +19,13 @@ pub enum PaymentCommand {
     RecordStatementLine(RecordStatementLine),
     /// The owner undoes the statement import that recorded this payment.
     UndoStatementImport(UndoStatementImport),
+    /// A person of the account asks for (part of) the payment back to the payer, through the
+    /// bank that holds its key.
+    RequestRefund(RequestRefund),
+    /// The bank answered about one refund (`GET`/`PUT /pix/{e2eid}/devolucao/{id}`).
+    TrackRefund(TrackRefund),
+    /// The bank refused a refund Balcão asked for.
+    RefuseRefund(RefuseRefund),
 }
 
 /// One entry of an API Pix delivery, as the receiver parsed it.
@@ -71,6 +78,50 @@ pub struct RefundReport {
     pub requested_at: Option<String>,
     /// `horario.liquidacao`.
     pub settled_at: Option<String>,
+    /// `motivo`.
+    pub reason: Option<String>,
+}
+
+/// Ask the bank to pay `amount` of the payment back (natureza `ORIGINAL`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RequestRefund {
+    /// The account asking (it must be the payment's).
+    pub account_id: String,
+    /// The refund's id, drawn by the caller: `[a-zA-Z0-9]{1,35}`. Asking again with the same id
+    /// records nothing more.
+    pub refund_id: String,
+    /// How much.
+    pub amount: Centavos,
+    /// What the payer reads (`descricao`), trimmed; at most 140 characters.
+    pub description: Option<String>,
+    /// Who asks, by account id.
+    pub requested_by: String,
+    /// When, RFC 3339.
+    pub requested_at: String,
+}
+
+/// What the bank said about one refund.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TrackRefund {
+    /// The account whose payment it is.
+    pub account_id: String,
+    /// The bank's `Devolucao`.
+    pub refund: RefundReport,
+    /// Which path it came by ([`PaymentSource::ApiPixConsulta`]: Balcão asked).
+    pub source: PaymentSource,
+    /// When it arrived, RFC 3339.
+    pub received_at: String,
+}
+
+/// The bank refused the refund `refund_id` that Balcão asked for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RefuseRefund {
+    /// The refund's id.
+    pub refund_id: String,
+    /// Why, pt-BR.
+    pub reason: String,
+    /// When, RFC 3339.
+    pub refused_at: String,
 }
 
 /// A payment typed in by a person.

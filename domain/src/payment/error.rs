@@ -41,6 +41,26 @@ pub enum PaymentError {
     /// The statement import was undone already.
     #[error("Esta importação já foi desfeita.")]
     ImportAlreadyUndone,
+    /// Only a payment a bank reported can be refunded through it.
+    #[error(
+        "Só dá para devolver pelo Balcão um Pix que o banco confirmou. Este pagamento foi registrado à mão, importado do extrato ou simulado: devolva pelo app do banco."
+    )]
+    RefundNeedsBank,
+    /// Everything was refunded (or asked for) already.
+    #[error("Este pagamento já foi devolvido por inteiro (ou a devolução já foi pedida).")]
+    FullyRefunded,
+    /// A refund over what is left to refund.
+    #[error("O valor passa do que resta a devolver: no máximo {left}.")]
+    RefundOverLeft {
+        /// What is left, written as the owner reads money (`R$ 12,34`).
+        left: String,
+    },
+    /// A refund description over the API Pix's 140 characters.
+    #[error("A descrição pode ter até 140 caracteres.")]
+    InvalidRefundDescription,
+    /// A refund id the API Pix would refuse.
+    #[error("Identificador de devolução inválido.")]
+    InvalidRefundId,
 }
 
 impl Refusal for PaymentError {
@@ -56,6 +76,11 @@ impl Refusal for PaymentError {
             PaymentError::TooManyLines => "statement-batch-too-large",
             PaymentError::ImportNotFound => "statement-import-not-found",
             PaymentError::ImportAlreadyUndone => "statement-import-already-undone",
+            PaymentError::RefundNeedsBank => "payment-refund-needs-bank",
+            PaymentError::FullyRefunded => "payment-fully-refunded",
+            PaymentError::RefundOverLeft { .. } => "payment-refund-over-left",
+            PaymentError::InvalidRefundDescription => "payment-refund-description-invalid",
+            PaymentError::InvalidRefundId => "payment-refund-id-invalid",
         }
     }
 
@@ -67,8 +92,13 @@ impl Refusal for PaymentError {
             PaymentError::AlreadyRecorded
             | PaymentError::NotManual
             | PaymentError::AlreadyVoided
-            | PaymentError::ImportAlreadyUndone => RefusalKind::Conflict,
-            PaymentError::ZeroAmount
+            | PaymentError::ImportAlreadyUndone
+            | PaymentError::RefundNeedsBank
+            | PaymentError::FullyRefunded => RefusalKind::Conflict,
+            PaymentError::RefundOverLeft { .. }
+            | PaymentError::InvalidRefundDescription
+            | PaymentError::InvalidRefundId
+            | PaymentError::ZeroAmount
             | PaymentError::InvalidReason
             | PaymentError::InvalidNote
             | PaymentError::TooManyLines => RefusalKind::Invalid,
@@ -77,7 +107,8 @@ impl Refusal for PaymentError {
 
     fn field(&self) -> Option<&'static str> {
         match self {
-            PaymentError::ZeroAmount => Some("amount"),
+            PaymentError::ZeroAmount | PaymentError::RefundOverLeft { .. } => Some("amount"),
+            PaymentError::InvalidRefundDescription => Some("description"),
             PaymentError::InvalidReason => Some("reason"),
             PaymentError::InvalidNote => Some("note"),
             _ => None,

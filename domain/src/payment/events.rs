@@ -94,6 +94,10 @@ pub enum PaymentEvent {
     PaymentRefunded(PaymentRefunded),
     /// A payment typed in by hand was voided.
     PaymentVoided(PaymentVoided),
+    /// A person of the account asked the bank, through Balcão, to pay (part of) it back.
+    PaymentRefundRequested(PaymentRefundRequested),
+    /// The bank refused a refund Balcão asked for: nothing was paid back.
+    PaymentRefundRefused(PaymentRefundRefused),
 }
 
 /// A payment was recorded (schema version 1).
@@ -210,6 +214,41 @@ pub struct PaymentRefunded {
     pub source: PaymentSource,
     /// When Balcão received the report, RFC 3339.
     pub reported_at: String,
+    /// The bank's `motivo` (why a refund was not carried out), when it sent one. Added within
+    /// schema version 1, as [`PaymentRecorded::payment_link_id`]: absent reads as `None` and
+    /// `None` is left out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+/// A person of the account asked the bank that holds the payment's key to pay `amount_centavos`
+/// of it back to the payer (`PUT /pix/{e2eid}/devolucao/{id}`, natureza `ORIGINAL`), schema
+/// version 1. Recorded before the bank is called: the amount is reserved from then on, and the
+/// request is sent (again, if need be) until the bank has it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PaymentRefundRequested {
+    /// The refund's id at the bank (`[a-zA-Z0-9]{1,35}`), drawn by Balcão.
+    pub refund_id: String,
+    /// The amount to pay back, in centavos.
+    pub amount_centavos: u64,
+    /// The description sent to the payer (`descricao`, at most 140 characters).
+    pub description: Option<String>,
+    /// Who asked, by account id.
+    pub requested_by: String,
+    /// When, RFC 3339.
+    pub requested_at: String,
+}
+
+/// The bank refused a refund Balcão asked for (schema version 1): nothing was paid back, and
+/// the amount it reserved can be asked for again.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PaymentRefundRefused {
+    /// The refund's id.
+    pub refund_id: String,
+    /// Why, in pt-BR (the bank's words, as `gateway::bank::BankError` words them).
+    pub reason: String,
+    /// When Balcão got the refusal, RFC 3339.
+    pub refused_at: String,
 }
 
 /// A payment typed in by hand was voided (schema version 1).
@@ -235,6 +274,8 @@ impl DomainEvent for PaymentEvent {
             PaymentEvent::PaymentConfirmed(_) => "PaymentConfirmed",
             PaymentEvent::PaymentRefunded(_) => "PaymentRefunded",
             PaymentEvent::PaymentVoided(_) => "PaymentVoided",
+            PaymentEvent::PaymentRefundRequested(_) => "PaymentRefundRequested",
+            PaymentEvent::PaymentRefundRefused(_) => "PaymentRefundRefused",
         }
         .to_owned()
     }

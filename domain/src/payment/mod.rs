@@ -23,6 +23,11 @@
 //!   is recorded right after the payment, in the same decision;
 //! - a statement line records a payment only where there is none; a later bank report of it
 //!   confirms it, as it does a payment typed in by hand;
+//! - a refund asked for through Balcão ([`PaymentRefundRequested`]) reserves its amount: the
+//!   refunds asked for or reported, less those not carried out or refused, never pass the
+//!   payment's amount; only a payment a bank reported (it has an end-to-end id the bank knows)
+//!   can be refunded; the bank's answers move it as a reported refund does, and its refusal
+//!   ([`PaymentRefundRefused`]) frees the amount;
 //! - only a payment recorded by hand (or from a statement) and not confirmed by a bank can be
 //!   voided, once;
 //! - undoing a statement import voids the payment only if that very import recorded it and no
@@ -39,13 +44,13 @@ mod events;
 
 pub use aggregate::Payment;
 pub use commands::{
-    PaymentCommand, RecordManualPayment, RecordStatementLine, RefundReport, ReportPayment,
-    UndoStatementImport, VoidPayment,
+    PaymentCommand, RecordManualPayment, RecordStatementLine, RefundReport, RefuseRefund,
+    ReportPayment, RequestRefund, TrackRefund, UndoStatementImport, VoidPayment,
 };
 pub use error::PaymentError;
 pub use events::{
-    PaymentConfirmed, PaymentEvent, PaymentRecorded, PaymentRefunded, PaymentSource, PaymentVoided,
-    RefundStatus, StatementOrigin,
+    PaymentConfirmed, PaymentEvent, PaymentRecorded, PaymentRefundRefused, PaymentRefundRequested,
+    PaymentRefunded, PaymentSource, PaymentVoided, RefundStatus, StatementOrigin,
 };
 
 /// The aggregate type, used as the stream type in the event log.
@@ -66,6 +71,14 @@ pub fn stream_id(account_id: &str, reference: &str) -> String {
 
 /// The void reason of a payment whose statement import was undone.
 pub const UNDONE_IMPORT_REASON: &str = "Importação desfeita";
+
+/// The longest refund description the API Pix takes (`descricao`), in characters.
+pub const MAX_REFUND_DESCRIPTION_CHARS: usize = 140;
+
+/// Whether `id` is a refund id the API Pix takes (`[a-zA-Z0-9]{1,35}`).
+pub fn is_refund_id(id: &str) -> bool {
+    (1..=35).contains(&id.len()) && id.bytes().all(|b| b.is_ascii_alphanumeric())
+}
 
 /// The longest void reason or note accepted, in characters.
 pub const MAX_NOTE_CHARS: usize = 200;

@@ -8,6 +8,7 @@ use domain::bank::certificate::ClientCertificate;
 use domain::bank::profiles::{
     BankId, BankProfile, BankUrls, ExtraFieldPlace, TokenAuth, TokenBody,
 };
+use domain::payment::RefundReport;
 use reqwest::{Method, StatusCode};
 use serde::Deserialize;
 use tokio::sync::Mutex;
@@ -539,6 +540,71 @@ impl ApiPixClient {
         }
     }
 
+    /// Asks the bank to pay `valor` of the Pix `e2eid` back to its payer
+    /// (`PUT /pix/{e2eid}/devolucao/{id}` with `{"valor", "natureza": "ORIGINAL", "descricao"?}`)
+    /// and reads the `Devolucao` it answers.
+    ///
+    /// # Errors
+    ///
+    /// As [`BankError`] says: a refusal (the amount passes what is left, the Pix is not this
+    /// account's, the id was used) is [`BankError::Refused`] with the bank's words, or
+    /// [`BankError::Unexpected`] when the answer is not a `Devolucao`.
+    pub async fn put_refund(
+        &self,
+        e2eid: &str,
+        id: &str,
+        valor: domain::money::Centavos,
+        descricao: Option<&str>,
+        now: DateTime<Utc>,
+    ) -> Result<RefundReport, BankError> {
+        let mut body = serde_json::json!({"valor": valor.to_emv(), "natureza": "ORIGINAL"});
+        if let Some(descricao) = descricao {
+            body["descricao"] = serde_json::Value::from(descricao);
+        }
+        let (status, answer) = self
+            .call(
+                "put-refund",
+                Method::PUT,
+                &["pix", e2eid, "devolucao", id],
+                Some(&body),
+            )
+            .await?;
+        if !status.is_success() {
+            return Err(api_error(status, &answer, "pix.write"));
+        }
+        refund_answer(status, &answer, now)
+    }
+
+    /// The refund `id` of the Pix `e2eid` as the bank has it
+    /// (`GET /pix/{e2eid}/devolucao/{id}`); `None` when the bank has no such refund (a request
+    /// that never reached it).
+    ///
+    /// # Errors
+    ///
+    /// As [`BankError`] says.
+    pub async fn get_refund(
+        &self,
+        e2eid: &str,
+        id: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Option<RefundReport>, BankError> {
+        let (status, answer) = self
+            .call(
+                "get-refund",
+                Method::GET,
+                &["pix", e2eid, "devolucao", id],
+                None,
+            )
+            .await?;
+        if status == StatusCode::NOT_FOUND && is_problem(&answer) {
+            return Ok(None);
+        }
+        if !status.is_success() {
+            return Err(api_error(status, &answer, "pix.read"));
+        }
+        refund_answer(status, &answer, now).map(Some)
+    }
+
     /// One page of the Pix the account received between `inicio` and `fim`
     /// (`GET /pix?inicio=&fim=&paginacao.paginaAtual=&paginacao.itensPorPagina=`): the entries
     /// as the bank wrote them (the webhook's own schema) and how many pages there are.
@@ -548,14 +614,12 @@ impl ApiPixClient {
     /// As [`BankError`] says; [`BankError::Unexpected`] when the answer is not the spec's.
     pub async fn received_pix(
         &self,
-        inicio: chrono::DateTime<chrono::Utc>,
-        fim: chrono::DateTime<chrono::Utc>,
+        inicio: DateTime<Utc>,
+        fim: DateTime<Utc>,
         page: u32,
         per_page: u32,
     ) -> Result<ReceivedPage, BankError> {
-        let at = |t: chrono::DateTime<chrono::Utc>| {
-            t.to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
-        };
+        let at = |t: DateTime<Utc>| t.to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
         let query = [
             ("inicio", at(inicio)),
             ("fim", at(fim)),
@@ -580,6 +644,23 @@ impl ApiPixClient {
                 .map_or(1, |p| p.quantidade_de_paginas),
         })
     }
+}
+
+/// A `Devolucao` the bank answered, checked as a webhook's `devolucoes` entry is.
+fn refund_answer(
+    status: StatusCode,
+    body: &[u8],
+    now: DateTime<Utc>,
+) -> Result<RefundReport, BankError> {
+    domain::payment::api_pix::parse_refund(body, now).map_err(|problems| {
+        tracing::warn!(
+            ?problems,
+            "the bank's refund answer breaks the API Pix schema"
+        );
+        BankError::Unexpected {
+            status: status.as_u16(),
+        }
+    })
 }
 
 /// Whether `body` is an RFC 7807 problem (a JSON object with a `title` or `type`): the API Pix's

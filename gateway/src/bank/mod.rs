@@ -13,12 +13,14 @@
 
 mod client;
 mod error;
+mod exclusive;
 mod stored;
 
 pub use client::{
     AccessToken, ApiPixClient, ApiPixSettings, Credentials, ReceivedPage, WebhookOutcome,
 };
 pub use error::BankError;
+pub use exclusive::exclusively;
 pub use stored::{BankCalls, client_for};
 
 #[cfg(test)]

@@ -3,9 +3,11 @@
 // banco" from the key's card, tries a wrong secret (told under the field, nothing kept) and an
 // expired certificate, then connects with the bank's .p12: the webhook is registered at the bank,
 // a connection test is run, and the key's card says the bank is connected. Every view is checked
-// for layout at 390×844 and 1366×900.
+// for layout at 390×844 and 1366×900. Then a Pix the bank reports is refunded from the payment's
+// detail: the request reaches the bank, which settles it, and the detail says so.
 //
-// E2E_SHOTS_DIR (optional): the form, the refusal and the connection at 390×844 and 1366×900.
+// E2E_SHOTS_DIR (optional): the form, the refusal, the connection and the refund at 390×844 and
+// 1366×900.
 
 import assert from "node:assert/strict";
 import { mkdtemp, writeFile } from "node:fs/promises";
@@ -107,5 +109,26 @@ describe("a key's bank is connected on /painel/chaves/{id}/banco", () => {
     await card.getByText("Banco conectado: Sicredi (homologação).").waitFor();
     await fitsBothScreens(owner, "the keys");
     await screenshotsAtBothSizes(owner, "chaves-banco-conectado");
+  });
+
+  step("a Pix the bank reports is refunded from its detail, and the bank's settlement shows", async () => {
+    await bank.receivePix(2500, "PEDIDO1");
+    await owner.goto("/painel/transacoes");
+    await owner.getByRole("button", { name: /^Detalhes do pagamento de R\$ 25,00/ }).click();
+    const panel = owner.getByRole("region", { name: "Pagamento de R$ 25,00" });
+    await panel.getByRole("button", { name: "Devolver pagamento" }).click();
+    const form = panel.getByRole("form", { name: "Devolver pagamento" });
+    const amount = form.getByLabel("Valor a devolver");
+    assert.equal(await amount.inputValue(), "25,00", "the whole amount is offered");
+    await amount.fill("10,00");
+    await form.getByLabel("Mensagem ao pagador (opcional)").fill("Troca do pedido");
+    await fitsBothScreens(owner, "the refund form");
+    await screenshotsAtBothSizes(owner, "transacoes-devolver");
+    await form.getByRole("button", { name: "Sim, devolver" }).click();
+    await panel.getByText(/O banco (recebeu o pedido|devolveu o valor)/).waitFor();
+    await panel.getByText(/R\$ 10,00, devolvida/).waitFor();
+    await panel.getByText(/Devolução de R\$ 10,00 pedida ao banco \("Troca do pedido"\)\./).waitFor();
+    await fitsBothScreens(owner, "the refunded payment");
+    await screenshotsAtBothSizes(owner, "transacoes-devolvido");
   });
 });

@@ -613,20 +613,41 @@ export async function startBankSimulator() {
   if (!existsSync(binary)) {
     throw new Error(`no bank simulator at ${binary}: build it (cargo build -p tests --bin bank-simulator)`);
   }
-  const child = spawn(binary, [], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(binary, [], { stdio: ["pipe", "pipe", "inherit"] });
   const orphanGuard = () => child.kill("SIGKILL");
   process.once("exit", orphanGuard);
-  const line = await new Promise((done, failed) => {
-    let text = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk) => {
-      text += chunk;
-      const end = text.indexOf("\n");
-      if (end >= 0) done(text.slice(0, end));
-    });
-    child.once("exit", (code) => failed(new Error(`the bank simulator exited (${code}) before it started`)));
+  // Every line the simulator writes, in order; each waiter takes the next one.
+  const lines = [];
+  const waiters = [];
+  let text = "";
+  child.stdout.setEncoding("utf8").on("data", (chunk) => {
+    text += chunk;
+    for (let end = text.indexOf("\n"); end >= 0; end = text.indexOf("\n")) {
+      const next = text.slice(0, end);
+      text = text.slice(end + 1);
+      const waiter = waiters.shift();
+      if (waiter) waiter.done(next);
+      else lines.push(next);
+    }
   });
+  const nextLine = () =>
+    new Promise((done, failed) => {
+      if (lines.length > 0) return done(lines.shift());
+      waiters.push({ done, failed });
+    });
+  child.once("exit", (code) => {
+    for (const waiter of waiters.splice(0)) waiter.failed(new Error(`the bank simulator exited (${code})`));
+  });
+  const line = await nextLine();
   return {
     ...JSON.parse(line),
+    /** A Pix of `centavos` with `txid` on the bank's key (its webhook is called); answers its end-to-end id. */
+    async receivePix(centavos, txid) {
+      child.stdin.write(`pix ${centavos} ${txid}\n`);
+      const answer = JSON.parse(await nextLine());
+      if (answer.error) throw new Error(answer.error);
+      return answer.e2eid;
+    },
     async stop() {
       process.removeListener("exit", orphanGuard);
       child.kill("SIGKILL");

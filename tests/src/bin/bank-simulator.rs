@@ -7,19 +7,27 @@
 //! clientKeyPem, expiredP12Base64}`. Start Balcão with `BALCAO_BANK_API_ORIGIN=<origin>` and
 //! `BALCAO_BANK_EXTRA_ROOT_PEM=<serverCaPem>`, register the key, and connect it as "Sicredi",
 //! homologação, with the printed client and the `.p12` written from `clientP12Base64`.
+//!
+//! Then each line on stdin is an order, answered with one line of JSON on stdout:
+//! `pix <centavos> <txid>` receives a Pix of that amount with that txid on the key (the webhook
+//! hears of it) and answers `{"e2eid": …}`; refunds settle a moment after they are asked for.
 
 use std::io::Write;
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
-use tests::api_pix_bank::{BankSimulator, Quirks, SimulatorConfig};
+use tests::api_pix_bank::{BankSimulator, Quirks, RefundOutcome, SimulatorConfig};
+use tokio::io::{AsyncBufReadExt, BufReader};
 
 #[tokio::main]
 async fn main() {
-    let bank = BankSimulator::start(SimulatorConfig::with_quirks(Quirks {
-        base_path: "/api/v2".to_owned(),
-        ..Quirks::default()
-    }))
+    let bank = BankSimulator::start(SimulatorConfig {
+        refunds: RefundOutcome::SettleAtOnce,
+        ..SimulatorConfig::with_quirks(Quirks {
+            base_path: "/api/v2".to_owned(),
+            ..Quirks::default()
+        })
+    })
     .await;
     let client = bank.pki().client("balcao-navegador");
     let expired = bank.pki().expired_client("balcao-vencido");
@@ -35,9 +43,25 @@ async fn main() {
         "expiredP12Base64": STANDARD.encode(expired.pkcs12(None)),
     });
     let mut out = std::io::stdout().lock();
-    // The harness waits for this one line; nothing else is written.
+    // The harness waits for this one line, then one line per order.
     writeln!(out, "{line}").expect("stdout is open");
     out.flush().expect("stdout is open");
     drop(out);
+    let mut orders = BufReader::new(tokio::io::stdin()).lines();
+    while let Ok(Some(order)) = orders.next_line().await {
+        let answer = match order.split_whitespace().collect::<Vec<_>>().as_slice() {
+            ["pix", centavos, txid] => match centavos.parse::<i64>() {
+                Ok(centavos) => serde_json::json!({
+                    "e2eid": bank.receive_pix(SimulatorConfig::KEY, centavos, Some(txid), None)
+                }),
+                Err(_) => serde_json::json!({"error": "centavos must be a whole number"}),
+            },
+            _ => serde_json::json!({"error": format!("unknown order: {order}")}),
+        };
+        let mut out = std::io::stdout().lock();
+        writeln!(out, "{answer}").expect("stdout is open");
+        out.flush().expect("stdout is open");
+    }
+    // stdin closed: serve until killed, as before orders existed.
     std::future::pending::<()>().await;
 }

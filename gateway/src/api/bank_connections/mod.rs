@@ -67,7 +67,7 @@ use self::form::ConnectForm;
 use self::view::{CatchUpJson, ConnectionJson, ConnectionsJson, KeyPageJson};
 
 /// The bank-connection aggregate's command service.
-fn service(state: &AppState) -> CommandService<BankConnection> {
+pub(crate) fn service(state: &AppState) -> CommandService<BankConnection> {
     CommandService::new(PgEventStore::new(state.pool.clone()), ())
 }
 

@@ -88,7 +88,20 @@ pub async fn history(
                     "id": e.refund_id,
                     "amountCentavos": e.amount_centavos,
                     "status": e.status.as_str(),
+                    "reason": e.reason,
                 });
+            }
+            Some(PaymentEvent::PaymentRefundRequested(e)) => {
+                entry["refund"] = json!({
+                    "id": e.refund_id,
+                    "amountCentavos": e.amount_centavos,
+                    "description": e.description,
+                });
+                person = Some(e.requested_by.clone());
+            }
+            Some(PaymentEvent::PaymentRefundRefused(e)) => {
+                entry["refund"] = json!({"id": e.refund_id});
+                entry["reason"] = json!(e.reason);
             }
             Some(PaymentEvent::PaymentVoided(e)) => {
                 entry["source"] = json!("manual");

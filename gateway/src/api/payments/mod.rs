@@ -8,6 +8,7 @@
 //! | `/api/accounts/{accountId}/payments` … | every role (operators: their own codes' payments) | read, record by hand, void ([`records`]) |
 //! | `GET /api/accounts/{accountId}/payments?…` and `…/payments/summary?…` | every role (operators: their own codes' payments) | the transactions screen: a keyset page of the filtered payments; their totals and São Paulo days ([`search`], filters in [`filters`]) |
 //! | `GET /api/accounts/{accountId}/payments/csv?…` | as the list | the filtered payments as a streamed CSV in pt-BR formats ([`export`]) |
+//! | `POST /api/accounts/{accountId}/payments/{reference}/refunds` | owner, manager | pay (part of) a Pix back through the bank that holds its key ([`refunds`]) |
 //! | `GET /api/accounts/{accountId}/payments/{reference}/history` | as reading the payment | its events from the log: what, when, source, by whom, correlation and causation ([`history`]) |
 //! | `POST /api/accounts/{accountId}/extratos/previa`, `POST …/extratos`, `DELETE …/extratos/{importId}` | owner, manager | a bank statement's preview, its import, undoing an import ([`statements`]); a big import runs in the background, its progress at `GET …/extratos/{importId}/andamento` ([`statement_runs`]) |
 //! | `GET /api/accounts/{accountId}/daily-totals` | every role (operators: their own codes) | totals per São Paulo day ([`records`]) |
@@ -25,6 +26,7 @@ pub mod history;
 pub mod receiver;
 pub mod receivers;
 pub mod records;
+pub mod refunds;
 pub mod sandbox;
 pub mod search;
 pub mod statement_runs;

@@ -3,7 +3,7 @@
 //!
 //! | call | who | answer |
 //! |---|---|---|
-//! | `GET …/payments/{reference}` | as the list (an operator asking for another's → 403 `forbidden`) | 200 the payment; 404 `not-found` |
+//! | `GET …/payments/{reference}` | as the list (an operator asking for another's → 403 `forbidden`) | 200 the payment (for owner and manager with `refundViaBank`: whether it can be refunded from its detail, a bank having reported it and its key having a connected bank); 404 `not-found` |
 //! | `POST …/payments` `{qrcodeId?, amount, paidAt?, note?, endToEndId?}` (`Idempotency-Key` honoured) | owner, manager: any code or none; operator: only a code they made | 201 the payment (the first answer again, `Idempotent-Replayed: true`, for a repeated key); 422 naming `amount` (more than zero, at most R$ 9.999.999.999,99), `paidAt` (from 2020-11-03, the start of Pix, to now: `domain::payment::bounds`), `endToEndId`, `note` or `qrcodeId`; 409 `payment-already-recorded`, `idempotency-key-reused` |
 //! | `POST …/payments/{reference}/void` `{reason}` | as recording, for the payment's code | 200 the payment; 409 `payment-not-manual` (a bank reported it), `payment-already-voided`; 422 `payment-reason-invalid` |
 //! | `GET …/daily-totals?de=&ate=&qrcode=` | as the list | 200 `{days: [{day, payments, receivedCentavos, refundedCentavos}], total}` (São Paulo days) |
@@ -146,7 +146,34 @@ pub async fn show(
     Path((_, reference)): Path<(String, String)>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let view = visible(&state, &workspace, &reference).await?;
-    Ok(Json(to_json(&workspace, &view)))
+    let mut json = to_json(&workspace, &view);
+    if workspace.can(Right::ViewAllTransactions) {
+        json["refundViaBank"] =
+            serde_json::Value::Bool(refund_via_bank(&state, &workspace, &view).await?);
+    }
+    Ok(Json(json))
+}
+
+/// Whether the payment can be refunded from its detail: a bank reported it, and the key that
+/// received it has a connected bank (`crate::api::payments::refunds` decides again, from the
+/// log, when asked).
+async fn refund_via_bank(
+    state: &AppState,
+    workspace: &Workspace,
+    view: &PaymentView,
+) -> Result<bool, ApiError> {
+    let reported_by_bank = |source: &str| ["api-pix", "api-pix-consulta"].contains(&source);
+    let by_bank = reported_by_bank(&view.source)
+        || view.confirmed_by.as_deref().is_some_and(reported_by_bank);
+    let Some(pix_key) = view.pix_key.as_deref().filter(|_| by_bank) else {
+        return Ok(false);
+    };
+    Ok(
+        crate::bank_refunds::connection_for(state, workspace.account_uuid(), pix_key)
+            .await
+            .map_err(ApiError::unavailable)?
+            .is_some(),
+    )
 }
 
 /// The account's code `id`, if it exists.
@@ -303,7 +330,7 @@ pub async fn record(
 
 /// The payment as the read model shows it once caught up, else just its reference (the command
 /// committed: never answer a failure now).
-async fn answer(
+pub(super) async fn answer(
     state: &AppState,
     workspace: &Workspace,
     reference: &str,

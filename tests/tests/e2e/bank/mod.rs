@@ -2,6 +2,8 @@
 //! simulator (`tests::api_pix_bank`) over real mutual TLS.
 
 mod catch_up;
+mod certificates;
 mod connect;
 mod profiles;
+mod refunds;
 mod support;

@@ -236,6 +236,10 @@ async fn every_api_route_answers_each_kind_of_caller_exactly_as_the_contract_say
             ["401 unauthenticated", "404 not-found", "404 not-found", "404 not-found", "403 forbidden", "404 not-found"]),
         row(M::DELETE, account(&format!("/bank-connections/{nobody_account}")), Body::None,
             ["401 unauthenticated", "404 not-found", "404 not-found", "404 not-found", "403 forbidden", "404 not-found"]),
+        // Refunds through the bank (issue 33): owner and manager; a payment the account does
+        // not have is 404 before anything reaches a bank.
+        row(M::POST, account("/payments/E00000000202611281200abcdefghijk/refunds"), Body::Json(json!({"amount": "1,00"})),
+            ["401 unauthenticated", "404 not-found", "404 not-found", "404 not-found", "403 forbidden", "404 not-found"]),
         // Saved signs: an operator handles only those of their own codes, and is told why (as
         // for codes; the full matrix: `saved_signs`).
         row(M::GET, account("/placas"), Body::None,

@@ -2,6 +2,7 @@ import { useState } from 'react';
 
 import { PageStatus } from '@/components/page-status';
 import { PageTitle } from '@/components/page-title';
+import { BankWarnings } from '@/features/bank-connection/components/bank-warnings';
 import { useGetHomeSummaryQuery } from '@/features/home/api/home-summary';
 import { HomeScreen } from '@/features/home/components/home-screen';
 import { useGetMeQuery } from '@/features/session/api/get-me';
@@ -39,6 +40,7 @@ function LiveHome({ workspace }: { workspace: CurrentWorkspace }) {
         <>
           <Greeting />
           <EmailVerificationNotice />
+          {workspace.role === 'operator' ? null : <BankWarnings accountId={workspace.accountId} />}
         </>
       }
     />

@@ -10,12 +10,33 @@ export const PAYMENT_TAG = 'Payment' as const;
 export type PaymentSource = 'api-pix' | 'manual' | 'sandbox' | 'extrato' | 'api-pix-consulta';
 export type PaymentStatus = 'received' | 'voided';
 
+/**
+ * A refund's status: the bank's (`EM_PROCESSAMENTO`, `DEVOLVIDO`, `NAO_REALIZADO`), or, for one
+ * asked for through Balcão, `SOLICITADA` before the bank answered and `RECUSADA` when it refused.
+ */
+export type RefundStatus = 'EM_PROCESSAMENTO' | 'DEVOLVIDO' | 'NAO_REALIZADO' | 'SOLICITADA' | 'RECUSADA';
+
 export interface Refund {
   id: string;
   rtrId: string;
   amountCentavos: number;
-  status: 'EM_PROCESSAMENTO' | 'DEVOLVIDO' | 'NAO_REALIZADO';
+  status: RefundStatus;
+  /** Why it was refused or not carried out. */
+  reason?: string;
+  /** What the payer reads, for a refund asked for through Balcão. */
+  description?: string;
 }
+
+/** `POST …/payments/{reference}/refunds`: the amount as typed in Brazil and what the payer reads. */
+export interface NewRefund {
+  amount: string;
+  description: string | null;
+}
+
+/** The payment after a refund was asked for, with how far the bank got. */
+export type RefundAnswer = Payment & {
+  refund: { id: string; status: RefundStatus; reason?: string; problem?: string };
+};
 
 /** A payment as `GET /api/accounts/{id}/payments` lists it. */
 export interface Payment {
@@ -41,6 +62,11 @@ export interface Payment {
   voidReason: string | null;
   recordedAt: string;
   refunds: Refund[];
+  /**
+   * Only in a single read, for owner and manager: whether the key that received it has a
+   * connected bank, so the payment can be refunded from here.
+   */
+  refundViaBank?: boolean;
   /** Only for roles that may see who paid (owner, manager). */
   payer?: { name: string | null; document: string | null; info: string | null };
 }
@@ -109,7 +135,13 @@ export interface PaymentEventEntry {
   paidAt?: string;
   note?: string | null;
   reason?: string;
-  refund?: { id: string; amountCentavos: number; status: Refund['status'] };
+  refund?: {
+    id: string;
+    amountCentavos?: number;
+    status?: RefundStatus;
+    description?: string | null;
+    reason?: string | null;
+  };
   /** A payment recorded from an imported bank statement: the file, its line and the import. */
   statement?: { arquivo: string; linha: number; importacao: string };
   /** The Pix end-to-end id a bank's confirmation taught a payment recorded without one. */
@@ -211,6 +243,23 @@ export const paymentsApi = api.injectEndpoints({
       invalidatesTags: (_result, _error, { accountId }) => tags(accountId),
     }),
     /**
+     * `POST …/payments/{reference}/refunds`: pays (part of) the Pix back through the bank that holds
+     * its key. `idempotencyKey` is drawn once per form, so a retried request is the same refund.
+     */
+    refundPayment: build.mutation<
+      RefundAnswer,
+      { accountId: string; reference: string; refund: NewRefund; idempotencyKey: string }
+    >({
+      query: ({ accountId, reference, refund, idempotencyKey }) => ({
+        url: `${base(accountId)}/${encodeURIComponent(reference)}/refunds`,
+        method: 'POST',
+        body: refund,
+        headers: { 'Idempotency-Key': idempotencyKey },
+      }),
+      extraOptions: { authenticated: true },
+      invalidatesTags: (_result, _error, { accountId }) => tags(accountId),
+    }),
+    /**
      * `GET …/payments/csv`: the file the server streams, kept as it came (BOM included) behind an
      * object URL; the caller saves it and revokes the URL.
      */
@@ -238,5 +287,6 @@ export const {
   useGetPaymentHistoryQuery,
   useRecordPaymentMutation,
   useVoidPaymentMutation,
+  useRefundPaymentMutation,
   useExportPaymentsMutation,
 } = paymentsApi;

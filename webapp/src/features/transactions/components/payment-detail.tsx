@@ -10,6 +10,7 @@ import { type Payment, useGetPaymentQuery } from '../api/payments';
 import { codeLabel, refundStatusLabel, sourceLabel, statusLabel } from '../utils/labels';
 import { saoPauloDateTime } from '../utils/periods';
 import { PaymentHistory } from './payment-history';
+import { RefundPaymentForm } from './refund-payment-form';
 import { VoidPaymentForm } from './void-payment-form';
 
 function Facts({ accountId, payment }: { accountId: string; payment: Payment }) {
@@ -69,13 +70,24 @@ function Facts({ accountId, payment }: { accountId: string; payment: Payment }) 
           <ul>
             {payment.refunds.map((refund) => (
               <li key={refund.id}>
-                {formatCentavos(refund.amountCentavos)}, {refundStatusLabel(refund.status)} (id {refund.id})
+                {formatCentavos(refund.amountCentavos)}, {refundStatusLabel(refund.status)}
+                {refund.reason ? `: ${refund.reason}` : ''}
+                {refund.description ? ` · "${refund.description}"` : ''} (id {refund.id})
               </li>
             ))}
           </ul>
         </>
       ) : null}
       {canVoid ? <VoidPaymentForm key={payment.reference} accountId={accountId} payment={payment} /> : null}
+      {payment.refundViaBank === true ? (
+        <RefundPaymentForm key={payment.reference} accountId={accountId} payment={payment} />
+      ) : null}
+      {payment.refundViaBank === false && payment.source !== 'manual' && payment.source !== 'sandbox' ? (
+        <p className="hint">
+          Para devolver este Pix pelo Balcão, conecte o banco da chave que o recebeu em Chaves → Conectar banco. Sem
+          isso, devolva pelo app do banco.
+        </p>
+      ) : null}
     </>
   );
 }

@@ -76,7 +76,10 @@ interface Calls {
   posts: { path: string; body: unknown }[];
 }
 
-function fakeApi(pages: { payments: Payment[]; next: string | null }[] = [{ payments: [BANK, TYPED], next: null }]) {
+function fakeApi(
+  pages: { payments: Payment[]; next: string | null }[] = [{ payments: [BANK, TYPED], next: null }],
+  bankConnected = false,
+) {
   const calls: Calls = { lists: [], summaries: [], exports: [], posts: [] };
   server.use(
     http.get('/api/accounts/:id/payments', ({ request }) => {
@@ -107,11 +110,32 @@ function fakeApi(pages: { payments: Payment[]; next: string | null }[] = [{ paym
     }),
     http.get('/api/accounts/:id/payments/:reference/history', () => HttpResponse.json({ events: HISTORY })),
     http.get('/api/accounts/:id/payments/:reference', ({ params }) =>
-      HttpResponse.json([BANK, TYPED].find((p) => p.reference === params.reference)),
+      HttpResponse.json(params.reference === BANK.reference ? { ...BANK, refundViaBank: bankConnected } : TYPED),
     ),
     http.post('/api/accounts/:id/payments/:reference/void', async ({ request, params }) => {
       calls.posts.push({ path: `void ${String(params.reference)}`, body: await request.json() });
       return HttpResponse.json({ ...TYPED, status: 'voided', voidReason: 'engano' });
+    }),
+    http.post('/api/accounts/:id/payments/:reference/refunds', async ({ request, params }) => {
+      const body = (await request.json()) as { amount: string; description: string | null };
+      calls.posts.push({
+        path: `refund ${String(params.reference)} ${request.headers.get('idempotency-key') ? 'with key' : 'no key'}`,
+        body,
+      });
+      if (body.amount === '25,00')
+        return fieldError(
+          'payment-refund-over-left',
+          'O valor passa do que resta a devolver: no máximo R$ 20,00.',
+          'amount',
+        );
+      return HttpResponse.json(
+        {
+          ...BANK,
+          refunds: [{ id: 'r1', rtrId: '', amountCentavos: 500, status: 'EM_PROCESSAMENTO' }],
+          refund: { id: 'r1', status: 'EM_PROCESSAMENTO' },
+        },
+        { status: 201 },
+      );
     }),
     http.post('/api/accounts/:id/payments', async ({ request }) => {
       calls.posts.push({ path: 'record', body: await request.json() });
@@ -317,6 +341,45 @@ describe('/painel/transacoes', { timeout: 30_000 }, () => {
     const panel = await screen.findByRole('region', { name: 'Pagamento de R$ 20,00' });
     expect(panel).toHaveTextContent('PagadorMaria Cliente · 12345678909');
     expect(within(panel).queryByRole('button', { name: 'Anular pagamento' })).not.toBeInTheDocument();
+  });
+
+  it('refunds a bank’s payment through the connected bank, after a second yes, with the amount left', async () => {
+    owner();
+    const calls = fakeApi(undefined, true);
+    const app = await openScreen();
+    await app.user.click(await screen.findByRole('button', { name: /^Detalhes do pagamento de R\$ 20,00/ }));
+    const panel = await screen.findByRole('region', { name: 'Pagamento de R$ 20,00' });
+    await app.user.click(await within(panel).findByRole('button', { name: 'Devolver pagamento' }));
+    const form = within(panel).getByRole('form', { name: 'Devolver pagamento' });
+    const amount = within(form).getByLabelText('Valor a devolver');
+    expect(amount).toHaveValue('20,00');
+    await app.user.clear(amount);
+    await app.user.type(amount, '25,00');
+    await app.user.click(within(form).getByRole('button', { name: 'Sim, devolver' }));
+    expect(
+      await within(form).findByText('O valor passa do que resta a devolver: no máximo R$ 20,00.'),
+    ).toBeInTheDocument();
+    await app.user.clear(amount);
+    await app.user.type(amount, '5,00');
+    await app.user.type(within(form).getByLabelText('Mensagem ao pagador (opcional)'), 'Troca');
+    await app.user.click(within(form).getByRole('button', { name: 'Sim, devolver' }));
+    expect(await within(panel).findByRole('status')).toHaveTextContent(
+      'O banco recebeu o pedido e está processando a devolução.',
+    );
+    expect(calls.posts).toEqual([
+      { path: `refund ${BANK.reference} with key`, body: { amount: '25,00', description: null } },
+      { path: `refund ${BANK.reference} with key`, body: { amount: '5,00', description: 'Troca' } },
+    ]);
+  });
+
+  it('says how to refund through Balcão when the payment’s key has no connected bank', async () => {
+    owner();
+    fakeApi();
+    const app = await openScreen();
+    await app.user.click(await screen.findByRole('button', { name: /^Detalhes do pagamento de R\$ 20,00/ }));
+    const panel = await screen.findByRole('region', { name: 'Pagamento de R$ 20,00' });
+    expect(await within(panel).findByText(/conecte o banco da chave que o recebeu/)).toBeInTheDocument();
+    expect(within(panel).queryByRole('button', { name: 'Devolver pagamento' })).not.toBeInTheDocument();
   });
 
   it('records a payment by hand, read on São Paulo’s clock', async () => {

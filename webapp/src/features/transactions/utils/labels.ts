@@ -2,7 +2,7 @@
 
 import { formatCentavos } from '@/utils/money';
 
-import type { Payment, PaymentEventEntry, PaymentSource, Refund } from '../api/payments';
+import type { Payment, PaymentEventEntry, PaymentSource, Refund, RefundStatus } from '../api/payments';
 
 export const SOURCE_LABELS: Readonly<Record<PaymentSource, string>> = {
   'api-pix': 'Banco (API Pix)',
@@ -16,20 +16,36 @@ export function sourceLabel(source: string): string {
   return source in SOURCE_LABELS ? SOURCE_LABELS[source as PaymentSource] : source;
 }
 
-const REFUND_STATUS: Readonly<Record<Refund['status'], string>> = {
+const REFUND_STATUS: Readonly<Record<RefundStatus, string>> = {
   EM_PROCESSAMENTO: 'em processamento',
   DEVOLVIDO: 'devolvida',
   NAO_REALIZADO: 'não realizada',
+  SOLICITADA: 'pedida ao banco, aguardando resposta',
+  RECUSADA: 'recusada pelo banco',
 };
 
-export function refundStatusLabel(status: string): string {
-  return status in REFUND_STATUS ? REFUND_STATUS[status as Refund['status']] : status;
+/** Refunds that hold part of the amount: every one not refused nor left undone. */
+export function refundsHolding(refunds: readonly Refund[]): Refund[] {
+  return refunds.filter((refund) => refund.status !== 'RECUSADA' && refund.status !== 'NAO_REALIZADO');
 }
 
-/** "Recebido", "Anulado", "Recebido, com devolução". */
+/** What is left to refund, in centavos. */
+export function refundableCentavos(payment: Pick<Payment, 'amountCentavos' | 'refunds'>): number {
+  const held = refundsHolding(payment.refunds).reduce((sum, refund) => sum + refund.amountCentavos, 0);
+  return Math.max(0, payment.amountCentavos - held);
+}
+
+export function refundStatusLabel(status: string): string {
+  return status in REFUND_STATUS ? REFUND_STATUS[status as RefundStatus] : status;
+}
+
+/** "Recebido", "Anulado", "Recebido, com devolução", "Recebido, devolução em andamento". */
 export function statusLabel(payment: Pick<Payment, 'status' | 'refunds'>): string {
   if (payment.status === 'voided') return 'Anulado';
-  return payment.refunds.length > 0 ? 'Recebido, com devolução' : 'Recebido';
+  if (payment.refunds.some((refund) => refund.status === 'DEVOLVIDO')) return 'Recebido, com devolução';
+  if (payment.refunds.some((refund) => refund.status === 'SOLICITADA' || refund.status === 'EM_PROCESSAMENTO'))
+    return 'Recebido, devolução em andamento';
+  return 'Recebido';
 }
 
 /** The code (or payment link) a payment paid, as the table names it. */
@@ -62,11 +78,21 @@ export function eventSentence(entry: PaymentEventEntry): string {
         ? `O banco confirmou o pagamento${amount}.`
         : `O banco confirmou o pagamento${amount} (E2E ${entry.endToEndId}).`;
     case 'PaymentRefunded':
-      return entry.refund === undefined
-        ? 'Devolução informada pelo banco.'
-        : `Devolução de ${formatCentavos(entry.refund.amountCentavos)} ${refundStatusLabel(entry.refund.status)} (id ${entry.refund.id}).`;
+      if (entry.refund?.amountCentavos === undefined || entry.refund.status === undefined)
+        return 'Devolução informada pelo banco.';
+      return `Devolução de ${formatCentavos(entry.refund.amountCentavos)} ${refundStatusLabel(entry.refund.status)}${
+        entry.refund.reason ? `: ${entry.refund.reason}` : ''
+      } (id ${entry.refund.id}).`;
     case 'PaymentVoided':
       return `Pagamento anulado${entry.reason ? `: ${entry.reason}` : '.'}`;
+    case 'PaymentRefundRequested':
+      return entry.refund?.amountCentavos === undefined
+        ? 'Devolução pedida ao banco.'
+        : `Devolução de ${formatCentavos(entry.refund.amountCentavos)} pedida ao banco${
+            entry.refund.description ? ` ("${entry.refund.description}")` : ''
+          }.`;
+    case 'PaymentRefundRefused':
+      return `O banco recusou a devolução${entry.reason ? `: ${entry.reason}` : '.'}`;
     default:
       return entry.type;
   }

@@ -1,11 +1,28 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 
-import { db, giveBrowserSessionTo, seedPixKey, seedUser } from '@/testing/mocks/db';
+import { type FakeBankConnection, db, giveBrowserSessionTo, seedPixKey, seedUser } from '@/testing/mocks/db';
 import { requestLog } from '@/testing/mocks/server';
 import { renderApp } from '@/testing/test-utils';
 
 const certificate = (name: string) => new File([new Uint8Array([0x30, 0x82, 0x01, 0x02])], name);
+
+/** Ana's key connected to Efí in production, its certificate ending `days` from now. */
+function connectedEfi(accountId: string, keyId: string, days: number): FakeBankConnection {
+  return {
+    accountId,
+    keyId,
+    pixKey: 'loja@exemplo.com',
+    bank: 'efi',
+    bankName: 'Efí',
+    environment: 'producao',
+    certificateNotAfter: new Date(Date.now() + days * 86_400_000).toISOString(),
+    connectedAt: '2026-11-01T12:00:00Z',
+    lastTest: null,
+    webhook: { state: 'registered', message: null, at: '2026-11-01T12:00:00Z' },
+    catchUp: null,
+  };
+}
 
 describe('/painel/chaves/{keyId}/banco', () => {
   it('connects the key from its card: bank, secret and .p12 sent, the webhook shown registered', async () => {
@@ -56,19 +73,7 @@ describe('/painel/chaves/{keyId}/banco', () => {
   it("says on the key's card when the bank is out of reach or the certificate is ending", async () => {
     const ana = seedUser({ email: 'ana@exemplo.com' });
     const key = seedPixKey(ana, { pixKey: 'loja@exemplo.com', kind: 'email' });
-    const connection = {
-      accountId: ana.uid,
-      keyId: key.id,
-      pixKey: 'loja@exemplo.com',
-      bank: 'efi',
-      bankName: 'Efí',
-      environment: 'producao' as const,
-      certificateNotAfter: new Date(Date.now() + 6.5 * 86_400_000).toISOString(),
-      connectedAt: '2026-11-01T12:00:00Z',
-      lastTest: null,
-      webhook: { state: 'registered' as const, message: null, at: '2026-11-01T12:00:00Z' },
-      catchUp: null,
-    };
+    const connection = connectedEfi(ana.uid, key.id, 6.5);
     db.bankConnections.push(connection);
     giveBrowserSessionTo(ana);
     const app = renderApp('/painel/chaves');
@@ -80,10 +85,39 @@ describe('/painel/chaves/{keyId}/banco', () => {
       lastSuccessAt: null,
       failingSince: '2026-11-02T09:05:00Z',
       lastProblem: 'O banco está fora do ar agora (erro 503).',
-    } as never;
+    };
     app.unmount();
     renderApp('/painel/chaves');
     expect(await screen.findByText(/^Sem contato com o banco desde /)).toBeInTheDocument();
+  });
+
+  it('warns on the dashboard home of a certificate ending within 30 days, with the way to the key', async () => {
+    const ana = seedUser({ email: 'ana@exemplo.com' });
+    const key = seedPixKey(ana, { pixKey: 'loja@exemplo.com', kind: 'email' });
+    db.bankConnections.push(connectedEfi(ana.uid, key.id, 6.5));
+    giveBrowserSessionTo(ana);
+    renderApp('/painel');
+    const warnings = await screen.findByRole('status', { name: 'Avisos dos bancos conectados' });
+    expect(warnings).toHaveTextContent(
+      'Chave loja@exemplo.com (Efí): O certificado vence em 6 dias: peça o novo ao banco.',
+    );
+    expect(within(warnings).getByRole('link', { name: 'Ver conexão' })).toHaveAttribute(
+      'href',
+      `/painel/chaves/${key.id}/banco`,
+    );
+  });
+
+  it('says nothing on the dashboard home while every connection is well', async () => {
+    const ana = seedUser({ email: 'ana@exemplo.com' });
+    const key = seedPixKey(ana, { pixKey: 'loja@exemplo.com', kind: 'email' });
+    db.bankConnections.push(connectedEfi(ana.uid, key.id, 200));
+    giveBrowserSessionTo(ana);
+    renderApp('/painel');
+    await waitFor(() =>
+      expect(requestLog.some((entry) => entry.call === `GET /api/accounts/${ana.uid}/bank-connections`)).toBe(true),
+    );
+    await screen.findByRole('heading', { level: 1 });
+    expect(screen.queryByRole('status', { name: 'Avisos dos bancos conectados' })).not.toBeInTheDocument();
   });
 
   it('asks before disconnecting and then offers to connect again', async () => {
