@@ -832,6 +832,8 @@ export async function screenshotsAtBothSizes(page, name) {
   const size = page.viewportSize();
   for (const screen of PHONE_AND_LAPTOP) {
     await page.setViewportSize(screen);
+    // What redraws on a resize (the transactions chart) settles first.
+    await page.waitForTimeout(300);
     await page.screenshot({ path: join(dir, `${name}--${screen.width}x${screen.height}.png`), fullPage: true });
   }
   if (size) await page.setViewportSize(size);

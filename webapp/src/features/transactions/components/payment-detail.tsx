@@ -72,7 +72,7 @@ function Facts({ accountId, payment }: { accountId: string; payment: Payment }) 
               <li key={refund.id}>
                 {formatCentavos(refund.amountCentavos)}, {refundStatusLabel(refund.status)}
                 {refund.reason ? `: ${refund.reason}` : ''}
-                {refund.description ? ` · "${refund.description}"` : ''} (id {refund.id})
+                {refund.description ? ` · “${refund.description}”` : ''} (id {refund.id})
               </li>
             ))}
           </ul>

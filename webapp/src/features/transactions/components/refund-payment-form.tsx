@@ -29,17 +29,23 @@ function typedAmount(centavos: number): string {
   return formatCentavos(centavos).replace('R$ ', '').replace(/\./g, '');
 }
 
-/** What the owner reads once the request is in: how far the bank got, in one sentence. */
-export function refundOutcome(answer: RefundAnswer): string {
-  switch (answer.refund.status) {
+/**
+ * What the owner reads once the request is in: how far the bank got, in one sentence. The refund
+ * as the payment shows it now wins over the answer, which the bank's settlement may have overtaken.
+ */
+export function refundOutcome(answer: RefundAnswer, now: Payment): string {
+  const current = now.refunds.find((refund) => refund.id === answer.refund.id);
+  const status = current?.status ?? answer.refund.status;
+  const reason = current?.reason ?? answer.refund.reason;
+  switch (status) {
     case 'DEVOLVIDO':
       return 'O banco devolveu o valor ao pagador.';
     case 'EM_PROCESSAMENTO':
       return 'O banco recebeu o pedido e está processando a devolução. O andamento aparece aqui e no histórico.';
     case 'NAO_REALIZADO':
-      return `O banco não realizou a devolução${answer.refund.reason ? `: ${answer.refund.reason}` : '.'}`;
+      return `O banco não realizou a devolução${reason ? `: ${reason}` : '.'}`;
     case 'RECUSADA':
-      return `O banco recusou a devolução${answer.refund.reason ? `: ${answer.refund.reason}` : '.'}`;
+      return `O banco recusou a devolução${reason ? `: ${reason}` : '.'}`;
     default:
       return 'Pedido guardado. O banco ainda não respondeu; o Balcão envia de novo sozinho e mostra aqui quando ele responder.';
   }
@@ -74,7 +80,7 @@ export function RefundPaymentForm({ accountId, payment }: { accountId: string; p
     <>
       {answered ? (
         <FormOutcome key={answered.refund.id}>
-          <p>{refundOutcome(answered)}</p>
+          <p>{refundOutcome(answered, payment)}</p>
         </FormOutcome>
       ) : null}
       {!asking ? (

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import type { Refund } from '../api/payments';
-import { codeLabel, eventSentence, refundableCentavos, sourceLabel, statusLabel } from './labels';
+import { actorLabel, codeLabel, eventSentence, refundableCentavos, sourceLabel, statusLabel } from './labels';
 
 describe('codeLabel', () => {
   it('names the code a payment paid, or says it has no description', () => {
@@ -96,7 +96,7 @@ describe('refunds asked for through the bank', () => {
         type: 'PaymentRefundRequested',
         refund: { id: 'r1', amountCentavos: 1000, description: 'Troca' },
       }),
-    ).toBe('Devolução de R$ 10,00 pedida ao banco ("Troca").');
+    ).toBe('Devolução de R$ 10,00 pedida ao banco (“Troca”).');
     expect(
       eventSentence({
         ...base,
@@ -105,5 +105,13 @@ describe('refunds asked for through the bank', () => {
         reason: 'O banco recusou o pedido: saldo',
       }),
     ).toBe('O banco recusou a devolução: O banco recusou o pedido: saldo');
+  });
+});
+
+describe('actorLabel', () => {
+  it('names Balcão’s own workers in words, never by their internal id', () => {
+    expect(actorLabel({ kind: 'system', id: 'bank-refunds' })).toBe('O Balcão, ao acompanhar a devolução no banco');
+    expect(actorLabel({ kind: 'system', id: 'bank-catch-up' })).toBe('O Balcão, ao conferir os Pix no banco');
+    expect(actorLabel({ kind: 'system', id: 'outro-trabalho' })).toBe('Balcão');
   });
 });

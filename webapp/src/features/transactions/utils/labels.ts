@@ -89,7 +89,7 @@ export function eventSentence(entry: PaymentEventEntry): string {
       return entry.refund?.amountCentavos === undefined
         ? 'Devolução pedida ao banco.'
         : `Devolução de ${formatCentavos(entry.refund.amountCentavos)} pedida ao banco${
-            entry.refund.description ? ` ("${entry.refund.description}")` : ''
+            entry.refund.description ? ` (“${entry.refund.description}”)` : ''
           }.`;
     case 'PaymentRefundRefused':
       return `O banco recusou a devolução${entry.reason ? `: ${entry.reason}` : '.'}`;
@@ -97,6 +97,12 @@ export function eventSentence(entry: PaymentEventEntry): string {
       return entry.type;
   }
 }
+
+/** Balcão's own workers, as the log names them (`CommandMetadata::by`). */
+const SYSTEM_ACTORS: Readonly<Record<string, string>> = {
+  'bank-catch-up': 'O Balcão, ao conferir os Pix no banco',
+  'bank-refunds': 'O Balcão, ao acompanhar a devolução no banco',
+};
 
 /** Who acted, as people read it. */
 export function actorLabel(by: PaymentEventEntry['by']): string {
@@ -108,7 +114,7 @@ export function actorLabel(by: PaymentEventEntry['by']): string {
     case 'sandbox':
       return 'Simulação (Simular pagamento)';
     case 'system':
-      return by.id ?? 'Balcão';
+      return (by.id === undefined ? undefined : SYSTEM_ACTORS[by.id]) ?? 'Balcão';
     default:
       return 'Não registrado';
   }
