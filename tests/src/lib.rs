@@ -4,6 +4,7 @@
 
 pub mod api_pix_bank;
 pub mod browser;
+pub mod log_capture;
 pub mod payment_fill;
 pub mod smtp_sink;
 
@@ -158,6 +159,8 @@ impl TestApp {
     ///
     /// As [`TestApp::spawn`].
     pub async fn spawn_roles(roles: Roles, adjust: impl FnOnce(&mut Settings)) -> TestApp {
+        // Before any of the app's log call sites runs in this process (see `log_capture`).
+        log_capture::install();
         let id = Uuid::new_v4().simple().to_string();
         let mail = SmtpSink::start().await;
         let webapp = std::env::temp_dir().join(format!("balcao-webapp-{id}"));

@@ -6,4 +6,5 @@ mod certificates;
 mod connect;
 mod profiles;
 mod refunds;
+mod secrets;
 mod support;
