@@ -52,6 +52,7 @@ bench: services
 	$(CARGO) bench -p tests --bench sse_fanout
 	$(CARGO) bench -p tests --bench payments_scale
 	$(CARGO) bench -p tests --bench transactions_scale
+	$(CARGO) bench -p tests --bench bank_catch_up
 
 ## Lighthouse on /, one article and /criar-placa-pix (release build, Debian's Chromium).
 lighthouse:

@@ -15,8 +15,9 @@
 //! Several gateways may run this: a key is read by one at a time (a session advisory lock taken
 //! with `pg_try_advisory_lock`, released with the connection if the process dies).
 //!
-//! Metrics: `balcao_bank_catch_up_runs_total{outcome="ok"|"failed"}` and
-//! `balcao_bank_catch_up_recorded_total` (payments the catch-up appended).
+//! Metrics: `balcao_bank_catch_up_runs_total{outcome="ok"|"failed"}`,
+//! `balcao_bank_catch_up_recorded_total` (payments the catch-up appended) and, per connected key,
+//! `balcao_bank_catch_up_failing_seconds{key}` (how long its bank has been out of reach).
 
 use std::time::Duration;
 
@@ -31,6 +32,14 @@ use uuid::Uuid;
 
 use crate::bank::{BankError, client_for, exclusively};
 use crate::state::AppState;
+
+/// Catch-up runs by outcome (`ok`, `failed`).
+pub const RUNS_TOTAL: &str = "balcao_bank_catch_up_runs_total";
+/// Payments the catch-up appended.
+pub const RECORDED_TOTAL: &str = "balcao_bank_catch_up_recorded_total";
+/// Per connected key (label `key`, the key's id): for how many seconds its bank has failed the
+/// catch-up, 0 while it answers. The alert `BalcaoBankOutOfReach` watches it per connection.
+pub const FAILING_SECONDS: &str = "balcao_bank_catch_up_failing_seconds";
 
 /// How far before the mark a run starts reading.
 pub const OVERLAP: Duration = Duration::from_secs(10 * 60);
@@ -300,9 +309,9 @@ async fn note(
             .bind(i64::try_from(appended).unwrap_or(i64::MAX))
             .execute(&state.pool)
             .await?;
-            metrics::counter!("balcao_bank_catch_up_runs_total", "outcome" => "ok").increment(1);
-            metrics::counter!("balcao_bank_catch_up_recorded_total")
-                .increment(u64::try_from(appended).unwrap_or(0));
+            metrics::counter!(RUNS_TOTAL, "outcome" => "ok").increment(1);
+            metrics::gauge!(FAILING_SECONDS, "key" => key_id.to_string()).set(0.0);
+            metrics::counter!(RECORDED_TOTAL).increment(u64::try_from(appended).unwrap_or(0));
             if appended > 0 {
                 tracing::info!(
                     listed,
@@ -320,24 +329,25 @@ async fn note(
             .fetch_one(&state.pool)
             .await?;
             let wait = back_off(u32::try_from(failures).unwrap_or(u32::MAX));
-            sqlx::query(
+            let failing_for: f64 = sqlx::query_scalar(
                 "insert into bank_catch_up (key_id, account_id, failing_since, failures,
                         last_problem, next_attempt_at)
                  values ($1, $2, now(), $3, $4, now() + $5 * interval '1 second')
                  on conflict (key_id) do update
                     set failing_since = coalesce(bank_catch_up.failing_since, now()),
                         failures = excluded.failures, last_problem = excluded.last_problem,
-                        next_attempt_at = excluded.next_attempt_at",
+                        next_attempt_at = excluded.next_attempt_at
+                 returning extract(epoch from now() - failing_since)::float8",
             )
             .bind(key_id)
             .bind(account_id)
             .bind(failures)
             .bind(&message)
             .bind(i64::try_from(wait.as_secs()).unwrap_or(3600))
-            .execute(&state.pool)
+            .fetch_one(&state.pool)
             .await?;
-            metrics::counter!("balcao_bank_catch_up_runs_total", "outcome" => "failed")
-                .increment(1);
+            metrics::counter!(RUNS_TOTAL, "outcome" => "failed").increment(1);
+            metrics::gauge!(FAILING_SECONDS, "key" => key_id.to_string()).set(failing_for);
             tracing::warn!(
                 problem,
                 failures,

@@ -19,6 +19,9 @@ use uuid::Uuid;
 use crate::mail::Email;
 use crate::state::AppState;
 
+/// Certificate warnings recorded (each one e-mailed).
+pub const WARNINGS_TOTAL: &str = "balcao_bank_certificate_warnings_total";
+
 /// "em 7 dias, em 05/12/2026" (Brasília's calendar day), or "em menos de um dia, …" on the last.
 pub fn ends_in_words(not_after: DateTime<Utc>, now: DateTime<Utc>) -> String {
     let day = not_after
@@ -65,7 +68,7 @@ pub async fn warn_due(state: &AppState) -> anyhow::Result<usize> {
             }
         }
         warned += 1;
-        metrics::counter!("balcao_bank_certificate_warnings_total").increment(1);
+        metrics::counter!(WARNINGS_TOTAL).increment(1);
         mail(state, account_id, key_id, now).await;
     }
     Ok(warned)

@@ -39,6 +39,9 @@ use uuid::Uuid;
 use crate::bank::{BankError, client_for, exclusively};
 use crate::state::AppState;
 
+/// Refund attempts by outcome (`done`, `tracked`, `refused`, `failed`).
+pub const ATTEMPTS_TOTAL: &str = "balcao_bank_refund_attempts_total";
+
 /// How often due refunds are looked at, at most.
 pub const POLL_EVERY: Duration = Duration::from_secs(30);
 /// How soon a refund in processing is read again.
@@ -159,7 +162,7 @@ pub async fn attempt(
         Attempt::Refused { .. } => "refused",
         Attempt::Failed { .. } => "failed",
     };
-    metrics::counter!("balcao_bank_refund_attempts_total", "outcome" => label).increment(1);
+    metrics::counter!(ATTEMPTS_TOTAL, "outcome" => label).increment(1);
     Ok(outcome)
 }
 

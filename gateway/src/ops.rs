@@ -330,4 +330,9 @@ pub const METRIC_NAMES: &[&str] = &[
     crate::server::REFUSED_CONNECTIONS,
     crate::server::REFUSED_PER_ADDRESS,
     crate::mail::MAIL_COUNTER,
+    crate::bank_catch_up::RUNS_TOTAL,
+    crate::bank_catch_up::RECORDED_TOTAL,
+    crate::bank_catch_up::FAILING_SECONDS,
+    crate::bank_refunds::ATTEMPTS_TOTAL,
+    crate::bank_certificates::WARNINGS_TOTAL,
 ];

@@ -74,6 +74,9 @@ fn the_alert_rules_watch_lag_parked_events_leadership_and_transport() {
         projections::metric_names::PARKED_EVENTS,
         commands::instruments::OLDEST_TRANSACTION_AGE_SECONDS,
         gateway::ops::NATS_UP,
+        // Per bank connection (issue 33): a key whose bank fails the catch-up.
+        gateway::bank_catch_up::FAILING_SECONDS,
+        gateway::bank_refunds::ATTEMPTS_TOTAL,
     ] {
         assert!(words.contains(needed), "no alert on {needed}");
     }

@@ -110,4 +110,8 @@ async fn a_bank_that_fails_the_catch_up_is_shown_as_out_of_reach_with_its_words(
         "{catch_up}"
     );
     assert!(payments(&mut owner).await.is_empty(), "nothing recorded");
+    // The alert's series: this connection, failing for some seconds now.
+    let metrics = app.metrics().await;
+    let series = format!("balcao_bank_catch_up_failing_seconds{{key=\"{key_id}\"}}");
+    assert!(metrics.contains(&series), "no {series} in /metrics");
 }
