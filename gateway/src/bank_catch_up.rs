@@ -30,7 +30,7 @@ use domain::payment::PaymentSource;
 use projections::CancellationToken;
 use uuid::Uuid;
 
-use crate::bank::{BankError, client_for, exclusively};
+use crate::bank::{BankError, client_for, every, exclusively};
 use crate::state::AppState;
 
 /// Catch-up runs by outcome (`ok`, `failed`).
@@ -69,31 +69,38 @@ pub enum KeyRun {
     },
 }
 
-/// The wait after `failures` failures in a row: 1, 2, 4… minutes, at most [`MAX_BACK_OFF`].
+/// The first wait after a failed run (a minute), doubled after each failure in a row.
+pub const FIRST_BACK_OFF: Duration = Duration::from_secs(60);
+
+/// The wait after `failures` failures in a row, from `first`: `first`, twice it, four times…,
+/// at most [`MAX_BACK_OFF`] (the catch-up from a minute; refunds, someone waiting, sooner).
 #[must_use]
-pub fn back_off(failures: u32) -> Duration {
-    let minutes = 1_u64 << failures.saturating_sub(1).min(6);
-    Duration::from_secs(minutes * 60).min(MAX_BACK_OFF)
+pub fn back_off(failures: u32, first: Duration) -> Duration {
+    first
+        .saturating_mul(1 << failures.saturating_sub(1).min(16))
+        .min(MAX_BACK_OFF)
 }
 
-/// Runs every key that is due, every [`crate::bank::BankCalls::catch_up_every`], until `token`
-/// is cancelled. A failed pass is logged and the next tick tries again.
+/// How often the connected certificates' ends are looked at, at most (the catch-up's interval
+/// when shorter): warnings are by the day, and each look reads every connection's stream.
+pub const CERTIFICATES_EVERY: Duration = Duration::from_secs(60 * 60);
+
+/// Runs every key that is due, every [`crate::bank::BankCalls::catch_up_every`], and looks at the
+/// certificates' ends every [`CERTIFICATES_EVERY`], until `token` is cancelled.
 pub async fn run(state: AppState, token: CancellationToken) {
-    let mut ticks = tokio::time::interval(state.payments.banks.catch_up_every);
-    ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    loop {
-        tokio::select! {
-            () = token.cancelled() => return,
-            _ = ticks.tick() => {}
-        }
-        if let Err(error) = run_due(&state).await {
-            tracing::warn!(%error, "bank catch-up pass failed; trying again at the next tick");
-        }
-        // The certificates' ends, looked at on the same tick (a stream read per connected key).
-        if let Err(error) = crate::bank_certificates::warn_due(&state).await {
-            tracing::warn!(%error, "certificate warnings failed; trying again at the next tick");
-        }
-    }
+    let catch_up = every(
+        state.payments.banks.catch_up_every,
+        &token,
+        "bank catch-up",
+        || async { run_due(&state).await.map(drop).map_err(Into::into) },
+    );
+    let certificates = every(
+        CERTIFICATES_EVERY.min(state.payments.banks.catch_up_every),
+        &token,
+        "certificate warnings",
+        || async { crate::bank_certificates::warn_due(&state).await.map(drop) },
+    );
+    tokio::join!(catch_up, certificates);
 }
 
 /// Runs every connected key whose next attempt is due.
@@ -328,7 +335,7 @@ async fn note(
             .bind(key_id)
             .fetch_one(&state.pool)
             .await?;
-            let wait = back_off(u32::try_from(failures).unwrap_or(u32::MAX));
+            let wait = back_off(u32::try_from(failures).unwrap_or(u32::MAX), FIRST_BACK_OFF);
             let failing_for: f64 = sqlx::query_scalar(
                 "insert into bank_catch_up (key_id, account_id, failing_since, failures,
                         last_problem, next_attempt_at)
@@ -364,7 +371,9 @@ mod tests {
 
     #[test]
     fn a_failing_bank_is_tried_again_after_one_two_four_minutes_and_at_most_an_hour() {
-        let minutes: Vec<u64> = (1..=9).map(|n| back_off(n).as_secs() / 60).collect();
+        let minutes: Vec<u64> = (1..=9)
+            .map(|n| back_off(n, FIRST_BACK_OFF).as_secs() / 60)
+            .collect();
         assert_eq!(minutes, [1, 2, 4, 8, 16, 32, 60, 60, 60]);
     }
 }

@@ -36,7 +36,8 @@ use domain::payment::{Payment, PaymentCommand, PaymentSource, RefuseRefund, Trac
 use projections::CancellationToken;
 use uuid::Uuid;
 
-use crate::bank::{BankError, client_for, exclusively};
+use crate::bank::{BankError, client_for, every, exclusively};
+use crate::bank_catch_up::back_off;
 use crate::state::AppState;
 
 /// Refund attempts by outcome (`done`, `tracked`, `refused`, `failed`).
@@ -46,20 +47,10 @@ pub const ATTEMPTS_TOTAL: &str = "balcao_bank_refund_attempts_total";
 pub const POLL_EVERY: Duration = Duration::from_secs(30);
 /// How soon a refund in processing is read again.
 pub const PROCESSING_RECHECK: Duration = Duration::from_secs(60);
-/// The first wait after a failed attempt (doubling after each failure in a row, at most
-/// [`MAX_BACK_OFF`]); shorter when the catch-up runs more often (a test's).
+/// The first wait after a failed attempt ([`back_off`] doubles it after each failure in a row):
+/// someone is waiting for a refund, so sooner than the catch-up's minute; shorter still when the
+/// catch-up runs more often (a test's).
 pub const FIRST_RETRY: Duration = Duration::from_secs(10);
-/// The longest wait between attempts.
-pub const MAX_BACK_OFF: Duration = Duration::from_secs(60 * 60);
-
-/// The wait after `failures` failed attempts in a row, from `first`: someone is waiting for a
-/// refund, so it starts sooner than the catch-up's minute.
-#[must_use]
-pub fn back_off(failures: u32, first: Duration) -> Duration {
-    first
-        .saturating_mul(1 << failures.saturating_sub(1).min(16))
-        .min(MAX_BACK_OFF)
-}
 
 /// Refunds taken per pass.
 const PER_PASS: i64 = 100;
@@ -349,18 +340,13 @@ pub async fn run_due(state: &AppState) -> anyhow::Result<Vec<Attempt>> {
 /// Attempts due refunds every [`POLL_EVERY`] (or the catch-up's interval, when shorter) until
 /// `token` is cancelled.
 pub async fn run(state: AppState, token: CancellationToken) {
-    let every = POLL_EVERY.min(state.payments.banks.catch_up_every);
-    let mut ticks = tokio::time::interval(every);
-    ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    loop {
-        tokio::select! {
-            () = token.cancelled() => return,
-            _ = ticks.tick() => {}
-        }
-        if let Err(error) = run_due(&state).await {
-            tracing::warn!(%error, "refund follow-up pass failed; trying again at the next tick");
-        }
-    }
+    every(
+        POLL_EVERY.min(state.payments.banks.catch_up_every),
+        &token,
+        "refund follow-up",
+        || async { run_due(&state).await.map(drop) },
+    )
+    .await;
 }
 
 #[cfg(test)]
@@ -373,6 +359,9 @@ mod tests {
             .map(|n| back_off(n, FIRST_RETRY).as_secs())
             .collect();
         assert_eq!(waits, [10, 20, 40, 80]);
-        assert_eq!(back_off(40, FIRST_RETRY), MAX_BACK_OFF);
+        assert_eq!(
+            back_off(40, FIRST_RETRY),
+            crate::bank_catch_up::MAX_BACK_OFF
+        );
     }
 }

@@ -13,6 +13,7 @@
 
 mod client;
 mod error;
+mod every;
 mod exclusive;
 mod stored;
 
@@ -20,6 +21,7 @@ pub use client::{
     AccessToken, ApiPixClient, ApiPixSettings, Credentials, ReceivedPage, WebhookOutcome,
 };
 pub use error::BankError;
+pub use every::every;
 pub use exclusive::exclusively;
 pub use stored::{BankCalls, client_for};
 
