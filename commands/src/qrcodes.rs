@@ -11,7 +11,7 @@
 
 use domain::brcode::StaticCodeRequest;
 use domain::qrcode::txid::{generated_txid, uniqueness_key};
-use domain::qrcode::{CreateAccountQrCode, QrCode, QrCodeCommand, QrCodeError};
+use domain::qrcode::{CreateAccountQrCode, CreateBankCharge, QrCode, QrCodeCommand, QrCodeError};
 use domain::subscription::limits::PlanLimitReached;
 
 use crate::claims::{digest, txid_scope};
@@ -136,6 +136,67 @@ pub async fn create(
         }
     }
     unreachable!("at least one attempt is made")
+}
+
+/// Records the dynamic code of a charge the account's bank made (`PUT /cob/{txid}` answered),
+/// counted against the plan and with the charge's txid claimed in the account, as [`create`]
+/// does for a code with a typed txid: the bank reports the payment with that txid, so it must
+/// lead to this code alone.
+///
+/// The caller derives the code's id and the charge's txid from the request's idempotency key:
+/// a retry after the bank answered (or after a crash here) asks the bank again for the same
+/// charge and records it once; the stored answer of the first record is the retry's.
+///
+/// # Errors
+///
+/// [`QrCodeError::TxidTaken`] when the account already has a code with the txid;
+/// [`QrCodeError::PlanLimitReached`] past the plan's codes of the month;
+/// [`QrCodeError::IdempotencyKeyReused`] for a key sent before with other values; the
+/// aggregate's refusals; storage failures.
+pub async fn record_bank_charge(
+    qrcodes: &CommandService<QrCode>,
+    charge: CreateBankCharge,
+    plan: PlanAsRead,
+    metadata: CommandMetadata,
+) -> Result<Created, CommandError<QrCodeError>> {
+    let create = &charge.create;
+    let qrcode_id = create.qrcode_id.clone();
+    let txid = create.request.txid.clone().unwrap_or_default();
+    let effects = Effects::new()
+        .count_qrcodes(&create.owner_id, &create.requested_at, 1, Some(plan))
+        .claim(
+            txid_scope(&create.owner_id),
+            txid_claim(&txid),
+            qrcode_id.clone(),
+        );
+    let request = create.request.clone();
+    match qrcodes
+        .execute_with(
+            &qrcode_id,
+            QrCodeCommand::CreateBankCharge(charge),
+            ExpectedVersion::NoStream,
+            metadata,
+            &effects,
+        )
+        .await
+    {
+        Ok(outcome) => Ok(Created {
+            qrcode_id,
+            request,
+            position: outcome.position,
+            replayed: outcome.replayed,
+        }),
+        Err(CommandError::ClaimTaken { .. }) => {
+            Err(CommandError::Rejected(QrCodeError::TxidTaken(txid)))
+        }
+        Err(CommandError::IdempotencyKeyConflict { .. }) => {
+            Err(CommandError::Rejected(QrCodeError::IdempotencyKeyReused))
+        }
+        Err(CommandError::LimitReached { .. }) => Err(CommandError::Rejected(
+            QrCodeError::PlanLimitReached(PlanLimitReached::qrcodes_per_month(plan.plan)),
+        )),
+        Err(other) => Err(other),
+    }
 }
 
 /// Makes every code of a batch in one transaction, or none, on an account with `plan` (as

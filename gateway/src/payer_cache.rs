@@ -317,6 +317,7 @@ mod tests {
                 version,
                 single_use: false,
                 paid_at: None,
+                charge_expires_at: None,
             },
             holder: None,
         }

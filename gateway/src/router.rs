@@ -239,6 +239,10 @@ fn api_routes() -> Router<AppState> {
             post(qrcodes::create::batch),
         )
         .route(
+            "/accounts/{accountId}/qrcodes/cobrancas",
+            post(qrcodes::charge::create),
+        )
+        .route(
             "/accounts/{accountId}/qrcodes/{id}",
             get(qrcodes::manage::show),
         )

@@ -49,5 +49,32 @@
     };
   }
 
+  // A bank charge's validity, counted down; at its end the page is asked again and says the
+  // charge expired (the server decides; this only shows the minutes left).
+  // The seconds left come from the server's clock, counted here from when the page loaded, so a
+  // phone whose clock is wrong still shows the right minutes.
+  var validity = page.querySelector('[data-restam]');
+  var countdown = validity && validity.querySelector('.countdown');
+  var end = validity ? Date.now() + 1000 * Number(validity.getAttribute('data-restam')) : NaN;
+  if (countdown && !isNaN(end)) {
+    var two = function (n) {
+      return (n < 10 ? '0' : '') + n;
+    };
+    var tick = function () {
+      var left = Math.max(0, Math.ceil((end - Date.now()) / 1000));
+      var hours = Math.floor(left / 3600);
+      var clock = two(Math.floor((left % 3600) / 60)) + ':' + two(left % 60);
+      countdown.textContent = ' · faltam ' + (hours > 0 ? hours + ':' : '') + clock;
+      if (left === 0) {
+        window.clearInterval(timer);
+        window.setTimeout(function () {
+          window.location.reload();
+        }, 1000);
+      }
+    };
+    var timer = window.setInterval(tick, 1000);
+    tick();
+  }
+
   connect();
 })();

@@ -134,6 +134,9 @@ pub struct QrCodeView {
     /// voided) in the `payments` read model. Always `None` for a reusable code, which many
     /// people pay.
     pub paid_at: Option<DateTime<Utc>>,
+    /// When the dynamic code of a connected bank's charge (`cob`) stops being offered
+    /// (`QrCodeCreated.bank_charge.expires_at`); `None` for every code Balcão writes itself.
+    pub charge_expires_at: Option<DateTime<Utc>>,
 }
 
 #[derive(sqlx::FromRow)]
@@ -160,6 +163,7 @@ struct Row {
     version: i64,
     single_use: bool,
     paid_at: Option<DateTime<Utc>>,
+    charge_expires_at: Option<DateTime<Utc>>,
 }
 
 impl TryFrom<Row> for QrCodeView {
@@ -194,6 +198,7 @@ impl TryFrom<Row> for QrCodeView {
             version: row.version,
             single_use: row.single_use,
             paid_at: row.paid_at,
+            charge_expires_at: row.charge_expires_at,
         })
     }
 }
@@ -207,7 +212,8 @@ const SELECT: &str =
     "select qrcode_id, owner_id, created_by, key_kind, pix_key, merchant_name, merchant_city,
                              amount_centavos, description, txid, payload, created_at, event_id,
                              tx_id::text::bigint as tx_id, global_position, key_id, batch_id,
-                             duplicate_of, archived_at, version, single_use, paid.paid_at
+                             duplicate_of, archived_at, version, single_use, paid.paid_at,
+                             charge_expires_at
                         from qrcodes
                         left join lateral (
                              select min(p.paid_at) as paid_at from payments p
@@ -417,6 +423,21 @@ struct QrCodeCreatedV1 {
     /// Added within version 1 (absent: a reusable code).
     #[serde(default)]
     single_use: bool,
+    /// Added within version 1 (absent: a code Balcão wrote, not a bank's charge).
+    #[serde(default)]
+    bank_charge: Option<BankChargeV1>,
+}
+
+/// `QrCodeCreated.bank_charge` as far as this read model reads it.
+#[derive(Debug, Deserialize)]
+struct BankChargeV1 {
+    expires_at: DateTime<Utc>,
+}
+
+impl QrCodeCreatedV1 {
+    fn charge_expires_at(&self) -> Option<DateTime<Utc>> {
+        self.bank_charge.as_ref().map(|charge| charge.expires_at)
+    }
 }
 
 /// Payload of `QrCodeArchived` and `QrCodeUnarchived` as far as this read model reads them.
@@ -456,6 +477,7 @@ struct Columns {
     duplicate_of: Vec<Option<Uuid>>,
     version: Vec<i64>,
     single_use: Vec<bool>,
+    charge_expires_at: Vec<Option<DateTime<Utc>>>,
 }
 
 impl Columns {
@@ -468,14 +490,14 @@ impl Columns {
                 "copy {t} (qrcode_id, owner_id, key_kind, pix_key, merchant_name, merchant_city,
                            amount_centavos, description, txid, payload, created_at, event_id,
                            tx_id, global_position, created_by, key_id, batch_id,
-                           duplicate_of, version, single_use)
+                           duplicate_of, version, single_use, charge_expires_at)
                  from stdin (format binary)"
             ),
         )
         .await?;
         for i in 0..self.qrcode_id.len() {
             let out = copy.rows();
-            out.row(20);
+            out.row(21);
             out.uuid(self.qrcode_id[i]);
             out.optional(self.owner_id[i], BinaryRows::uuid);
             out.text(self.key_kind[i]);
@@ -496,12 +518,14 @@ impl Columns {
             out.optional(self.duplicate_of[i], BinaryRows::uuid);
             out.bigint(self.version[i]);
             out.boolean(self.single_use[i]);
+            out.optional(self.charge_expires_at[i], BinaryRows::timestamptz);
             copy.row_written().await?;
         }
         copy.finish().await
     }
 
     fn push(&mut self, event: &StoredEvent, created: QrCodeCreatedV1) {
+        self.charge_expires_at.push(created.charge_expires_at());
         self.qrcode_id.push(created.qrcode_id);
         self.owner_id.push(created.owner_id);
         self.created_by.push(created.created_by);
@@ -723,19 +747,21 @@ async fn insert_rows(
         "insert into {t} (qrcode_id, owner_id, key_kind, pix_key, merchant_name, merchant_city,
                           amount_centavos, description, txid, payload, created_at, event_id,
                           tx_id, global_position, created_by, key_id, batch_id, duplicate_of,
-                          version, single_use)
+                          version, single_use, charge_expires_at)
          select q.qrcode_id, q.owner_id, q.key_kind, q.pix_key, q.merchant_name,
                 q.merchant_city, q.amount_centavos, q.description, q.txid, q.payload,
                 q.created_at, q.event_id, q.tx_id::xid8, q.global_position, q.created_by,
-                q.key_id, q.batch_id, q.duplicate_of, q.version, q.single_use
+                q.key_id, q.batch_id, q.duplicate_of, q.version, q.single_use,
+                q.charge_expires_at
            from unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[],
                        $7::bigint[], $8::text[], $9::text[], $10::text[], $11::timestamptz[],
                        $12::uuid[], $13::text[], $14::bigint[], $15::text[], $16::uuid[],
-                       $17::uuid[], $18::uuid[], $19::bigint[], $20::boolean[])
+                       $17::uuid[], $18::uuid[], $19::bigint[], $20::boolean[],
+                       $21::timestamptz[])
              as q(qrcode_id, owner_id, key_kind, pix_key, merchant_name, merchant_city,
                   amount_centavos, description, txid, payload, created_at, event_id, tx_id,
                   global_position, created_by, key_id, batch_id, duplicate_of, version,
-                  single_use)"
+                  single_use, charge_expires_at)"
     )))
     .bind(&columns.qrcode_id)
     .bind(&columns.owner_id)
@@ -757,6 +783,7 @@ async fn insert_rows(
     .bind(&columns.duplicate_of)
     .bind(&columns.version)
     .bind(&columns.single_use)
+    .bind(&columns.charge_expires_at)
     .execute(&mut *conn)
     .await?;
     Ok(())

@@ -5,11 +5,11 @@ use cqrs_es::event_sink::EventSink;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    ClaimQrCode, CreateAccountQrCode, CreateQrCode, QrCodeArchived, QrCodeClaimed, QrCodeCommand,
-    QrCodeCreated, QrCodeError, QrCodeEvent, QrCodeManagementLinkIssued, QrCodeUnarchived,
-    STREAM_TYPE,
+    BankCharge, ClaimQrCode, CreateAccountQrCode, CreateBankCharge, CreateQrCode, QrCodeArchived,
+    QrCodeClaimed, QrCodeCommand, QrCodeCreated, QrCodeError, QrCodeEvent,
+    QrCodeManagementLinkIssued, QrCodeUnarchived, STREAM_TYPE,
 };
-use crate::brcode::{StaticCodeRequest, make_static};
+use crate::brcode::{DynamicCodeRequest, StaticCodeRequest, make_dynamic, make_static};
 use crate::pix_key::PixKeyKind;
 
 /// The state a decision needs: whether the code exists, its payload, and whether it is archived.
@@ -84,7 +84,85 @@ impl QrCode {
                 ])
             }
             QrCodeCommand::ClaimQrCode(claim) => self.claim(claim),
+            QrCodeCommand::CreateBankCharge(charge) => self.create_bank_charge(charge),
         }
+    }
+
+    /// The dynamic code of a bank's charge. The values the bank holds (key, amount, txid,
+    /// message) are checked as a static code's would be, so the code's page and the list show
+    /// what the bank charges; the payload itself is the dynamic code of the location.
+    fn create_bank_charge(
+        &self,
+        charge: CreateBankCharge,
+    ) -> Result<Vec<QrCodeEvent>, QrCodeError> {
+        if self.payload.is_some() {
+            return Err(QrCodeError::AlreadyCreated);
+        }
+        let CreateBankCharge {
+            create,
+            location,
+            expires_in_seconds,
+        } = charge;
+        if !(CHARGE_MIN_SECONDS..=CHARGE_MAX_SECONDS).contains(&expires_in_seconds) {
+            return Err(QrCodeError::ChargeExpiryInvalid);
+        }
+        let txid = create.request.txid.clone().unwrap_or_default();
+        if !(26..=35).contains(&txid.len()) || !txid.bytes().all(|b| b.is_ascii_alphanumeric()) {
+            return Err(QrCodeError::ChargeTxidInvalid);
+        }
+        if create.request.amount.is_none() {
+            return Err(QrCodeError::SingleUseWithoutAmount);
+        }
+        let expires_at = chrono::DateTime::parse_from_rfc3339(&create.requested_at)
+            .map(|at| at + chrono::Duration::seconds(i64::from(expires_in_seconds)))
+            .map_err(|_| QrCodeError::ChargeExpiryInvalid)?;
+        // The static engine checks the values (and writes the txid's 25-character field no
+        // wider than it allows); only its verdict and normalised texts are kept.
+        if create
+            .request
+            .additional_info
+            .as_deref()
+            .is_some_and(|message| message.chars().count() > CHARGE_MESSAGE_MAX_CHARS)
+        {
+            return Err(QrCodeError::ChargeMessageTooLong);
+        }
+        // The message is the bank's (`solicitacaoPagador`), not the payload's: it is not held to
+        // a static code's field 26-02 limits.
+        let mut values = create.request.clone();
+        values.txid = None;
+        values.single_use = false;
+        values.additional_info = None;
+        let checked = make_static(&values).map_err(QrCodeError::Invalid)?;
+        let mut dynamic = DynamicCodeRequest::new(
+            location,
+            create.request.merchant_name.clone(),
+            create.request.merchant_city.clone(),
+        );
+        dynamic.postal_code = create.request.postal_code.clone();
+        let made = make_dynamic(&dynamic).map_err(QrCodeError::Invalid)?;
+        Ok(vec![QrCodeEvent::QrCodeCreated(QrCodeCreated {
+            qrcode_id: create.qrcode_id,
+            owner_id: Some(create.owner_id),
+            created_by: Some(create.created_by),
+            key_kind: key_kind_name(create.request.key.kind()).to_owned(),
+            pix_key: create.request.key.as_str().to_owned(),
+            merchant_name: made.merchant_name,
+            merchant_city: made.merchant_city,
+            amount_centavos: checked.amount.map(|a| a.get()),
+            description: create.request.additional_info,
+            txid,
+            payload: made.payload,
+            created_at: create.requested_at,
+            key_id: create.key_id,
+            batch_id: None,
+            duplicate_of: None,
+            single_use: true,
+            bank_charge: Some(BankCharge {
+                location: made.url.unwrap_or_default(),
+                expires_in_seconds,
+                expires_at: expires_at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+            }),
+        })])
     }
 
     fn create_in_account(
@@ -117,6 +195,7 @@ impl QrCode {
             batch_id: create.batch_id,
             duplicate_of: create.duplicate_of,
             single_use: create.request.single_use,
+            bank_charge: None,
         })])
     }
 
@@ -144,6 +223,7 @@ impl QrCode {
             batch_id: None,
             duplicate_of: None,
             single_use: create.request.single_use,
+            bank_charge: None,
         })
     }
 
@@ -167,6 +247,15 @@ impl QrCode {
         })])
     }
 }
+
+/// The shortest validity a bank charge may have: a minute (enough to pay at the counter).
+pub const CHARGE_MIN_SECONDS: u32 = 60;
+
+/// The longest: a week. A charge for later is a due-date charge (`cobv`), not a `cob`.
+pub const CHARGE_MAX_SECONDS: u32 = 7 * 24 * 60 * 60;
+
+/// The longest message for the payer a charge takes (`solicitacaoPagador`, API Pix).
+pub const CHARGE_MESSAGE_MAX_CHARS: usize = 140;
 
 /// Whether `request` carries a txid of its own: `***` (or blank) means "no txid" to the engine.
 fn has_own_txid(request: &StaticCodeRequest) -> bool {
@@ -296,6 +385,7 @@ mod tests {
             batch_id: None,
             duplicate_of: None,
             single_use: false,
+            bank_charge: None,
         })
     }
 
@@ -813,5 +903,107 @@ mod tests {
             .given_no_previous_events()
             .when(claim(TOKEN_DIGEST))
             .then_expect_error(QrCodeError::ManagementLinkNotFound);
+    }
+
+    const CHARGE_TXID: &str = "0190f1a2000070008000000000000abc";
+
+    fn bank_charge(amount: Option<u64>, txid: &str, seconds: u32) -> QrCodeCommand {
+        let QrCodeCommand::CreateAccountQrCode(mut create) = create_in_account(Some(txid)) else {
+            unreachable!("an account code")
+        };
+        create.request.amount = amount.map(Centavos::new);
+        create.request.additional_info = Some("Pedido 42".to_owned());
+        QrCodeCommand::CreateBankCharge(CreateBankCharge {
+            create,
+            location: "https://pix.banco.example/qr/v2/9d36b84fc70b478fb95c12729b90ca25".to_owned(),
+            expires_in_seconds: seconds,
+        })
+    }
+
+    #[test]
+    fn given_no_code_when_a_bank_charge_is_recorded_then_its_code_is_the_dynamic_code_of_the_location()
+     {
+        let events = QrCodeTest::with(())
+            .given_no_previous_events()
+            .when(bank_charge(Some(4_590), CHARGE_TXID, 900))
+            .inspect_result()
+            .expect("the charge is recorded");
+        let [QrCodeEvent::QrCodeCreated(created)] = events.as_slice() else {
+            panic!("one creation, got {events:?}");
+        };
+        let parsed = validate_strict(&created.payload).expect("a code every bank app reads");
+        assert_eq!(parsed.code.kind(), Some(crate::brcode::CodeKind::Dynamic));
+        assert_eq!(parsed.code.txid(), Some("***"));
+        assert!(
+            created
+                .payload
+                .contains("pix.banco.example/qr/v2/9d36b84fc70b478fb95c12729b90ca25")
+        );
+        assert!(!created.payload.contains("https://"));
+        // Matched by the charge's txid, shown with what the bank charges.
+        assert_eq!(created.txid, CHARGE_TXID);
+        assert_eq!(created.amount_centavos, Some(4_590));
+        assert_eq!(created.description.as_deref(), Some("Pedido 42"));
+        assert_eq!(created.pix_key, "loja@example.com");
+        assert!(created.single_use);
+        assert_eq!(
+            created.bank_charge,
+            Some(BankCharge {
+                location: "pix.banco.example/qr/v2/9d36b84fc70b478fb95c12729b90ca25".to_owned(),
+                expires_in_seconds: 900,
+                expires_at: "2026-11-21T10:15:00Z".to_owned(),
+            })
+        );
+    }
+
+    #[test]
+    fn given_no_code_when_a_bank_charge_has_no_amount_or_a_validity_out_of_range_then_it_is_refused()
+     {
+        for (command, expected) in [
+            (
+                bank_charge(None, CHARGE_TXID, 900),
+                QrCodeError::SingleUseWithoutAmount,
+            ),
+            (
+                bank_charge(Some(100), CHARGE_TXID, 59),
+                QrCodeError::ChargeExpiryInvalid,
+            ),
+            (
+                bank_charge(Some(100), CHARGE_TXID, CHARGE_MAX_SECONDS + 1),
+                QrCodeError::ChargeExpiryInvalid,
+            ),
+            (
+                bank_charge(Some(100), "MESA01", 900),
+                QrCodeError::ChargeTxidInvalid,
+            ),
+        ] {
+            QrCodeTest::with(())
+                .given_no_previous_events()
+                .when(command)
+                .then_expect_error(expected);
+        }
+    }
+
+    #[test]
+    fn given_a_recorded_charge_when_it_is_recorded_again_then_it_is_refused() {
+        let first = QrCodeTest::with(())
+            .given_no_previous_events()
+            .when(bank_charge(Some(100), CHARGE_TXID, 900))
+            .inspect_result()
+            .expect("recorded");
+        QrCodeTest::with(())
+            .given(first)
+            .when(bank_charge(Some(100), CHARGE_TXID, 900))
+            .then_expect_error(QrCodeError::AlreadyCreated);
+    }
+
+    #[test]
+    fn a_code_stored_before_bank_charges_existed_reads_with_none_and_is_stored_unchanged() {
+        let QrCodeEvent::QrCodeCreated(created) = made_in_account() else {
+            panic!("a creation");
+        };
+        assert!(created.bank_charge.is_none());
+        let json = serde_json::to_value(&created).expect("serialisable");
+        assert!(json.get("bank_charge").is_none(), "{json}");
     }
 }

@@ -21,6 +21,26 @@ pub enum QrCodeCommand {
     CreateAnonymousQrCode(CreateAnonymousQrCode),
     /// Move a visitor's code into an account, proving it with the management link's token.
     ClaimQrCode(ClaimQrCode),
+    /// Record the dynamic code of a charge the account's connected bank made (`PUT /cob`).
+    CreateBankCharge(CreateBankCharge),
+}
+
+/// Record a charge (`cob`) the account's connected bank made: its dynamic code carries the
+/// bank's location (26-25) and `***` (62-05); the bank keeps the amount, the txid and the
+/// validity behind the location, and reports the payment with the charge's txid.
+///
+/// The code is single-use by nature (one charge, one payment) and needs the sale's amount; the
+/// charge's txid follows the API Pix rule of `PUT /cob/{txid}` (26 to 35 letters and digits),
+/// and it is claimed in the account like any code's, so the payment finds its code.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CreateBankCharge {
+    /// The code as the account asked for it: key, name, city, amount, the payer's message as
+    /// `description`, and the charge's txid.
+    pub create: CreateAccountQrCode,
+    /// The location the bank answered (`loc.location`, with or without `https://`).
+    pub location: String,
+    /// `calendario.expiracao` as sent to the bank, in seconds from `create.requested_at`.
+    pub expires_in_seconds: u32,
 }
 
 /// Make a static Pix QR code from values already parsed at the edge.

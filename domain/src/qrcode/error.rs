@@ -69,6 +69,16 @@ pub enum QrCodeError {
     /// count, not by the aggregate).
     #[error("{0}")]
     PlanLimitReached(PlanLimitReached),
+    /// A bank charge's validity outside what Balcão offers (a minute to a week).
+    #[error("A validade da cobrança vai de 1 minuto a 7 dias.")]
+    ChargeExpiryInvalid,
+    /// A bank charge's txid outside the API Pix rule for `PUT /cob/{txid}` (26 to 35 letters
+    /// and digits): Balcão derives it, so this is a bug, refused before anything is written.
+    #[error("O identificador da cobrança (txid) deve ter de 26 a 35 letras e números.")]
+    ChargeTxidInvalid,
+    /// A bank charge's message for the payer longer than the API Pix takes.
+    #[error("A mensagem para quem paga tem no máximo 140 caracteres.")]
+    ChargeMessageTooLong,
 }
 
 impl QrCodeError {
@@ -90,6 +100,9 @@ impl QrCodeError {
             QrCodeError::BatchTxidsTaken => "conflict",
             QrCodeError::IdempotencyKeyReused => "idempotency-key-reused",
             QrCodeError::PlanLimitReached(_) => "plan-limit-reached",
+            QrCodeError::ChargeExpiryInvalid => "charge-expiry-invalid",
+            QrCodeError::ChargeTxidInvalid => "charge-txid-invalid",
+            QrCodeError::ChargeMessageTooLong => "charge-message-too-long",
         }
     }
 }
@@ -117,7 +130,9 @@ impl crate::refusal::Refusal for QrCodeError {
             QrCodeError::Invalid(_)
             | QrCodeError::TxidRequired
             | QrCodeError::SingleUseWithoutAmount
-            | QrCodeError::SingleUseWithoutTxid => "invalid-argument",
+            | QrCodeError::SingleUseWithoutTxid
+            | QrCodeError::ChargeExpiryInvalid
+            | QrCodeError::ChargeMessageTooLong => "invalid-argument",
             other => QrCodeError::code(other),
         }
     }
@@ -138,7 +153,10 @@ impl crate::refusal::Refusal for QrCodeError {
                 crate::refusal::RefusalKind::NotFound
             }
             QrCodeError::AlreadyClaimed => crate::refusal::RefusalKind::Conflict,
-            QrCodeError::AnonymousWithOwner => crate::refusal::RefusalKind::Invalid,
+            QrCodeError::AnonymousWithOwner
+            | QrCodeError::ChargeExpiryInvalid
+            | QrCodeError::ChargeMessageTooLong
+            | QrCodeError::ChargeTxidInvalid => crate::refusal::RefusalKind::Invalid,
             QrCodeError::PlanLimitReached(refusal) => crate::refusal::Refusal::kind(refusal),
         }
     }
@@ -149,6 +167,8 @@ impl crate::refusal::Refusal for QrCodeError {
             | QrCodeError::TxidTaken(_)
             | QrCodeError::SingleUseWithoutTxid => Some("txid"),
             QrCodeError::SingleUseWithoutAmount => Some("amount"),
+            QrCodeError::ChargeExpiryInvalid => Some("expiresInMinutes"),
+            QrCodeError::ChargeMessageTooLong => Some("description"),
             QrCodeError::Invalid(errors) => errors.first().map(request_field),
             _ => None,
         }

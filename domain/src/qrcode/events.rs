@@ -75,6 +75,25 @@ pub struct QrCodeCreated {
     /// reusable codes are stored exactly as before.
     #[serde(default, skip_serializing_if = "is_false")]
     pub single_use: bool,
+    /// The charge a connected bank made for this code (`cob`), when the code is its dynamic
+    /// code; `None` for every code Balcão writes itself. Added within schema version 1 (absent
+    /// reads as `None`, left out when `None`). For such a code `txid` is the charge's txid, the
+    /// one the bank reports the payment with, while the payload says `***` as every dynamic BR
+    /// Code does.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bank_charge: Option<BankCharge>,
+}
+
+/// A charge (`cob`) the account's bank holds behind a dynamic code.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BankCharge {
+    /// The location written in the code (26-25), without `https://`.
+    pub location: String,
+    /// `calendario.expiracao` as sent, in seconds.
+    pub expires_in_seconds: u32,
+    /// When the code stops being offered, RFC 3339: `created_at` plus the validity. Balcão's
+    /// clock read before the bank was called, so never later than the bank's own expiry.
+    pub expires_at: String,
 }
 
 /// Whether `value` is `false`: a flag added within a version is left out of the stored event

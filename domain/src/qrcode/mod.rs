@@ -14,15 +14,15 @@ mod error;
 mod events;
 pub mod txid;
 
-pub use aggregate::QrCode;
+pub use aggregate::{CHARGE_MAX_SECONDS, CHARGE_MESSAGE_MAX_CHARS, CHARGE_MIN_SECONDS, QrCode};
 pub use commands::{
-    ArchiveQrCode, ClaimQrCode, CreateAccountQrCode, CreateAnonymousQrCode, CreateQrCode,
-    QrCodeCommand, UnarchiveQrCode,
+    ArchiveQrCode, ClaimQrCode, CreateAccountQrCode, CreateAnonymousQrCode, CreateBankCharge,
+    CreateQrCode, QrCodeCommand, UnarchiveQrCode,
 };
 pub use error::{QrCodeError, request_field};
 pub use events::{
-    QrCodeArchived, QrCodeClaimed, QrCodeCreated, QrCodeEvent, QrCodeManagementLinkIssued,
-    QrCodeUnarchived,
+    BankCharge, QrCodeArchived, QrCodeClaimed, QrCodeCreated, QrCodeEvent,
+    QrCodeManagementLinkIssued, QrCodeUnarchived,
 };
 
 /// The aggregate type, used as the stream type in the event log.

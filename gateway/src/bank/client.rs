@@ -605,6 +605,64 @@ impl ApiPixClient {
         refund_answer(status, &answer, now).map(Some)
     }
 
+    /// Asks the bank for an immediate charge (`PUT /cob/{txid}` with `calendario.expiracao`,
+    /// `valor.original`, `chave` and, when given, `solicitacaoPagador`) and reads the location
+    /// it answers. When the bank refuses a charge it already has under this txid (a retry after
+    /// an answer that was lost), the charge is read back (`GET /cob/{txid}`) and taken if it is
+    /// the same one, still `ATIVA`.
+    ///
+    /// # Errors
+    ///
+    /// As [`BankError`] says; [`BankError::Unexpected`] when the answer carries no location.
+    pub async fn put_charge(&self, charge: &ChargeRequest<'_>) -> Result<ChargeReport, BankError> {
+        let mut body = serde_json::json!({
+            "calendario": {"expiracao": charge.expires_in_seconds},
+            "valor": {"original": charge.amount.to_emv()},
+            "chave": charge.chave,
+        });
+        if let Some(message) = charge.payer_message {
+            body["solicitacaoPagador"] = serde_json::Value::from(message);
+        }
+        let (status, answer) = self
+            .call("put-cob", Method::PUT, &["cob", charge.txid], Some(&body))
+            .await?;
+        if status.is_success() {
+            return charge_answer(status, &answer);
+        }
+        let refused = api_error(status, &answer, "cob.write");
+        if !status.is_client_error() {
+            return Err(refused);
+        }
+        match self.get_charge(charge.txid).await {
+            Ok(Some(found))
+                if found.status == "ATIVA"
+                    && found.chave == charge.chave
+                    && found.amount == Some(charge.amount) =>
+            {
+                Ok(found)
+            }
+            _ => Err(refused),
+        }
+    }
+
+    /// The charge `txid` as the bank has it (`GET /cob/{txid}`); `None` when it has none.
+    ///
+    /// # Errors
+    ///
+    /// As [`BankError`] says.
+    pub async fn get_charge(&self, txid: &str) -> Result<Option<ChargeReport>, BankError> {
+        let (status, answer) = self
+            .call("get-cob", Method::GET, &["cob", txid], None)
+            .await?;
+        if status == StatusCode::NOT_FOUND && is_problem(&answer) {
+            return Ok(None);
+        }
+        if !status.is_success() {
+            return Err(api_error(status, &answer, "cob.read"));
+        }
+        charge_answer(status, &answer).map(Some)
+    }
+
     /// One page of the Pix the account received between `inicio` and `fim`
     /// (`GET /pix?inicio=&fim=&paginacao.paginaAtual=&paginacao.itensPorPagina=`): the entries
     /// as the bank wrote them (the webhook's own schema) and how many pages there are.
@@ -661,6 +719,72 @@ fn refund_answer(
             status: status.as_u16(),
         }
     })
+}
+
+/// A charge's answer (`CobGerada`, `CobCompleta`) as far as Balcão reads it.
+fn charge_answer(status: StatusCode, body: &[u8]) -> Result<ChargeReport, BankError> {
+    #[derive(Deserialize)]
+    struct Valor {
+        original: String,
+    }
+    #[derive(Deserialize)]
+    struct Answer {
+        location: Option<String>,
+        loc: Option<Loc>,
+        status: String,
+        chave: String,
+        valor: Valor,
+    }
+    #[derive(Deserialize)]
+    struct Loc {
+        location: String,
+    }
+    let unexpected = || {
+        tracing::warn!("the bank's charge answer breaks the API Pix schema");
+        BankError::Unexpected {
+            status: status.as_u16(),
+        }
+    };
+    let answer: Answer = serde_json::from_slice(body).map_err(|_| unexpected())?;
+    let location = answer
+        .location
+        .or(answer.loc.map(|loc| loc.location))
+        .filter(|location| !location.trim().is_empty())
+        .ok_or_else(unexpected)?;
+    Ok(ChargeReport {
+        location,
+        status: answer.status,
+        chave: answer.chave,
+        amount: domain::money::Centavos::parse_emv(&answer.valor.original).ok(),
+    })
+}
+
+/// An immediate charge to ask a bank for ([`ApiPixClient::put_charge`]).
+#[derive(Debug, Clone)]
+pub struct ChargeRequest<'a> {
+    /// The charge's txid: 26 to 35 letters and digits.
+    pub txid: &'a str,
+    /// The key that receives.
+    pub chave: &'a str,
+    /// `valor.original`.
+    pub amount: domain::money::Centavos,
+    /// `calendario.expiracao`, in seconds.
+    pub expires_in_seconds: u32,
+    /// `solicitacaoPagador`: what the payer reads in their bank app.
+    pub payer_message: Option<&'a str>,
+}
+
+/// A charge as the bank answered it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChargeReport {
+    /// The location of its payload (`location`, or `loc.location`).
+    pub location: String,
+    /// `ATIVA`, `CONCLUIDA`, `REMOVIDA_PELO_USUARIO_RECEBEDOR`, `REMOVIDA_PELO_PSP`.
+    pub status: String,
+    /// The key that receives.
+    pub chave: String,
+    /// `valor.original`, when readable.
+    pub amount: Option<domain::money::Centavos>,
 }
 
 /// Whether `body` is an RFC 7807 problem (a JSON object with a `title` or `type`): the API Pix's

@@ -18,7 +18,8 @@ mod exclusive;
 mod stored;
 
 pub use client::{
-    AccessToken, ApiPixClient, ApiPixSettings, Credentials, ReceivedPage, WebhookOutcome,
+    AccessToken, ApiPixClient, ApiPixSettings, ChargeReport, ChargeRequest, Credentials,
+    ReceivedPage, WebhookOutcome,
 };
 pub use error::BankError;
 pub use every::every;

@@ -7,7 +7,9 @@
 //! stream, [`crate::live`]). A single-use code is made for one sale: once a payment of it stands
 //! ([`QrCodeView::paid_at`]), its page says "Este QR code já foi pago" (when, in Brasília, and
 //! how much) to every visitor, with neither the code nor its copy text, and a page left open
-//! reloads into it when the payment arrives. The name it asks the payer to check is the one the payer's bank
+//! reloads into it when the payment arrives. The dynamic code of a connected bank's charge
+//! (`cob`) is single-use and has a validity: its page says until when it may be paid and counts
+//! down, and once past it says the charge expired and shows no code (the bank refuses it). The name it asks the payer to check is the one the payer's bank
 //! shows, the key holder's ([`crate::signs::holder_of`]), not the code's merchant name.
 
 use std::collections::HashMap;
@@ -48,6 +50,21 @@ pub struct PaymentPage {
     /// When a single-use code was paid, in Brasília ("27/11/2026 às 14:05"): the page says so
     /// instead of offering the code.
     pub paid: Option<String>,
+    /// A bank charge's validity: until when, in Brasília, and the seconds the page's script
+    /// counts down.
+    pub valid_until: Option<ValidUntil>,
+    /// A bank charge past its validity, unpaid: the page says so and offers no code (the bank
+    /// refuses it).
+    pub expired: bool,
+}
+
+/// Until when a bank charge's code is offered.
+pub struct ValidUntil {
+    /// "27/11/2026 às 14:05" (Brasília).
+    pub text: String,
+    /// Seconds left at rendering, by the server's clock (rounded up): the page's script counts
+    /// down from them, so a payer's phone with a wrong clock still shows the right minutes.
+    pub seconds_left: i64,
 }
 
 /// The printable sign (placa) for a QR code: the designed sign itself (the SVG of
@@ -175,6 +192,13 @@ pub async fn show(
     }
     let view = state.qrcode(qrcode_id).await?.ok_or(AppError::NotFound)?;
     let holder = crate::signs::holder_of(&state, &view).await?;
+    if view.charge_expires_at.is_some() {
+        // A bank charge's page is one payer's and turns with the clock (its validity): rendered
+        // on every request, never stored.
+        let html = render_payment(&state, view.clone(), holder.clone())?;
+        let page = CachedPage::new(Stamp { view, holder }, html);
+        return Ok(served(page.respond(&request), "nova"));
+    }
     let stamp = Stamp { view, holder };
     if let Some(hit) = cached
         && hit.page.stamp == stamp
@@ -210,9 +234,15 @@ fn render_payment(
     let paid = view
         .paid_at
         .map(crate::api::payment_links::paid_in_brasilia);
-    // A paid single-use code's page and an archived code's page say so and show no code to pay
-    // with.
-    let qr_svg = if paid.is_some() || view.archived_at.is_some() {
+    let now = state.clock.now();
+    let expired = paid.is_none() && view.charge_expires_at.is_some_and(|at| at <= now);
+    let valid_until = view.charge_expires_at.map(|at| ValidUntil {
+        text: crate::api::payment_links::paid_in_brasilia(at),
+        seconds_left: ((at - now).num_milliseconds().max(0) + 999) / 1000,
+    });
+    // A paid single-use code's page, an archived code's page and an expired charge's page say
+    // so and show no code to pay with.
+    let qr_svg = if paid.is_some() || view.archived_at.is_some() || expired {
         String::new()
     } else {
         render_qr(&view, EcLevel::M)?
@@ -236,6 +266,8 @@ fn render_payment(
         holder,
         simulate,
         paid,
+        valid_until,
+        expired,
     }
     .render()
     .map_err(|e| AppError::Internal(anyhow::anyhow!("rendering the payer page: {e}")))

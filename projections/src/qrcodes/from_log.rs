@@ -32,6 +32,7 @@ pub fn view_from_stream(upcasters: &Upcasters, events: &[StoredEvent]) -> Option
                 let Ok(created) = event.payload.deserialize::<QrCodeCreatedV1>() else {
                     continue;
                 };
+                let charge_expires_at = created.charge_expires_at();
                 view = Some(QrCodeView {
                     qrcode_id: created.qrcode_id,
                     owner_id: created.owner_id,
@@ -55,6 +56,7 @@ pub fn view_from_stream(upcasters: &Upcasters, events: &[StoredEvent]) -> Option
                     single_use: created.single_use,
                     // Payments are not the code's events: `find_or_from_log` asks for them.
                     paid_at: None,
+                    charge_expires_at,
                 });
             }
             ARCHIVED | UNARCHIVED => {

@@ -4,10 +4,12 @@
 // expired certificate, then connects with the bank's .p12: the webhook is registered at the bank,
 // a connection test is run, and the key's card says the bank is connected. Every view is checked
 // for layout at 390×844 and 1366×900. Then a Pix the bank reports is refunded from the payment's
-// detail: the request reaches the bank, which settles it, and the detail says so.
+// detail: the request reaches the bank, which settles it, and the detail says so. Last, a charge
+// with a validity is made through the bank: its payer page counts down, and says "Pagamento
+// recebido" by itself when the bank reports the payment.
 //
-// E2E_SHOTS_DIR (optional): the form, the refusal, the connection and the refund at 390×844 and
-// 1366×900.
+// E2E_SHOTS_DIR (optional): the form, the refusal, the connection, the refund, the charge form and
+// the charge's payer page (waiting and paid) at 390×844 and 1366×900.
 
 import assert from "node:assert/strict";
 import { mkdtemp, writeFile } from "node:fs/promises";
@@ -139,5 +141,36 @@ describe("a key's bank is connected on /painel/chaves/{id}/banco", () => {
     await panel.getByText("O banco devolveu o valor ao pagador.").waitFor();
     await fitsBothScreens(owner, "the refunded payment");
     await screenshotsAtBothSizes(owner, "transacoes-devolvido");
+  });
+
+  step("a charge made through the bank counts down on its payer page and shows the payment live", async () => {
+    await owner.goto("/painel/chaves");
+    const card = owner.getByRole("listitem").filter({ hasText: bank.key });
+    await card.getByRole("link", { name: /banco da chave/ }).click();
+    const form = owner.getByRole("form", { name: "Criar cobrança" });
+    await form.getByLabel("Valor").fill("45,90");
+    await form.getByLabel("Mensagem para quem paga (opcional)").fill("Pedido 42");
+    await form.getByLabel("Cidade").fill("Porto Alegre");
+    await form.getByLabel("Validade").selectOption({ label: "15 minutos" });
+    await fitsBothScreens(owner, "the charge form");
+    await screenshotsAtBothSizes(owner, "banco-cobranca");
+    await form.getByRole("button", { name: "Criar cobrança" }).click();
+    await owner.getByText(/Cobrança de R\$\s45,90 criada no banco, paga até/).waitFor();
+    const href = await owner.getByRole("link", { name: "Abrir a página de pagamento" }).getAttribute("href");
+    const id = new URL(href).pathname.split("/").pop();
+
+    await owner.goto(`/pagamento/${id}`);
+    await owner.getByRole("heading", { name: /^Pagar / }).waitFor();
+    await owner.getByText(/Pague até .* \(horário de Brasília\)/).waitFor();
+    await owner.getByText(/faltam 1[45]:\d\d/).waitFor();
+    await fitsBothScreens(owner, "the charge's payer page");
+    await screenshotsAtBothSizes(owner, "cobranca-pagina");
+
+    // The charge's txid is its code's id without hyphens (Balcão derives it so).
+    await bank.payCharge(id.replaceAll("-", ""));
+    await owner.getByRole("heading", { name: "Este QR code já foi pago" }).waitFor();
+    await owner.getByText("Pagamento recebido").waitFor();
+    await fitsBothScreens(owner, "the paid charge's page");
+    await screenshotsAtBothSizes(owner, "cobranca-paga");
   });
 });

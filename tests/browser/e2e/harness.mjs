@@ -648,6 +648,13 @@ export async function startBankSimulator() {
       if (answer.error) throw new Error(answer.error);
       return answer.e2eid;
     },
+    /** Pays the charge (`cob`) `txid` in full, as a payer's bank app would (its webhook is called); answers the e2e id. */
+    async payCharge(txid) {
+      child.stdin.write(`cob ${txid}\n`);
+      const answer = JSON.parse(await nextLine());
+      if (answer.error) throw new Error(answer.error);
+      return answer.e2eid;
+    },
     async stop() {
       process.removeListener("exit", orphanGuard);
       child.kill("SIGKILL");

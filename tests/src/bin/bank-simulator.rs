@@ -10,7 +10,8 @@
 //!
 //! Then each line on stdin is an order, answered with one line of JSON on stdout:
 //! `pix <centavos> <txid>` receives a Pix of that amount with that txid on the key (the webhook
-//! hears of it) and answers `{"e2eid": …}`; refunds settle a moment after they are asked for.
+//! hears of it) and answers `{"e2eid": …}`; `cob <txid>` pays the charge `txid` in full (as a
+//! payer's app would) and answers the same; refunds settle a moment after they are asked for.
 
 use std::io::Write;
 
@@ -55,6 +56,13 @@ async fn main() {
                     "e2eid": bank.receive_pix(SimulatorConfig::KEY, centavos, Some(txid), None)
                 }),
                 Err(_) => serde_json::json!({"error": "centavos must be a whole number"}),
+            },
+            ["cob", txid] => match bank.charge(txid) {
+                Some(charge) if charge["status"] == "ATIVA" => {
+                    serde_json::json!({"e2eid": bank.pay_charge(txid)})
+                }
+                Some(_) => serde_json::json!({"error": "the charge is not ATIVA"}),
+                None => serde_json::json!({"error": format!("no charge {txid}")}),
             },
             _ => serde_json::json!({"error": format!("unknown order: {order}")}),
         };

@@ -1,4 +1,4 @@
-import { type ReactNode, useEffect, useRef } from 'react';
+import { type ReactNode, useLayoutEffect, useRef } from 'react';
 
 export interface FormOutcomeProps {
   children: ReactNode;
@@ -11,11 +11,13 @@ export interface FormOutcomeProps {
 /**
  * What a form step led to, shown where it happened and taking the focus once, when it appears: on
  * a phone the person tapped a button at the bottom of the screen, and the answer (or the next
- * link) must be where their eyes and thumb are, not above the fold.
+ * link) must be where their eyes and thumb are, not above the fold. A layout effect: the focus
+ * moves in the same commit that shows the outcome, never a frame later (a passive effect after an
+ * answer that arrived outside any event could run after the first look at the page).
  */
 export function FormOutcome({ children, kind = 'status', as: Tag = 'div' }: FormOutcomeProps) {
   const ref = useRef<HTMLElement>(null);
-  useEffect(() => {
+  useLayoutEffect(() => {
     const node = ref.current;
     if (node === null) return;
     node.focus();

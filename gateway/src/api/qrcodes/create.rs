@@ -113,7 +113,7 @@ pub struct WithQr {
 }
 
 impl WithQr {
-    fn wants_svg(&self) -> bool {
+    pub(super) fn wants_svg(&self) -> bool {
         self.qr.as_deref() == Some("svg")
     }
 }
@@ -283,6 +283,7 @@ async fn answer(
         version: 1,
         single_use: request.single_use,
         paid_at: None,
+        charge_expires_at: None,
         qr_svg,
     })
 }
@@ -516,6 +517,7 @@ fn late_code(state: &AppState, id: &str, txid: &str, batch_id: Uuid, single_use:
         version: 1,
         single_use,
         paid_at: None,
+        charge_expires_at: None,
         qr_svg: None,
     }
 }

@@ -50,6 +50,9 @@ pub struct CodeJson {
     /// When a single-use code was paid (its earliest payment that stands), RFC 3339; `null`
     /// while it waits for its payment, and always for a reusable code.
     pub paid_at: Option<String>,
+    /// When the dynamic code of a connected bank's charge stops being offered, RFC 3339; `null`
+    /// for every code Balcão writes itself (they never expire).
+    pub charge_expires_at: Option<String>,
     /// The QR code as SVG markup, in a creation's answer only (the dashboard shows it at once).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub qr_svg: Option<String>,
@@ -97,6 +100,7 @@ impl CodeJson {
             version: view.version,
             single_use: view.single_use,
             paid_at: view.paid_at.map(rfc3339),
+            charge_expires_at: view.charge_expires_at.map(rfc3339),
             qr_svg: None,
         }
     }

@@ -13,6 +13,7 @@
 //! | `POST …/qrcodes/{id}/arquivar` | [`manage::archive`] | as `GET …/{id}` | 200 the code; 409 `qrcode-already-archived` |
 //! | `POST …/qrcodes/{id}/desarquivar` | [`manage::unarchive`] | as `GET …/{id}` | 200 the code; 409 `qrcode-not-archived` |
 //! | `POST …/qrcodes/{id}/duplicar` | [`create::duplicate`] | as `GET …/{id}` | 201 the new code (same values, new txid) |
+//! | `POST …/qrcodes/cobrancas` | [`charge::create`] | every role | 201 the dynamic code of a charge the key's connected bank made (`cob`), with `chargeExpiresAt`; 409 `bank-not-connected`; see [`charge`] |
 //!
 //! A creation's body ([`json::CodeBody`]): `keyId` (a registered key of the account) or `pixKey`
 //! (+ optional `keyKind`); `merchantName` (blank: the registered key's holder name),
@@ -37,6 +38,7 @@
 //! | `qrcode-already-archived` | 409 | archiving an archived code |
 //! | `qrcode-not-archived` | 409 | bringing back a code that is not archived |
 
+pub mod charge;
 pub mod create;
 pub mod input;
 pub mod json;

@@ -8,7 +8,7 @@ use tests::api_pix_bank::{BankSimulator, Failure, SimulatorConfig};
 use tests::eventually;
 
 use super::support::{
-    app_beside_with, connection_path, owner_with_the_banks_key, p12_form, sicredi,
+    app_beside_with, connect_sicredi, connection_path, owner_with_the_banks_key, sicredi,
 };
 use crate::payments::support::payment_events;
 use crate::workspace::support::Person;
@@ -31,13 +31,7 @@ async fn pix_whose_webhook_was_lost_or_never_sent_are_recorded_once_by_the_catch
     let app = app_beside_with(&bank, |settings| settings.payments.bank_catch_up_secs = 1).await;
     let db = app.db().await;
     let (mut owner, key_id) = owner_with_the_banks_key(&app).await;
-    let connected = owner
-        .put(
-            &connection_path(&owner, &key_id),
-            &p12_form("sicredi", &bank.pki().client("balcao-teste")),
-        )
-        .await;
-    assert_eq!(connected.status, StatusCode::OK, "{}", connected.text);
+    connect_sicredi(&mut owner, &bank, &key_id).await;
 
     // Two webhooks lost, one Pix without a txid (never notified), one delivered as usual.
     bank.fail_next(2, Failure::DropCallbacks);
@@ -86,13 +80,7 @@ async fn a_bank_that_fails_the_catch_up_is_shown_as_out_of_reach_with_its_words(
     let app = app_beside_with(&bank, |settings| settings.payments.bank_catch_up_secs = 1).await;
     let (mut owner, key_id) = owner_with_the_banks_key(&app).await;
     let path = connection_path(&owner, &key_id);
-    let connected = owner
-        .put(
-            &path,
-            &p12_form("sicredi", &bank.pki().client("balcao-teste")),
-        )
-        .await;
-    assert_eq!(connected.status, StatusCode::OK, "{}", connected.text);
+    connect_sicredi(&mut owner, &bank, &key_id).await;
     bank.fail_next(50, Failure::ServerError { status: 503 });
     bank.fail_next(5, Failure::DropCallbacks);
     bank.receive_pix(SimulatorConfig::KEY, 1_000, Some("PEDIDO9"), None);

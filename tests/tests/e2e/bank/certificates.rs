@@ -8,7 +8,9 @@ use serde_json::json;
 use tests::api_pix_bank::BankSimulator;
 use tests::eventually;
 
-use super::support::{app_beside_with, connection_path, file, owner_with_the_banks_key, sicredi};
+use super::support::{
+    app_beside_with, connect_sicredi, connection_path, file, owner_with_the_banks_key, sicredi,
+};
 
 /// The payloads of the log's events of `event_type`, oldest first.
 async fn events_of_type(db: &sqlx::PgPool, event_type: &str) -> Vec<serde_json::Value> {
@@ -90,13 +92,7 @@ async fn a_certificate_far_from_its_end_is_not_warned_of() {
     let app = app_beside_with(&bank, |settings| settings.payments.bank_catch_up_secs = 1).await;
     let db = app.db().await;
     let (mut owner, key_id) = owner_with_the_banks_key(&app).await;
-    let connected = owner
-        .put(
-            &connection_path(&owner, &key_id),
-            &super::support::p12_form("sicredi", &bank.pki().client("balcao-teste")),
-        )
-        .await;
-    assert_eq!(connected.status, StatusCode::OK, "{}", connected.text);
+    connect_sicredi(&mut owner, &bank, &key_id).await;
     // A few ticks of the catch-up, which looks at the certificates too.
     eventually("a catch-up run", async || {
         let page = owner.get(&connection_path(&owner, &key_id)).await;

@@ -3,6 +3,7 @@
 
 mod catch_up;
 mod certificates;
+mod charges;
 mod connect;
 mod profiles;
 mod refunds;

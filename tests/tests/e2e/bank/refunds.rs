@@ -7,9 +7,7 @@ use serde_json::{Value, json};
 use tests::api_pix_bank::{BankSimulator, Failure, RefundOutcome, SimulatorConfig};
 use tests::{TestApp, eventually, eventually_within};
 
-use super::support::{
-    app_beside_with, connection_path, owner_with_the_banks_key, p12_form, sicredi,
-};
+use super::support::{app_beside_with, connect_sicredi, owner_with_the_banks_key, sicredi};
 use crate::workspace::support::Person;
 
 /// A bank shaped like Sicredi whose refunds end as `outcome` says, an app beside it with a fast
@@ -26,13 +24,7 @@ async fn connected(outcome: RefundOutcome, timeout_ms: u64) -> (BankSimulator, T
     })
     .await;
     let (mut owner, key_id) = owner_with_the_banks_key(&app).await;
-    let answer = owner
-        .put(
-            &connection_path(&owner, &key_id),
-            &p12_form("sicredi", &bank.pki().client("balcao-teste")),
-        )
-        .await;
-    assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
+    connect_sicredi(&mut owner, &bank, &key_id).await;
     (bank, app, owner)
 }
 

@@ -75,3 +75,20 @@ pub fn p12_form(bank: &str, bundle: &ClientBundle) -> Value {
 pub fn connection_path(owner: &Person, key_id: &str) -> String {
     Person::in_account(&owner.account_id, &format!("/bank-connections/{key_id}"))
 }
+
+/// Connects the owner's key `key_id` to `bank` as Sicredi with the simulator's client `.p12`,
+/// asserting it connected.
+pub async fn connect_sicredi(owner: &mut Person, bank: &BankSimulator, key_id: &str) {
+    let connected = owner
+        .put(
+            &connection_path(owner, key_id),
+            &p12_form("sicredi", &bank.pki().client("balcao-teste")),
+        )
+        .await;
+    assert_eq!(
+        connected.status,
+        reqwest::StatusCode::OK,
+        "{}",
+        connected.text
+    );
+}

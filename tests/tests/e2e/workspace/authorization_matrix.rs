@@ -240,6 +240,10 @@ async fn every_api_route_answers_each_kind_of_caller_exactly_as_the_contract_say
         // not have is 404 before anything reaches a bank.
         row(M::POST, account("/payments/E00000000202611281200abcdefghijk/refunds"), Body::Json(json!({"amount": "1,00"})),
             ["401 unauthenticated", "404 not-found", "404 not-found", "404 not-found", "403 forbidden", "404 not-found"]),
+        // Charges through the bank (issue 33): every role makes them, as codes; a key the account
+        // does not have is refused before anything reaches a bank.
+        row(M::POST, account("/qrcodes/cobrancas"), Body::Json(json!({"keyId": nobody_account, "amount": "1,00", "expiresInMinutes": 15, "merchantCity": "Recife"})),
+            ["401 unauthenticated", "404 not-found", "422 invalid-argument", "422 invalid-argument", "422 invalid-argument", "404 not-found"]),
         // Saved signs: an operator handles only those of their own codes, and is told why (as
         // for codes; the full matrix: `saved_signs`).
         row(M::GET, account("/placas"), Body::None,

@@ -77,6 +77,31 @@ export interface ConnectBankRequest {
   tokenUrl: string | null;
 }
 
+/** What "Criar cobrança" sends: the charge the key's bank makes (`cob`). */
+export interface NewCharge {
+  keyId: string;
+  /** pt-BR, `"45,90"`. */
+  amount: string;
+  /** What the payer reads in their bank app (up to 140 characters). */
+  description: string | null;
+  expiresInMinutes: number;
+  /** The city written in the code. */
+  merchantCity: string;
+}
+
+/** The dynamic code of a charge, as `POST …/qrcodes/cobrancas` answers it (a QR code of the account). */
+export interface ChargeCode {
+  id: string;
+  amountCentavos: number;
+  description: string | null;
+  /** The BR Code ("Pix Copia e Cola"). */
+  payload: string;
+  /** The payer page, to share or open at the counter. */
+  paymentUrl: string;
+  /** Until when it may be paid (RFC 3339). */
+  chargeExpiresAt: string;
+}
+
 const connectionsUrl = (accountId: string) => `/api/accounts/${encodeURIComponent(accountId)}/bank-connections`;
 const connectionUrl = (accountId: string, keyId: string) => `${connectionsUrl(accountId)}/${encodeURIComponent(keyId)}`;
 const tags = (accountId: string) => [{ type: 'BankConnections' as const, id: accountId }];
@@ -121,6 +146,17 @@ export const bankConnectionsApi = api.injectEndpoints({
       extraOptions: { authenticated: true },
       invalidatesTags: (_result, _error, { accountId }) => tags(accountId),
     }),
+    /** `POST …/qrcodes/cobrancas`: the bank makes the charge; its dynamic code joins the account's QR codes. */
+    createCharge: build.mutation<ChargeCode, { accountId: string; charge: NewCharge; idempotencyKey: string }>({
+      query: ({ accountId, charge, idempotencyKey }) => ({
+        url: `/api/accounts/${encodeURIComponent(accountId)}/qrcodes/cobrancas`,
+        method: 'POST',
+        body: charge,
+        headers: { 'Idempotency-Key': idempotencyKey },
+      }),
+      extraOptions: { authenticated: true },
+      invalidatesTags: (_result, _error, { accountId }) => [{ type: 'QrCodes', id: accountId }],
+    }),
     /** `DELETE …/bank-connections/{keyId}`: 204; the credentials are deleted. */
     disconnectBank: build.mutation<null, { accountId: string; keyId: string }>({
       query: ({ accountId, keyId }) => ({ url: connectionUrl(accountId, keyId), method: 'DELETE' }),
@@ -137,4 +173,5 @@ export const {
   useTestBankConnectionMutation,
   useRegisterBankWebhookMutation,
   useDisconnectBankMutation,
+  useCreateChargeMutation,
 } = bankConnectionsApi;

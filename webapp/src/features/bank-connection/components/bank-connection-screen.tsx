@@ -18,6 +18,7 @@ import {
   useRegisterBankWebhookMutation,
   useTestBankConnectionMutation,
 } from '../api/bank-connections';
+import { ChargeForm } from './charge-form';
 import { ConnectBankForm } from './connect-bank-form';
 import { ConnectionStatus } from './connection-status';
 import { MANAGE_FORBIDDEN, bankFailureMessage } from './failure-message';
@@ -120,6 +121,7 @@ export function BankConnectionScreen({ workspace, keyId }: { workspace: CurrentW
             Desconectar
           </button>
         </p>
+        <ChargeForm accountId={accountId} keyId={keyId} defaultCity={workspace.defaultMerchantCity ?? ''} />
       </>
     );
   }

@@ -134,4 +134,39 @@ export const bankConnectionHandlers = [
     db.bankConnections = db.bankConnections.filter((other) => other !== connection);
     return noContent();
   }),
+  // A charge through the connected bank: any role of the account; a key without a connection is
+  // 409 `bank-not-connected`; the amount "0,00" is refused as the server refuses it.
+  http.post('/api/accounts/:accountId/qrcodes/cobrancas', async ({ request, params }) => {
+    const accountId = String(params.accountId);
+    const user = bearerUser(request);
+    if (user === undefined) return unauthorized();
+    if (roleIn(accountId, user.uid) === undefined) return NOT_FOUND();
+    const body = (await request.json()) as {
+      keyId: string;
+      amount: string;
+      description: string | null;
+      expiresInMinutes: number;
+      merchantCity: string;
+    };
+    if (connectionOf(accountId, body.keyId) === undefined) {
+      return HttpResponse.json(
+        { error: { code: 'bank-not-connected', message: 'Esta chave Pix não tem banco conectado.' } },
+        { status: 409 },
+      );
+    }
+    if (body.amount === '0,00') return fieldError('invalid-argument', 'Informe um valor maior que zero.', 'amount');
+    const centavos = Math.round(Number(body.amount.replace(/\./g, '').replace(',', '.')) * 100);
+    const id = crypto.randomUUID();
+    return HttpResponse.json(
+      {
+        id,
+        amountCentavos: centavos,
+        description: body.description,
+        payload: '00020101021226830014br.gov.bcb.pix2561pix.banco.example/qr/v2/cob6304ABCD',
+        paymentUrl: `http://localhost/pagamento/${id}`,
+        chargeExpiresAt: new Date(Date.parse(SEED_TIME) + body.expiresInMinutes * 60_000).toISOString(),
+      },
+      { status: 201 },
+    );
+  }),
 ];

@@ -120,6 +120,38 @@ describe('/painel/chaves/{keyId}/banco', () => {
     expect(screen.queryByRole('status', { name: 'Avisos dos bancos conectados' })).not.toBeInTheDocument();
   });
 
+  it('makes a charge through the connected bank and offers its payment page, one idempotency key per charge', async () => {
+    const ana = seedUser({ email: 'ana@exemplo.com', defaultMerchantCity: 'Recife' });
+    const key = seedPixKey(ana, { pixKey: 'loja@exemplo.com', kind: 'email' });
+    db.bankConnections.push(connectedEfi(ana.uid, key.id, 200));
+    giveBrowserSessionTo(ana);
+    const app = renderApp(`/painel/chaves/${key.id}/banco`);
+    const form = await screen.findByRole('form', { name: 'Criar cobrança' });
+    expect(within(form).getByLabelText('Cidade')).toHaveValue('Recife');
+    expect(within(form).getByLabelText('Validade')).toHaveValue('30');
+
+    await app.user.type(within(form).getByLabelText('Valor'), '0,00');
+    await app.user.click(within(form).getByRole('button', { name: 'Criar cobrança' }));
+    expect(await within(form).findByText('Informe um valor maior que zero.')).toBeInTheDocument();
+
+    await app.user.clear(within(form).getByLabelText('Valor'));
+    await app.user.type(within(form).getByLabelText('Valor'), '45,90');
+    await app.user.type(within(form).getByLabelText('Mensagem para quem paga (opcional)'), 'Pedido 42');
+    await app.user.selectOptions(within(form).getByLabelText('Validade'), '15 minutos');
+    await app.user.click(within(form).getByRole('button', { name: 'Criar cobrança' }));
+
+    const made = await screen.findByText(/Cobrança de R\$\s45,90 criada no banco, paga até/);
+    expect(made).toBeInTheDocument();
+    const link = screen.getByRole('link', { name: 'Abrir a página de pagamento' });
+    expect(link.getAttribute('href')).toMatch(/^http:\/\/localhost\/pagamento\//);
+    const sent = requestLog.filter((entry) => entry.call.endsWith('/qrcodes/cobrancas'));
+    expect(sent).toHaveLength(2);
+    const [first, second] = sent.map((entry) => entry.headers.get('Idempotency-Key'));
+    // The refused try and the charge made: the same form, the same charge until one is made.
+    expect(first).toBeTruthy();
+    expect(second).toBe(first);
+  });
+
   it('asks before disconnecting and then offers to connect again', async () => {
     const ana = seedUser({ email: 'ana@exemplo.com' });
     const key = seedPixKey(ana, { pixKey: 'loja@exemplo.com', kind: 'email' });

@@ -1,0 +1,215 @@
+//! Charges through the connected bank (issue 33, `cob`): the bank makes an immediate charge,
+//! Balcão records its dynamic code, the payer page counts its validity down and says "Pagamento
+//! recebido" when the bank reports the payment; past its validity the page offers no code.
+
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+use tests::api_pix_bank::{BankSimulator, Failure};
+use tests::{TestApp, eventually};
+
+use super::support::{
+    app_beside, connect_sicredi, connection_path, owner_with_the_banks_key, sicredi,
+};
+use crate::workspace::support::Person;
+
+/// A bank shaped like Sicredi, an app beside it, and an owner whose key is connected to it;
+/// answers the key's id too.
+async fn connected() -> (BankSimulator, TestApp, Person, String) {
+    let bank = BankSimulator::start(sicredi()).await;
+    let app = app_beside(&bank).await;
+    let (mut owner, key_id) = owner_with_the_banks_key(&app).await;
+    connect_sicredi(&mut owner, &bank, &key_id).await;
+    (bank, app, owner, key_id)
+}
+
+fn charges_path(owner: &Person) -> String {
+    Person::in_account(&owner.account_id, "/qrcodes/cobrancas")
+}
+
+async fn payer_page(app: &TestApp, id: &str) -> String {
+    let response = reqwest::get(format!("{}/pagamento/{id}", app.base_url))
+        .await
+        .expect("the payer page answers");
+    assert_eq!(response.status(), StatusCode::OK);
+    response.text().await.expect("its body")
+}
+
+async fn codes(owner: &mut Person) -> Vec<Value> {
+    let listed = owner
+        .get(&Person::in_account(&owner.account_id, "/qrcodes"))
+        .await;
+    assert_eq!(listed.status, StatusCode::OK, "{}", listed.text);
+    listed.json["qrcodes"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+}
+
+#[tokio::test]
+async fn a_charge_made_through_the_bank_is_the_banks_dynamic_code_and_its_page_shows_the_payment() {
+    let (bank, app, mut owner, key_id) = connected().await;
+    owner
+        .browser
+        .set_header("Idempotency-Key", "cobranca-mesa-7");
+    let body = json!({
+        "keyId": key_id, "merchantCity": "Porto Alegre",
+        "amount": "45,90",
+        "description": "Pedido 42",
+        "expiresInMinutes": 30,
+    });
+    let made = owner.post(&charges_path(&owner), &body).await;
+    assert_eq!(made.status, StatusCode::CREATED, "{}", made.text);
+    let id = made.json["id"].as_str().expect("an id").to_owned();
+    let txid = made.json["txid"].as_str().expect("a txid").to_owned();
+    assert_eq!(made.json["amountCentavos"], 4_590);
+    assert_eq!(made.json["singleUse"], true);
+    assert!(made.json["chargeExpiresAt"].is_string(), "{}", made.text);
+
+    // The bank holds the charge as the spec says, and the code is the dynamic code of its
+    // location, with `***` for the txid.
+    let at_bank = bank.charge(&txid).expect("the charge at the bank");
+    assert_eq!(at_bank["valor"]["original"], "45.90");
+    assert_eq!(at_bank["calendario"]["expiracao"], 1_800);
+    assert_eq!(at_bank["solicitacaoPagador"], "Pedido 42");
+    let location = at_bank["loc"]["location"]
+        .as_str()
+        .or(at_bank["location"].as_str())
+        .expect("a location");
+    let payload = made.json["payload"].as_str().expect("a payload");
+    let parsed = domain::brcode::validate_strict(payload).expect("a code every bank app reads");
+    assert_eq!(parsed.code.kind(), Some(domain::brcode::CodeKind::Dynamic));
+    assert_eq!(parsed.code.txid(), Some("***"));
+    assert!(
+        payload.contains(location.trim_start_matches("https://")),
+        "{payload} / {location}"
+    );
+
+    // The same request again (a lost answer) is the same charge: the bank is not asked twice.
+    let again = owner.post(&charges_path(&owner), &body).await;
+    assert_eq!(again.status, StatusCode::CREATED, "{}", again.text);
+    assert_eq!(again.json["id"], id.as_str());
+    assert_eq!(again.header("idempotent-replayed"), Some("true"));
+    assert_eq!(bank.charge(&txid).expect("still there")["revisao"], 0);
+    // The same key with other values is refused, nothing made.
+    let other = owner
+        .post(&charges_path(&owner), &json!({"keyId": key_id, "merchantCity": "Porto Alegre", "amount": "10,00", "expiresInMinutes": 30}))
+        .await;
+    assert_eq!(other.status, StatusCode::CONFLICT, "{}", other.text);
+    assert_eq!(codes(&mut owner).await.len(), 1);
+
+    let page = payer_page(&app, &id).await;
+    assert!(page.contains("Pague até"), "{page}");
+    assert!(page.contains("data-restam=\""), "{page}");
+    assert!(page.contains(payload), "the page offers the code");
+
+    // The payer pays; the bank says so by webhook: the payment is the code's, and its page says
+    // it was paid to everyone.
+    let e2e = bank.pay_charge(&txid);
+    let shown = eventually("the charge's payment in the transactions", async || {
+        let shown = owner
+            .get(&Person::in_account(
+                &owner.account_id,
+                &format!("/payments/{e2e}"),
+            ))
+            .await;
+        (shown.status == StatusCode::OK).then_some(shown.json)
+    })
+    .await;
+    assert_eq!(shown["qrcodeId"], id.as_str(), "{shown}");
+    assert_eq!(shown["amountCentavos"], 4_590, "{shown}");
+    let paid = eventually("the payer page says it was paid", async || {
+        let page = payer_page(&app, &id).await;
+        page.contains("Este QR code já foi pago").then_some(page)
+    })
+    .await;
+    assert!(paid.contains("Pagamento recebido"), "{paid}");
+    assert!(!paid.contains(payload), "a paid charge offers no code");
+    bank.assert_every_request_was_valid();
+}
+
+#[tokio::test]
+async fn a_charge_past_its_validity_is_no_longer_offered_on_its_page() {
+    let (bank, app, mut owner, key_id) = connected().await;
+    let made = owner
+        .post(
+            &charges_path(&owner),
+            &json!({"keyId": key_id, "merchantCity": "Porto Alegre", "amount": "12,00", "expiresInMinutes": 1}),
+        )
+        .await;
+    assert_eq!(made.status, StatusCode::CREATED, "{}", made.text);
+    let id = made.json["id"].as_str().expect("an id").to_owned();
+    let payload = made.json["payload"].as_str().expect("a payload").to_owned();
+    assert!(payer_page(&app, &id).await.contains(&payload));
+
+    app.settings.clock.advance(chrono::Duration::seconds(61));
+    let page = payer_page(&app, &id).await;
+    assert!(page.contains("Esta cobrança expirou"), "{page}");
+    assert!(!page.contains(&payload), "an expired charge offers no code");
+    bank.assert_every_request_was_valid();
+}
+
+#[tokio::test]
+async fn a_charge_is_refused_with_every_problem_or_the_banks_words_and_nothing_is_recorded() {
+    let (bank, _app, mut owner, key_id) = connected().await;
+    let bad = owner
+        .post(
+            &charges_path(&owner),
+            &json!({
+                "keyId": key_id, "merchantCity": "Porto Alegre",
+                "amount": "quarenta",
+                "description": "x".repeat(141),
+                "expiresInMinutes": 0,
+            }),
+        )
+        .await;
+    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", bad.text);
+    let fields: Vec<&str> = bad.json["error"]["problems"]
+        .as_array()
+        .expect("problems")
+        .iter()
+        .filter_map(|p| p["field"].as_str())
+        .collect();
+    assert_eq!(
+        fields,
+        ["amount", "description", "expiresInMinutes"],
+        "{}",
+        bad.text
+    );
+
+    // The bank down: a clear answer, and no code the bank never made.
+    // Two: the background catch-up may take one of them.
+    bank.fail_next(2, Failure::ServerError { status: 503 });
+    let down = owner
+        .post(
+            &charges_path(&owner),
+            &json!({"keyId": key_id, "merchantCity": "Porto Alegre", "amount": "40,00", "expiresInMinutes": 15}),
+        )
+        .await;
+    assert_eq!(down.status, StatusCode::BAD_GATEWAY, "{}", down.text);
+    assert_eq!(down.code(), "bank-unavailable", "{}", down.text);
+    assert!(
+        down.message().starts_with("O banco não criou a cobrança."),
+        "{}",
+        down.text
+    );
+    assert!(codes(&mut owner).await.is_empty());
+
+    // A key with no connected bank.
+    let removed = owner.delete(&connection_path(&owner, &key_id)).await;
+    assert_eq!(removed.status, StatusCode::NO_CONTENT, "{}", removed.text);
+    let unconnected = owner
+        .post(
+            &charges_path(&owner),
+            &json!({"keyId": key_id, "merchantCity": "Porto Alegre", "amount": "40,00", "expiresInMinutes": 15}),
+        )
+        .await;
+    assert_eq!(
+        unconnected.status,
+        StatusCode::CONFLICT,
+        "{}",
+        unconnected.text
+    );
+    assert_eq!(unconnected.code(), "bank-not-connected");
+    assert!(codes(&mut owner).await.is_empty());
+    bank.assert_every_request_was_valid();
+}
