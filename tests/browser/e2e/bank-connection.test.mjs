@@ -146,7 +146,7 @@ describe("a key's bank is connected on /painel/chaves/{id}/banco", () => {
   step("a charge made through the bank counts down on its payer page and shows the payment live", async () => {
     await owner.goto("/painel/chaves");
     const card = owner.getByRole("listitem").filter({ hasText: bank.key });
-    await card.getByRole("link", { name: /banco da chave/ }).click();
+    await card.getByRole("link", { name: "Ver conexão ou criar cobrança" }).click();
     const form = owner.getByRole("form", { name: "Criar cobrança" });
     await form.getByLabel("Valor").fill("45,90");
     await form.getByLabel("Mensagem para quem paga (opcional)").fill("Pedido 42");

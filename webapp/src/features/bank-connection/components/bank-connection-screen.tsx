@@ -87,6 +87,9 @@ export function BankConnectionScreen({ workspace, keyId }: { workspace: CurrentW
   } else {
     body = (
       <>
+        {/* What a connected key is used for day to day comes first; the connection's details after. */}
+        <ChargeForm accountId={accountId} keyId={keyId} defaultCity={workspace.defaultMerchantCity ?? ''} />
+        <h2>Conexão com o banco</h2>
         <ConnectionStatus connection={connection} now={now} />
         <p className="actions">
           <button
@@ -121,7 +124,6 @@ export function BankConnectionScreen({ workspace, keyId }: { workspace: CurrentW
             Desconectar
           </button>
         </p>
-        <ChargeForm accountId={accountId} keyId={keyId} defaultCity={workspace.defaultMerchantCity ?? ''} />
       </>
     );
   }

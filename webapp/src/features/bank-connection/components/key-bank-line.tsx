@@ -37,7 +37,7 @@ export function KeyBankLine({ accountId, keyId, shownKey }: { accountId: string;
     <p className="key-bank-line">
       Banco conectado: {connection.bankName} ({connection.environment === 'producao' ? 'produção' : 'homologação'}).{' '}
       {warning ? <strong className="warning">{warning} </strong> : null}
-      <Link to={to}>Ver conexão</Link>
+      <Link to={to}>Ver conexão ou criar cobrança</Link>
     </p>
   );
 }
