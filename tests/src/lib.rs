@@ -6,6 +6,7 @@ pub mod api_pix_bank;
 pub mod browser;
 pub mod log_capture;
 pub mod payment_fill;
+pub mod process;
 pub mod smtp_sink;
 
 use std::net::SocketAddr;

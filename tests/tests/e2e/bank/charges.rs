@@ -101,7 +101,10 @@ async fn a_charge_made_through_the_bank_is_the_banks_dynamic_code_and_its_page_s
     assert!(page.contains("Pague até"), "{page}");
     assert!(page.contains("data-restam=\""), "{page}");
     assert!(page.contains(payload), "the page offers the code");
-    assert!(!page.contains("Imprimir placa"), "a charge of minutes is no sign to print");
+    assert!(
+        !page.contains("Imprimir placa"),
+        "a charge of minutes is no sign to print"
+    );
 
     // The payer pays; the bank says so by webhook: the payment is the code's, and its page says
     // it was paid to everyone.
