@@ -334,5 +334,6 @@ pub const METRIC_NAMES: &[&str] = &[
     crate::bank_catch_up::RECORDED_TOTAL,
     crate::bank_catch_up::FAILING_SECONDS,
     crate::bank_refunds::ATTEMPTS_TOTAL,
+    crate::api::qrcodes::charge::CHARGES_TOTAL,
     crate::bank_certificates::WARNINGS_TOTAL,
 ];

@@ -13,6 +13,8 @@
 //! never recorded (the person gave up) expires at the bank unseen; a payment to it would still be
 //! recorded (by its txid, unmatched), never lost.
 //!
+//! Metric: [`CHARGES_TOTAL`] (`balcao_bank_charges_total{outcome}`).
+//!
 //! Decided from the log: the key's connection comes from its bank-connection stream and the
 //! account's sealed credentials, never from a read model.
 
@@ -39,6 +41,10 @@ use crate::billing::kept_plans::PlanReadings;
 use crate::error::ApiError;
 use crate::read_your_writes::wait_for;
 use crate::state::AppState;
+
+/// Charges asked of banks, by outcome: `created` (the bank answered a location), `refused` (the
+/// bank said no: wrong key, scope missing…), `failed` (down, slow, unreadable).
+pub const CHARGES_TOTAL: &str = "balcao_bank_charges_total";
 
 /// Namespace of the charge codes' ids derived from idempotency keys (a fixed, random UUID of its
 /// own: a charge and a static code sent with the same key are two things).
@@ -267,7 +273,16 @@ pub async fn create(
             payer_message: checked.description.as_deref(),
         })
         .await
-        .map_err(|error| bank_failure(&error))?;
+        .map_err(|error| {
+            let outcome = if error.is_transient() {
+                "failed"
+            } else {
+                "refused"
+            };
+            metrics::counter!(CHARGES_TOTAL, "outcome" => outcome).increment(1);
+            bank_failure(&error)
+        })?;
+    metrics::counter!(CHARGES_TOTAL, "outcome" => "created").increment(1);
     let charge = CreateBankCharge {
         create: CreateAccountQrCode {
             qrcode_id: qrcode_id.to_string(),

@@ -154,7 +154,7 @@ async fn a_charge_past_its_validity_is_no_longer_offered_on_its_page() {
 
 #[tokio::test]
 async fn a_charge_is_refused_with_every_problem_or_the_banks_words_and_nothing_is_recorded() {
-    let (bank, _app, mut owner, key_id) = connected().await;
+    let (bank, app, mut owner, key_id) = connected().await;
     let bad = owner
         .post(
             &charges_path(&owner),
@@ -197,6 +197,12 @@ async fn a_charge_is_refused_with_every_problem_or_the_banks_words_and_nothing_i
         down.text
     );
     assert!(codes(&mut owner).await.is_empty());
+    let metrics = app.metrics().await;
+    // The recorder is the process's: other tests' charges count there too.
+    assert!(
+        metrics.contains("balcao_bank_charges_total{outcome=\"failed\"}"),
+        "no failed charge in /metrics"
+    );
 
     // A key with no connected bank.
     let removed = owner.delete(&connection_path(&owner, &key_id)).await;

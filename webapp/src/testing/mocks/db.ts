@@ -70,6 +70,8 @@ export interface FakeQrCode {
   singleUse?: boolean;
   /** When a single-use code was paid. */
   paidAt?: string | null;
+  /** A charge the key's bank made: until when it may be paid (absent: not a charge). */
+  chargeExpiresAt?: string | null;
 }
 
 /** A sign the account keeps (`/api/accounts/{id}/placas`). */

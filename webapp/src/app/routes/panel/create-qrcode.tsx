@@ -1,3 +1,4 @@
+import { ChargePointer } from '@/features/bank-connection/components/charge-pointer';
 import { useListPixKeysQuery } from '@/features/keys/api/keys';
 import { CreateQrCodeScreen } from '@/features/qrcodes/components/create-qrcode-screen';
 import { useGetSettingsQuery } from '@/features/settings/api/get-settings';
@@ -30,6 +31,7 @@ function CreateIn({ workspace }: { workspace: CurrentWorkspace }) {
       renderPreview={preview}
       keys={keys}
       signSection={signSection}
+      chargeSection={<ChargePointer accountId={workspace.accountId} canManage={workspace.role !== 'operator'} />}
     />
   );
 }

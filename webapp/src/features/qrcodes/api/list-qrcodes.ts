@@ -27,6 +27,8 @@ export interface QrCode {
   singleUse?: boolean;
   /** When a single-use code was paid; null while it waits for its payment (and for reusable codes). */
   paidAt?: string | null;
+  /** A charge the key's connected bank made: until when it may be paid; null for every other code. */
+  chargeExpiresAt?: string | null;
   /** The QR code as SVG markup (only in a creation's answer). */
   qrSvg?: string;
 }

@@ -18,10 +18,19 @@ export interface CreateQrCodeScreenProps {
   keys?: readonly KeyChoice[];
   /** What the signs of these codes look like (the sign-logo feature's section, composed by the app). */
   signSection?: ReactNode;
+  /** Where charges through a connected bank are made (the bank-connection feature's, composed by the app). */
+  chargeSection?: ReactNode;
 }
 
 /** /painel/criar-qrcode: one code, or a batch, in the account in use. */
-export function CreateQrCodeScreen({ workspace, defaults, renderPreview, keys, signSection }: CreateQrCodeScreenProps) {
+export function CreateQrCodeScreen({
+  workspace,
+  defaults,
+  renderPreview,
+  keys,
+  signSection,
+  chargeSection,
+}: CreateQrCodeScreenProps) {
   const [mode, setMode] = useState<'one' | 'batch'>('one');
   return (
     <section aria-labelledby="titulo-tela">
@@ -55,6 +64,7 @@ export function CreateQrCodeScreen({ workspace, defaults, renderPreview, keys, s
           keys={keys}
         />
       )}
+      {chargeSection}
       {signSection}
       <p>
         <a href={paths.panel.qrCodes}>Ver os QR codes desta conta</a>

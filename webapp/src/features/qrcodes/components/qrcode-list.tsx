@@ -20,6 +20,13 @@ export const LIST_FORBIDDEN = 'Seu papel nesta conta não permite ver os QR code
 
 type Archived = QrCodeFilters['archived'];
 
+/** How a charge the bank made stands: paid, still payable until when, or expired. */
+function chargeState(paidAt: string | null, ends: string): string {
+  if (paidAt !== null) return `Paga em ${formatDateTime(paidAt)}`;
+  if (Date.parse(ends) <= Date.now()) return `Expirou em ${formatDateTime(ends)}, sem pagamento`;
+  return `Aguardando o pagamento até ${formatDateTime(ends)}`;
+}
+
 /**
  * One code of the list, with its links and what can be done to it. Memoised: the list renders again
  * when the account's keys arrive for the filter, and a code that did not change need not.
@@ -30,6 +37,8 @@ const QrCodeItem = memo(function QrCodeItem({ accountId, qrcode }: { accountId: 
   const summary = `${qrcode.merchantName}${amount === null ? '' : `, ${amount}`}`;
   const archived = qrcode.archivedAt !== undefined && qrcode.archivedAt !== null;
   const paidAt = qrcode.paidAt ?? null;
+  // A charge the bank made is one sale's, for a while: no sign to print, nothing to duplicate.
+  const chargeEnds = qrcode.chargeExpiresAt ?? null;
   const act = (action: 'arquivar' | 'desarquivar' | 'duplicar') => {
     void change({ accountId, id: qrcode.id, action });
   };
@@ -60,7 +69,12 @@ const QrCodeItem = memo(function QrCodeItem({ accountId, qrcode }: { accountId: 
         ) : null}
         <dt>Criado em</dt>
         <dd>{formatDateTime(qrcode.createdAt)}</dd>
-        {qrcode.singleUse === true ? (
+        {chargeEnds !== null ? (
+          <>
+            <dt>Cobrança do banco</dt>
+            <dd>{chargeState(paidAt, chargeEnds)}</dd>
+          </>
+        ) : qrcode.singleUse === true ? (
           <>
             <dt>Uso único</dt>
             <dd>{paidAt === null ? 'Aguardando o pagamento' : `Pago em ${formatDateTime(paidAt)}`}</dd>
@@ -74,10 +88,12 @@ const QrCodeItem = memo(function QrCodeItem({ accountId, qrcode }: { accountId: 
         <a href={paths.server.payment(qrcode.id)}>
           Página de pagamento<span className="visually-hidden"> de {summary}</span>
         </a>
-        <a href={paths.server.paymentSign(qrcode.id)}>
-          Placa para imprimir<span className="visually-hidden"> de {summary}</span>
-        </a>
-        {archived ? null : (
+        {chargeEnds !== null ? null : (
+          <a href={paths.server.paymentSign(qrcode.id)}>
+            Placa para imprimir<span className="visually-hidden"> de {summary}</span>
+          </a>
+        )}
+        {archived || chargeEnds !== null ? null : (
           <Link to={`${paths.panel.signs}?qrcode=${encodeURIComponent(qrcode.id)}`}>
             Criar placa<span className="visually-hidden"> de {summary}</span>
           </Link>
@@ -85,9 +101,11 @@ const QrCodeItem = memo(function QrCodeItem({ accountId, qrcode }: { accountId: 
       </p>
       {qrcode.archivedAt === undefined ? null : (
         <p className="actions">
-          <button type="button" className="button secondary" disabled={isLoading} onClick={() => act('duplicar')}>
-            Duplicar<span className="visually-hidden"> {summary}</span>
-          </button>
+          {chargeEnds !== null ? null : (
+            <button type="button" className="button secondary" disabled={isLoading} onClick={() => act('duplicar')}>
+              Duplicar<span className="visually-hidden"> {summary}</span>
+            </button>
+          )}
           {archived ? (
             <button type="button" className="button secondary" disabled={isLoading} onClick={() => act('desarquivar')}>
               Desarquivar<span className="visually-hidden"> {summary}</span>

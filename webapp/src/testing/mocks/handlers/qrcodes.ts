@@ -32,6 +32,7 @@ const qrcodeJson = (qrcode: FakeQrCode) => ({
   paymentUrl: `/pagamento/${qrcode.id}`,
   singleUse: qrcode.singleUse ?? false,
   paidAt: qrcode.paidAt ?? null,
+  chargeExpiresAt: qrcode.chargeExpiresAt ?? null,
 });
 
 /** `"1.234,5"` → 123450. */

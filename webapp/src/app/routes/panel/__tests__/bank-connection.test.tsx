@@ -152,6 +152,24 @@ describe('/painel/chaves/{keyId}/banco', () => {
     expect(second).toBe(first);
   });
 
+  it('points from the code form to the charges of each connected key, and says nothing without one', async () => {
+    const ana = seedUser({ email: 'ana@exemplo.com' });
+    const key = seedPixKey(ana, { pixKey: 'loja@exemplo.com', kind: 'email' });
+    giveBrowserSessionTo(ana);
+    const first = renderApp('/painel/criar-qrcode');
+    await screen.findByRole('form', { name: 'Criar QR code' });
+    await waitFor(() => expect(requestLog.some((entry) => entry.call.endsWith('/bank-connections'))).toBe(true));
+    expect(screen.queryByRole('heading', { name: 'Venda com prazo para pagar?' })).not.toBeInTheDocument();
+    first.unmount();
+
+    db.bankConnections.push(connectedEfi(ana.uid, key.id, 200));
+    renderApp('/painel/criar-qrcode');
+    const link = await screen.findByRole('link', {
+      name: 'Criar cobrança com validade na chave loja@exemplo.com (Efí)',
+    });
+    expect(link).toHaveAttribute('href', `/painel/chaves/${key.id}/banco`);
+  });
+
   it('asks before disconnecting and then offers to connect again', async () => {
     const ana = seedUser({ email: 'ana@exemplo.com' });
     const key = seedPixKey(ana, { pixKey: 'loja@exemplo.com', kind: 'email' });

@@ -92,6 +92,47 @@ describe('/painel/qrcodes: the list', () => {
     expect(sign).not.toHaveTextContent('Pago em');
   });
 
+  it('shows a charge the bank made by its deadline, with no sign to print or duplicate', async () => {
+    const ana = owner();
+    const later = new Date(Date.now() + 3_600_000).toISOString();
+    seedQrCode(ana, {
+      merchantName: 'COBRANCA ABERTA',
+      amountCentavos: 4590,
+      singleUse: true,
+      paidAt: null,
+      chargeExpiresAt: later,
+    });
+    seedQrCode(ana, {
+      merchantName: 'COBRANCA VENCIDA',
+      amountCentavos: 1000,
+      singleUse: true,
+      paidAt: null,
+      chargeExpiresAt: '2026-01-10T15:00:00Z',
+    });
+    seedQrCode(ana, {
+      merchantName: 'COBRANCA PAGA',
+      amountCentavos: 2000,
+      singleUse: true,
+      paidAt: '2026-11-27T17:05:00Z',
+      chargeExpiresAt: '2026-11-27T17:15:00Z',
+    });
+    renderApp('/painel/qrcodes');
+
+    const open = await screen.findByRole('listitem', { name: 'COBRANCA ABERTA, R$ 45,90' });
+    expect(open).toHaveTextContent(/Cobrança do bancoAguardando o pagamento até/);
+    expect(open).not.toHaveTextContent('Uso único');
+    expect(within(open).queryByRole('link', { name: /Placa para imprimir/ })).not.toBeInTheDocument();
+    expect(within(open).queryByRole('link', { name: /Criar placa/ })).not.toBeInTheDocument();
+    expect(within(open).queryByRole('button', { name: /Duplicar/ })).not.toBeInTheDocument();
+    expect(within(open).getByRole('link', { name: /Modo balcão/ })).toBeInTheDocument();
+    expect(screen.getByRole('listitem', { name: 'COBRANCA VENCIDA, R$ 10,00' })).toHaveTextContent(
+      /Cobrança do bancoExpirou em 10\/01\/2026, \d\d:00, sem pagamento/,
+    );
+    expect(screen.getByRole('listitem', { name: 'COBRANCA PAGA, R$ 20,00' })).toHaveTextContent(
+      /Cobrança do bancoPaga em 27\/11\/2026/,
+    );
+  });
+
   it('says so when there is no code yet', async () => {
     owner();
     renderApp('/painel/qrcodes');
