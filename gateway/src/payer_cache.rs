@@ -318,6 +318,7 @@ mod tests {
                 single_use: false,
                 paid_at: None,
                 charge_expires_at: None,
+                charge_due: None,
             },
             holder: None,
         }

@@ -21,7 +21,7 @@ use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use commands::Upcasters;
 use commands::feed::{FeedPosition, StoredEvent};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use sqlx::{PgConnection, PgExecutor};
 use uuid::Uuid;
 
@@ -137,6 +137,40 @@ pub struct QrCodeView {
     /// When the dynamic code of a connected bank's charge (`cob`) stops being offered
     /// (`QrCodeCreated.bank_charge.expires_at`); `None` for every code Balcão writes itself.
     pub charge_expires_at: Option<DateTime<Utc>>,
+    /// A due-date charge's (`cobv`) public terms; `None` for every other code.
+    pub charge_due: Option<ChargeDue>,
+}
+
+/// A due-date charge's terms as its payer page shows them (`QrCodeCreated.bank_charge.due`
+/// without the debtor). Percentages in hundredths of a percent.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ChargeDue {
+    /// The due date.
+    pub due_date: chrono::NaiveDate,
+    /// Days it may still be paid after it.
+    pub days_after_due: u32,
+    /// The fine once due.
+    #[serde(default)]
+    pub fine_hundredths: Option<u32>,
+    /// Interest a month once due.
+    #[serde(default)]
+    pub interest_hundredths_a_month: Option<u32>,
+    /// So much off up to a day: centavos and the day.
+    #[serde(default)]
+    pub discount: Option<ChargeDiscount>,
+    /// So much off, always.
+    #[serde(default)]
+    pub abatement_centavos: Option<i64>,
+}
+
+/// A fixed discount up to a day.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChargeDiscount {
+    /// How much off.
+    pub centavos: i64,
+    /// The last day it applies.
+    pub until: chrono::NaiveDate,
 }
 
 #[derive(sqlx::FromRow)]
@@ -164,6 +198,7 @@ struct Row {
     single_use: bool,
     paid_at: Option<DateTime<Utc>>,
     charge_expires_at: Option<DateTime<Utc>>,
+    charge_due: Option<sqlx::types::Json<ChargeDue>>,
 }
 
 impl TryFrom<Row> for QrCodeView {
@@ -199,6 +234,7 @@ impl TryFrom<Row> for QrCodeView {
             single_use: row.single_use,
             paid_at: row.paid_at,
             charge_expires_at: row.charge_expires_at,
+            charge_due: row.charge_due.map(|due| due.0),
         })
     }
 }
@@ -213,7 +249,7 @@ const SELECT: &str =
                              amount_centavos, description, txid, payload, created_at, event_id,
                              tx_id::text::bigint as tx_id, global_position, key_id, batch_id,
                              duplicate_of, archived_at, version, single_use, paid.paid_at,
-                             charge_expires_at
+                             charge_expires_at, charge_due
                         from qrcodes
                         left join lateral (
                              select min(p.paid_at) as paid_at from payments p
@@ -432,11 +468,41 @@ struct QrCodeCreatedV1 {
 #[derive(Debug, Deserialize)]
 struct BankChargeV1 {
     expires_at: DateTime<Utc>,
+    /// A `cobv`'s terms (the sealed debtor is not read).
+    #[serde(default)]
+    due: Option<ChargeDueV1>,
+}
+
+/// `QrCodeCreated.bank_charge.due` as stored (snake case).
+#[derive(Debug, Deserialize)]
+struct ChargeDueV1 {
+    due_date: chrono::NaiveDate,
+    days_after_due: u32,
+    #[serde(default)]
+    fine_hundredths: Option<u32>,
+    #[serde(default)]
+    interest_hundredths_a_month: Option<u32>,
+    #[serde(default)]
+    discount: Option<ChargeDiscount>,
+    #[serde(default)]
+    abatement_centavos: Option<i64>,
 }
 
 impl QrCodeCreatedV1 {
     fn charge_expires_at(&self) -> Option<DateTime<Utc>> {
         self.bank_charge.as_ref().map(|charge| charge.expires_at)
+    }
+
+    fn charge_due(&self) -> Option<ChargeDue> {
+        let due = self.bank_charge.as_ref()?.due.as_ref()?;
+        Some(ChargeDue {
+            due_date: due.due_date,
+            days_after_due: due.days_after_due,
+            fine_hundredths: due.fine_hundredths,
+            interest_hundredths_a_month: due.interest_hundredths_a_month,
+            discount: due.discount.clone(),
+            abatement_centavos: due.abatement_centavos,
+        })
     }
 }
 
@@ -478,6 +544,7 @@ struct Columns {
     version: Vec<i64>,
     single_use: Vec<bool>,
     charge_expires_at: Vec<Option<DateTime<Utc>>>,
+    charge_due: Vec<Option<serde_json::Value>>,
 }
 
 impl Columns {
@@ -490,14 +557,14 @@ impl Columns {
                 "copy {t} (qrcode_id, owner_id, key_kind, pix_key, merchant_name, merchant_city,
                            amount_centavos, description, txid, payload, created_at, event_id,
                            tx_id, global_position, created_by, key_id, batch_id,
-                           duplicate_of, version, single_use, charge_expires_at)
+                           duplicate_of, version, single_use, charge_expires_at, charge_due)
                  from stdin (format binary)"
             ),
         )
         .await?;
         for i in 0..self.qrcode_id.len() {
             let out = copy.rows();
-            out.row(21);
+            out.row(22);
             out.uuid(self.qrcode_id[i]);
             out.optional(self.owner_id[i], BinaryRows::uuid);
             out.text(self.key_kind[i]);
@@ -519,6 +586,10 @@ impl Columns {
             out.bigint(self.version[i]);
             out.boolean(self.single_use[i]);
             out.optional(self.charge_expires_at[i], BinaryRows::timestamptz);
+            out.optional(
+                self.charge_due[i].as_ref().map(ToString::to_string),
+                |rows, json| rows.jsonb(&json),
+            );
             copy.row_written().await?;
         }
         copy.finish().await
@@ -526,6 +597,11 @@ impl Columns {
 
     fn push(&mut self, event: &StoredEvent, created: QrCodeCreatedV1) {
         self.charge_expires_at.push(created.charge_expires_at());
+        self.charge_due.push(
+            created
+                .charge_due()
+                .and_then(|due| serde_json::to_value(due).ok()),
+        );
         self.qrcode_id.push(created.qrcode_id);
         self.owner_id.push(created.owner_id);
         self.created_by.push(created.created_by);
@@ -747,21 +823,21 @@ async fn insert_rows(
         "insert into {t} (qrcode_id, owner_id, key_kind, pix_key, merchant_name, merchant_city,
                           amount_centavos, description, txid, payload, created_at, event_id,
                           tx_id, global_position, created_by, key_id, batch_id, duplicate_of,
-                          version, single_use, charge_expires_at)
+                          version, single_use, charge_expires_at, charge_due)
          select q.qrcode_id, q.owner_id, q.key_kind, q.pix_key, q.merchant_name,
                 q.merchant_city, q.amount_centavos, q.description, q.txid, q.payload,
                 q.created_at, q.event_id, q.tx_id::xid8, q.global_position, q.created_by,
                 q.key_id, q.batch_id, q.duplicate_of, q.version, q.single_use,
-                q.charge_expires_at
+                q.charge_expires_at, q.charge_due
            from unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[],
                        $7::bigint[], $8::text[], $9::text[], $10::text[], $11::timestamptz[],
                        $12::uuid[], $13::text[], $14::bigint[], $15::text[], $16::uuid[],
                        $17::uuid[], $18::uuid[], $19::bigint[], $20::boolean[],
-                       $21::timestamptz[])
+                       $21::timestamptz[], $22::jsonb[])
              as q(qrcode_id, owner_id, key_kind, pix_key, merchant_name, merchant_city,
                   amount_centavos, description, txid, payload, created_at, event_id, tx_id,
                   global_position, created_by, key_id, batch_id, duplicate_of, version,
-                  single_use, charge_expires_at)"
+                  single_use, charge_expires_at, charge_due)"
     )))
     .bind(&columns.qrcode_id)
     .bind(&columns.owner_id)
@@ -784,6 +860,7 @@ async fn insert_rows(
     .bind(&columns.version)
     .bind(&columns.single_use)
     .bind(&columns.charge_expires_at)
+    .bind(&columns.charge_due)
     .execute(&mut *conn)
     .await?;
     Ok(())

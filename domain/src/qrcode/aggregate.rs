@@ -101,21 +101,16 @@ impl QrCode {
         let CreateBankCharge {
             create,
             location,
-            expires_in_seconds,
+            terms,
         } = charge;
-        if !(CHARGE_MIN_SECONDS..=CHARGE_MAX_SECONDS).contains(&expires_in_seconds) {
-            return Err(QrCodeError::ChargeExpiryInvalid);
-        }
         let txid = create.request.txid.clone().unwrap_or_default();
         if !(26..=35).contains(&txid.len()) || !txid.bytes().all(|b| b.is_ascii_alphanumeric()) {
             return Err(QrCodeError::ChargeTxidInvalid);
         }
-        if create.request.amount.is_none() {
+        let Some(amount) = create.request.amount else {
             return Err(QrCodeError::SingleUseWithoutAmount);
-        }
-        let expires_at = chrono::DateTime::parse_from_rfc3339(&create.requested_at)
-            .map(|at| at + chrono::Duration::seconds(i64::from(expires_in_seconds)))
-            .map_err(|_| QrCodeError::ChargeExpiryInvalid)?;
+        };
+        let window = super::charge_terms::window(terms, &create.requested_at, amount.get())?;
         // The static engine checks the values (and writes the txid's 25-character field no
         // wider than it allows); only its verdict and normalised texts are kept.
         if create
@@ -159,8 +154,12 @@ impl QrCode {
             single_use: true,
             bank_charge: Some(BankCharge {
                 location: made.url.unwrap_or_default(),
-                expires_in_seconds,
-                expires_at: expires_at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+                expires_in_seconds: window.expires_in_seconds,
+                expires_at: window
+                    .expires_at
+                    .with_timezone(&chrono::Utc)
+                    .to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+                due: window.due,
             }),
         })])
     }
@@ -346,7 +345,7 @@ mod tests {
     use crate::brcode::{StaticCodeRequest, validate_strict};
     use crate::money::Centavos;
     use crate::pix_key::PixKey;
-    use crate::qrcode::{ArchiveQrCode, CreateQrCode, UnarchiveQrCode};
+    use crate::qrcode::{ArchiveQrCode, ChargeTerms, CreateQrCode, DueDateTerms, UnarchiveQrCode};
 
     type QrCodeTest = TestFramework<QrCode>;
 
@@ -916,7 +915,9 @@ mod tests {
         QrCodeCommand::CreateBankCharge(CreateBankCharge {
             create,
             location: "https://pix.banco.example/qr/v2/9d36b84fc70b478fb95c12729b90ca25".to_owned(),
-            expires_in_seconds: seconds,
+            terms: ChargeTerms::Immediate {
+                expires_in_seconds: seconds,
+            },
         })
     }
 
@@ -950,8 +951,9 @@ mod tests {
             created.bank_charge,
             Some(BankCharge {
                 location: "pix.banco.example/qr/v2/9d36b84fc70b478fb95c12729b90ca25".to_owned(),
-                expires_in_seconds: 900,
+                expires_in_seconds: Some(900),
                 expires_at: "2026-11-21T10:15:00Z".to_owned(),
+                due: None,
             })
         );
     }
@@ -1005,5 +1007,101 @@ mod tests {
         assert!(created.bank_charge.is_none());
         let json = serde_json::to_value(&created).expect("serialisable");
         assert!(json.get("bank_charge").is_none(), "{json}");
+    }
+
+    fn due_terms() -> DueDateTerms {
+        DueDateTerms {
+            due_date: "2026-12-10".to_owned(),
+            days_after_due: 30,
+            debtor_name: crate::sealed::Sealed::from_text("v1.nome"),
+            debtor_document: crate::sealed::Sealed::from_text("v1.documento"),
+            fine_hundredths: Some(200),
+            interest_hundredths_a_month: Some(100),
+            discount: Some(crate::qrcode::FixedDiscount {
+                centavos: 500,
+                until: "2026-12-05".to_owned(),
+            }),
+            abatement_centavos: Some(1_000),
+        }
+    }
+
+    fn due_date_charge(terms: DueDateTerms) -> QrCodeCommand {
+        let QrCodeCommand::CreateBankCharge(mut charge) =
+            bank_charge(Some(15_000), CHARGE_TXID, 60)
+        else {
+            unreachable!("a charge")
+        };
+        charge.terms = ChargeTerms::DueDate(terms);
+        QrCodeCommand::CreateBankCharge(charge)
+    }
+
+    #[test]
+    fn given_no_code_when_a_due_date_charge_is_recorded_then_it_is_offered_until_the_end_of_its_last_day_in_brasilia()
+     {
+        let events = QrCodeTest::with(())
+            .given_no_previous_events()
+            .when(due_date_charge(due_terms()))
+            .inspect_result()
+            .expect("the charge is recorded");
+        let [QrCodeEvent::QrCodeCreated(created)] = events.as_slice() else {
+            panic!("one creation, got {events:?}");
+        };
+        let charge = created.bank_charge.clone().expect("a bank charge");
+        // 2026-12-10 plus 30 days, 23:59:59 in Brasília.
+        assert_eq!(charge.expires_at, "2027-01-10T02:59:59Z");
+        assert_eq!(charge.expires_in_seconds, None);
+        assert_eq!(charge.due, Some(due_terms()));
+        // The debtor is in the log only sealed.
+        let stored = serde_json::to_string(&created).expect("serialisable");
+        assert!(
+            stored.contains("v1.nome") && stored.contains("v1.documento"),
+            "{stored}"
+        );
+        assert!(created.single_use);
+    }
+
+    #[test]
+    fn given_no_code_when_a_due_date_charge_breaks_a_rule_then_it_is_refused_naming_the_term() {
+        let past = DueDateTerms {
+            due_date: "2026-11-20".to_owned(),
+            discount: None,
+            ..due_terms()
+        };
+        let too_long = DueDateTerms {
+            days_after_due: 366,
+            ..due_terms()
+        };
+        let fine = DueDateTerms {
+            fine_hundredths: Some(10_001),
+            ..due_terms()
+        };
+        let interest = DueDateTerms {
+            interest_hundredths_a_month: Some(0),
+            ..due_terms()
+        };
+        let discount_after_due = DueDateTerms {
+            discount: Some(crate::qrcode::FixedDiscount {
+                centavos: 500,
+                until: "2026-12-11".to_owned(),
+            }),
+            ..due_terms()
+        };
+        let nothing_left = DueDateTerms {
+            abatement_centavos: Some(14_500),
+            ..due_terms()
+        };
+        for (terms, expected) in [
+            (past, QrCodeError::ChargeDueDateInvalid),
+            (too_long, QrCodeError::ChargeDaysAfterDueInvalid),
+            (fine, QrCodeError::ChargeFineInvalid),
+            (interest, QrCodeError::ChargeInterestInvalid),
+            (discount_after_due, QrCodeError::ChargeDiscountInvalid),
+            (nothing_left, QrCodeError::ChargeDiscountInvalid),
+        ] {
+            QrCodeTest::with(())
+                .given_no_previous_events()
+                .when(due_date_charge(terms))
+                .then_expect_error(expected);
+        }
     }
 }

@@ -1,6 +1,7 @@
 //! What can be asked of a QR code.
 
 use crate::brcode::StaticCodeRequest;
+use crate::qrcode::events::DueDateTerms;
 
 /// Commands of the QR-code aggregate.
 #[allow(
@@ -39,8 +40,21 @@ pub struct CreateBankCharge {
     pub create: CreateAccountQrCode,
     /// The location the bank answered (`loc.location`, with or without `https://`).
     pub location: String,
-    /// `calendario.expiracao` as sent to the bank, in seconds from `create.requested_at`.
-    pub expires_in_seconds: u32,
+    /// What the bank was asked for: an immediate charge or one with a due date.
+    pub terms: ChargeTerms,
+}
+
+/// The kind of charge and its terms, as sent to the bank.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ChargeTerms {
+    /// `cob`: payable for `calendario.expiracao` seconds from `create.requested_at`.
+    Immediate {
+        /// `calendario.expiracao`.
+        expires_in_seconds: u32,
+    },
+    /// `cobv`: payable up to its due date with the amount, after it with the fine and interest,
+    /// for some days more.
+    DueDate(DueDateTerms),
 }
 
 /// Make a static Pix QR code from values already parsed at the edge.

@@ -79,6 +79,26 @@ pub enum QrCodeError {
     /// A bank charge's message for the payer longer than the API Pix takes.
     #[error("A mensagem para quem paga tem no máximo 140 caracteres.")]
     ChargeMessageTooLong,
+    /// A due-date charge's due date in the past, or not a date.
+    #[error("Informe o vencimento como uma data de hoje em diante.")]
+    ChargeDueDateInvalid,
+    /// Too many days after the due date.
+    #[error("O prazo para pagar depois do vencimento vai de 0 a 365 dias.")]
+    ChargeDaysAfterDueInvalid,
+    /// A fine outside 0,01 % to 100 %.
+    #[error("A multa é um percentual do valor, de 0,01% a 100%.")]
+    ChargeFineInvalid,
+    /// Interest outside 0,01 % to 100 % a month.
+    #[error("Os juros são um percentual ao mês, de 0,01% a 100%.")]
+    ChargeInterestInvalid,
+    /// A discount of nothing, after the due date, in the past, or that leaves nothing to pay.
+    #[error(
+        "O desconto precisa de um valor menor que o da cobrança e de uma data de hoje até o vencimento."
+    )]
+    ChargeDiscountInvalid,
+    /// An abatement of nothing, or that leaves nothing to pay.
+    #[error("O abatimento precisa ser maior que zero e menor que o valor da cobrança.")]
+    ChargeAbatementInvalid,
 }
 
 impl QrCodeError {
@@ -103,6 +123,12 @@ impl QrCodeError {
             QrCodeError::ChargeExpiryInvalid => "charge-expiry-invalid",
             QrCodeError::ChargeTxidInvalid => "charge-txid-invalid",
             QrCodeError::ChargeMessageTooLong => "charge-message-too-long",
+            QrCodeError::ChargeDueDateInvalid => "charge-due-date-invalid",
+            QrCodeError::ChargeDaysAfterDueInvalid => "charge-days-after-due-invalid",
+            QrCodeError::ChargeFineInvalid => "charge-fine-invalid",
+            QrCodeError::ChargeInterestInvalid => "charge-interest-invalid",
+            QrCodeError::ChargeDiscountInvalid => "charge-discount-invalid",
+            QrCodeError::ChargeAbatementInvalid => "charge-abatement-invalid",
         }
     }
 }
@@ -132,7 +158,13 @@ impl crate::refusal::Refusal for QrCodeError {
             | QrCodeError::SingleUseWithoutAmount
             | QrCodeError::SingleUseWithoutTxid
             | QrCodeError::ChargeExpiryInvalid
-            | QrCodeError::ChargeMessageTooLong => "invalid-argument",
+            | QrCodeError::ChargeMessageTooLong
+            | QrCodeError::ChargeDueDateInvalid
+            | QrCodeError::ChargeDaysAfterDueInvalid
+            | QrCodeError::ChargeFineInvalid
+            | QrCodeError::ChargeInterestInvalid
+            | QrCodeError::ChargeDiscountInvalid
+            | QrCodeError::ChargeAbatementInvalid => "invalid-argument",
             other => QrCodeError::code(other),
         }
     }
@@ -156,6 +188,12 @@ impl crate::refusal::Refusal for QrCodeError {
             QrCodeError::AnonymousWithOwner
             | QrCodeError::ChargeExpiryInvalid
             | QrCodeError::ChargeMessageTooLong
+            | QrCodeError::ChargeDueDateInvalid
+            | QrCodeError::ChargeDaysAfterDueInvalid
+            | QrCodeError::ChargeFineInvalid
+            | QrCodeError::ChargeInterestInvalid
+            | QrCodeError::ChargeDiscountInvalid
+            | QrCodeError::ChargeAbatementInvalid
             | QrCodeError::ChargeTxidInvalid => crate::refusal::RefusalKind::Invalid,
             QrCodeError::PlanLimitReached(refusal) => crate::refusal::Refusal::kind(refusal),
         }
@@ -169,6 +207,12 @@ impl crate::refusal::Refusal for QrCodeError {
             QrCodeError::SingleUseWithoutAmount => Some("amount"),
             QrCodeError::ChargeExpiryInvalid => Some("expiresInMinutes"),
             QrCodeError::ChargeMessageTooLong => Some("description"),
+            QrCodeError::ChargeDueDateInvalid => Some("dueDate"),
+            QrCodeError::ChargeDaysAfterDueInvalid => Some("daysAfterDue"),
+            QrCodeError::ChargeFineInvalid => Some("fine"),
+            QrCodeError::ChargeInterestInvalid => Some("interest"),
+            QrCodeError::ChargeDiscountInvalid => Some("discount"),
+            QrCodeError::ChargeAbatementInvalid => Some("abatement"),
             QrCodeError::Invalid(errors) => errors.first().map(request_field),
             _ => None,
         }

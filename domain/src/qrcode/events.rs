@@ -84,16 +84,60 @@ pub struct QrCodeCreated {
     pub bank_charge: Option<BankCharge>,
 }
 
-/// A charge (`cob`) the account's bank holds behind a dynamic code.
+/// A charge the account's bank holds behind a dynamic code: immediate (`cob`) or with a due
+/// date (`cobv`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BankCharge {
     /// The location written in the code (26-25), without `https://`.
     pub location: String,
-    /// `calendario.expiracao` as sent, in seconds.
-    pub expires_in_seconds: u32,
-    /// When the code stops being offered, RFC 3339: `created_at` plus the validity. Balcão's
-    /// clock read before the bank was called, so never later than the bank's own expiry.
+    /// A `cob`'s `calendario.expiracao` as sent, in seconds; `None` for a `cobv`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expires_in_seconds: Option<u32>,
+    /// When the code stops being offered, RFC 3339. A `cob`: `created_at` plus the validity
+    /// (Balcão's clock read before the bank was called, so never later than the bank's own
+    /// expiry). A `cobv`: the end of its last payable day in Brasília (the due date plus
+    /// `validadeAposVencimento` days).
     pub expires_at: String,
+    /// A `cobv`'s terms; `None` for a `cob`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub due: Option<DueDateTerms>,
+}
+
+/// A due-date charge's terms (`cobv`), in the API Pix's own modalities: a fine as a percentage
+/// (`multa`, modalidade 2), interest as a percentage a month in calendar days (`juros`,
+/// modalidade 3), a fixed discount up to a date (`desconto`, modalidade 1) and a fixed abatement
+/// (`abatimento`, modalidade 1). Percentages are in hundredths of a percent (`200` = 2,00 %).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DueDateTerms {
+    /// `calendario.dataDeVencimento`, `YYYY-MM-DD`.
+    pub due_date: String,
+    /// `calendario.validadeAposVencimento`: days the charge may still be paid after the due date.
+    pub days_after_due: u32,
+    /// Who owes it (`devedor.nome`), sealed with the account's key.
+    pub debtor_name: crate::sealed::Sealed,
+    /// Their CPF or CNPJ (`devedor.cpf` / `devedor.cnpj`), sealed.
+    pub debtor_document: crate::sealed::Sealed,
+    /// `multa`: a percentage of the amount once the due date has passed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fine_hundredths: Option<u32>,
+    /// `juros`: a percentage a month, counted in calendar days after the due date.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interest_hundredths_a_month: Option<u32>,
+    /// `desconto`: so much off when paid up to a date.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub discount: Option<FixedDiscount>,
+    /// `abatimento`: so much off, whenever it is paid.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub abatement_centavos: Option<u64>,
+}
+
+/// A fixed discount up to a date.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FixedDiscount {
+    /// How much off.
+    pub centavos: u64,
+    /// The last day it applies, `YYYY-MM-DD` (at most the due date).
+    pub until: String,
 }
 
 /// Whether `value` is `false`: a flag added within a version is left out of the stored event

@@ -9,6 +9,7 @@
 
 mod aggregate;
 pub mod batch;
+pub mod charge_terms;
 mod commands;
 mod error;
 mod events;
@@ -16,13 +17,13 @@ pub mod txid;
 
 pub use aggregate::{CHARGE_MAX_SECONDS, CHARGE_MESSAGE_MAX_CHARS, CHARGE_MIN_SECONDS, QrCode};
 pub use commands::{
-    ArchiveQrCode, ClaimQrCode, CreateAccountQrCode, CreateAnonymousQrCode, CreateBankCharge,
-    CreateQrCode, QrCodeCommand, UnarchiveQrCode,
+    ArchiveQrCode, ChargeTerms, ClaimQrCode, CreateAccountQrCode, CreateAnonymousQrCode,
+    CreateBankCharge, CreateQrCode, QrCodeCommand, UnarchiveQrCode,
 };
 pub use error::{QrCodeError, request_field};
 pub use events::{
-    BankCharge, QrCodeArchived, QrCodeClaimed, QrCodeCreated, QrCodeEvent,
-    QrCodeManagementLinkIssued, QrCodeUnarchived,
+    BankCharge, DueDateTerms, FixedDiscount, QrCodeArchived, QrCodeClaimed, QrCodeCreated,
+    QrCodeEvent, QrCodeManagementLinkIssued, QrCodeUnarchived,
 };
 
 /// The aggregate type, used as the stream type in the event log.

@@ -605,35 +605,45 @@ impl ApiPixClient {
         refund_answer(status, &answer, now).map(Some)
     }
 
-    /// Asks the bank for an immediate charge (`PUT /cob/{txid}` with `calendario.expiracao`,
-    /// `valor.original`, `chave` and, when given, `solicitacaoPagador`) and reads the location
-    /// it answers. When the bank refuses a charge it already has under this txid (a retry after
-    /// an answer that was lost), the charge is read back (`GET /cob/{txid}`) and taken if it is
-    /// the same one, still `ATIVA`.
+    /// Asks the bank for a charge: immediate (`PUT /cob/{txid}` with `calendario.expiracao`) or
+    /// with a due date (`PUT /cobv/{txid}` with `calendario.dataDeVencimento`, the debtor and the
+    /// fine, interest, discount and abatement in the spec's modalities), with `valor.original`,
+    /// `chave` and, when given, `solicitacaoPagador`; reads the location it answers. When the
+    /// bank refuses a charge it already has under this txid (a retry after an answer that was
+    /// lost), the charge is read back and taken if it is the same one, still `ATIVA`.
     ///
     /// # Errors
     ///
     /// As [`BankError`] says; [`BankError::Unexpected`] when the answer carries no location.
     pub async fn put_charge(&self, charge: &ChargeRequest<'_>) -> Result<ChargeReport, BankError> {
         let mut body = serde_json::json!({
-            "calendario": {"expiracao": charge.expires_in_seconds},
             "valor": {"original": charge.amount.to_emv()},
             "chave": charge.chave,
         });
+        let path = match &charge.terms {
+            ChargeRequestTerms::Immediate { expires_in_seconds } => {
+                body["calendario"] = serde_json::json!({"expiracao": expires_in_seconds});
+                "cob"
+            }
+            ChargeRequestTerms::DueDate(due) => {
+                due.write(&mut body);
+                "cobv"
+            }
+        };
         if let Some(message) = charge.payer_message {
             body["solicitacaoPagador"] = serde_json::Value::from(message);
         }
         let (status, answer) = self
-            .call("put-cob", Method::PUT, &["cob", charge.txid], Some(&body))
+            .call("put-charge", Method::PUT, &[path, charge.txid], Some(&body))
             .await?;
         if status.is_success() {
             return charge_answer(status, &answer);
         }
-        let refused = api_error(status, &answer, "cob.write");
+        let refused = api_error(status, &answer, &format!("{path}.write"));
         if !status.is_client_error() {
             return Err(refused);
         }
-        match self.get_charge(charge.txid).await {
+        match self.get_charge(path, charge.txid).await {
             Ok(Some(found))
                 if found.status == "ATIVA"
                     && found.chave == charge.chave
@@ -645,20 +655,25 @@ impl ApiPixClient {
         }
     }
 
-    /// The charge `txid` as the bank has it (`GET /cob/{txid}`); `None` when it has none.
+    /// The charge `txid` as the bank has it (`GET /cob/{txid}` or, with `path` `cobv`,
+    /// `GET /cobv/{txid}`); `None` when it has none.
     ///
     /// # Errors
     ///
     /// As [`BankError`] says.
-    pub async fn get_charge(&self, txid: &str) -> Result<Option<ChargeReport>, BankError> {
+    pub async fn get_charge(
+        &self,
+        path: &str,
+        txid: &str,
+    ) -> Result<Option<ChargeReport>, BankError> {
         let (status, answer) = self
-            .call("get-cob", Method::GET, &["cob", txid], None)
+            .call("get-charge", Method::GET, &[path, txid], None)
             .await?;
         if status == StatusCode::NOT_FOUND && is_problem(&answer) {
             return Ok(None);
         }
         if !status.is_success() {
-            return Err(api_error(status, &answer, "cob.read"));
+            return Err(api_error(status, &answer, &format!("{path}.read")));
         }
         charge_answer(status, &answer).map(Some)
     }
@@ -768,10 +783,80 @@ pub struct ChargeRequest<'a> {
     pub chave: &'a str,
     /// `valor.original`.
     pub amount: domain::money::Centavos,
-    /// `calendario.expiracao`, in seconds.
-    pub expires_in_seconds: u32,
+    /// Immediate or with a due date.
+    pub terms: ChargeRequestTerms<'a>,
     /// `solicitacaoPagador`: what the payer reads in their bank app.
     pub payer_message: Option<&'a str>,
+}
+
+/// What kind of charge, with its terms.
+#[derive(Debug, Clone)]
+pub enum ChargeRequestTerms<'a> {
+    /// `cob`, `calendario.expiracao` in seconds.
+    Immediate {
+        /// Seconds from the bank's `calendario.criacao`.
+        expires_in_seconds: u32,
+    },
+    /// `cobv`.
+    DueDate(DueDateRequest<'a>),
+}
+
+/// A due-date charge's terms as the bank takes them (the debtor in the clear: the bank needs
+/// it, and it goes nowhere else).
+#[derive(Debug, Clone)]
+pub struct DueDateRequest<'a> {
+    /// `calendario.dataDeVencimento`, `YYYY-MM-DD`.
+    pub due_date: &'a str,
+    /// `calendario.validadeAposVencimento`.
+    pub days_after_due: u32,
+    /// `devedor.nome`.
+    pub debtor_name: &'a str,
+    /// `devedor.cpf` (11 digits) or `devedor.cnpj` (14 characters).
+    pub debtor_document: &'a str,
+    /// `valor.multa`, modalidade 2 (percentage), in hundredths of a percent.
+    pub fine_hundredths: Option<u32>,
+    /// `valor.juros`, modalidade 3 (percentage a month, calendar days).
+    pub interest_hundredths_a_month: Option<u32>,
+    /// `valor.desconto`, modalidade 1 (fixed amount up to a date): centavos and the date.
+    pub discount: Option<(domain::money::Centavos, &'a str)>,
+    /// `valor.abatimento`, modalidade 1 (fixed amount).
+    pub abatement: Option<domain::money::Centavos>,
+}
+
+impl DueDateRequest<'_> {
+    /// Writes `calendario`, `devedor` and the adjustments of `valor` into `body`.
+    fn write(&self, body: &mut serde_json::Value) {
+        let hundredths = |h: u32| domain::money::Centavos::new(u64::from(h)).to_emv();
+        body["calendario"] = serde_json::json!({
+            "dataDeVencimento": self.due_date,
+            "validadeAposVencimento": self.days_after_due,
+        });
+        let document = if self.debtor_document.len() == 11 {
+            "cpf"
+        } else {
+            "cnpj"
+        };
+        body["devedor"] =
+            serde_json::json!({ document: self.debtor_document, "nome": self.debtor_name });
+        if let Some(fine) = self.fine_hundredths {
+            body["valor"]["multa"] =
+                serde_json::json!({"modalidade": 2, "valorPerc": hundredths(fine)});
+        }
+        if let Some(interest) = self.interest_hundredths_a_month {
+            body["valor"]["juros"] =
+                serde_json::json!({"modalidade": 3, "valorPerc": hundredths(interest)});
+        }
+        if let Some((amount, until)) = self.discount {
+            body["valor"]["desconto"] = serde_json::json!({
+                "modalidade": 1,
+                "descontoDataFixa": [{"data": until, "valorPerc": amount.to_emv()}],
+            });
+        }
+        if let Some(abatement) = self.abatement {
+            body["valor"]["abatimento"] =
+                serde_json::json!({"modalidade": 1, "valorPerc": abatement.to_emv()});
+        }
+    }
 }
 
 /// A charge as the bank answered it.

@@ -18,8 +18,8 @@ mod exclusive;
 mod stored;
 
 pub use client::{
-    AccessToken, ApiPixClient, ApiPixSettings, ChargeReport, ChargeRequest, Credentials,
-    ReceivedPage, WebhookOutcome,
+    AccessToken, ApiPixClient, ApiPixSettings, ChargeReport, ChargeRequest, ChargeRequestTerms,
+    Credentials, DueDateRequest, ReceivedPage, WebhookOutcome,
 };
 pub use error::BankError;
 pub use every::every;

@@ -56,6 +56,54 @@ pub struct PaymentPage {
     /// A bank charge past its validity, unpaid: the page says so and offers no code (the bank
     /// refuses it).
     pub expired: bool,
+    /// A due-date charge's terms in pt-BR sentences (the due date first); `None` otherwise.
+    pub due: Option<DueLines>,
+}
+
+/// What a due-date charge's page says of its terms.
+pub struct DueLines {
+    /// "10/12/2026".
+    pub due_date: String,
+    /// One sentence per term (discount, abatement, fine and interest).
+    pub terms: Vec<String>,
+}
+
+/// A due-date charge's terms as the payer reads them.
+fn due_lines(due: &projections::qrcodes::ChargeDue) -> DueLines {
+    let day = |d: chrono::NaiveDate| d.format("%d/%m/%Y").to_string();
+    let percent = |h: u32| format!("{},{:02}", h / 100, h % 100);
+    let money = |c: i64| domain::money::Centavos::new(u64::try_from(c).unwrap_or(0)).to_string();
+    let mut terms = Vec::new();
+    if let Some(discount) = &due.discount {
+        terms.push(format!(
+            "Pagando até {}, desconto de {}.",
+            day(discount.until),
+            money(discount.centavos)
+        ));
+    }
+    if let Some(abatement) = due.abatement_centavos {
+        terms.push(format!("Abatimento de {} sobre o valor.", money(abatement)));
+    }
+    match (due.fine_hundredths, due.interest_hundredths_a_month) {
+        (Some(fine), Some(interest)) => terms.push(format!(
+            "Depois do vencimento, multa de {}% e juros de {}% ao mês.",
+            percent(fine),
+            percent(interest)
+        )),
+        (Some(fine), None) => terms.push(format!(
+            "Depois do vencimento, multa de {}%.",
+            percent(fine)
+        )),
+        (None, Some(interest)) => terms.push(format!(
+            "Depois do vencimento, juros de {}% ao mês.",
+            percent(interest)
+        )),
+        (None, None) => {}
+    }
+    DueLines {
+        due_date: day(due.due_date),
+        terms,
+    }
 }
 
 /// Until when a bank charge's code is offered.
@@ -257,6 +305,7 @@ fn render_payment(
         ),
     );
     let simulate = crate::api::payments::sandbox::offered(state, &view);
+    let due = view.charge_due.as_ref().map(due_lines);
     PaymentPage {
         meta,
         view,
@@ -268,6 +317,7 @@ fn render_payment(
         paid,
         valid_until,
         expired,
+        due,
     }
     .render()
     .map_err(|e| AppError::Internal(anyhow::anyhow!("rendering the payer page: {e}")))

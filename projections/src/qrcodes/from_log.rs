@@ -33,6 +33,7 @@ pub fn view_from_stream(upcasters: &Upcasters, events: &[StoredEvent]) -> Option
                     continue;
                 };
                 let charge_expires_at = created.charge_expires_at();
+                let charge_due = created.charge_due();
                 view = Some(QrCodeView {
                     qrcode_id: created.qrcode_id,
                     owner_id: created.owner_id,
@@ -57,6 +58,7 @@ pub fn view_from_stream(upcasters: &Upcasters, events: &[StoredEvent]) -> Option
                     // Payments are not the code's events: `find_or_from_log` asks for them.
                     paid_at: None,
                     charge_expires_at,
+                    charge_due,
                 });
             }
             ARCHIVED | UNARCHIVED => {

@@ -25,18 +25,20 @@ use commands::{CommandMetadata, RequestDigest};
 use domain::bank_connection::BankConnection;
 use domain::money::Centavos;
 use domain::qrcode::{
-    CHARGE_MAX_SECONDS, CHARGE_MIN_SECONDS, CreateAccountQrCode, CreateBankCharge,
+    CHARGE_MAX_SECONDS, CHARGE_MIN_SECONDS, ChargeTerms, CreateAccountQrCode, CreateBankCharge,
+    DueDateTerms, FixedDiscount,
 };
 use domain::team::Right;
 use serde::Deserialize;
 use uuid::Uuid;
 
 use super::create::WithQr;
+use super::due_date::{DueDateBody, ParsedDueDate};
 use super::input::{invalid, one_code, shared};
 use super::json::{CodeBody, CodeJson, FieldProblem};
 use crate::api::access::Workspace;
 use crate::api::json::Json;
-use crate::bank::{BankError, ChargeRequest};
+use crate::bank::{BankError, ChargeRequest, ChargeRequestTerms, DueDateRequest};
 use crate::billing::kept_plans::PlanReadings;
 use crate::error::ApiError;
 use crate::read_your_writes::wait_for;
@@ -75,6 +77,10 @@ pub struct NewCharge {
     /// The city in the code; blank: the account's default.
     #[serde(default)]
     pub merchant_city: String,
+    /// With a `dueDate`, a due-date charge (`cobv`) and its terms; `expiresInMinutes` is then
+    /// not read.
+    #[serde(flatten)]
+    pub due: DueDateBody,
 }
 
 fn not_connected() -> ApiError {
@@ -108,10 +114,20 @@ fn bank_failure(error: &BankError) -> ApiError {
 struct Checked {
     amount: Centavos,
     description: Option<String>,
-    expires_in_seconds: u32,
+    terms: Terms,
 }
 
-fn check(body: &NewCharge, problems: &mut Vec<FieldProblem>) -> Option<Checked> {
+/// Immediate (seconds of validity) or with a due date.
+enum Terms {
+    Immediate(u32),
+    DueDate(ParsedDueDate),
+}
+
+fn check(
+    body: &NewCharge,
+    today: chrono::NaiveDate,
+    problems: &mut Vec<FieldProblem>,
+) -> Option<Checked> {
     let amount = match Centavos::parse_br(body.amount.trim()) {
         Ok(amount) if amount.get() > 0 => Some(amount),
         Ok(_) => {
@@ -141,24 +157,28 @@ fn check(body: &NewCharge, problems: &mut Vec<FieldProblem>) -> Option<Checked> 
             format!("A mensagem para quem paga tem no máximo {MAX_PAYER_MESSAGE} caracteres."),
         ));
     }
-    let minutes = i64::from(CHARGE_MIN_SECONDS / 60)..=i64::from(CHARGE_MAX_SECONDS / 60);
-    let expires_in_seconds = match body.expires_in_minutes {
-        Some(m) if minutes.contains(&m) => u32::try_from(m * 60).ok(),
-        _ => {
-            problems.push(FieldProblem::new(
-                "expiresInMinutes",
-                "A validade da cobrança vai de 1 minuto a 7 dias.".to_owned(),
-            ));
-            None
+    let terms = if super::due_date::asked(&body.due) {
+        super::due_date::parse(&body.due, today, problems).map(Terms::DueDate)
+    } else {
+        let minutes = i64::from(CHARGE_MIN_SECONDS / 60)..=i64::from(CHARGE_MAX_SECONDS / 60);
+        match body.expires_in_minutes {
+            Some(m) if minutes.contains(&m) => u32::try_from(m * 60).ok().map(Terms::Immediate),
+            _ => {
+                problems.push(FieldProblem::new(
+                    "expiresInMinutes",
+                    "A validade da cobrança vai de 1 minuto a 7 dias.".to_owned(),
+                ));
+                None
+            }
         }
     };
-    let (Some(amount), Some(expires_in_seconds)) = (amount, expires_in_seconds) else {
+    let (Some(amount), Some(terms)) = (amount, terms) else {
         return None;
     };
     problems.is_empty().then_some(Checked {
         amount,
         description,
-        expires_in_seconds,
+        terms,
     })
 }
 
@@ -198,7 +218,12 @@ pub async fn create(
         ..CodeBody::default()
     };
     let shared = shared(&state, workspace.account_uuid(), &code_body, &mut problems).await?;
-    let checked = check(&body, &mut problems);
+    let today = state
+        .clock
+        .now()
+        .with_timezone(&chrono::FixedOffset::west_opt(3 * 3600).expect("Brasília's offset"))
+        .date_naive();
+    let checked = check(&body, today, &mut problems);
     // The receiver's name and city, the key: as a static code checks them (the amount too).
     let amount_text = checked
         .as_ref()
@@ -235,9 +260,9 @@ pub async fn create(
     request.additional_info = checked.description.clone();
     let digest = RequestDigest::of(
         format!(
-            "cob\n{key_id}\n{}\n{}\n{}",
+            "charge\n{key_id}\n{}\n{}\n{}",
             checked.amount.get(),
-            checked.expires_in_seconds,
+            terms_text(&checked.terms),
             checked.description.as_deref().unwrap_or_default()
         )
         .as_bytes(),
@@ -269,7 +294,7 @@ pub async fn create(
             txid: &txid,
             chave: &pix_key,
             amount: checked.amount,
-            expires_in_seconds: checked.expires_in_seconds,
+            terms: bank_terms(&checked.terms),
             payer_message: checked.description.as_deref(),
         })
         .await
@@ -295,7 +320,7 @@ pub async fn create(
             requested_at,
         },
         location: report.location,
-        expires_in_seconds: checked.expires_in_seconds,
+        terms: sealed_terms(&state, workspace.account_id(), checked.terms).await?,
     };
     let metadata = {
         let metadata = CommandMetadata::start().by(workspace.caller_id().to_owned());
@@ -316,6 +341,66 @@ pub async fn create(
         .map_err(crate::api::access::projection_error)?
         .ok_or_else(|| ApiError::internal(anyhow::anyhow!("a recorded charge has no code")))?;
     answered(&state, view, with_qr.wants_svg(), created.replayed)
+}
+
+/// The terms as the digest of an idempotent request reads them.
+fn terms_text(terms: &Terms) -> String {
+    match terms {
+        Terms::Immediate(seconds) => format!("cob {seconds}"),
+        Terms::DueDate(due) => format!("cobv {due:?}"),
+    }
+}
+
+/// The terms as the bank takes them.
+fn bank_terms(terms: &Terms) -> ChargeRequestTerms<'_> {
+    match terms {
+        Terms::Immediate(seconds) => ChargeRequestTerms::Immediate {
+            expires_in_seconds: *seconds,
+        },
+        Terms::DueDate(due) => ChargeRequestTerms::DueDate(DueDateRequest {
+            due_date: &due.due_date,
+            days_after_due: due.days_after_due,
+            debtor_name: &due.debtor_name,
+            debtor_document: &due.debtor_document,
+            fine_hundredths: due.fine_hundredths,
+            interest_hundredths_a_month: due.interest_hundredths_a_month,
+            discount: due
+                .discount
+                .as_ref()
+                .map(|(amount, until)| (*amount, until.as_str())),
+            abatement: due.abatement,
+        }),
+    }
+}
+
+/// The terms as the event keeps them: the debtor sealed with the account's key.
+async fn sealed_terms(
+    state: &AppState,
+    account_id: &str,
+    terms: Terms,
+) -> Result<ChargeTerms, ApiError> {
+    Ok(match terms {
+        Terms::Immediate(expires_in_seconds) => ChargeTerms::Immediate { expires_in_seconds },
+        Terms::DueDate(due) => {
+            let key = commands::vault::load_key(&state.pool, account_id)
+                .await
+                .map_err(|error| ApiError::internal(anyhow::Error::new(error)))?
+                .ok_or_else(|| ApiError::internal(anyhow::anyhow!("the account has no key")))?;
+            ChargeTerms::DueDate(DueDateTerms {
+                due_date: due.due_date,
+                days_after_due: due.days_after_due,
+                debtor_name: key.seal(&due.debtor_name),
+                debtor_document: key.seal(&due.debtor_document),
+                fine_hundredths: due.fine_hundredths,
+                interest_hundredths_a_month: due.interest_hundredths_a_month,
+                discount: due.discount.map(|(amount, until)| FixedDiscount {
+                    centavos: amount.get(),
+                    until,
+                }),
+                abatement_centavos: due.abatement.map(Centavos::get),
+            })
+        }
+    })
 }
 
 /// The key's Pix key while its bank connection stands, from the connection's stream.

@@ -40,6 +40,7 @@
 
 pub mod charge;
 pub mod create;
+pub mod due_date;
 pub mod input;
 pub mod json;
 pub mod manage;

@@ -34,6 +34,30 @@ async fn payer_page(app: &TestApp, id: &str) -> String {
     response.text().await.expect("its body")
 }
 
+/// The payment `e2e` once the transactions have it.
+async fn payment_once_shown(owner: &mut Person, e2e: &str) -> Value {
+    eventually("the charge's payment in the transactions", async || {
+        let shown = owner
+            .get(&Person::in_account(
+                &owner.account_id,
+                &format!("/payments/{e2e}"),
+            ))
+            .await;
+        (shown.status == StatusCode::OK).then_some(shown.json)
+    })
+    .await
+}
+
+/// The fields a 422 names, in order.
+fn problem_fields(answer: &tests::browser::Answer) -> Vec<String> {
+    answer.json["error"]["problems"]
+        .as_array()
+        .expect("problems")
+        .iter()
+        .filter_map(|p| p["field"].as_str().map(str::to_owned))
+        .collect()
+}
+
 async fn codes(owner: &mut Person) -> Vec<Value> {
     let listed = owner
         .get(&Person::in_account(&owner.account_id, "/qrcodes"))
@@ -109,16 +133,7 @@ async fn a_charge_made_through_the_bank_is_the_banks_dynamic_code_and_its_page_s
     // The payer pays; the bank says so by webhook: the payment is the code's, and its page says
     // it was paid to everyone.
     let e2e = bank.pay_charge(&txid);
-    let shown = eventually("the charge's payment in the transactions", async || {
-        let shown = owner
-            .get(&Person::in_account(
-                &owner.account_id,
-                &format!("/payments/{e2e}"),
-            ))
-            .await;
-        (shown.status == StatusCode::OK).then_some(shown.json)
-    })
-    .await;
+    let shown = payment_once_shown(&mut owner, &e2e).await;
     assert_eq!(shown["qrcodeId"], id.as_str(), "{shown}");
     assert_eq!(shown["amountCentavos"], 4_590, "{shown}");
     let paid = eventually("the payer page says it was paid", async || {
@@ -167,12 +182,7 @@ async fn a_charge_is_refused_with_every_problem_or_the_banks_words_and_nothing_i
         )
         .await;
     assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", bad.text);
-    let fields: Vec<&str> = bad.json["error"]["problems"]
-        .as_array()
-        .expect("problems")
-        .iter()
-        .filter_map(|p| p["field"].as_str())
-        .collect();
+    let fields = problem_fields(&bad);
     assert_eq!(
         fields,
         ["amount", "description", "expiresInMinutes"],
@@ -221,5 +231,168 @@ async fn a_charge_is_refused_with_every_problem_or_the_banks_words_and_nothing_i
     );
     assert_eq!(unconnected.code(), "bank-not-connected");
     assert!(codes(&mut owner).await.is_empty());
+    bank.assert_every_request_was_valid();
+}
+
+/// `days` from today in Brasília, `YYYY-MM-DD`.
+fn brasilia_day(days: i64) -> String {
+    let brasilia = chrono::FixedOffset::west_opt(3 * 3600).expect("an offset");
+    (chrono::Utc::now().with_timezone(&brasilia) + chrono::Duration::days(days))
+        .format("%Y-%m-%d")
+        .to_string()
+}
+
+/// `YYYY-MM-DD` as the page writes it, `DD/MM/YYYY`.
+fn written(day: &str) -> String {
+    let parts: Vec<&str> = day.split('-').collect();
+    format!("{}/{}/{}", parts[2], parts[1], parts[0])
+}
+
+#[tokio::test]
+async fn a_due_date_charge_carries_its_terms_to_the_bank_keeps_the_debtor_sealed_and_shows_them_to_the_payer()
+ {
+    let (bank, app, mut owner, key_id) = connected().await;
+    let due = brasilia_day(10);
+    let until = brasilia_day(8);
+    let made = owner
+        .post(
+            &charges_path(&owner),
+            &json!({
+                "keyId": key_id, "merchantCity": "Porto Alegre",
+                "amount": "150,00",
+                "description": "Mensalidade de dezembro",
+                "dueDate": due,
+                "daysAfterDue": 15,
+                "debtor": {"name": "Maria da Silva", "document": "123.456.789-09"},
+                "fine": "2,00",
+                "interest": "1,00",
+                "discount": {"amount": "5,00", "until": until},
+                "abatement": "10,00",
+            }),
+        )
+        .await;
+    assert_eq!(made.status, StatusCode::CREATED, "{}", made.text);
+    let id = made.json["id"].as_str().expect("an id").to_owned();
+    let txid = made.json["txid"].as_str().expect("a txid").to_owned();
+    let payload = made.json["payload"].as_str().expect("a payload").to_owned();
+    let parsed = domain::brcode::validate_strict(&payload).expect("a code every bank app reads");
+    assert_eq!(parsed.code.kind(), Some(domain::brcode::CodeKind::Dynamic));
+
+    // The bank holds a `cobv` with the spec's modalities.
+    let at_bank = bank.charge(&txid).expect("the charge at the bank");
+    assert_eq!(at_bank["loc"]["tipoCob"], "cobv", "{at_bank}");
+    assert_eq!(at_bank["calendario"]["dataDeVencimento"], due.as_str());
+    assert_eq!(at_bank["calendario"]["validadeAposVencimento"], 15);
+    assert_eq!(at_bank["devedor"]["cpf"], "12345678909");
+    assert_eq!(at_bank["devedor"]["nome"], "Maria da Silva");
+    assert_eq!(at_bank["valor"]["original"], "150.00");
+    assert_eq!(
+        at_bank["valor"]["multa"],
+        json!({"modalidade": 2, "valorPerc": "2.00"})
+    );
+    assert_eq!(
+        at_bank["valor"]["juros"],
+        json!({"modalidade": 3, "valorPerc": "1.00"})
+    );
+    assert_eq!(
+        at_bank["valor"]["desconto"],
+        json!({"modalidade": 1, "descontoDataFixa": [{"data": until, "valorPerc": "5.00"}]})
+    );
+    assert_eq!(
+        at_bank["valor"]["abatimento"],
+        json!({"modalidade": 1, "valorPerc": "10.00"})
+    );
+    assert_eq!(at_bank["solicitacaoPagador"], "Mensalidade de dezembro");
+
+    // The debtor is in the log only sealed with the account's key.
+    let db = app.db().await;
+    let plain: i64 = sqlx::query_scalar(
+        "select count(*) from events
+          where payload::text like '%Maria da Silva%' or payload::text like '%12345678909%'",
+    )
+    .fetch_one(&db)
+    .await
+    .expect("count");
+    assert_eq!(plain, 0, "the debtor in the clear in the log");
+
+    let page = payer_page(&app, &id).await;
+    assert!(
+        page.contains(&format!("Vencimento: {}", written(&due))),
+        "{page}"
+    );
+    assert!(
+        page.contains(&format!(
+            "Pagando até {}, desconto de R$ 5,00.",
+            written(&until)
+        )),
+        "{page}"
+    );
+    assert!(
+        page.contains("Abatimento de R$ 10,00 sobre o valor."),
+        "{page}"
+    );
+    assert!(
+        page.contains("Depois do vencimento, multa de 2,00% e juros de 1,00% ao mês."),
+        "{page}"
+    );
+    assert!(page.contains("Pode ser paga até"), "{page}");
+    assert!(
+        !page.contains("data-restam"),
+        "no countdown for a charge of days"
+    );
+    assert!(page.contains(&payload));
+
+    let e2e = bank.pay_charge(&txid);
+    let shown = payment_once_shown(&mut owner, &e2e).await;
+    assert_eq!(shown["qrcodeId"], id.as_str(), "{shown}");
+    eventually("its page says it was paid", async || {
+        payer_page(&app, &id)
+            .await
+            .contains("Este QR code já foi pago")
+            .then_some(())
+    })
+    .await;
+    bank.assert_every_request_was_valid();
+}
+
+#[tokio::test]
+async fn a_due_date_charge_with_bad_terms_names_every_field_and_reaches_no_bank() {
+    let (bank, _app, mut owner, key_id) = connected().await;
+    let tokens = bank.tokens_issued();
+    let bad = owner
+        .post(
+            &charges_path(&owner),
+            &json!({
+                "keyId": key_id, "merchantCity": "Porto Alegre",
+                "amount": "150,00",
+                "dueDate": brasilia_day(-1),
+                "daysAfterDue": 400,
+                "debtor": {"name": "", "document": "111.111.111-12"},
+                "fine": "150,00",
+                "interest": "0",
+                "discount": {"amount": "5,00", "until": brasilia_day(30)},
+                "abatement": "zero",
+            }),
+        )
+        .await;
+    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", bad.text);
+    let fields = problem_fields(&bad);
+    assert_eq!(
+        fields,
+        [
+            "dueDate",
+            "daysAfterDue",
+            "debtor.name",
+            "debtor.document",
+            "fine",
+            "interest",
+            "discount",
+            "abatement"
+        ],
+        "{}",
+        bad.text
+    );
+    assert!(codes(&mut owner).await.is_empty());
+    assert_eq!(bank.tokens_issued(), tokens, "the bank was not called");
     bank.assert_every_request_was_valid();
 }
