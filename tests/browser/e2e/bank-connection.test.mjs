@@ -173,4 +173,40 @@ describe("a key's bank is connected on /painel/chaves/{id}/banco", () => {
     await fitsBothScreens(owner, "the paid charge's page");
     await screenshotsAtBothSizes(owner, "cobranca-paga");
   });
+
+  step("an invoice with a due date shows its terms on its payer page and is paid like any code", async () => {
+    await owner.goto("/painel/chaves");
+    const card = owner.getByRole("listitem").filter({ hasText: bank.key });
+    await card.getByRole("link", { name: "Ver conexão ou criar cobrança" }).click();
+    await owner.getByRole("button", { name: "Fatura com vencimento" }).click();
+    const form = owner.getByRole("form", { name: "Criar cobrança com vencimento" });
+    const due = new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10);
+    const until = new Date(Date.now() + 8 * 86_400_000).toISOString().slice(0, 10);
+    await form.getByLabel("Nome de quem paga").fill("Maria da Silva");
+    await form.getByLabel("CPF ou CNPJ de quem paga").fill("123.456.789-09");
+    await form.getByLabel("Valor").fill("150,00");
+    await form.getByLabel("Vencimento", { exact: true }).fill(due);
+    await form.getByLabel("Multa depois do vencimento, em % (opcional)").fill("2,00");
+    await form.getByLabel("Juros ao mês, em % (opcional)").fill("1,00");
+    await form.getByLabel("Desconto, em reais (opcional)").fill("5,00");
+    await form.getByLabel("Desconto vale até").fill(until);
+    await form.getByLabel("Mensagem para quem paga (opcional)").fill("Mensalidade de dezembro");
+    await form.getByLabel("Cidade").fill("Porto Alegre");
+    await fitsBothScreens(owner, "the due-date charge form");
+    await screenshotsAtBothSizes(owner, "banco-cobranca-vencimento");
+    await form.getByRole("button", { name: "Criar cobrança com vencimento" }).click();
+    await owner.getByText(/Cobrança de R\$\s150,00 para Maria da Silva criada no banco, com vencimento em/).waitFor();
+    const href = await owner.getByRole("link", { name: "Abrir a página de pagamento" }).getAttribute("href");
+    const id = new URL(href).pathname.split("/").pop();
+
+    await owner.goto(`/pagamento/${id}`);
+    await owner.getByText(/^Vencimento: \d\d\/\d\d\/\d{4}$/).waitFor();
+    await owner.getByText("Depois do vencimento, multa de 2,00% e juros de 1,00% ao mês.").waitFor();
+    await owner.getByText(/Pagando até .*, desconto de R\$\s5,00\./).waitFor();
+    await fitsBothScreens(owner, "the due-date charge's payer page");
+    await screenshotsAtBothSizes(owner, "cobranca-vencimento-pagina");
+
+    await bank.payCharge(id.replaceAll("-", ""));
+    await owner.getByRole("heading", { name: "Este QR code já foi pago" }).waitFor();
+  });
 });

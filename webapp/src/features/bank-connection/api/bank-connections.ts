@@ -77,7 +77,7 @@ export interface ConnectBankRequest {
   tokenUrl: string | null;
 }
 
-/** What "Criar cobrança" sends: the charge the key's bank makes (`cob`). */
+/** What "Criar cobrança" sends: an immediate charge (`cob`) the key's bank makes. */
 export interface NewCharge {
   keyId: string;
   /** pt-BR, `"45,90"`. */
@@ -87,6 +87,23 @@ export interface NewCharge {
   expiresInMinutes: number;
   /** The city written in the code. */
   merchantCity: string;
+}
+
+/** A due-date charge (`cobv`): an invoice with a debtor, payable up to some days after its due date. */
+export interface NewDueDateCharge {
+  keyId: string;
+  amount: string;
+  description: string | null;
+  merchantCity: string;
+  /** `YYYY-MM-DD`. */
+  dueDate: string;
+  daysAfterDue: number;
+  debtor: { name: string; document: string };
+  /** Percentages and amounts in pt-BR (`"2,00"`); null when not charged. */
+  fine: string | null;
+  interest: string | null;
+  discount: { amount: string; until: string } | null;
+  abatement: string | null;
 }
 
 /** The dynamic code of a charge, as `POST …/qrcodes/cobrancas` answers it (a QR code of the account). */
@@ -147,7 +164,10 @@ export const bankConnectionsApi = api.injectEndpoints({
       invalidatesTags: (_result, _error, { accountId }) => tags(accountId),
     }),
     /** `POST …/qrcodes/cobrancas`: the bank makes the charge; its dynamic code joins the account's QR codes. */
-    createCharge: build.mutation<ChargeCode, { accountId: string; charge: NewCharge; idempotencyKey: string }>({
+    createCharge: build.mutation<
+      ChargeCode,
+      { accountId: string; charge: NewCharge | NewDueDateCharge; idempotencyKey: string }
+    >({
       query: ({ accountId, charge, idempotencyKey }) => ({
         url: `/api/accounts/${encodeURIComponent(accountId)}/qrcodes/cobrancas`,
         method: 'POST',

@@ -21,6 +21,7 @@ import {
 import { ChargeForm } from './charge-form';
 import { ConnectBankForm } from './connect-bank-form';
 import { ConnectionStatus } from './connection-status';
+import { DueDateChargeForm } from './due-date-charge-form';
 import { MANAGE_FORBIDDEN, bankFailureMessage } from './failure-message';
 
 /** /painel/chaves/{keyId}/banco: connect the key's bank, test it, register the webhook again, disconnect. */
@@ -33,6 +34,7 @@ export function BankConnectionScreen({ workspace, keyId }: { workspace: CurrentW
   const [disconnect, { isLoading: disconnecting }] = useDisconnectBankMutation();
   const [replacing, setReplacing] = useState(false);
   const [confirming, setConfirming] = useState(false);
+  const [chargeKind, setChargeKind] = useState<'now' | 'due'>('now');
   const [notice, setNotice] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const canManage = workspace.role !== 'operator';
@@ -88,7 +90,20 @@ export function BankConnectionScreen({ workspace, keyId }: { workspace: CurrentW
     body = (
       <>
         {/* What a connected key is used for day to day comes first; the connection's details after. */}
-        <ChargeForm accountId={accountId} keyId={keyId} defaultCity={workspace.defaultMerchantCity ?? ''} />
+        <h2>Criar cobrança</h2>
+        <div className="segmented" role="group" aria-label="Tipo de cobrança">
+          <button type="button" aria-pressed={chargeKind === 'now'} onClick={() => setChargeKind('now')}>
+            Venda agora
+          </button>
+          <button type="button" aria-pressed={chargeKind === 'due'} onClick={() => setChargeKind('due')}>
+            Fatura com vencimento
+          </button>
+        </div>
+        {chargeKind === 'now' ? (
+          <ChargeForm accountId={accountId} keyId={keyId} defaultCity={workspace.defaultMerchantCity ?? ''} />
+        ) : (
+          <DueDateChargeForm accountId={accountId} keyId={keyId} defaultCity={workspace.defaultMerchantCity ?? ''} />
+        )}
         <h2>Conexão com o banco</h2>
         <ConnectionStatus connection={connection} now={now} />
         <p className="actions">

@@ -74,7 +74,7 @@ export function ChargeForm({
   const made = form.outcome;
   return (
     <section className="charge" aria-labelledby="titulo-cobranca">
-      <h2 id="titulo-cobranca">Cobrança com validade</h2>
+      <h3 id="titulo-cobranca">Cobrança com validade</h3>
       <p>
         O banco cria um QR code só para esta venda, com o valor fixo e prazo para pagar. Quem paga vê o tempo correndo,
         e a página mostra “Pagamento recebido” assim que o banco avisar.

@@ -145,8 +145,11 @@ export const bankConnectionHandlers = [
       keyId: string;
       amount: string;
       description: string | null;
-      expiresInMinutes: number;
+      expiresInMinutes?: number;
       merchantCity: string;
+      dueDate?: string;
+      daysAfterDue?: number;
+      debtor?: { name: string; document: string };
     };
     if (connectionOf(accountId, body.keyId) === undefined) {
       return HttpResponse.json(
@@ -155,6 +158,14 @@ export const bankConnectionHandlers = [
       );
     }
     if (body.amount === '0,00') return fieldError('invalid-argument', 'Informe um valor maior que zero.', 'amount');
+    // A due-date charge: the CPF 111.111.111-11 is refused as the server refuses an invalid one.
+    if (body.dueDate !== undefined && body.debtor?.document === '111.111.111-11') {
+      return fieldError('invalid-argument', 'Informe um CPF ou CNPJ válido de quem deve pagar.', 'debtor.document');
+    }
+    const validity =
+      body.dueDate === undefined
+        ? Date.parse(SEED_TIME) + (body.expiresInMinutes ?? 0) * 60_000
+        : Date.parse(`${body.dueDate}T23:59:59-03:00`) + (body.daysAfterDue ?? 30) * 86_400_000;
     const centavos = Math.round(Number(body.amount.replace(/\./g, '').replace(',', '.')) * 100);
     const id = crypto.randomUUID();
     return HttpResponse.json(
@@ -164,7 +175,7 @@ export const bankConnectionHandlers = [
         description: body.description,
         payload: '00020101021226830014br.gov.bcb.pix2561pix.banco.example/qr/v2/cob6304ABCD',
         paymentUrl: `http://localhost/pagamento/${id}`,
-        chargeExpiresAt: new Date(Date.parse(SEED_TIME) + body.expiresInMinutes * 60_000).toISOString(),
+        chargeExpiresAt: new Date(validity).toISOString(),
       },
       { status: 201 },
     );

@@ -152,6 +152,45 @@ describe('/painel/chaves/{keyId}/banco', () => {
     expect(second).toBe(first);
   });
 
+  it('makes an invoice with a due date: the debtor refused under its field, then the charge made', async () => {
+    const ana = seedUser({ email: 'ana@exemplo.com', defaultMerchantCity: 'Recife' });
+    const key = seedPixKey(ana, { pixKey: 'loja@exemplo.com', kind: 'email' });
+    db.bankConnections.push(connectedEfi(ana.uid, key.id, 200));
+    giveBrowserSessionTo(ana);
+    const app = renderApp(`/painel/chaves/${key.id}/banco`);
+    await app.user.click(await screen.findByRole('button', { name: 'Fatura com vencimento' }));
+    const form = screen.getByRole('form', { name: 'Criar cobrança com vencimento' });
+    expect(within(form).getByLabelText('Dias para pagar depois do vencimento')).toHaveValue('30');
+
+    await app.user.click(within(form).getByRole('button', { name: 'Criar cobrança com vencimento' }));
+    expect(within(form).getByLabelText('Nome de quem paga')).toHaveAccessibleDescription(/Campo obrigatório/);
+    expect(within(form).getByLabelText('Vencimento')).toHaveAccessibleDescription(/Campo obrigatório|Escolha a data/);
+
+    await app.user.type(within(form).getByLabelText('Nome de quem paga'), 'Maria da Silva');
+    await app.user.type(within(form).getByLabelText('CPF ou CNPJ de quem paga'), '111.111.111-11');
+    await app.user.type(within(form).getByLabelText('Valor'), '150,00');
+    await app.user.type(within(form).getByLabelText('Vencimento'), '2026-12-10');
+    await app.user.type(within(form).getByLabelText('Multa depois do vencimento, em % (opcional)'), '2,00');
+    await app.user.type(within(form).getByLabelText('Desconto, em reais (opcional)'), '5,00');
+    await app.user.click(within(form).getByRole('button', { name: 'Criar cobrança com vencimento' }));
+    // A discount needs its last day.
+    expect(within(form).getByLabelText('Desconto vale até')).toHaveAccessibleDescription(/Até quando vale o desconto/);
+    await app.user.type(within(form).getByLabelText('Desconto vale até'), '2026-12-05');
+    await app.user.click(within(form).getByRole('button', { name: 'Criar cobrança com vencimento' }));
+    expect(await within(form).findByText('Informe um CPF ou CNPJ válido de quem deve pagar.')).toBeInTheDocument();
+    expect(within(form).getByLabelText('CPF ou CNPJ de quem paga')).toHaveAccessibleDescription(/CPF ou CNPJ válido/);
+
+    await app.user.clear(within(form).getByLabelText('CPF ou CNPJ de quem paga'));
+    await app.user.type(within(form).getByLabelText('CPF ou CNPJ de quem paga'), '123.456.789-09');
+    await app.user.click(within(form).getByRole('button', { name: 'Criar cobrança com vencimento' }));
+    expect(
+      await screen.findByText(
+        /Cobrança de R\$\s150,00 para Maria da Silva criada no banco, com vencimento em 10\/12\/2026/,
+      ),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Abrir a página de pagamento' })).toBeInTheDocument();
+  });
+
   it('points from the code form to the charges of each connected key, and says nothing without one', async () => {
     const ana = seedUser({ email: 'ana@exemplo.com' });
     const key = seedPixKey(ana, { pixKey: 'loja@exemplo.com', kind: 'email' });
