@@ -121,7 +121,9 @@ pub async fn by_token(
         "select r.receiver_id, r.account_id, k.pix_key
            from api_pix_receivers r
            join pix_keys k on k.key_id = r.key_id and k.account_id = r.account_id
-          where r.token_digest = $1 and r.revoked_at is null and k.removed_at is null",
+          where (r.token_digest = $1
+                 or (r.previous_token_digest = $1 and r.previous_valid_until > now()))
+            and r.revoked_at is null and k.removed_at is null",
     )
     .bind(token_digest)
     .fetch_optional(pool)
@@ -199,7 +201,8 @@ pub async fn turn_on(
     Ok(())
 }
 
-/// Gives the key's live receiver a new token: the old address stops at once.
+/// Gives the key's live receiver a new token: the old address stops at once (and so does any
+/// previous one still in its grace).
 ///
 /// # Errors
 ///
@@ -210,13 +213,36 @@ pub async fn rotate(
     key_id: Uuid,
     token_digest: &[u8],
 ) -> Result<(), CommandError<ReceiverError>> {
+    rotate_with_grace(pool, account_id, key_id, token_digest, None).await
+}
+
+/// Gives the key's live receiver a new token; with `grace`, the current token keeps answering
+/// for that long (Balcão moved the bank to the new address itself, and a bank may deliver to the
+/// old one for a while); without, it stops at once.
+///
+/// # Errors
+///
+/// [`ReceiverError::NotOn`], or a storage failure.
+pub async fn rotate_with_grace(
+    pool: &PgPool,
+    account_id: Uuid,
+    key_id: Uuid,
+    token_digest: &[u8],
+    grace: Option<std::time::Duration>,
+) -> Result<(), CommandError<ReceiverError>> {
+    let grace_ms = grace.map(|g| i64::try_from(g.as_millis()).unwrap_or(i64::MAX));
     let updated = sqlx::query(
-        "update api_pix_receivers set token_digest = $3, rotated_at = now()
+        "update api_pix_receivers
+            set previous_token_digest = case when $4::bigint is null then null else token_digest end,
+                previous_valid_until = case when $4::bigint is null then null
+                                            else now() + $4 * interval '1 millisecond' end,
+                token_digest = $3, rotated_at = now()
           where key_id = $1 and account_id = $2 and revoked_at is null",
     )
     .bind(key_id)
     .bind(account_id)
     .bind(token_digest)
+    .bind(grace_ms)
     .execute(pool)
     .await?;
     if updated.rows_affected() == 0 {

@@ -32,7 +32,9 @@
 //! The webhook is Balcão's API Pix receiver address for the key (`/webhooks/api-pix/{token}`,
 //! [`crate::api::payments::receivers`]): turned on for the key, or given a new token when it
 //! was on (only the token's digest is kept, so the address the bank needs can only be made
-//! anew), before the bank is asked to take it: banks call the address while registering it.
+//! anew), before the bank is asked to take it: banks call the address while registering it. The
+//! previous address keeps answering for [`PREVIOUS_ADDRESS_GRACE`], so replacing the
+//! credentials or the certificate loses no delivery the bank had queued.
 //!
 //! [`BankConnectionTested`]: domain::bank_connection::BankConnectionTested
 //! [`BankWebhookRegistrationFailed`]: domain::bank_connection::BankWebhookRegistrationFailed
@@ -65,6 +67,11 @@ use crate::state::AppState;
 
 use self::form::ConnectForm;
 use self::view::{CatchUpJson, ConnectionJson, ConnectionsJson, KeyPageJson};
+
+/// How long the key's previous receiver address keeps answering after Balcão registered a new
+/// one at the bank (a bank's queued deliveries and retries reach it meanwhile; the catch-up
+/// covers anything later).
+pub const PREVIOUS_ADDRESS_GRACE: std::time::Duration = std::time::Duration::from_secs(15 * 60);
 
 /// The bank-connection aggregate's command service.
 pub(crate) fn service(state: &AppState) -> CommandService<BankConnection> {
@@ -246,7 +253,16 @@ async fn register_webhook(
     match turned_on {
         Ok(()) => {}
         Err(CommandError::Rejected(ReceiverError::AlreadyOn)) => {
-            receivers::rotate(&state.pool, workspace.account_uuid(), key_id, &digest).await?;
+            // Balcão moves the bank to the new address itself: what the bank queued for the
+            // old one still arrives for a while (credentials replaced without downtime).
+            receivers::rotate_with_grace(
+                &state.pool,
+                workspace.account_uuid(),
+                key_id,
+                &digest,
+                Some(PREVIOUS_ADDRESS_GRACE),
+            )
+            .await?;
         }
         Err(other) => return Err(other.into()),
     }

@@ -1,16 +1,19 @@
 //! Certificate lifecycle (issue 33): a connected key's certificate that ends within 30, 7 or 1
 //! days is warned of once per threshold, by e-mail to the owner and in the connection's log; new
-//! credentials start the count over.
+//! credentials start the count over. Replacing the certificate moves the bank to a new address
+//! without losing what the bank had queued for the old one.
 
 use chrono::{Duration, Utc};
 use reqwest::StatusCode;
 use serde_json::json;
-use tests::api_pix_bank::BankSimulator;
+use tests::api_pix_bank::{BankSimulator, Failure, SimulatorConfig};
 use tests::eventually;
 
 use super::support::{
-    app_beside_with, connect_sicredi, connection_path, file, owner_with_the_banks_key, sicredi,
+    app_beside, app_beside_with, connect_sicredi, connection_path, file, owner_with_the_banks_key,
+    p12_form, sicredi,
 };
+use crate::workspace::support::Person;
 
 /// The payloads of the log's events of `event_type`, oldest first.
 async fn events_of_type(db: &sqlx::PgPool, event_type: &str) -> Vec<serde_json::Value> {
@@ -107,4 +110,65 @@ async fn a_certificate_far_from_its_end_is_not_warned_of() {
             .await
             .is_empty()
     );
+}
+
+#[tokio::test]
+async fn a_new_certificate_moves_the_bank_to_a_new_address_while_the_old_one_still_takes_what_the_bank_queued()
+ {
+    let bank = BankSimulator::start(sicredi()).await;
+    let app = app_beside(&bank).await;
+    let (mut owner, key_id) = owner_with_the_banks_key(&app).await;
+    connect_sicredi(&mut owner, &bank, &key_id).await;
+    let old = bank
+        .registered_webhook(SimulatorConfig::KEY)
+        .expect("the webhook registered");
+    // A Pix whose notice the bank has queued for the address it knew (not sent yet).
+    bank.fail_next(1, Failure::DropCallbacks);
+    let queued = bank.receive_pix(SimulatorConfig::KEY, 3_300, Some("PEDIDO7"), None);
+    let entry = bank.pix(&queued).expect("the Pix at the bank");
+
+    // The owner sends the bank's new certificate: tested, kept, the webhook registered anew.
+    let replaced = owner
+        .put(
+            &connection_path(&owner, &key_id),
+            &p12_form("sicredi", &bank.pki().client("balcao-certificado-novo")),
+        )
+        .await;
+    assert_eq!(replaced.status, StatusCode::OK, "{}", replaced.text);
+    let new = bank
+        .registered_webhook(SimulatorConfig::KEY)
+        .expect("the webhook registered");
+    assert_ne!(new, old, "a new address");
+
+    // The bank delivers what it had queued to the old address: taken, recorded once.
+    let late = reqwest::Client::new()
+        .post(format!("{}/pix", old.trim_end_matches('/')))
+        .json(&json!({ "pix": [entry] }))
+        .send()
+        .await
+        .expect("the old address answers");
+    assert_eq!(late.status(), StatusCode::OK);
+    let shown = eventually("the queued Pix in the transactions", async || {
+        let shown = owner
+            .get(&Person::in_account(
+                &owner.account_id,
+                &format!("/payments/{queued}"),
+            ))
+            .await;
+        (shown.status == StatusCode::OK).then_some(shown.json)
+    })
+    .await;
+    assert_eq!(shown["source"], "api-pix", "{shown}");
+    // An address that was never the key's answers nothing.
+    let unknown = reqwest::Client::new()
+        .post(format!(
+            "{}/webhooks/api-pix/{}/pix",
+            app.base_url, "nao-e-um-token-desta-chave"
+        ))
+        .json(&json!({ "pix": [] }))
+        .send()
+        .await
+        .expect("the app answers");
+    assert_ne!(unknown.status(), StatusCode::OK);
+    bank.assert_every_request_was_valid();
 }
