@@ -142,7 +142,8 @@ pub struct QrCodeView {
 }
 
 /// A due-date charge's terms as its payer page shows them (`QrCodeCreated.bank_charge.due`
-/// without the debtor). Percentages in hundredths of a percent.
+/// without the debtor), in the API Pix's modalities; values in hundredths (centavos, or
+/// hundredths of a percent, as the modality says: `domain::qrcode::charge_terms`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ChargeDue {
@@ -150,27 +151,49 @@ pub struct ChargeDue {
     pub due_date: chrono::NaiveDate,
     /// Days it may still be paid after it.
     pub days_after_due: u32,
-    /// The fine once due.
+    /// `multa`.
     #[serde(default)]
-    pub fine_hundredths: Option<u32>,
-    /// Interest a month once due.
+    pub fine: Option<ChargeAdjustment>,
+    /// `juros`.
     #[serde(default)]
-    pub interest_hundredths_a_month: Option<u32>,
-    /// So much off up to a day: centavos and the day.
+    pub interest: Option<ChargeAdjustment>,
+    /// `desconto`.
     #[serde(default)]
     pub discount: Option<ChargeDiscount>,
-    /// So much off, always.
+    /// `abatimento`.
     #[serde(default)]
-    pub abatement_centavos: Option<i64>,
+    pub abatement: Option<ChargeAdjustment>,
 }
 
-/// A fixed discount up to a day.
+/// A fine, interest or abatement: modality and value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChargeAdjustment {
+    /// The spec's modality.
+    pub modality: u8,
+    /// In hundredths.
+    pub value: i64,
+}
+
+/// A discount: by dates (modalities 1, 2) or per day paid early (3 to 6).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ChargeDiscount {
-    /// How much off.
-    pub centavos: i64,
+    /// The spec's modality.
+    pub modality: u8,
+    /// Each last day and its value.
+    #[serde(default)]
+    pub dates: Vec<ChargeDiscountDate>,
+    /// The value per day paid early.
+    #[serde(default)]
+    pub value: Option<i64>,
+}
+
+/// A discount up to a day.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChargeDiscountDate {
     /// The last day it applies.
     pub until: chrono::NaiveDate,
+    /// In hundredths.
+    pub value: i64,
 }
 
 #[derive(sqlx::FromRow)]
@@ -473,19 +496,19 @@ struct BankChargeV1 {
     due: Option<ChargeDueV1>,
 }
 
-/// `QrCodeCreated.bank_charge.due` as stored (snake case).
+/// `QrCodeCreated.bank_charge.due` as stored (snake case; the sealed debtor is not read).
 #[derive(Debug, Deserialize)]
 struct ChargeDueV1 {
     due_date: chrono::NaiveDate,
     days_after_due: u32,
     #[serde(default)]
-    fine_hundredths: Option<u32>,
+    fine: Option<ChargeAdjustment>,
     #[serde(default)]
-    interest_hundredths_a_month: Option<u32>,
+    interest: Option<ChargeAdjustment>,
     #[serde(default)]
     discount: Option<ChargeDiscount>,
     #[serde(default)]
-    abatement_centavos: Option<i64>,
+    abatement: Option<ChargeAdjustment>,
 }
 
 impl QrCodeCreatedV1 {
@@ -498,10 +521,10 @@ impl QrCodeCreatedV1 {
         Some(ChargeDue {
             due_date: due.due_date,
             days_after_due: due.days_after_due,
-            fine_hundredths: due.fine_hundredths,
-            interest_hundredths_a_month: due.interest_hundredths_a_month,
+            fine: due.fine,
+            interest: due.interest,
             discount: due.discount.clone(),
-            abatement_centavos: due.abatement_centavos,
+            abatement: due.abatement,
         })
     }
 }

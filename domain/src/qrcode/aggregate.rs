@@ -345,7 +345,10 @@ mod tests {
     use crate::brcode::{StaticCodeRequest, validate_strict};
     use crate::money::Centavos;
     use crate::pix_key::PixKey;
-    use crate::qrcode::{ArchiveQrCode, ChargeTerms, CreateQrCode, DueDateTerms, UnarchiveQrCode};
+    use crate::qrcode::{
+        Adjustment, ArchiveQrCode, ChargeTerms, CreateQrCode, Discount, DiscountDate, DueDateTerms,
+        UnarchiveQrCode,
+    };
 
     type QrCodeTest = TestFramework<QrCode>;
 
@@ -1015,13 +1018,26 @@ mod tests {
             days_after_due: 30,
             debtor_name: crate::sealed::Sealed::from_text("v1.nome"),
             debtor_document: crate::sealed::Sealed::from_text("v1.documento"),
-            fine_hundredths: Some(200),
-            interest_hundredths_a_month: Some(100),
-            discount: Some(crate::qrcode::FixedDiscount {
-                centavos: 500,
-                until: "2026-12-05".to_owned(),
+            fine: Some(Adjustment {
+                modality: 2,
+                value: 200,
             }),
-            abatement_centavos: Some(1_000),
+            interest: Some(Adjustment {
+                modality: 3,
+                value: 100,
+            }),
+            discount: Some(Discount {
+                modality: 1,
+                dates: vec![DiscountDate {
+                    until: "2026-12-05".to_owned(),
+                    value: 500,
+                }],
+                value: None,
+            }),
+            abatement: Some(Adjustment {
+                modality: 1,
+                value: 1_000,
+            }),
         }
     }
 
@@ -1062,6 +1078,20 @@ mod tests {
 
     #[test]
     fn given_no_code_when_a_due_date_charge_breaks_a_rule_then_it_is_refused_naming_the_term() {
+        let adjustment = |modality, value| Some(Adjustment { modality, value });
+        let discount = |modality, dates: Vec<(&str, u64)>, value| {
+            Some(Discount {
+                modality,
+                dates: dates
+                    .into_iter()
+                    .map(|(until, value)| DiscountDate {
+                        until: until.to_owned(),
+                        value,
+                    })
+                    .collect(),
+                value,
+            })
+        };
         let past = DueDateTerms {
             due_date: "2026-11-20".to_owned(),
             discount: None,
@@ -1072,30 +1102,57 @@ mod tests {
             ..due_terms()
         };
         let fine = DueDateTerms {
-            fine_hundredths: Some(10_001),
+            fine: adjustment(2, 10_001),
+            ..due_terms()
+        };
+        let fine_modality = DueDateTerms {
+            fine: adjustment(3, 100),
             ..due_terms()
         };
         let interest = DueDateTerms {
-            interest_hundredths_a_month: Some(0),
+            interest: adjustment(9, 100),
             ..due_terms()
         };
         let discount_after_due = DueDateTerms {
-            discount: Some(crate::qrcode::FixedDiscount {
-                centavos: 500,
-                until: "2026-12-11".to_owned(),
-            }),
+            discount: discount(1, vec![("2026-12-11", 500)], None),
+            ..due_terms()
+        };
+        let discount_four_dates = DueDateTerms {
+            discount: discount(
+                2,
+                vec![
+                    ("2026-12-01", 10),
+                    ("2026-12-02", 10),
+                    ("2026-12-03", 10),
+                    ("2026-12-04", 10),
+                ],
+                None,
+            ),
+            ..due_terms()
+        };
+        let early_discount = DueDateTerms {
+            discount: discount(3, Vec::new(), Some(10)),
+            ..due_terms()
+        };
+        let abatement = DueDateTerms {
+            abatement: adjustment(2, 10_000),
+            discount: None,
             ..due_terms()
         };
         let nothing_left = DueDateTerms {
-            abatement_centavos: Some(14_500),
+            abatement: adjustment(1, 14_500),
             ..due_terms()
         };
         for (terms, expected) in [
             (past, QrCodeError::ChargeDueDateInvalid),
             (too_long, QrCodeError::ChargeDaysAfterDueInvalid),
             (fine, QrCodeError::ChargeFineInvalid),
+            (fine_modality, QrCodeError::ChargeFineInvalid),
             (interest, QrCodeError::ChargeInterestInvalid),
             (discount_after_due, QrCodeError::ChargeDiscountInvalid),
+            (discount_four_dates, QrCodeError::ChargeDiscountInvalid),
+            (early_discount, QrCodeError::ChargeDiscountInvalid),
+            (abatement, QrCodeError::ChargeAbatementInvalid),
             (nothing_left, QrCodeError::ChargeDiscountInvalid),
         ] {
             QrCodeTest::with(())

@@ -103,10 +103,9 @@ pub struct BankCharge {
     pub due: Option<DueDateTerms>,
 }
 
-/// A due-date charge's terms (`cobv`), in the API Pix's own modalities: a fine as a percentage
-/// (`multa`, modalidade 2), interest as a percentage a month in calendar days (`juros`,
-/// modalidade 3), a fixed discount up to a date (`desconto`, modalidade 1) and a fixed abatement
-/// (`abatimento`, modalidade 1). Percentages are in hundredths of a percent (`200` = 2,00 %).
+/// A due-date charge's terms (`cobv`), each adjustment in the API Pix's own modalities (its
+/// domain tables: [`crate::qrcode::charge_terms`]). Values are in hundredths: centavos for a
+/// fixed value, hundredths of a percent for a percentage (`200` = 2,00 %).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DueDateTerms {
     /// `calendario.dataDeVencimento`, `YYYY-MM-DD`.
@@ -117,27 +116,52 @@ pub struct DueDateTerms {
     pub debtor_name: crate::sealed::Sealed,
     /// Their CPF or CNPJ (`devedor.cpf` / `devedor.cnpj`), sealed.
     pub debtor_document: crate::sealed::Sealed,
-    /// `multa`: a percentage of the amount once the due date has passed.
+    /// `multa`: 1 fixed value, 2 percentage.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub fine_hundredths: Option<u32>,
-    /// `juros`: a percentage a month, counted in calendar days after the due date.
+    pub fine: Option<Adjustment>,
+    /// `juros`: 1 value a day, 2 % a day, 3 % a month, 4 % a year, in calendar days; 5–8 the same
+    /// in business days.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub interest_hundredths_a_month: Option<u32>,
-    /// `desconto`: so much off when paid up to a date.
+    pub interest: Option<Adjustment>,
+    /// `desconto`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub discount: Option<FixedDiscount>,
-    /// `abatimento`: so much off, whenever it is paid.
+    pub discount: Option<Discount>,
+    /// `abatimento`: 1 fixed value, 2 percentage.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub abatement_centavos: Option<u64>,
+    pub abatement: Option<Adjustment>,
 }
 
-/// A fixed discount up to a date.
+/// A fine, interest or abatement: the spec's modality and its value (`valorPerc`), in hundredths.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Adjustment {
+    /// The modality, as the spec's domain table numbers it.
+    pub modality: u8,
+    /// Centavos, or hundredths of a percent, as the modality says.
+    pub value: u64,
+}
+
+/// A discount (`desconto`): 1 fixed value and 2 percentage up to the dates given (up to three,
+/// `descontoDataFixa`); 3 value and 4 … per day paid early (calendar, business days), 5 and 6 the
+/// same as percentages (`valorPerc`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct FixedDiscount {
-    /// How much off.
-    pub centavos: u64,
+pub struct Discount {
+    /// The modality, 1 to 6.
+    pub modality: u8,
+    /// Modalities 1 and 2: each last day and its value.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dates: Vec<DiscountDate>,
+    /// Modalities 3 to 6: the value per day paid early.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<u64>,
+}
+
+/// A discount up to a date.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DiscountDate {
     /// The last day it applies, `YYYY-MM-DD` (at most the due date).
     pub until: String,
+    /// Centavos (modality 1) or hundredths of a percent (modality 2).
+    pub value: u64,
 }
 
 /// Whether `value` is `false`: a flag added within a version is left out of the stored event

@@ -22,8 +22,8 @@ pub use commands::{
 };
 pub use error::{QrCodeError, request_field};
 pub use events::{
-    BankCharge, DueDateTerms, FixedDiscount, QrCodeArchived, QrCodeClaimed, QrCodeCreated,
-    QrCodeEvent, QrCodeManagementLinkIssued, QrCodeUnarchived,
+    Adjustment, BankCharge, Discount, DiscountDate, DueDateTerms, QrCodeArchived, QrCodeClaimed,
+    QrCodeCreated, QrCodeEvent, QrCodeManagementLinkIssued, QrCodeUnarchived,
 };
 
 /// The aggregate type, used as the stream type in the event log.

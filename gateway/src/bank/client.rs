@@ -813,20 +813,22 @@ pub struct DueDateRequest<'a> {
     pub debtor_name: &'a str,
     /// `devedor.cpf` (11 digits) or `devedor.cnpj` (14 characters).
     pub debtor_document: &'a str,
-    /// `valor.multa`, modalidade 2 (percentage), in hundredths of a percent.
-    pub fine_hundredths: Option<u32>,
-    /// `valor.juros`, modalidade 3 (percentage a month, calendar days).
-    pub interest_hundredths_a_month: Option<u32>,
-    /// `valor.desconto`, modalidade 1 (fixed amount up to a date): centavos and the date.
-    pub discount: Option<(domain::money::Centavos, &'a str)>,
-    /// `valor.abatimento`, modalidade 1 (fixed amount).
-    pub abatement: Option<domain::money::Centavos>,
+    /// `valor.multa`.
+    pub fine: Option<domain::qrcode::Adjustment>,
+    /// `valor.juros`.
+    pub interest: Option<domain::qrcode::Adjustment>,
+    /// `valor.desconto`.
+    pub discount: Option<&'a domain::qrcode::Discount>,
+    /// `valor.abatimento`.
+    pub abatement: Option<domain::qrcode::Adjustment>,
 }
 
 impl DueDateRequest<'_> {
     /// Writes `calendario`, `devedor` and the adjustments of `valor` into `body`.
     fn write(&self, body: &mut serde_json::Value) {
-        let hundredths = |h: u32| domain::money::Centavos::new(u64::from(h)).to_emv();
+        // `valorPerc`: reais or a percentage, both written `d.dd`.
+        let perc = |hundredths: u64| domain::money::Centavos::new(hundredths).to_emv();
+        let adjustment = |a: domain::qrcode::Adjustment| serde_json::json!({"modalidade": a.modality, "valorPerc": perc(a.value)});
         body["calendario"] = serde_json::json!({
             "dataDeVencimento": self.due_date,
             "validadeAposVencimento": self.days_after_due,
@@ -838,23 +840,29 @@ impl DueDateRequest<'_> {
         };
         body["devedor"] =
             serde_json::json!({ document: self.debtor_document, "nome": self.debtor_name });
-        if let Some(fine) = self.fine_hundredths {
-            body["valor"]["multa"] =
-                serde_json::json!({"modalidade": 2, "valorPerc": hundredths(fine)});
+        if let Some(fine) = self.fine {
+            body["valor"]["multa"] = adjustment(fine);
         }
-        if let Some(interest) = self.interest_hundredths_a_month {
-            body["valor"]["juros"] =
-                serde_json::json!({"modalidade": 3, "valorPerc": hundredths(interest)});
+        if let Some(interest) = self.interest {
+            body["valor"]["juros"] = adjustment(interest);
         }
-        if let Some((amount, until)) = self.discount {
-            body["valor"]["desconto"] = serde_json::json!({
-                "modalidade": 1,
-                "descontoDataFixa": [{"data": until, "valorPerc": amount.to_emv()}],
-            });
+        if let Some(discount) = self.discount {
+            body["valor"]["desconto"] = if discount.dates.is_empty() {
+                serde_json::json!({
+                    "modalidade": discount.modality,
+                    "valorPerc": perc(discount.value.unwrap_or(0)),
+                })
+            } else {
+                let dates: Vec<serde_json::Value> = discount
+                    .dates
+                    .iter()
+                    .map(|d| serde_json::json!({"data": d.until, "valorPerc": perc(d.value)}))
+                    .collect();
+                serde_json::json!({"modalidade": discount.modality, "descontoDataFixa": dates})
+            };
         }
         if let Some(abatement) = self.abatement {
-            body["valor"]["abatimento"] =
-                serde_json::json!({"modalidade": 1, "valorPerc": abatement.to_emv()});
+            body["valor"]["abatimento"] = adjustment(abatement);
         }
     }
 }

@@ -68,36 +68,72 @@ pub struct DueLines {
     pub terms: Vec<String>,
 }
 
-/// A due-date charge's terms as the payer reads them.
+/// A due-date charge's terms as the payer reads them, modality by modality (the API Pix's
+/// domain tables).
 fn due_lines(due: &projections::qrcodes::ChargeDue) -> DueLines {
     let day = |d: chrono::NaiveDate| d.format("%d/%m/%Y").to_string();
-    let percent = |h: u32| format!("{},{:02}", h / 100, h % 100);
+    let percent = |h: i64| format!("{},{:02}%", h / 100, h % 100);
     let money = |c: i64| domain::money::Centavos::new(u64::try_from(c).unwrap_or(0)).to_string();
+    let money_or_percent = |percentage: bool, value: i64| {
+        if percentage {
+            percent(value)
+        } else {
+            money(value)
+        }
+    };
     let mut terms = Vec::new();
     if let Some(discount) = &due.discount {
+        let percentage = matches!(discount.modality, 2 | 5 | 6);
+        for date in &discount.dates {
+            terms.push(format!(
+                "Pagando até {}, desconto de {}.",
+                day(date.until),
+                money_or_percent(percentage, date.value)
+            ));
+        }
+        if let Some(value) = discount.value {
+            let days = if matches!(discount.modality, 4 | 6) {
+                "útil"
+            } else {
+                "corrido"
+            };
+            terms.push(format!(
+                "Desconto de {} por dia {days} de antecipação.",
+                money_or_percent(percentage, value)
+            ));
+        }
+    }
+    if let Some(abatement) = due.abatement {
         terms.push(format!(
-            "Pagando até {}, desconto de {}.",
-            day(discount.until),
-            money(discount.centavos)
+            "Abatimento de {} sobre o valor.",
+            money_or_percent(abatement.modality == 2, abatement.value)
         ));
     }
-    if let Some(abatement) = due.abatement_centavos {
-        terms.push(format!("Abatimento de {} sobre o valor.", money(abatement)));
-    }
-    match (due.fine_hundredths, due.interest_hundredths_a_month) {
-        (Some(fine), Some(interest)) => terms.push(format!(
-            "Depois do vencimento, multa de {}% e juros de {}% ao mês.",
-            percent(fine),
-            percent(interest)
-        )),
-        (Some(fine), None) => terms.push(format!(
-            "Depois do vencimento, multa de {}%.",
-            percent(fine)
-        )),
-        (None, Some(interest)) => terms.push(format!(
-            "Depois do vencimento, juros de {}% ao mês.",
-            percent(interest)
-        )),
+    let fine = due
+        .fine
+        .map(|f| format!("multa de {}", money_or_percent(f.modality == 2, f.value)));
+    let interest = due.interest.map(|i| {
+        let value = money_or_percent(!matches!(i.modality, 1 | 5), i.value);
+        let per = match i.modality {
+            1 | 2 => "ao dia",
+            3 | 7 => "ao mês",
+            4 | 8 => "ao ano",
+            _ => "por dia útil",
+        };
+        let business = if matches!(i.modality, 7 | 8) {
+            " (dias úteis)"
+        } else {
+            ""
+        };
+        format!("juros de {value} {per}{business}")
+    });
+    match (fine, interest) {
+        (Some(fine), Some(interest)) => {
+            terms.push(format!("Depois do vencimento, {fine} e {interest}."));
+        }
+        (Some(one), None) | (None, Some(one)) => {
+            terms.push(format!("Depois do vencimento, {one}."));
+        }
         (None, None) => {}
     }
     DueLines {
@@ -321,4 +357,47 @@ fn render_payment(
     }
     .render()
     .map_err(|e| AppError::Internal(anyhow::anyhow!("rendering the payer page: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use chrono::NaiveDate;
+    use projections::qrcodes::{ChargeAdjustment, ChargeDue};
+
+    use super::due_lines;
+
+    fn with_interest(modality: u8) -> ChargeDue {
+        ChargeDue {
+            due_date: NaiveDate::from_ymd_opt(2026, 12, 10).expect("a day"),
+            days_after_due: 30,
+            fine: None,
+            interest: Some(ChargeAdjustment {
+                modality,
+                value: 150,
+            }),
+            discount: None,
+            abatement: None,
+        }
+    }
+
+    #[test]
+    fn every_interest_modality_of_the_spec_is_told_to_the_payer_in_its_own_words() {
+        let told: Vec<String> = (1..=8)
+            .map(|modality| due_lines(&with_interest(modality)).terms.join(" "))
+            .collect();
+        assert_eq!(
+            told,
+            [
+                "Depois do vencimento, juros de R$ 1,50 ao dia.",
+                "Depois do vencimento, juros de 1,50% ao dia.",
+                "Depois do vencimento, juros de 1,50% ao mês.",
+                "Depois do vencimento, juros de 1,50% ao ano.",
+                "Depois do vencimento, juros de R$ 1,50 por dia útil.",
+                "Depois do vencimento, juros de 1,50% por dia útil.",
+                "Depois do vencimento, juros de 1,50% ao mês (dias úteis).",
+                "Depois do vencimento, juros de 1,50% ao ano (dias úteis).",
+            ]
+        );
+        assert_eq!(due_lines(&with_interest(3)).due_date, "10/12/2026");
+    }
 }

@@ -186,9 +186,12 @@ describe("a key's bank is connected on /painel/chaves/{id}/banco", () => {
     await form.getByLabel("CPF ou CNPJ de quem paga").fill("123.456.789-09");
     await form.getByLabel("Valor").fill("150,00");
     await form.getByLabel("Vencimento", { exact: true }).fill(due);
-    await form.getByLabel("Multa depois do vencimento, em % (opcional)").fill("2,00");
-    await form.getByLabel("Juros ao mês, em % (opcional)").fill("1,00");
-    await form.getByLabel("Desconto, em reais (opcional)").fill("5,00");
+    await form.getByLabel("Multa depois do vencimento").selectOption({ label: "Percentual (%)" });
+    await form.getByLabel("Valor da multa").fill("2,00");
+    await form.getByLabel("Juros depois do vencimento").selectOption({ label: "% ao mês (dias corridos)" });
+    await form.getByLabel("Valor dos juros").fill("1,00");
+    await form.getByLabel("Desconto para quem paga antes").selectOption({ label: "Valor fixo até a data (R$)" });
+    await form.getByLabel("Valor do desconto").fill("5,00");
     await form.getByLabel("Desconto vale até").fill(until);
     await form.getByLabel("Mensagem para quem paga (opcional)").fill("Mensalidade de dezembro");
     await form.getByLabel("Cidade").fill("Porto Alegre");

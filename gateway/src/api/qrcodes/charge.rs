@@ -26,7 +26,7 @@ use domain::bank_connection::BankConnection;
 use domain::money::Centavos;
 use domain::qrcode::{
     CHARGE_MAX_SECONDS, CHARGE_MIN_SECONDS, ChargeTerms, CreateAccountQrCode, CreateBankCharge,
-    DueDateTerms, FixedDiscount,
+    DueDateTerms,
 };
 use domain::team::Right;
 use serde::Deserialize;
@@ -362,12 +362,9 @@ fn bank_terms(terms: &Terms) -> ChargeRequestTerms<'_> {
             days_after_due: due.days_after_due,
             debtor_name: &due.debtor_name,
             debtor_document: &due.debtor_document,
-            fine_hundredths: due.fine_hundredths,
-            interest_hundredths_a_month: due.interest_hundredths_a_month,
-            discount: due
-                .discount
-                .as_ref()
-                .map(|(amount, until)| (*amount, until.as_str())),
+            fine: due.fine,
+            interest: due.interest,
+            discount: due.discount.as_ref(),
             abatement: due.abatement,
         }),
     }
@@ -391,13 +388,10 @@ async fn sealed_terms(
                 days_after_due: due.days_after_due,
                 debtor_name: key.seal(&due.debtor_name),
                 debtor_document: key.seal(&due.debtor_document),
-                fine_hundredths: due.fine_hundredths,
-                interest_hundredths_a_month: due.interest_hundredths_a_month,
-                discount: due.discount.map(|(amount, until)| FixedDiscount {
-                    centavos: amount.get(),
-                    until,
-                }),
-                abatement_centavos: due.abatement.map(Centavos::get),
+                fine: due.fine,
+                interest: due.interest,
+                discount: due.discount,
+                abatement: due.abatement,
             })
         }
     })

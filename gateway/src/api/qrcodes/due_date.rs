@@ -4,6 +4,11 @@
 use chrono::NaiveDate;
 use domain::money::Centavos;
 use domain::pix_key::{PixKey, PixKeyKind};
+use domain::qrcode::charge_terms::{
+    MAX_DISCOUNT_DATES, MAX_HUNDREDTHS, ValueKind, abatement_kind, discount_kind, discount_offered,
+    fine_kind, interest_kind,
+};
+use domain::qrcode::{Adjustment, Discount, DiscountDate};
 use serde::Deserialize;
 
 use super::json::FieldProblem;
@@ -19,15 +24,41 @@ pub struct DebtorBody {
     pub document: String,
 }
 
-/// A discount up to a date.
+/// A fine, interest or abatement: the API Pix's modality and its value in pt-BR (`"2,00"`: reais
+/// or a percentage, as the modality says).
+#[derive(Debug, Default, Deserialize)]
+pub struct AdjustmentBody {
+    /// The modality, as the API Pix's domain table numbers it.
+    #[serde(default)]
+    pub modality: u8,
+    /// Its value.
+    #[serde(default)]
+    pub value: String,
+}
+
+/// A discount: modality 1 (reais) or 2 (%) with `dates` (one to three).
 #[derive(Debug, Default, Deserialize)]
 pub struct DiscountBody {
-    /// How much off, pt-BR (`"5,00"`).
+    /// The modality, 1 to 6.
     #[serde(default)]
-    pub amount: String,
-    /// The last day it applies, `YYYY-MM-DD`.
+    pub modality: u8,
+    /// Modalities 1 and 2: each last day and its value.
+    #[serde(default)]
+    pub dates: Vec<DiscountDateBody>,
+    /// Modalities 3 to 6 (a value per day paid early): refused, see [`discount_offered`].
+    #[serde(default)]
+    pub value: Option<String>,
+}
+
+/// A discount up to a day.
+#[derive(Debug, Default, Deserialize)]
+pub struct DiscountDateBody {
+    /// `YYYY-MM-DD`.
     #[serde(default)]
     pub until: String,
+    /// Reais or a percentage, pt-BR.
+    #[serde(default)]
+    pub value: String,
 }
 
 /// The due-date part of a charge's body.
@@ -43,18 +74,18 @@ pub struct DueDateBody {
     /// Who owes it (the API Pix requires it for a `cobv`).
     #[serde(default)]
     pub debtor: Option<DebtorBody>,
-    /// A fine once due, as a percentage (`"2,00"`).
+    /// `multa` once due: modality 1 (reais) or 2 (%).
     #[serde(default)]
-    pub fine: Option<String>,
-    /// Interest a month once due, as a percentage (`"1,00"`).
+    pub fine: Option<AdjustmentBody>,
+    /// `juros` once due: modality 1 to 8.
     #[serde(default)]
-    pub interest: Option<String>,
-    /// A fixed discount up to a date.
+    pub interest: Option<AdjustmentBody>,
+    /// `desconto`: modality 1 to 6.
     #[serde(default)]
     pub discount: Option<DiscountBody>,
-    /// A fixed abatement (`"10,00"`).
+    /// `abatimento`: modality 1 (reais) or 2 (%).
     #[serde(default)]
-    pub abatement: Option<String>,
+    pub abatement: Option<AdjustmentBody>,
 }
 
 /// A due-date charge's terms, parsed; the debtor still in the clear (the bank needs it; it is
@@ -69,14 +100,14 @@ pub struct ParsedDueDate {
     pub debtor_name: String,
     /// Their CPF (11 digits) or CNPJ (14 characters), without punctuation.
     pub debtor_document: String,
-    /// Hundredths of a percent.
-    pub fine_hundredths: Option<u32>,
-    /// Hundredths of a percent a month.
-    pub interest_hundredths_a_month: Option<u32>,
-    /// How much off, and up to which day.
-    pub discount: Option<(Centavos, String)>,
-    /// How much off, always.
-    pub abatement: Option<Centavos>,
+    /// `multa`.
+    pub fine: Option<Adjustment>,
+    /// `juros`.
+    pub interest: Option<Adjustment>,
+    /// `desconto`.
+    pub discount: Option<Discount>,
+    /// `abatimento`.
+    pub abatement: Option<Adjustment>,
 }
 
 /// The default days after the due date (the API Pix's own default).
@@ -138,55 +169,38 @@ pub fn parse(
             "Informe um CPF ou CNPJ válido de quem deve pagar.",
         );
     }
-    let mut percent = |field: &'static str, text: Option<&str>, message: &str| {
-        let text = text.map(str::trim).filter(|t| !t.is_empty())?;
-        match Centavos::parse_br(text).ok().map(|c| c.get()) {
-            Some(h) if (1..=10_000).contains(&h) => u32::try_from(h).ok(),
-            _ => {
-                problem(field, message);
-                None
-            }
-        }
-    };
-    let fine = percent(
+    let fine = adjustment(
+        body.fine.as_ref(),
+        fine_kind,
         "fine",
-        body.fine.as_deref(),
-        "A multa é um percentual do valor, de 0,01% a 100%.",
+        FINE_INVALID,
+        &mut problem,
     );
-    let interest = percent(
+    let interest = adjustment(
+        body.interest.as_ref(),
+        interest_kind,
         "interest",
-        body.interest.as_deref(),
-        "Os juros são um percentual ao mês, de 0,01% a 100%.",
+        INTEREST_INVALID,
+        &mut problem,
     );
-    let discount = body.discount.as_ref().filter(|d| !d.amount.trim().is_empty()).and_then(|d| {
-        let amount = Centavos::parse_br(d.amount.trim()).ok().filter(|a| a.get() > 0);
-        let until = day(d.until.trim()).filter(|u| *u >= today && due_date.is_none_or(|due| *u <= due));
-        match (amount, until) {
-            (Some(amount), Some(until)) => Some((amount, until.format("%Y-%m-%d").to_string())),
-            _ => {
-                problem(
-                    "discount",
-                    "O desconto precisa de um valor menor que o da cobrança e de uma data de hoje até o vencimento.",
-                );
-                None
-            }
-        }
-    });
-    let abatement = body
-        .abatement
-        .as_deref()
-        .map(str::trim)
-        .filter(|a| !a.is_empty())
-        .and_then(|a| {
-            let parsed = Centavos::parse_br(a).ok().filter(|c| c.get() > 0);
+    let discount = body
+        .discount
+        .as_ref()
+        .filter(|d| d.modality != 0)
+        .and_then(|d| {
+            let parsed = discount(d, today, due_date);
             if parsed.is_none() {
-                problem(
-                    "abatement",
-                    "O abatimento precisa ser maior que zero e menor que o valor da cobrança.",
-                );
+                problem("discount", DISCOUNT_INVALID);
             }
             parsed
         });
+    let abatement = adjustment(
+        body.abatement.as_ref(),
+        abatement_kind,
+        "abatement",
+        ABATEMENT_INVALID,
+        &mut problem,
+    );
     if problems.len() > before {
         return None;
     }
@@ -195,10 +209,75 @@ pub fn parse(
         days_after_due: days_after_due?,
         debtor_name: name,
         debtor_document: document?,
-        fine_hundredths: fine,
-        interest_hundredths_a_month: interest,
+        fine,
+        interest,
         discount,
         abatement,
+    })
+}
+
+const FINE_INVALID: &str =
+    "A multa é um valor fixo (modalidade 1) ou um percentual de 0,01% a 100% (modalidade 2).";
+const INTEREST_INVALID: &str = "Os juros são um valor por dia (modalidades 1 e 5) ou um percentual (2 a 4, 6 a 8) de 0,01% a 100%.";
+const ABATEMENT_INVALID: &str =
+    "O abatimento é um valor fixo (modalidade 1) ou um percentual (modalidade 2) maior que zero.";
+const DISCOUNT_INVALID: &str = "O desconto é um valor fixo (modalidade 1) ou um percentual (modalidade 2) até uma a três datas de hoje até o vencimento, cada uma com seu valor. O desconto por antecipação (modalidades 3 a 6) ainda não pode ser enviado ao banco: o esquema oficial da API Pix o torna ambíguo.";
+
+/// A value in hundredths (`"2,00"` → 200), above zero; a percentage at most 100 %.
+fn hundredths(text: &str, kind: ValueKind) -> Option<u64> {
+    let value = Centavos::parse_br(text.trim()).ok()?.get();
+    let ok = value > 0 && (kind == ValueKind::Money || value <= MAX_HUNDREDTHS);
+    ok.then_some(value)
+}
+
+/// A fine, interest or abatement of a modality the table has, with a value.
+fn adjustment(
+    body: Option<&AdjustmentBody>,
+    kind_of: fn(u8) -> Option<ValueKind>,
+    field: &'static str,
+    message: &str,
+    problem: &mut impl FnMut(&'static str, &str),
+) -> Option<Adjustment> {
+    let body = body.filter(|b| b.modality != 0 || !b.value.trim().is_empty())?;
+    let parsed = kind_of(body.modality)
+        .and_then(|kind| hundredths(&body.value, kind))
+        .map(|value| Adjustment {
+            modality: body.modality,
+            value,
+        });
+    if parsed.is_none() {
+        problem(field, message);
+    }
+    parsed
+}
+
+/// A discount of a modality Balcão sends ([`discount_offered`]): one to three distinct dates from
+/// today to the due date, each with its value.
+fn discount(body: &DiscountBody, today: NaiveDate, due: Option<NaiveDate>) -> Option<Discount> {
+    let kind = discount_kind(body.modality).filter(|_| discount_offered(body.modality))?;
+    if body.value.is_some() {
+        return None;
+    }
+    if body.dates.is_empty() || body.dates.len() > MAX_DISCOUNT_DATES {
+        return None;
+    }
+    let mut dates: Vec<DiscountDate> = Vec::with_capacity(body.dates.len());
+    for date in &body.dates {
+        let until =
+            day(date.until.trim()).filter(|u| *u >= today && due.is_none_or(|d| *u <= d))?;
+        let until = until.format("%Y-%m-%d").to_string();
+        if dates.iter().any(|d| d.until == until) {
+            return None;
+        }
+        dates.push(DiscountDate {
+            until,
+            value: hundredths(&date.value, kind)?,
+        });
+    }
+    Some(Discount {
+        modality: body.modality,
+        dates,
+        value: None,
     })
 }
 

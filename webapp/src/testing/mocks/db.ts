@@ -153,6 +153,8 @@ function emptyDb() {
     pixKeys: [] as FakePixKey[],
     /** Connected keys' banks (`/bank-connections`), as the API shows them. */
     bankConnections: [] as FakeBankConnection[],
+    /** The bodies `POST …/qrcodes/cobrancas` received, oldest first. */
+    charges: [] as unknown[],
     signs: [] as FakeSign[],
     passwordPolicy: DEFAULT_POLICY,
     tokenLifetimeSeconds: 3600,

@@ -99,11 +99,17 @@ export interface NewDueDateCharge {
   dueDate: string;
   daysAfterDue: number;
   debtor: { name: string; document: string };
-  /** Percentages and amounts in pt-BR (`"2,00"`); null when not charged. */
-  fine: string | null;
-  interest: string | null;
-  discount: { amount: string; until: string } | null;
-  abatement: string | null;
+  /** Each in the API Pix's modality (its domain table) with its value in pt-BR (`"2,00"`: reais or %); null when none. */
+  fine: ChargeAdjustment | null;
+  interest: ChargeAdjustment | null;
+  /** Modality 1 (reais) or 2 (%), up to a date. */
+  discount: { modality: number; dates: { until: string; value: string }[] } | null;
+  abatement: ChargeAdjustment | null;
+}
+
+export interface ChargeAdjustment {
+  modality: number;
+  value: string;
 }
 
 /** The dynamic code of a charge, as `POST …/qrcodes/cobrancas` answers it (a QR code of the account). */

@@ -1,20 +1,48 @@
 import { useState } from 'react';
+import { useWatch } from 'react-hook-form';
 import { z } from 'zod';
 
 import { FormAlert } from '@/components/form-alert';
 import { FormOutcome } from '@/components/form-outcome';
+import { SelectField, type SelectFieldProps } from '@/components/select-field';
 import { TextField } from '@/components/text-field';
 import { useApiForm } from '@/hooks/use-api-form';
 import { formatDate } from '@/utils/dates';
 import { optionalText, requiredText } from '@/utils/field-rules';
 import { formatCentavos, isBrazilianAmount } from '@/utils/money';
 
-import { type ChargeCode, type NewDueDateCharge, useCreateChargeMutation } from '../api/bank-connections';
+import {
+  type ChargeAdjustment,
+  type ChargeCode,
+  type NewDueDateCharge,
+  useCreateChargeMutation,
+} from '../api/bank-connections';
 import { CHARGE_AMOUNT_INVALID, CHARGE_MESSAGE_TOO_LONG } from './charge-form';
 import { bankFailureMessage } from './failure-message';
 
-const PERCENT_INVALID = 'Informe o percentual, por exemplo 2,00.';
+const VALUE_INVALID = 'Informe o valor, por exemplo 2,00.';
 const DATE_INVALID = 'Escolha a data.';
+const VALUE_MISSING = 'Informe o valor desta modalidade.';
+
+/** The API Pix's modalities (its domain tables), as the form offers them. */
+const FINES = [
+  { modality: '1', label: 'Valor fixo (R$)' },
+  { modality: '2', label: 'Percentual (%)' },
+] as const;
+const INTERESTS = [
+  { modality: '1', label: 'R$ por dia corrido' },
+  { modality: '2', label: '% ao dia (dias corridos)' },
+  { modality: '3', label: '% ao mês (dias corridos)' },
+  { modality: '4', label: '% ao ano (dias corridos)' },
+  { modality: '5', label: 'R$ por dia útil' },
+  { modality: '6', label: '% por dia útil' },
+  { modality: '7', label: '% ao mês (dias úteis)' },
+  { modality: '8', label: '% ao ano (dias úteis)' },
+] as const;
+const DISCOUNTS = [
+  { modality: '1', label: 'Valor fixo até a data (R$)' },
+  { modality: '2', label: 'Percentual até a data (%)' },
+] as const;
 const DAYS_INVALID = 'De 0 a 365 dias.';
 
 const optionalAmount = (message: string) =>
@@ -27,18 +55,58 @@ const dueDateSchema = z
     amount: requiredText().refine((amount) => isBrazilianAmount(amount), CHARGE_AMOUNT_INVALID),
     dueDate: requiredText().refine((text) => /^\d{4}-\d{2}-\d{2}$/.test(text), DATE_INVALID),
     daysAfterDue: requiredText().refine((text) => /^\d{1,3}$/.test(text) && Number(text) <= 365, DAYS_INVALID),
-    fine: optionalAmount(PERCENT_INVALID),
-    interest: optionalAmount(PERCENT_INVALID),
-    discount: optionalAmount(CHARGE_AMOUNT_INVALID),
+    fineModality: z.string(),
+    fine: optionalAmount(VALUE_INVALID),
+    interestModality: z.string(),
+    interest: optionalAmount(VALUE_INVALID),
+    discountModality: z.string(),
+    discount: optionalAmount(VALUE_INVALID),
     discountUntil: optionalText(),
-    abatement: optionalAmount(CHARGE_AMOUNT_INVALID),
+    abatementModality: z.string(),
+    abatement: optionalAmount(VALUE_INVALID),
     description: optionalText().refine((text) => text === null || text.length <= 140, CHARGE_MESSAGE_TOO_LONG),
     merchantCity: requiredText(),
   })
-  .refine((values) => values.discount === null || values.discountUntil !== null, {
+  .refine((values) => values.fineModality === '' || values.fine !== null, { path: ['fine'], message: VALUE_MISSING })
+  .refine((values) => values.interestModality === '' || values.interest !== null, {
+    path: ['interest'],
+    message: VALUE_MISSING,
+  })
+  .refine((values) => values.discountModality === '' || values.discount !== null, {
+    path: ['discount'],
+    message: VALUE_MISSING,
+  })
+  .refine((values) => values.discountModality === '' || values.discountUntil !== null, {
     path: ['discountUntil'],
     message: 'Até quando vale o desconto?',
+  })
+  .refine((values) => values.abatementModality === '' || values.abatement !== null, {
+    path: ['abatement'],
+    message: VALUE_MISSING,
   });
+
+/** A `<select>` of the API Pix's modalities of one term, "none" first. */
+function ModalitySelect({
+  none,
+  options,
+  ...field
+}: { none: string; options: readonly { modality: string; label: string }[] } & Omit<SelectFieldProps, 'children'>) {
+  return (
+    <SelectField {...field}>
+      <option value="">{none}</option>
+      {options.map((option) => (
+        <option key={option.modality} value={option.modality}>
+          {option.label}
+        </option>
+      ))}
+    </SelectField>
+  );
+}
+
+/** A modality chosen ('' for none) with its value, as the API takes it. */
+function adjustment(modality: string, value: string | null): ChargeAdjustment | null {
+  return modality === '' || value === null ? null : { modality: Number(modality), value };
+}
 
 /** The made charge, with the due date it was asked for (the answer says until when it may be paid). */
 interface Made {
@@ -70,10 +138,14 @@ export function DueDateChargeForm({
       amount: '',
       dueDate: '',
       daysAfterDue: '30',
+      fineModality: '',
       fine: '',
+      interestModality: '',
       interest: '',
+      discountModality: '',
       discount: '',
       discountUntil: '',
+      abatementModality: '',
       abatement: '',
       description: '',
       merchantCity: defaultCity,
@@ -87,19 +159,22 @@ export function DueDateChargeForm({
         dueDate: values.dueDate,
         daysAfterDue: Number(values.daysAfterDue),
         debtor: { name: values.debtorName, document: values.debtorDocument },
-        fine: values.fine,
-        interest: values.interest,
+        fine: adjustment(values.fineModality, values.fine),
+        interest: adjustment(values.interestModality, values.interest),
         discount:
-          values.discount === null || values.discountUntil === null
+          values.discountModality === '' || values.discount === null || values.discountUntil === null
             ? null
-            : { amount: values.discount, until: values.discountUntil },
-        abatement: values.abatement,
+            : {
+                modality: Number(values.discountModality),
+                dates: [{ until: values.discountUntil, value: values.discount }],
+              },
+        abatement: adjustment(values.abatementModality, values.abatement),
       };
       const code = await create({ accountId, charge, idempotencyKey }).unwrap();
       setIdempotencyKey(crypto.randomUUID());
       return { code, dueDate: values.dueDate, debtor: values.debtorName };
     },
-    clearOnSuccess: ['debtorName', 'debtorDocument', 'amount', 'description', 'discount', 'discountUntil', 'abatement'],
+    clearOnSuccess: ['debtorName', 'debtorDocument', 'amount', 'description'],
     fieldAliases: {
       'debtor.name': 'debtorName',
       'debtor.document': 'debtorDocument',
@@ -107,6 +182,10 @@ export function DueDateChargeForm({
     },
   });
   const made = form.outcome;
+  const [fineModality, interestModality, discountModality, abatementModality] = useWatch({
+    control: form.control,
+    name: ['fineModality', 'interestModality', 'discountModality', 'abatementModality'],
+  });
   return (
     <section className="charge" aria-labelledby="titulo-cobranca-vencimento">
       <h3 id="titulo-cobranca-vencimento">Cobrança com vencimento</h3>
@@ -132,11 +211,38 @@ export function DueDateChargeForm({
           {...form.field('daysAfterDue')}
           hint="Depois disso o banco não aceita mais o pagamento."
         />
-        <TextField label="Multa depois do vencimento, em % (opcional)" inputMode="decimal" {...form.field('fine')} />
-        <TextField label="Juros ao mês, em % (opcional)" inputMode="decimal" {...form.field('interest')} />
-        <TextField label="Desconto, em reais (opcional)" inputMode="decimal" {...form.field('discount')} />
-        <TextField label="Desconto vale até" type="date" {...form.field('discountUntil')} />
-        <TextField label="Abatimento, em reais (opcional)" inputMode="decimal" {...form.field('abatement')} />
+        <ModalitySelect
+          label="Multa depois do vencimento"
+          none="Sem multa"
+          options={FINES}
+          {...form.field('fineModality')}
+        />
+        {fineModality === '' ? null : <TextField label="Valor da multa" inputMode="decimal" {...form.field('fine')} />}
+        <ModalitySelect
+          label="Juros depois do vencimento"
+          none="Sem juros"
+          options={INTERESTS}
+          {...form.field('interestModality')}
+        />
+        {interestModality === '' ? null : (
+          <TextField label="Valor dos juros" inputMode="decimal" {...form.field('interest')} />
+        )}
+        <ModalitySelect
+          label="Desconto para quem paga antes"
+          none="Sem desconto"
+          options={DISCOUNTS}
+          {...form.field('discountModality')}
+        />
+        {discountModality === '' ? null : (
+          <>
+            <TextField label="Valor do desconto" inputMode="decimal" {...form.field('discount')} />
+            <TextField label="Desconto vale até" type="date" {...form.field('discountUntil')} />
+          </>
+        )}
+        <ModalitySelect label="Abatimento" none="Sem abatimento" options={FINES} {...form.field('abatementModality')} />
+        {abatementModality === '' ? null : (
+          <TextField label="Valor do abatimento" inputMode="decimal" {...form.field('abatement')} />
+        )}
         <TextField
           label="Mensagem para quem paga (opcional)"
           maxLength={140}

@@ -151,6 +151,7 @@ export const bankConnectionHandlers = [
       daysAfterDue?: number;
       debtor?: { name: string; document: string };
     };
+    db.charges.push(body);
     if (connectionOf(accountId, body.keyId) === undefined) {
       return HttpResponse.json(
         { error: { code: 'bank-not-connected', message: 'Esta chave Pix não tem banco conectado.' } },

@@ -170,10 +170,20 @@ describe('/painel/chaves/{keyId}/banco', () => {
     await app.user.type(within(form).getByLabelText('CPF ou CNPJ de quem paga'), '111.111.111-11');
     await app.user.type(within(form).getByLabelText('Valor'), '150,00');
     await app.user.type(within(form).getByLabelText('Vencimento'), '2026-12-10');
-    await app.user.type(within(form).getByLabelText('Multa depois do vencimento, em % (opcional)'), '2,00');
-    await app.user.type(within(form).getByLabelText('Desconto, em reais (opcional)'), '5,00');
+    await app.user.selectOptions(within(form).getByLabelText('Multa depois do vencimento'), 'Percentual (%)');
+    await app.user.type(within(form).getByLabelText('Valor da multa'), '2,00');
+    await app.user.selectOptions(within(form).getByLabelText('Juros depois do vencimento'), '% ao mês (dias corridos)');
+    await app.user.selectOptions(
+      within(form).getByLabelText('Desconto para quem paga antes'),
+      'Valor fixo até a data (R$)',
+    );
+    await app.user.type(within(form).getByLabelText('Valor do desconto'), '5,00');
     await app.user.click(within(form).getByRole('button', { name: 'Criar cobrança com vencimento' }));
-    // A discount needs its last day.
+    // A modality chosen needs its value, and a discount its last day.
+    expect(within(form).getByLabelText('Valor dos juros')).toHaveAccessibleDescription(
+      /Informe o valor desta modalidade/,
+    );
+    await app.user.type(within(form).getByLabelText('Valor dos juros'), '1,00');
     expect(within(form).getByLabelText('Desconto vale até')).toHaveAccessibleDescription(/Até quando vale o desconto/);
     await app.user.type(within(form).getByLabelText('Desconto vale até'), '2026-12-05');
     await app.user.click(within(form).getByRole('button', { name: 'Criar cobrança com vencimento' }));
@@ -183,6 +193,14 @@ describe('/painel/chaves/{keyId}/banco', () => {
     await app.user.clear(within(form).getByLabelText('CPF ou CNPJ de quem paga'));
     await app.user.type(within(form).getByLabelText('CPF ou CNPJ de quem paga'), '123.456.789-09');
     await app.user.click(within(form).getByRole('button', { name: 'Criar cobrança com vencimento' }));
+    const sent = db.charges.at(-1);
+    expect(sent).toMatchObject({
+      fine: { modality: 2, value: '2,00' },
+      interest: { modality: 3, value: '1,00' },
+      discount: { modality: 1, dates: [{ until: '2026-12-05', value: '5,00' }] },
+      abatement: null,
+      debtor: { name: 'Maria da Silva', document: '123.456.789-09' },
+    });
     expect(
       await screen.findByText(
         /Cobrança de R\$\s150,00 para Maria da Silva criada no banco, com vencimento em 10\/12\/2026/,
