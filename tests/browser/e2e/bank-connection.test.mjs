@@ -8,8 +8,9 @@
 // with a validity is made through the bank: its payer page counts down, and says "Pagamento
 // recebido" by itself when the bank reports the payment.
 //
-// E2E_SHOTS_DIR (optional): the form, the refusal, the connection, the refund, the charge form and
-// the charge's payer page (waiting and paid) at 390×844 and 1366×900.
+// E2E_SHOTS_DIR (optional): the form, the refusal, the connection, the refund, the charge forms,
+// the charges' payer pages and the dashboard home warning of a certificate ending, at 390×844 and
+// 1366×900.
 
 import assert from "node:assert/strict";
 import { mkdtemp, writeFile } from "node:fs/promises";
@@ -62,6 +63,7 @@ describe("a key's bank is connected on /painel/chaves/{id}/banco", () => {
     files = await mkdtemp(join(tmpdir(), "balcao-banco-"));
     await writeFile(join(files, "homologacao.p12"), Buffer.from(bank.clientP12Base64, "base64"));
     await writeFile(join(files, "vencido.p12"), Buffer.from(bank.expiredP12Base64, "base64"));
+    await writeFile(join(files, "terminando.p12"), Buffer.from(bank.endingP12Base64, "base64"));
   });
 
   after(async () => {
@@ -211,5 +213,24 @@ describe("a key's bank is connected on /painel/chaves/{id}/banco", () => {
 
     await bank.payCharge(id.replaceAll("-", ""));
     await owner.getByRole("heading", { name: "Este QR code já foi pago" }).waitFor();
+  });
+
+  step("a certificate ending in days is replaced without losing the connection, and the home says so", async () => {
+    await owner.goto("/painel/chaves");
+    const card = owner.getByRole("listitem").filter({ hasText: bank.key });
+    await card.getByRole("link", { name: "Ver conexão ou criar cobrança" }).click();
+    await owner.getByRole("button", { name: "Trocar credenciais ou certificado" }).click();
+    const form = owner.getByRole("form", { name: "Conectar banco" });
+    await form.getByLabel("Client ID", { exact: true }).fill(bank.clientId);
+    await form.getByLabel("Client Secret", { exact: true }).fill(bank.clientSecret);
+    await form.getByLabel("Certificado", { exact: true }).setInputFiles(join(files, "terminando.p12"));
+    await form.getByRole("button", { name: "Conectar e testar" }).click();
+    await owner.getByText(/Conectado ao Sicredi\. Os Pix recebidos na chave/).waitFor();
+
+    await owner.goto("/painel");
+    const warnings = owner.getByRole("status", { name: "Avisos dos bancos conectados" });
+    await warnings.getByText("O certificado vence em 6 dias: peça o novo ao banco.").waitFor();
+    await fitsBothScreens(owner, "the dashboard home with a bank warning");
+    await screenshotsAtBothSizes(owner, "painel-aviso-certificado");
   });
 });

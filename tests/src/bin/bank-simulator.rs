@@ -4,7 +4,8 @@
 //!
 //! It prints one line of JSON to stdout and then serves until it is killed:
 //! `{origin, serverCaPem, key, clientId, clientSecret, clientP12Base64, clientCertPem,
-//! clientKeyPem, expiredP12Base64}`. Start Balcão with `BALCAO_BANK_API_ORIGIN=<origin>` and
+//! clientKeyPem, expiredP12Base64, endingP12Base64}` (the last valid for six and a half days).
+//! Start Balcão with `BALCAO_BANK_API_ORIGIN=<origin>` and
 //! `BALCAO_BANK_EXTRA_ROOT_PEM=<serverCaPem>`, register the key, and connect it as "Sicredi",
 //! homologação, with the printed client and the `.p12` written from `clientP12Base64`.
 //!
@@ -32,6 +33,11 @@ async fn main() {
     .await;
     let client = bank.pki().client("balcao-navegador");
     let expired = bank.pki().expired_client("balcao-vencido");
+    // Valid for six and a half more days: the dashboard warns of it ("vence em 6 dias").
+    let ending = bank.pki().client_until(
+        "balcao-terminando",
+        chrono::Utc::now() + chrono::Duration::hours(6 * 24 + 12),
+    );
     let line = serde_json::json!({
         "origin": bank.origin(),
         "serverCaPem": bank.server_ca_pem(),
@@ -42,6 +48,7 @@ async fn main() {
         "clientCertPem": client.cert_pem,
         "clientKeyPem": client.key_pem,
         "expiredP12Base64": STANDARD.encode(expired.pkcs12(None)),
+        "endingP12Base64": STANDARD.encode(ending.pkcs12(None)),
     });
     let mut out = std::io::stdout().lock();
     // The harness waits for this one line, then one line per order.
