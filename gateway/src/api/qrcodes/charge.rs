@@ -21,7 +21,7 @@
 use axum::extract::{Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use commands::{CommandMetadata, RequestDigest};
+use commands::{CommandError, CommandMetadata, LoadedOrReplayed, RequestDigest};
 use domain::bank_connection::BankConnection;
 use domain::money::Centavos;
 use domain::qrcode::{
@@ -267,25 +267,41 @@ pub async fn create(
         )
         .as_bytes(),
     );
-    // A repeat of a recorded charge is answered from the record, without calling the bank.
-    if key.is_some()
-        && let Some(view) = state
-            .qrcode(qrcode_id)
-            .await
-            .map_err(crate::api::access::projection_error)?
-    {
-        let same = view.key_id == Some(key_id)
-            && view.amount_centavos == i64::try_from(checked.amount.get()).ok()
-            && view.description == checked.description
-            && view.charge_expires_at.is_some();
-        if !same {
-            return Err(ApiError::new(
-                StatusCode::CONFLICT,
-                "idempotency-key-reused",
-                domain::qrcode::QrCodeError::IdempotencyKeyReused.to_string(),
-            ));
+    let metadata = {
+        let metadata = CommandMetadata::start().by(workspace.caller_id().to_owned());
+        match &key {
+            Some(key) => metadata
+                .with_idempotency_key(key.clone())
+                .with_request_digest(digest),
+            None => metadata,
         }
-        return answered(&state, view, with_qr.wants_svg(), true);
+    };
+    // A repeat of a recorded charge is answered from the record, without calling the bank; the
+    // key sent before with other values is refused before the bank hears of it.
+    match state
+        .qrcodes
+        .load_unless_recorded(&qrcode_id.to_string(), &metadata)
+        .await
+    {
+        Ok(LoadedOrReplayed::Loaded(_)) => {}
+        Ok(LoadedOrReplayed::Replayed(_)) => {
+            let view = state
+                .qrcode(qrcode_id)
+                .await
+                .map_err(crate::api::access::projection_error)?
+                .ok_or_else(|| {
+                    ApiError::internal(anyhow::anyhow!("a recorded charge has no code"))
+                })?;
+            return answered(&state, view, with_qr.wants_svg(), true);
+        }
+        Err(
+            CommandError::IdempotencyKeyConflict { .. } | CommandError::IdempotencyKeyReused { .. },
+        ) => {
+            return Err(ApiError::from(CommandError::Rejected(
+                domain::qrcode::QrCodeError::IdempotencyKeyReused,
+            )));
+        }
+        Err(other) => return Err(ApiError::from(other)),
     }
     let client = crate::bank::client_for(&state.payments.banks, &state.clock, &credentials)
         .map_err(|error| bank_failure(&error))?;
@@ -321,15 +337,6 @@ pub async fn create(
         },
         location: report.location,
         terms: sealed_terms(&state, workspace.account_id(), checked.terms).await?,
-    };
-    let metadata = {
-        let metadata = CommandMetadata::start().by(workspace.caller_id().to_owned());
-        match &key {
-            Some(key) => metadata
-                .with_idempotency_key(key.clone())
-                .with_request_digest(digest),
-            None => metadata,
-        }
     };
     let turn = crate::billing::usage::turn(account).await?;
     let created = record(&state, &workspace, charge, metadata).await?;
