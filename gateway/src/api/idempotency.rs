@@ -24,6 +24,7 @@
 //! | `POST …/placas` | `painel-placa` |
 //! | `POST …/placas/{id}/duplicar` | `painel-placa-copia` |
 //! | `POST …/subscription/upgrade` (the charge is opened at the provider only when the key is new: `commands::CommandService::load_unless_recorded`) | `painel-assinatura` |
+//! | `POST …/qrcodes/cobrancas` (the bank is asked only when the key is new, the same way; the key names the charge's txid) | `painel-cobranca` |
 //!
 //! The other creating calls make at most one of what they make, key or no key: a second
 //! invitation to the same address is 409 `member-already-invited`, a second receiver for a key
