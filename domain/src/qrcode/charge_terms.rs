@@ -4,6 +4,8 @@
 
 use chrono::{DateTime, Days, FixedOffset, NaiveDate, NaiveTime, TimeZone};
 
+use crate::statement::posted::brasilia;
+
 use super::aggregate::{CHARGE_MAX_SECONDS, CHARGE_MIN_SECONDS};
 use super::{Adjustment, ChargeTerms, Discount, DueDateTerms, QrCodeError};
 
@@ -79,11 +81,6 @@ pub fn discount_offered(modality: u8) -> bool {
     discount_by_dates(modality)
 }
 
-/// Brasília's offset (UTC−3, no daylight saving since 2019): a due date is a day there.
-fn brasilia() -> FixedOffset {
-    FixedOffset::west_opt(3 * 3600).expect("a valid offset")
-}
-
 /// When a charge stops being offered, and what is kept of its terms.
 pub(super) struct Window {
     pub expires_in_seconds: Option<u32>,
@@ -113,42 +110,15 @@ pub(super) fn window(
         ChargeTerms::DueDate(due) => {
             let today = asked.with_timezone(&brasilia()).date_naive();
             let due_date = day(&due.due_date).ok_or(QrCodeError::ChargeDueDateInvalid)?;
-            if due_date < today {
-                return Err(QrCodeError::ChargeDueDateInvalid);
-            }
-            if due.days_after_due > MAX_DAYS_AFTER_DUE {
-                return Err(QrCodeError::ChargeDaysAfterDueInvalid);
-            }
-            check_adjustment(due.fine, fine_kind, amount, QrCodeError::ChargeFineInvalid)?;
-            check_adjustment(
-                due.interest,
-                interest_kind,
-                u64::MAX,
-                QrCodeError::ChargeInterestInvalid,
-            )?;
-            check_adjustment(
-                due.abatement,
-                abatement_kind,
-                amount,
-                QrCodeError::ChargeAbatementInvalid,
-            )?;
+            check_due_date(due_date, today)?;
+            check_days_after_due(due.days_after_due)?;
+            check_fine(due.fine, Some(amount))?;
+            check_interest(due.interest)?;
             if let Some(discount) = &due.discount {
-                check_discount(discount, amount, today, due_date)?;
+                check_discount(discount, Some(amount), today, Some(due_date))?;
             }
-            // Fixed discounts and abatement together must leave something to pay.
-            let fixed = |a: Option<&Adjustment>| {
-                a.filter(|a| abatement_kind(a.modality) == Some(ValueKind::Money))
-                    .map_or(0, |a| a.value)
-            };
-            let largest_discount = due
-                .discount
-                .as_ref()
-                .filter(|d| d.modality == 1)
-                .and_then(|d| d.dates.iter().map(|d| d.value).max())
-                .unwrap_or(0);
-            if fixed(due.abatement.as_ref()).saturating_add(largest_discount) >= amount {
-                return Err(QrCodeError::ChargeDiscountInvalid);
-            }
+            check_abatement(due.abatement, Some(amount))?;
+            check_left_to_pay(due.discount.as_ref(), due.abatement, amount)?;
             let last_day = due_date
                 .checked_add_days(Days::new(u64::from(due.days_after_due)))
                 .ok_or(QrCodeError::ChargeDaysAfterDueInvalid)?;
@@ -167,39 +137,136 @@ pub(super) fn window(
     }
 }
 
+/// The due date: a day from `today` on (in Brasília).
+///
+/// # Errors
+///
+/// [`QrCodeError::ChargeDueDateInvalid`].
+pub fn check_due_date(due_date: NaiveDate, today: NaiveDate) -> Result<(), QrCodeError> {
+    refuse_unless(due_date >= today, QrCodeError::ChargeDueDateInvalid)
+}
+
+/// The days it may still be paid after the due date: at most [`MAX_DAYS_AFTER_DUE`].
+///
+/// # Errors
+///
+/// [`QrCodeError::ChargeDaysAfterDueInvalid`].
+pub fn check_days_after_due(days: u32) -> Result<(), QrCodeError> {
+    refuse_unless(
+        days <= MAX_DAYS_AFTER_DUE,
+        QrCodeError::ChargeDaysAfterDueInvalid,
+    )
+}
+
+/// A fine: modality 1 (a value below the amount, when it is known) or 2 (0,01 % to 100 %).
+///
+/// # Errors
+///
+/// [`QrCodeError::ChargeFineInvalid`].
+pub fn check_fine(fine: Option<Adjustment>, amount: Option<u64>) -> Result<(), QrCodeError> {
+    check_adjustment(
+        fine,
+        fine_kind,
+        amount,
+        MAX_HUNDREDTHS,
+        QrCodeError::ChargeFineInvalid,
+    )
+}
+
+/// Interest: modality 1 to 8, a value above zero, a percentage at most 100 %.
+///
+/// # Errors
+///
+/// [`QrCodeError::ChargeInterestInvalid`].
+pub fn check_interest(interest: Option<Adjustment>) -> Result<(), QrCodeError> {
+    check_adjustment(
+        interest,
+        interest_kind,
+        None,
+        MAX_HUNDREDTHS,
+        QrCodeError::ChargeInterestInvalid,
+    )
+}
+
+/// An abatement: modality 1 (a value below the amount) or 2 (below 100 %: something is paid).
+///
+/// # Errors
+///
+/// [`QrCodeError::ChargeAbatementInvalid`].
+pub fn check_abatement(
+    abatement: Option<Adjustment>,
+    amount: Option<u64>,
+) -> Result<(), QrCodeError> {
+    check_adjustment(
+        abatement,
+        abatement_kind,
+        amount,
+        MAX_HUNDREDTHS - 1,
+        QrCodeError::ChargeAbatementInvalid,
+    )
+}
+
+/// Fixed discount and fixed abatement together leave something to pay.
+///
+/// # Errors
+///
+/// [`QrCodeError::ChargeDiscountInvalid`].
+pub fn check_left_to_pay(
+    discount: Option<&Discount>,
+    abatement: Option<Adjustment>,
+    amount: u64,
+) -> Result<(), QrCodeError> {
+    let fixed_abatement = abatement
+        .filter(|a| abatement_kind(a.modality) == Some(ValueKind::Money))
+        .map_or(0, |a| a.value);
+    let largest_discount = discount
+        .filter(|d| discount_kind(d.modality) == Some(ValueKind::Money))
+        .and_then(|d| d.dates.iter().map(|d| d.value).max())
+        .unwrap_or(0);
+    refuse_unless(
+        fixed_abatement.saturating_add(largest_discount) < amount,
+        QrCodeError::ChargeDiscountInvalid,
+    )
+}
+
+fn refuse_unless(ok: bool, refused: QrCodeError) -> Result<(), QrCodeError> {
+    if ok { Ok(()) } else { Err(refused) }
+}
+
 /// A fine, interest or abatement: a known modality, a value above zero, a percentage at most
-/// 100 % (below it for what is taken off), a fixed value below `limit` (the amount, where it
-/// applies).
+/// `max_percent`, a fixed value below `amount` where it is given.
 fn check_adjustment(
     adjustment: Option<Adjustment>,
     kind_of: fn(u8) -> Option<ValueKind>,
-    limit: u64,
+    amount: Option<u64>,
+    max_percent: u64,
     refused: QrCodeError,
 ) -> Result<(), QrCodeError> {
     let Some(adjustment) = adjustment else {
         return Ok(());
     };
-    let takes_off = matches!(refused, QrCodeError::ChargeAbatementInvalid);
-    let max_percent = if takes_off {
-        MAX_HUNDREDTHS - 1
-    } else {
-        MAX_HUNDREDTHS
-    };
     let ok = match kind_of(adjustment.modality) {
         Some(ValueKind::Percent) => (1..=max_percent).contains(&adjustment.value),
-        Some(ValueKind::Money) => adjustment.value > 0 && adjustment.value < limit,
+        Some(ValueKind::Money) => {
+            adjustment.value > 0 && amount.is_none_or(|amount| adjustment.value < amount)
+        }
         None => false,
     };
-    if ok { Ok(()) } else { Err(refused) }
+    refuse_unless(ok, refused)
 }
 
-/// A discount: by dates (modalities 1, 2: one to three distinct days from today to the due date,
-/// each with a value) or per day paid early (3 to 6: one value).
-fn check_discount(
+/// A discount of a modality Balcão sends ([`discount_offered`]): one to three distinct days from
+/// `today` to the due date (where known), each with a value above zero, below the amount (where
+/// known) or below 100 %.
+///
+/// # Errors
+///
+/// [`QrCodeError::ChargeDiscountInvalid`].
+pub fn check_discount(
     discount: &Discount,
-    amount: u64,
+    amount: Option<u64>,
     today: NaiveDate,
-    due_date: NaiveDate,
+    due_date: Option<NaiveDate>,
 ) -> Result<(), QrCodeError> {
     let refused = Err(QrCodeError::ChargeDiscountInvalid);
     let Some(kind) =
@@ -209,31 +276,26 @@ fn check_discount(
     };
     let value_ok = |value: u64| match kind {
         ValueKind::Percent => (1..MAX_HUNDREDTHS).contains(&value),
-        ValueKind::Money => value > 0 && value < amount,
+        ValueKind::Money => value > 0 && amount.is_none_or(|amount| value < amount),
     };
-    if discount_by_dates(discount.modality) {
-        if discount.dates.is_empty()
-            || discount.dates.len() > MAX_DISCOUNT_DATES
-            || discount.value.is_some()
-        {
+    if discount.dates.is_empty()
+        || discount.dates.len() > MAX_DISCOUNT_DATES
+        || discount.value.is_some()
+    {
+        return refused;
+    }
+    let mut seen = Vec::new();
+    for date in &discount.dates {
+        let Some(until) = day(&date.until) else {
+            return refused;
+        };
+        let in_range = until >= today && due_date.is_none_or(|due| until <= due);
+        if !in_range || seen.contains(&until) || !value_ok(date.value) {
             return refused;
         }
-        let mut seen = Vec::new();
-        for date in &discount.dates {
-            let Some(until) = day(&date.until) else {
-                return refused;
-            };
-            if until < today || until > due_date || seen.contains(&until) || !value_ok(date.value) {
-                return refused;
-            }
-            seen.push(until);
-        }
-        return Ok(());
+        seen.push(until);
     }
-    match discount.value {
-        Some(value) if discount.dates.is_empty() && value_ok(value) => Ok(()),
-        _ => refused,
-    }
+    Ok(())
 }
 
 /// A `YYYY-MM-DD` day.

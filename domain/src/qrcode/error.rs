@@ -85,19 +85,27 @@ pub enum QrCodeError {
     /// Too many days after the due date.
     #[error("O prazo para pagar depois do vencimento vai de 0 a 365 dias.")]
     ChargeDaysAfterDueInvalid,
-    /// A fine outside 0,01 % to 100 %.
-    #[error("A multa é um percentual do valor, de 0,01% a 100%.")]
-    ChargeFineInvalid,
-    /// Interest outside 0,01 % to 100 % a month.
-    #[error("Os juros são um percentual ao mês, de 0,01% a 100%.")]
-    ChargeInterestInvalid,
-    /// A discount of nothing, after the due date, in the past, or that leaves nothing to pay.
+    /// A fine of a modality the table lacks, of nothing, over 100 %, or a fixed one not below the
+    /// amount.
     #[error(
-        "O desconto precisa de um valor menor que o da cobrança e de uma data de hoje até o vencimento."
+        "A multa é um valor fixo menor que o da cobrança (modalidade 1) ou um percentual de 0,01% a 100% (modalidade 2)."
+    )]
+    ChargeFineInvalid,
+    /// Interest of a modality the table lacks, of nothing, or over 100 %.
+    #[error(
+        "Os juros são um valor por dia (modalidades 1 e 5) ou um percentual de 0,01% a 100% (modalidades 2 a 4 e 6 a 8)."
+    )]
+    ChargeInterestInvalid,
+    /// A discount of a modality Balcão does not send, of nothing, without dates or with more than
+    /// three, a date in the past or after the due date, or one that leaves nothing to pay.
+    #[error(
+        "O desconto é um valor fixo (modalidade 1) ou um percentual (modalidade 2) até uma a três datas de hoje até o vencimento, sem zerar a cobrança. O desconto por antecipação (modalidades 3 a 6) ainda não pode ser enviado ao banco: o esquema oficial da API Pix o torna ambíguo."
     )]
     ChargeDiscountInvalid,
-    /// An abatement of nothing, or that leaves nothing to pay.
-    #[error("O abatimento precisa ser maior que zero e menor que o valor da cobrança.")]
+    /// An abatement of a modality the table lacks, of nothing, or that leaves nothing to pay.
+    #[error(
+        "O abatimento é um valor fixo menor que o da cobrança (modalidade 1) ou um percentual abaixo de 100% (modalidade 2)."
+    )]
     ChargeAbatementInvalid,
 }
 

@@ -774,7 +774,7 @@ fn charge_answer(status: StatusCode, body: &[u8]) -> Result<ChargeReport, BankEr
     })
 }
 
-/// An immediate charge to ask a bank for ([`ApiPixClient::put_charge`]).
+/// A charge to ask a bank for, immediate or with a due date ([`ApiPixClient::put_charge`]).
 #[derive(Debug, Clone)]
 pub struct ChargeRequest<'a> {
     /// The charge's txid: 26 to 35 letters and digits.

@@ -509,9 +509,17 @@ pub(crate) async fn handle(
         return not_found(NAO_ENCONTRADO);
     };
     let failure = inner.state().api_failures.pop_front();
-    if let Some(answer) = apply_failure(failure).await {
-        return answer;
-    }
+    // A late answer is the request carried out, then its answer held: what a client that gave
+    // up meanwhile never hears of.
+    let late = match failure {
+        Some(Failure::AnswerLate(hold)) => Some(hold),
+        other => {
+            if let Some(answer) = apply_failure(other).await {
+                return answer;
+            }
+            None
+        }
+    };
     let mut query = query;
     if let Some((name, expected)) = &quirks.required_query {
         let given = query.iter().position(|(key, _)| key == name);
@@ -633,6 +641,9 @@ pub(crate) async fn handle(
         // The spec: a product outside the client's contract answers `AcessoNegado`.
         _ => access_denied("Funcionalidade não contratada neste banco simulado."),
     };
+    if let Some(hold) = late {
+        tokio::time::sleep(hold).await;
+    }
     check_answer(&inner, operation, &shown_path, answer).await
 }
 
@@ -681,8 +692,9 @@ async fn apply_failure(failure: Option<Failure>) -> Option<Response> {
             tokio::time::sleep(hold).await;
             None
         }
-        // Callbacks are dropped where they are sent; a request goes on as usual.
-        Failure::DropCallbacks => None,
+        // Callbacks are dropped where they are sent, a late answer is held after the request
+        // was carried out (a token call has no late answer): the request goes on as usual.
+        Failure::DropCallbacks | Failure::AnswerLate(_) => None,
     }
 }
 
@@ -1049,7 +1061,10 @@ fn put_charge(inner: &Inner, kind: ChargeKind, txid: &str, body: Value) -> Respo
     }
     let mut state = inner.state();
     if let Some(existing) = state.charges.get_mut(txid) {
-        if existing.kind != kind || existing.status != "ATIVA" {
+        if existing.kind != kind
+            || existing.status != "ATIVA"
+            || inner.config.quirks.put_charge_creates_only
+        {
             return problem(
                 StatusCode::BAD_REQUEST,
                 error.0,

@@ -73,6 +73,9 @@ pub struct Quirks {
     /// Whether the bank POSTs to `{webhookUrl}/pix` (the spec's callback) rather than to the
     /// URL as registered.
     pub appends_pix_to_webhook_url: bool,
+    /// Whether `PUT /cob/{txid}` (and `/cobv`) only creates: a txid the bank already has is
+    /// refused (400) instead of revised, as several banks answer a retried creation.
+    pub put_charge_creates_only: bool,
 }
 
 impl Default for Quirks {
@@ -87,6 +90,7 @@ impl Default for Quirks {
             required_query: None,
             required_header: None,
             appends_pix_to_webhook_url: true,
+            put_charge_creates_only: false,
         }
     }
 }

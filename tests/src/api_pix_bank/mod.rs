@@ -53,8 +53,12 @@ pub enum Failure {
         /// The HTTP status: 503 answers `ServicoIndisponivel`, others `ErroInternoDoServidor`.
         status: u16,
     },
-    /// Holds the answer this long before answering as usual (a client's timeout fires first).
+    /// Holds the request this long before carrying it out (a client's timeout fires first, and
+    /// a client that gives up leaves nothing behind).
     Timeout(Duration),
+    /// Carries the request out, then holds its answer this long: the bank took it, and a client
+    /// whose timeout fires first never hears so.
+    AnswerLate(Duration),
     /// Does not deliver the next callback, but records it as dropped: the Pix is still at the
     /// bank, for `GET /pix` to find.
     DropCallbacks,

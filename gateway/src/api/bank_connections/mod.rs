@@ -99,17 +99,22 @@ async fn decide(
     Ok(())
 }
 
-/// A bank's failure as the API answers it (the module's second table).
-fn bank_failure(error: &BankError) -> ApiError {
-    let status = match error {
+/// The status a bank's failure is answered with (the module's second table): 504 for a bank
+/// too slow, 502 for one down, out of reach, untrusted or unreadable, 422 for its refusals.
+pub(crate) fn bank_status(error: &BankError) -> StatusCode {
+    match error {
         BankError::Timeout => StatusCode::GATEWAY_TIMEOUT,
         BankError::Unavailable { .. }
         | BankError::Unreachable { .. }
         | BankError::ServerUntrusted { .. }
         | BankError::Unexpected { .. } => StatusCode::BAD_GATEWAY,
         _ => StatusCode::UNPROCESSABLE_ENTITY,
-    };
-    let failure = ApiError::new(status, error.code(), error.to_string());
+    }
+}
+
+/// A bank's failure as the API answers it (the module's second table).
+fn bank_failure(error: &BankError) -> ApiError {
+    let failure = ApiError::new(bank_status(error), error.code(), error.to_string());
     match error {
         BankError::InvalidClient => failure.with_field("clientSecret"),
         BankError::CertificateRefused => failure.with_field("certificate"),

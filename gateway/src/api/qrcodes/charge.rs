@@ -91,20 +91,11 @@ fn not_connected() -> ApiError {
     )
 }
 
-/// The bank's failure as this route answers it: as connecting does (the bank connections'
-/// table), with the charge's own words for a refusal.
+/// The bank's failure as this route answers it: the status connecting answers it with
+/// ([`crate::api::bank_connections::bank_status`]), the charge's own words first.
 fn bank_failure(error: &BankError) -> ApiError {
-    let status = if error.is_transient() {
-        if matches!(error, BankError::Timeout) {
-            StatusCode::GATEWAY_TIMEOUT
-        } else {
-            StatusCode::BAD_GATEWAY
-        }
-    } else {
-        StatusCode::UNPROCESSABLE_ENTITY
-    };
     ApiError::new(
-        status,
+        crate::api::bank_connections::bank_status(error),
         error.code(),
         format!("O banco não criou a cobrança. {error}"),
     )
@@ -158,7 +149,8 @@ fn check(
         ));
     }
     let terms = if super::due_date::asked(&body.due) {
-        super::due_date::parse(&body.due, today, problems).map(Terms::DueDate)
+        let amount = amount.map(Centavos::get);
+        super::due_date::parse(&body.due, today, amount, problems).map(Terms::DueDate)
     } else {
         let minutes = i64::from(CHARGE_MIN_SECONDS / 60)..=i64::from(CHARGE_MAX_SECONDS / 60);
         match body.expires_in_minutes {
@@ -221,7 +213,7 @@ pub async fn create(
     let today = state
         .clock
         .now()
-        .with_timezone(&chrono::FixedOffset::west_opt(3 * 3600).expect("Brasília's offset"))
+        .with_timezone(&crate::api::payment_links::brasilia())
         .date_naive();
     let checked = check(&body, today, &mut problems);
     // The receiver's name and city, the key: as a static code checks them (the amount too).
@@ -303,6 +295,8 @@ pub async fn create(
         }
         Err(other) => return Err(ApiError::from(other)),
     }
+    // Sealed before the bank hears of it: nothing that can fail here comes after the bank's yes.
+    let terms = sealed_terms(&state, workspace.account_id(), &checked.terms).await?;
     let client = crate::bank::client_for(&state.payments.banks, &state.clock, &credentials)
         .map_err(|error| bank_failure(&error))?;
     let report = client
@@ -315,13 +309,14 @@ pub async fn create(
         })
         .await
         .map_err(|error| {
-            let outcome = if error.is_transient() {
-                "failed"
-            } else {
+            let failure = bank_failure(&error);
+            let outcome = if failure.status() == StatusCode::UNPROCESSABLE_ENTITY {
                 "refused"
+            } else {
+                "failed"
             };
             metrics::counter!(CHARGES_TOTAL, "outcome" => outcome).increment(1);
-            bank_failure(&error)
+            failure
         })?;
     metrics::counter!(CHARGES_TOTAL, "outcome" => "created").increment(1);
     let charge = CreateBankCharge {
@@ -336,7 +331,7 @@ pub async fn create(
             requested_at,
         },
         location: report.location,
-        terms: sealed_terms(&state, workspace.account_id(), checked.terms).await?,
+        terms,
     };
     let turn = crate::billing::usage::turn(account).await?;
     let created = record(&state, &workspace, charge, metadata).await?;
@@ -381,23 +376,25 @@ fn bank_terms(terms: &Terms) -> ChargeRequestTerms<'_> {
 async fn sealed_terms(
     state: &AppState,
     account_id: &str,
-    terms: Terms,
+    terms: &Terms,
 ) -> Result<ChargeTerms, ApiError> {
     Ok(match terms {
-        Terms::Immediate(expires_in_seconds) => ChargeTerms::Immediate { expires_in_seconds },
+        Terms::Immediate(expires_in_seconds) => ChargeTerms::Immediate {
+            expires_in_seconds: *expires_in_seconds,
+        },
         Terms::DueDate(due) => {
             let key = commands::vault::load_key(&state.pool, account_id)
                 .await
                 .map_err(|error| ApiError::internal(anyhow::Error::new(error)))?
                 .ok_or_else(|| ApiError::internal(anyhow::anyhow!("the account has no key")))?;
             ChargeTerms::DueDate(DueDateTerms {
-                due_date: due.due_date,
+                due_date: due.due_date.clone(),
                 days_after_due: due.days_after_due,
                 debtor_name: key.seal(&due.debtor_name),
                 debtor_document: key.seal(&due.debtor_document),
                 fine: due.fine,
                 interest: due.interest,
-                discount: due.discount,
+                discount: due.discount.clone(),
                 abatement: due.abatement,
             })
         }

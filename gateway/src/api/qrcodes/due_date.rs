@@ -1,14 +1,13 @@
 //! A due-date charge's body (`cobv`) parsed at the edge: every problem at once, in pt-BR, each
-//! naming its field. The aggregate checks the same rules again ([`domain::qrcode::charge_terms`]).
+//! naming its field. The formats are read here; the rules are the aggregate's own checks
+//! ([`domain::qrcode::charge_terms`]), called term by term.
 
 use chrono::NaiveDate;
 use domain::money::Centavos;
 use domain::pix_key::{PixKey, PixKeyKind};
-use domain::qrcode::charge_terms::{
-    MAX_DISCOUNT_DATES, MAX_HUNDREDTHS, ValueKind, abatement_kind, discount_kind, discount_offered,
-    fine_kind, interest_kind,
-};
-use domain::qrcode::{Adjustment, Discount, DiscountDate};
+use domain::qrcode::charge_terms;
+use domain::qrcode::{Adjustment, Discount, DiscountDate, QrCodeError};
+use domain::refusal::Refusal;
 use serde::Deserialize;
 
 use super::json::FieldProblem;
@@ -45,7 +44,8 @@ pub struct DiscountBody {
     /// Modalities 1 and 2: each last day and its value.
     #[serde(default)]
     pub dates: Vec<DiscountDateBody>,
-    /// Modalities 3 to 6 (a value per day paid early): refused, see [`discount_offered`].
+    /// Modalities 3 to 6 (a value per day paid early): refused, see
+    /// [`charge_terms::discount_offered`].
     #[serde(default)]
     pub value: Option<String>,
 }
@@ -123,90 +123,82 @@ pub fn asked(body: &DueDateBody) -> bool {
         .is_some_and(|d| !d.trim().is_empty())
 }
 
-/// Parses `body`, `today` being the day in Brasília, adding what is wrong to `problems`.
+/// Parses `body`, `today` being the day in Brasília and `amount` the charge's (when it could be
+/// read), adding what is wrong to `problems` in the form's order. The formats are read here; the
+/// rules are the aggregate's own checks ([`domain::qrcode::charge_terms`]), so the edge and the
+/// aggregate never disagree, and nothing the aggregate would refuse reaches the bank.
 pub fn parse(
     body: &DueDateBody,
     today: NaiveDate,
+    amount: Option<u64>,
     problems: &mut Vec<FieldProblem>,
 ) -> Option<ParsedDueDate> {
     let before = problems.len();
-    let mut problem = |field: &'static str, message: &str| {
-        problems.push(FieldProblem::new(field, message.to_owned()));
-    };
     let due_date = body.due_date.as_deref().map(str::trim).and_then(day);
-    match due_date {
-        Some(due) if due >= today => {}
-        _ => problem(
-            "dueDate",
-            "Informe o vencimento como uma data de hoje em diante.",
-        ),
-    }
+    let due = due_date
+        .ok_or(QrCodeError::ChargeDueDateInvalid)
+        .and_then(|due| charge_terms::check_due_date(due, today));
+    note(problems, &due);
     let days_after_due = match body.days_after_due {
-        None => Some(DEFAULT_DAYS_AFTER_DUE),
-        Some(days) => u32::try_from(days).ok().filter(|d| *d <= 365),
-    };
-    if days_after_due.is_none() {
-        problem(
-            "daysAfterDue",
-            "O prazo para pagar depois do vencimento vai de 0 a 365 dias.",
-        );
+        None => Ok(DEFAULT_DAYS_AFTER_DUE),
+        Some(days) => u32::try_from(days).map_err(|_| QrCodeError::ChargeDaysAfterDueInvalid),
     }
+    .and_then(|days| charge_terms::check_days_after_due(days).map(|()| days));
+    note(problems, &days_after_due);
     let debtor = body.debtor.as_ref();
     let name = debtor.map(|d| d.name.trim().to_owned()).unwrap_or_default();
     if name.is_empty() || name.chars().count() > MAX_NAME {
-        problem(
+        problems.push(FieldProblem::new(
             "debtor.name",
-            "Informe o nome de quem deve pagar (até 200 caracteres).",
-        );
+            DEBTOR_NAME_INVALID.to_owned(),
+        ));
     }
     let document = debtor
         .and_then(|d| PixKey::detect(d.document.trim()).ok())
         .filter(|key| matches!(key.kind(), PixKeyKind::Cpf | PixKeyKind::Cnpj))
         .map(|key| key.as_str().to_owned());
     if document.is_none() {
-        problem(
+        problems.push(FieldProblem::new(
             "debtor.document",
-            "Informe um CPF ou CNPJ válido de quem deve pagar.",
-        );
+            DEBTOR_DOCUMENT_INVALID.to_owned(),
+        ));
     }
-    let fine = adjustment(
-        body.fine.as_ref(),
-        fine_kind,
-        "fine",
-        FINE_INVALID,
-        &mut problem,
-    );
-    let interest = adjustment(
-        body.interest.as_ref(),
-        interest_kind,
-        "interest",
-        INTEREST_INVALID,
-        &mut problem,
-    );
-    let discount = body
-        .discount
-        .as_ref()
-        .filter(|d| d.modality != 0)
-        .and_then(|d| {
-            let parsed = discount(d, today, due_date);
-            if parsed.is_none() {
-                problem("discount", DISCOUNT_INVALID);
-            }
-            parsed
-        });
-    let abatement = adjustment(
-        body.abatement.as_ref(),
-        abatement_kind,
-        "abatement",
-        ABATEMENT_INVALID,
-        &mut problem,
-    );
+    let fine = adjustment(body.fine.as_ref(), QrCodeError::ChargeFineInvalid)
+        .and_then(|fine| charge_terms::check_fine(fine, amount).map(|()| fine));
+    note(problems, &fine);
+    let interest = adjustment(body.interest.as_ref(), QrCodeError::ChargeInterestInvalid)
+        .and_then(|interest| charge_terms::check_interest(interest).map(|()| interest));
+    note(problems, &interest);
+    let discount = match body.discount.as_ref().filter(|d| d.modality != 0) {
+        None => Ok(None),
+        Some(body) => discount(body)
+            .ok_or(QrCodeError::ChargeDiscountInvalid)
+            .and_then(|discount| {
+                charge_terms::check_discount(&discount, amount, today, due_date)
+                    .map(|()| Some(discount))
+            }),
+    };
+    note(problems, &discount);
+    let abatement = adjustment(body.abatement.as_ref(), QrCodeError::ChargeAbatementInvalid)
+        .and_then(|abatement| charge_terms::check_abatement(abatement, amount).map(|()| abatement));
+    note(problems, &abatement);
     if problems.len() > before {
         return None;
     }
+    let (fine, interest, discount, abatement) =
+        (fine.ok()?, interest.ok()?, discount.ok()?, abatement.ok()?);
+    if let Some(amount) = amount {
+        note(
+            problems,
+            &charge_terms::check_left_to_pay(discount.as_ref(), abatement, amount),
+        );
+        if problems.len() > before {
+            return None;
+        }
+    }
     Some(ParsedDueDate {
         due_date: due_date?.format("%Y-%m-%d").to_string(),
-        days_after_due: days_after_due?,
+        days_after_due: days_after_due.ok()?,
         debtor_name: name,
         debtor_document: document?,
         fine,
@@ -216,68 +208,56 @@ pub fn parse(
     })
 }
 
-const FINE_INVALID: &str =
-    "A multa é um valor fixo (modalidade 1) ou um percentual de 0,01% a 100% (modalidade 2).";
-const INTEREST_INVALID: &str = "Os juros são um valor por dia (modalidades 1 e 5) ou um percentual (2 a 4, 6 a 8) de 0,01% a 100%.";
-const ABATEMENT_INVALID: &str =
-    "O abatimento é um valor fixo (modalidade 1) ou um percentual (modalidade 2) maior que zero.";
-const DISCOUNT_INVALID: &str = "O desconto é um valor fixo (modalidade 1) ou um percentual (modalidade 2) até uma a três datas de hoje até o vencimento, cada uma com seu valor. O desconto por antecipação (modalidades 3 a 6) ainda não pode ser enviado ao banco: o esquema oficial da API Pix o torna ambíguo.";
+const DEBTOR_NAME_INVALID: &str = "Informe o nome de quem deve pagar (até 200 caracteres).";
+const DEBTOR_DOCUMENT_INVALID: &str = "Informe um CPF ou CNPJ válido de quem deve pagar.";
 
-/// A value in hundredths (`"2,00"` → 200), above zero; a percentage at most 100 %.
-fn hundredths(text: &str, kind: ValueKind) -> Option<u64> {
-    let value = Centavos::parse_br(text.trim()).ok()?.get();
-    let ok = value > 0 && (kind == ValueKind::Money || value <= MAX_HUNDREDTHS);
-    ok.then_some(value)
+/// Adds a refusal to `problems`, under the field the refusal names.
+fn note<T>(problems: &mut Vec<FieldProblem>, checked: &Result<T, QrCodeError>) {
+    if let Err(error) = checked {
+        let field = Refusal::field(error).unwrap_or("dueDate");
+        problems.push(FieldProblem::new(field, error.to_string()));
+    }
 }
 
-/// A fine, interest or abatement of a modality the table has, with a value.
+/// A fine, interest or abatement as typed: its modality and its value in hundredths (the rules
+/// are the aggregate's); `Ok(None)` when not asked for.
 fn adjustment(
     body: Option<&AdjustmentBody>,
-    kind_of: fn(u8) -> Option<ValueKind>,
-    field: &'static str,
-    message: &str,
-    problem: &mut impl FnMut(&'static str, &str),
-) -> Option<Adjustment> {
-    let body = body.filter(|b| b.modality != 0 || !b.value.trim().is_empty())?;
-    let parsed = kind_of(body.modality)
-        .and_then(|kind| hundredths(&body.value, kind))
-        .map(|value| Adjustment {
-            modality: body.modality,
-            value,
-        });
-    if parsed.is_none() {
-        problem(field, message);
-    }
-    parsed
+    unreadable: QrCodeError,
+) -> Result<Option<Adjustment>, QrCodeError> {
+    let Some(body) = body.filter(|b| b.modality != 0 || !b.value.trim().is_empty()) else {
+        return Ok(None);
+    };
+    Centavos::parse_br(body.value.trim())
+        .map(|value| {
+            Some(Adjustment {
+                modality: body.modality,
+                value: value.get(),
+            })
+        })
+        .map_err(|_| unreadable)
 }
 
-/// A discount of a modality Balcão sends ([`discount_offered`]): one to three distinct dates from
-/// today to the due date, each with its value.
-fn discount(body: &DiscountBody, today: NaiveDate, due: Option<NaiveDate>) -> Option<Discount> {
-    let kind = discount_kind(body.modality).filter(|_| discount_offered(body.modality))?;
-    if body.value.is_some() {
-        return None;
-    }
-    if body.dates.is_empty() || body.dates.len() > MAX_DISCOUNT_DATES {
-        return None;
-    }
-    let mut dates: Vec<DiscountDate> = Vec::with_capacity(body.dates.len());
-    for date in &body.dates {
-        let until =
-            day(date.until.trim()).filter(|u| *u >= today && due.is_none_or(|d| *u <= d))?;
-        let until = until.format("%Y-%m-%d").to_string();
-        if dates.iter().any(|d| d.until == until) {
-            return None;
-        }
-        dates.push(DiscountDate {
-            until,
-            value: hundredths(&date.value, kind)?,
-        });
-    }
+/// A discount as typed: its modality, its dates and values (the rules are the aggregate's).
+fn discount(body: &DiscountBody) -> Option<Discount> {
+    let value = match body.value.as_deref() {
+        Some(text) => Some(Centavos::parse_br(text.trim()).ok()?.get()),
+        None => None,
+    };
+    let dates = body
+        .dates
+        .iter()
+        .map(|date| {
+            Some(DiscountDate {
+                until: day(date.until.trim())?.format("%Y-%m-%d").to_string(),
+                value: Centavos::parse_br(date.value.trim()).ok()?.get(),
+            })
+        })
+        .collect::<Option<Vec<_>>>()?;
     Some(Discount {
         modality: body.modality,
         dates,
-        value: None,
+        value,
     })
 }
 

@@ -4,11 +4,12 @@
 
 use reqwest::StatusCode;
 use serde_json::{Value, json};
-use tests::api_pix_bank::{BankSimulator, Failure};
+use tests::api_pix_bank::{BankSimulator, Failure, SimulatorConfig};
 use tests::{TestApp, eventually};
 
 use super::support::{
-    app_beside, connect_sicredi, connection_path, owner_with_the_banks_key, sicredi,
+    app_beside, app_beside_with, connect_sicredi, connection_path, owner_with_the_banks_key,
+    sicredi,
 };
 use crate::workspace::support::Person;
 
@@ -417,6 +418,27 @@ async fn a_due_date_charge_with_bad_terms_names_every_field_and_reaches_no_bank(
         early.text
     );
     assert_eq!(problem_fields(&early), ["discount"]);
+    // A rule that needs the amount (the abatement takes it all) is the aggregate's own, checked
+    // before the bank hears of the charge: no charge at the bank that could never be recorded.
+    let whole = owner
+        .post(
+            &charges_path(&owner),
+            &json!({
+                "keyId": key_id, "merchantCity": "Porto Alegre",
+                "amount": "150,00",
+                "dueDate": brasilia_day(10),
+                "debtor": {"name": "Maria da Silva", "document": "123.456.789-09"},
+                "abatement": {"modality": 1, "value": "150,00"},
+            }),
+        )
+        .await;
+    assert_eq!(
+        whole.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        whole.text
+    );
+    assert_eq!(problem_fields(&whole), ["abatement"]);
     assert!(codes(&mut owner).await.is_empty());
     assert_eq!(bank.tokens_issued(), tokens, "the bank was not called");
     bank.assert_every_request_was_valid();
@@ -484,4 +506,46 @@ async fn the_spec_modalities_balcao_offers_reach_the_bank_as_written_and_the_pay
         "{page}"
     );
     bank.assert_every_request_was_valid();
+}
+
+#[tokio::test]
+async fn a_charge_whose_answer_was_lost_is_read_back_from_a_bank_that_refuses_its_txid_again() {
+    // A bank that only creates on `PUT /cob/{txid}`, and answers the first one too late.
+    let bank = BankSimulator::start(SimulatorConfig {
+        quirks: tests::api_pix_bank::Quirks {
+            put_charge_creates_only: true,
+            ..sicredi().quirks
+        },
+        ..sicredi()
+    })
+    .await;
+    let app = app_beside_with(&bank, |settings| settings.payments.bank_timeout_ms = 1_000).await;
+    let (mut owner, key_id) = owner_with_the_banks_key(&app).await;
+    connect_sicredi(&mut owner, &bank, &key_id).await;
+    owner
+        .browser
+        .set_header("Idempotency-Key", "cobranca-resposta-perdida");
+    let body = json!({"keyId": key_id, "merchantCity": "Porto Alegre", "amount": "30,00", "expiresInMinutes": 30});
+    bank.fail_next(1, Failure::AnswerLate(std::time::Duration::from_secs(2)));
+    let lost = owner.post(&charges_path(&owner), &body).await;
+    assert_eq!(lost.status, StatusCode::GATEWAY_TIMEOUT, "{}", lost.text);
+    assert!(
+        codes(&mut owner).await.is_empty(),
+        "nothing recorded without the bank's answer"
+    );
+    // The bank made the charge all the same; its answer is still on its way.
+    tokio::time::sleep(std::time::Duration::from_millis(1_500)).await;
+
+    let again = owner.post(&charges_path(&owner), &body).await;
+    assert_eq!(again.status, StatusCode::CREATED, "{}", again.text);
+    let txid = again.json["txid"].as_str().expect("a txid");
+    let at_bank = bank.charge(txid).expect("the one charge at the bank");
+    assert_eq!(at_bank["revisao"], 0);
+    let location = at_bank["location"].as_str().expect("a location");
+    let payload = again.json["payload"].as_str().expect("a payload");
+    assert!(
+        payload.contains(location.trim_start_matches("https://")),
+        "{payload}"
+    );
+    assert_eq!(codes(&mut owner).await.len(), 1);
 }

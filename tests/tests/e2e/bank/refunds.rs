@@ -210,7 +210,7 @@ async fn a_bank_that_is_down_or_slow_gets_the_refund_later_exactly_once() {
     );
 
     // Slow: the bank takes the request but its answer comes after the client gave up.
-    bank.fail_next(1, Failure::Timeout(std::time::Duration::from_secs(2)));
+    bank.fail_next(1, Failure::AnswerLate(std::time::Duration::from_secs(2)));
     let asked = owner
         .post(&refunds_path(&owner, &slow), &json!({"amount": "30,00"}))
         .await;
