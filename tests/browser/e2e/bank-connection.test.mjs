@@ -215,6 +215,23 @@ describe("a key's bank is connected on /painel/chaves/{id}/banco", () => {
     await owner.getByRole("heading", { name: "Este QR code já foi pago" }).waitFor();
   });
 
+  step("the QR code list shows the charges by their state, and the code form points to the bank's charges", async () => {
+    await owner.goto("/painel/qrcodes");
+    const charges = owner.getByRole("listitem").filter({ hasText: "Cobrança do banco" });
+    await charges.first().waitFor();
+    assert.equal(await charges.count(), 2, "the two charges made above");
+    await charges.filter({ hasText: /Paga em/ }).first().waitFor();
+    assert.equal(await charges.getByRole("link", { name: /Placa para imprimir/ }).count(), 0, "no sign for a charge");
+    await fitsBothScreens(owner, "the QR code list with charges");
+    await screenshotsAtBothSizes(owner, "qrcodes-cobrancas");
+
+    await owner.goto("/painel/criar-qrcode");
+    await owner.getByRole("heading", { name: "Venda com prazo para pagar?" }).waitFor();
+    await owner.getByRole("link", { name: /Criar cobrança com validade na chave .* \(Sicredi\)/ }).waitFor();
+    await fitsBothScreens(owner, "the code form pointing to the charges");
+    await screenshotsAtBothSizes(owner, "criar-qrcode-cobranca");
+  });
+
   step("a certificate ending in days is replaced without losing the connection, and the home says so", async () => {
     await owner.goto("/painel/chaves");
     const card = owner.getByRole("listitem").filter({ hasText: bank.key });
