@@ -119,7 +119,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 anyhow::bail!("name the projections to rebuild, or pass --all");
             }
             let names = if all { Vec::new() } else { names };
-            return roles::replay(&settings, &names, !quiet).await;
+            return roles::replay(&settings, &names, !quiet).await.map(|_| ());
         }
         Role::Brcode { .. } => return Ok(()),
         Role::Account { action } => {

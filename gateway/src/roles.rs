@@ -536,7 +536,8 @@ fn live_updates(
 /// How long `balcao replay`'s tasks wait for one of its connections.
 const REPLAY_ACQUIRE_TIMEOUT: Duration = Duration::from_secs(600);
 
-/// `balcao replay`: rebuilds the named projections (or all) from PostgreSQL and swaps them in.
+/// `balcao replay`: rebuilds the named projections (or all) from PostgreSQL and swaps them in;
+/// answers (and logs) what each replay did and where its time went.
 ///
 /// # Errors
 ///
@@ -545,7 +546,7 @@ pub async fn replay(
     settings: &Settings,
     names: &[String],
     show_progress: bool,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<Vec<projections::replay::ReplayReport>> {
     // Its tasks (the feed's reader, one applier per projection, the index builds) share four
     // connections and wait for one in turns: a wait is never a reason to fail a replay, as the
     // gateway's 5 s acquire timeout made one at 1M payments on a loaded machine ("pool timed
@@ -565,7 +566,7 @@ pub async fn replay(
         )
     })?;
     let reports = projections::replay::run(&pool, names, show_progress).await?;
-    for report in reports {
+    for report in &reports {
         tracing::info!(
             projection = report.projection,
             events = report.events,
@@ -574,7 +575,7 @@ pub async fn replay(
             "replay switched to the rebuilt tables"
         );
     }
-    Ok(())
+    Ok(reports)
 }
 
 /// What `balcao account` does to an account.

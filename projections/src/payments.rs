@@ -29,7 +29,7 @@ use commands::vault::{AccountKey, VaultError, load_key};
 use domain::payment::{PaymentEvent, PaymentSource, RefundStatus};
 use domain::sealed::Sealed;
 use serde::{Deserialize, Serialize};
-use sqlx::{AssertSqlSafe, PgConnection, PgExecutor};
+use sqlx::{AssertSqlSafe, Connection, PgConnection, PgExecutor};
 use uuid::Uuid;
 
 use crate::copy_in::{BinaryRows, CopyIn};
@@ -336,26 +336,34 @@ impl Projection for Payments {
     }
 
     /// Replay does not keep `daily_totals` and `payment_day_totals` during the fill
-    /// ([`TableSet::is_filling`]): it sums the filled `payments` here, one statement each. Live
-    /// keeps no row whose payments cancelled out, so the two agree.
+    /// ([`TableSet::is_filling`]): it sums the filled `payments` here into `payment_day_totals`,
+    /// then `daily_totals` from that (every payment counts in exactly one of its rows, with its
+    /// status, so the received ones' sums per day and code are the same as from `payments`, read
+    /// from a table a few times smaller: at 1M payments the second pass over `payments` was a
+    /// third of this step). Live keeps no row whose payments cancelled out, so the two agree.
+    /// The sums get [`DERIVE_WORK_MEM`]: with the server's default (4 MB) their hash tables
+    /// spill to disk at a few hundred thousand payments. Their rows go in in the order of the
+    /// tables' unique keys (kept during the fill), so each insert lands at the right end of the
+    /// key's b-tree: in a hash aggregate's order, 9.6M rows of `payment_day_totals` (10M payments
+    /// across 10,000 accounts) took 155 s and `daily_totals` 142 s, which was all of replay's
+    /// index phase at that size (BENCHMARKS.md).
     async fn derive_after_fill(
         &self,
         conn: &mut PgConnection,
         target: &TableSet,
     ) -> Result<(), sqlx::Error> {
-        let (p, t) = (target.table(PAYMENTS_TABLE), target.table(TOTALS_TABLE));
+        let mut tx = conn.begin().await?;
         sqlx::query(AssertSqlSafe(format!(
-            "insert into {t} (account_id, day, qrcode_id, payments, received_centavos,
-                              refunded_centavos)
-             select account_id, paid_on, qrcode_id, count(*), sum(amount_centavos),
-                    sum(refunded_centavos)
-               from {p}
-              where status = 'received'
-              group by account_id, paid_on, qrcode_id"
+            "set local work_mem = '{DERIVE_WORK_MEM}'"
         )))
-        .execute(&mut *conn)
+        .execute(&mut *tx)
         .await?;
-        let d = target.table(DAY_TOTALS_TABLE);
+        // The sums read the whole rebuilt table, which no reader or writer waits on until the
+        // switch: at millions of payments they outlast the application's statement timeout.
+        sqlx::query("set local statement_timeout = 0")
+            .execute(&mut *tx)
+            .await?;
+        let (p, d) = (target.table(PAYMENTS_TABLE), target.table(DAY_TOTALS_TABLE));
         sqlx::query(AssertSqlSafe(format!(
             "insert into {d} (account_id, day, qrcode_id, via_link, pix_key, source, status,
                               refund_reported, payments, amount_centavos, refunded_centavos)
@@ -363,13 +371,32 @@ impl Projection for Payments {
                     source, status, refunds <> '[]'::jsonb, count(*), sum(amount_centavos),
                     sum(refunded_centavos)
                from {p}
-              group by 1, 2, 3, 4, 5, 6, 7, 8"
+              group by 1, 2, 3, 4, 5, 6, 7, 8
+              order by 1, 2, 3, 4, 5, 6, 7, 8"
         )))
-        .execute(conn)
+        .execute(&mut *tx)
         .await?;
+        let t = target.table(TOTALS_TABLE);
+        sqlx::query(AssertSqlSafe(format!(
+            "insert into {t} (account_id, day, qrcode_id, payments, received_centavos,
+                              refunded_centavos)
+             select account_id, day, qrcode_id, sum(payments), sum(amount_centavos),
+                    sum(refunded_centavos)
+               from {d}
+              where status = 'received'
+              group by account_id, day, qrcode_id
+              order by account_id, day, qrcode_id"
+        )))
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
         Ok(())
     }
 }
+
+/// `work_mem` of replay's sums after the fill ([`Payments::derive_after_fill`]), for that
+/// statement only.
+const DERIVE_WORK_MEM: &str = "256MB";
 
 struct Tables {
     payments: String,

@@ -15,9 +15,17 @@
 //!    10 s), then the raw read again; `BALCAO_BENCH_ROUNDS` (default 1) replays, each set
 //!    beside the faster of the raw reads just before and just after it.
 //!
+//! `BALCAO_BENCH_ACCOUNTS` (default 0) adds the rest of the service before the busy shop's bulk:
+//! that many accounts opened through the sign-up workflow, with about
+//! `BALCAO_BENCH_ACCOUNT_PAYMENTS` (default 900) payments each over the same three years
+//! (`payment_fill::fill_service`); 10,000 accounts and 1,000,000 payments in the shop are the
+//! issue's 10M payments.
+//!
 //! `BALCAO_BENCH_PROJECTOR=0` skips the projector's samples (steps 1 and 2 write the whole log
 //! with no projector running), for the replay alone at a size the projector would take long
 //! to catch up on.
+//!
+//! `BALCAO_BENCH_KEEP_DB=1` leaves the database behind (its URL printed) for measuring by hand.
 //!
 //! `cargo bench -p tests --bench payments_scale` (needs PostgreSQL and NATS, as the e2e tests).
 //! Targets (issue 37): replay ≥ 60 % of the raw read's rate; the projector's rate at the full
@@ -30,10 +38,11 @@ use chrono::NaiveDate;
 use commands::feed::FeedFields;
 use futures::StreamExt;
 use gateway::roles::{Roles, Running};
+use projections::replay::ReplayReport;
 use sqlx::PgPool;
 use tests::TestApp;
 use tests::browser::Browser;
-use tests::payment_fill::{self, Fill};
+use tests::payment_fill::{self, Fill, ServiceFill};
 use uuid::Uuid;
 
 /// Payments in each timed projector sample.
@@ -108,6 +117,34 @@ async fn project(app: &TestApp, db: &PgPool) -> Duration {
     elapsed
 }
 
+/// One row per projection of where a replay's time went, in milliseconds (slowest first; the
+/// projections whose own phases took under 100 ms in all are left out).
+fn phase_rows(round: u64, reports: &[ReplayReport]) -> String {
+    let mut reports: Vec<&ReplayReport> = reports.iter().collect();
+    let own = |r: &ReplayReport| {
+        let p = r.phases;
+        p.applying + p.noting + p.indexing + p.vacuuming + p.switching
+    };
+    reports.sort_by_key(|r| std::cmp::Reverse(own(r)));
+    reports
+        .into_iter()
+        .filter(|r| own(r) >= Duration::from_millis(100))
+        .map(|r| {
+            let p = r.phases;
+            format!(
+                "| {round} | {} | {} | {} | {} | {} | {} | {} |\n",
+                r.projection,
+                p.fill.as_millis(),
+                p.applying.as_millis(),
+                p.noting.as_millis(),
+                p.indexing.as_millis(),
+                p.vacuuming.as_millis(),
+                p.switching.as_millis(),
+            )
+        })
+        .collect()
+}
+
 fn main() {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -163,20 +200,35 @@ fn main() {
         let (mut at_zero, mut whole, mut at_full) = (0, 0, 0);
         let filled_in;
         let rest = total - SAMPLE;
-        let filled = if with_projector { rest } else { total + SAMPLE };
+        let service = ServiceFill {
+            accounts: env("BALCAO_BENCH_ACCOUNTS", 0),
+            payments_each: env("BALCAO_BENCH_ACCOUNT_PAYMENTS", 900),
+            days: 3 * 365,
+            last_day: day(2026, 10, 31),
+            password_hash: gateway::auth::password::Passwords::new()
+                .hash("senha-boa-1".to_owned())
+                .await
+                .expect("a hash"),
+            seed: 1_000,
+        };
+        let mut others = 0;
         if with_projector {
             payment_fill::fill(&db, &fill(SAMPLE, 1, day(2024, 1, 31)))
                 .await
                 .expect("fill");
             at_zero = per_second(SAMPLE, project(&app, &db).await);
             let started = Instant::now();
+            others = payment_fill::fill_service(&db, &service)
+                .await
+                .expect("fill")
+                .payments;
             if rest > 0 {
                 payment_fill::fill(&db, &fill(rest, 2, day(2026, 10, 31)))
                     .await
                     .expect("fill");
             }
             filled_in = started.elapsed();
-            whole = per_second(rest, project(&app, &db).await);
+            whole = per_second(rest + others, project(&app, &db).await);
             payment_fill::fill(&db, &fill(SAMPLE, 3, day(2026, 11, 26)))
                 .await
                 .expect("fill");
@@ -186,6 +238,10 @@ fn main() {
             payment_fill::fill(&db, &fill(SAMPLE, 1, day(2024, 1, 31)))
                 .await
                 .expect("fill");
+            others = payment_fill::fill_service(&db, &service)
+                .await
+                .expect("fill")
+                .payments;
             payment_fill::fill(&db, &fill(rest, 2, day(2026, 10, 31)))
                 .await
                 .expect("fill");
@@ -196,6 +252,7 @@ fn main() {
             relay_caught_up(&app, &db).await;
         }
         let payments = total + SAMPLE;
+        let filled = others + if with_projector { rest } else { total + SAMPLE };
 
         // The raw read: the COPY replay itself runs, bytes counted and dropped.
         let events: i64 = sqlx::query_scalar("select count(*) from events")
@@ -223,24 +280,29 @@ fn main() {
             (started.elapsed(), bytes)
         };
         let mut table = format!(
-            "autovacuum {autovacuum}; {payments} payments, {events} events in the log \
-             (filled at {} payments/s); projector over the whole fill: {whole} payments/s; \
-             projector at 0 rows {at_zero} payments/s, at {payments} rows {at_full} payments/s \
+            "autovacuum {autovacuum}; {payments} payments in the shop, {others} in {} other \
+             accounts, {events} events in the log (filled at {} payments/s); projector over the \
+             whole fill: {whole} payments/s; projector at 0 rows {at_zero} payments/s, at {} rows \
+             {at_full} payments/s \
              ({} %)\n\n\
              | round | raw read before (COPY) | replay --all | raw read after | replay ÷ faster raw read (rate) |\n\
              |---|---|---|---|---|\n",
+            service.accounts,
             per_second(filled, filled_in),
+            payments + others,
             at_full * 100 / at_zero.max(1),
         );
         // `BALCAO_BENCH_ROUNDS` rounds of a raw read, then `replay --all`, then a raw read again:
         // a shared machine's load moves both, so each replay is set beside the reads around it.
         let (mut before, mut bytes) = raw_read().await;
+        let mut phases = String::new();
         for round in 1..=env("BALCAO_BENCH_ROUNDS", 1) {
             let started = Instant::now();
-            gateway::roles::replay(&app.settings, &["all".to_owned()], false)
+            let reports = gateway::roles::replay(&app.settings, &["all".to_owned()], false)
                 .await
                 .expect("replay --all finishes under the default statement timeout");
             let replay = started.elapsed();
+            phases += &phase_rows(round, &reports);
             let (after, read) = raw_read().await;
             bytes = read;
             let raw = before.min(after);
@@ -255,11 +317,22 @@ fn main() {
             );
             before = after;
         }
-        table += &format!("\nraw read: {} MB\n", bytes / 1_000_000);
+        table += &format!(
+            "\nraw read: {} MB\n\n\
+             | round | projection | fill | applying | noting | indexing | vacuuming | switching |\n\
+             |---|---|---|---|---|---|---|---|\n{phases}",
+            bytes / 1_000_000
+        );
         std::io::stdout()
             .lock()
             .write_all(table.as_bytes())
             .expect("stdout");
+        if env("BALCAO_BENCH_KEEP_DB", 0) == 1 {
+            println!("\nkept: {}", app.settings.database_url);
+            // No clean-up: the database stays for measuring by hand (drop it when done).
+            std::mem::forget(app);
+            return;
+        }
         app.stop().await;
     });
 }

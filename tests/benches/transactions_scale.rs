@@ -19,6 +19,11 @@
 //!    `BALCAO_BENCH_QUIET_SECS` (default 10) without the replay: each request's p50 / p99 and
 //!    every answer that is not a 200.
 //!
+//! `BALCAO_BENCH_ACCOUNTS` (default 0) adds the rest of the service to the log before the replay:
+//! that many accounts opened through the sign-up workflow, with about
+//! `BALCAO_BENCH_ACCOUNT_PAYMENTS` (default 900) payments each (`payment_fill::fill_service`);
+//! 10,000 of them make the 10M payments in all.
+//!
 //! `BALCAO_BENCH_KEEP_DB=1` leaves the database behind (its URL printed) for `EXPLAIN` by hand.
 //!
 //! `CARGO_PROFILE_BENCH_DEBUG=0 cargo bench -p tests --bench transactions_scale` (needs
@@ -35,7 +40,7 @@ use gateway::roles::{Roles, Running};
 use serde_json::{Value, json};
 use tests::TestApp;
 use tests::browser::Browser;
-use tests::payment_fill::{self, Fill};
+use tests::payment_fill::{self, Fill, ServiceFill};
 use uuid::Uuid;
 
 fn env(name: &str, default: u64) -> u64 {
@@ -325,6 +330,24 @@ fn main() {
             filled.payments += more.payments;
             filled.events += more.events;
         }
+        let service = payment_fill::fill_service(
+            &db,
+            &ServiceFill {
+                accounts: env("BALCAO_BENCH_ACCOUNTS", 0),
+                payments_each: env("BALCAO_BENCH_ACCOUNT_PAYMENTS", 900),
+                days: 3 * 365,
+                last_day: today,
+                password_hash: gateway::auth::password::Passwords::new()
+                    .hash("senha-boa-1".to_owned())
+                    .await
+                    .expect("a hash"),
+                seed: 1_000,
+            },
+        )
+        .await
+        .expect("fill");
+        filled.payments += service.payments;
+        filled.events += service.events;
         let filled_in = started.elapsed();
         let started = Instant::now();
         gateway::roles::replay(&app.settings, &["all".to_owned()], false)

@@ -16,15 +16,23 @@
 //! per payment. Their metadata is empty: no projection reads it. The scale test proves that a
 //! replay of such a log equals the read models the live projector builds from it.
 //!
+//! [`fill_service`] adds the rest of the service: thousands of accounts, each opened through
+//! the sign-up workflow, with a few hundred payments each (issue 37: 10M payments across 10k
+//! accounts, one of them with 1M).
+//!
 //! Deterministic: the same [`Fill`] writes the same payments (event ids and sealing nonces
-//! aside).
+//! aside); end-to-end ids differ across seeds, so give every account its own.
 
 use chrono::{DateTime, Duration, NaiveDate, NaiveTime, SecondsFormat, Utc};
-use commands::vault::AccountKey;
+use commands::sign_up::{NewAccount, open_account};
+use commands::vault::{AccountKey, load_key};
+use commands::{CommandService, PgEventStore};
+use domain::account::Account;
 use domain::payment::{
     PaymentConfirmed, PaymentEvent, PaymentRecorded, PaymentRefunded, PaymentSource, PaymentVoided,
     RefundStatus,
 };
+use futures::{StreamExt, TryStreamExt};
 use sqlx::PgPool;
 use uuid::Uuid;
 
@@ -48,6 +56,26 @@ pub struct Fill {
     /// The newest payment's São Paulo day.
     pub last_day: NaiveDate,
     /// Seeds the choices.
+    pub seed: u64,
+}
+
+/// The whole service's payments: `accounts` more accounts besides the busy shop's, each opened
+/// through the real sign-up workflow ([`open_account`]: its events, vault key, claim and
+/// session) and then given about `payments_each` payments (half to one and a half times as
+/// many, so no two accounts look alike) by [`fill`] over the same `days` ending on `last_day`.
+pub struct ServiceFill {
+    /// How many accounts.
+    pub accounts: u64,
+    /// Payments per account, on average.
+    pub payments_each: u64,
+    /// Over how many São Paulo days, ending on `last_day`.
+    pub days: u32,
+    /// The newest payment's São Paulo day.
+    pub last_day: NaiveDate,
+    /// One password hash (argon2id PHC string) for every account: hashing one per account
+    /// would be most of the fill's time, and no one signs in to them.
+    pub password_hash: String,
+    /// Seeds the choices; each account takes the next seeds.
     pub seed: u64,
 }
 
@@ -147,13 +175,13 @@ pub async fn fill(pool: &PgPool, fill: &Fill) -> anyhow::Result<Filled> {
         let reference = if typed && kind >= 97 {
             format!("manual-{}", Uuid::from_u64_pair(fill.seed, n).simple())
         } else {
-            // 32 characters, unique per seed (below 100) and payment (below 10⁹).
+            // 32 characters, as the BCB's end-to-end ids: E, the payer's bank (ISPB), the
+            // minute, and 11 characters unique per seed and payment.
             format!(
-                "E{:08}{}{:02}{:09}",
+                "E{:08}{}{}",
                 18_236_120 + choices.below(9),
                 paid_at.format("%Y%m%d%H%M"),
-                fill.seed % 100,
-                n
+                unique_tail(fill.seed, n)
             )
         };
         let recorded = PaymentRecorded {
@@ -270,6 +298,80 @@ pub async fn fill(pool: &PgPool, fill: &Fill) -> anyhow::Result<Filled> {
         payments: fill.payments,
         events,
     })
+}
+
+/// Opens `service.accounts` accounts and writes their payments (see [`ServiceFill`]), a few
+/// accounts at a time; answers what was written in all.
+///
+/// # Errors
+///
+/// When a sign-up or a `COPY` fails.
+pub async fn fill_service(pool: &PgPool, service: &ServiceFill) -> anyhow::Result<Filled> {
+    let accounts = CommandService::<Account>::new(PgEventStore::new(pool.clone()), ());
+    let accounts = &accounts;
+    futures::stream::iter(0..service.accounts)
+        .map(|n| async move {
+            let seed = service.seed.wrapping_add(n);
+            let opened = open_account(
+                accounts,
+                NewAccount {
+                    email: format!("loja{n}@servico.test"),
+                    display_name: format!("Loja {n}"),
+                    password_hash: service.password_hash.clone(),
+                    user_agent: None,
+                    at: rfc3339(Utc::now()),
+                },
+            )
+            .await?;
+            let key = load_key(pool, &opened.account_id)
+                .await?
+                .ok_or_else(|| anyhow::anyhow!("account {} has no key", opened.account_id))?;
+            let mut choices = Choices(seed);
+            let payments = service.payments_each / 2 + choices.below(service.payments_each + 1);
+            fill(
+                pool,
+                &Fill {
+                    account_id: Uuid::parse_str(&opened.account_id)?,
+                    key,
+                    codes: (0..1 + choices.below(4))
+                        .map(|c| Uuid::from_u64_pair(seed, c))
+                        .collect(),
+                    pix_keys: vec![format!("loja{n}@servico.test")],
+                    payments,
+                    days: service.days,
+                    last_day: service.last_day,
+                    seed,
+                },
+            )
+            .await
+        })
+        .buffer_unordered(4)
+        .try_fold(
+            Filled {
+                payments: 0,
+                events: 0,
+            },
+            |all, one| async move {
+                Ok(Filled {
+                    payments: all.payments + one.payments,
+                    events: all.events + one.events,
+                })
+            },
+        )
+        .await
+}
+
+/// 11 characters (digits and capitals) that differ for every `seed` below 10⁸ and payment `n`
+/// below 10⁹: the last part of an end-to-end id, so no two payments of the service share one.
+fn unique_tail(seed: u64, n: u64) -> String {
+    const DIGITS: &[u8; 36] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    let mut value = (seed % 100_000_000) * 1_000_000_000 + n % 1_000_000_000;
+    let mut tail = [b'0'; 11];
+    for place in tail.iter_mut().rev() {
+        *place = DIGITS[usize::try_from(value % 36).unwrap_or_default()];
+        value /= 36;
+    }
+    String::from_utf8_lossy(&tail).into_owned()
 }
 
 fn refund(reference: &str, amount: u64, status: RefundStatus, at: &str) -> PaymentEvent {

@@ -91,6 +91,28 @@ pub struct ReplayReport {
     pub position: FeedPosition,
     /// Time from start to switch.
     pub elapsed: Duration,
+    /// Where that time went.
+    pub phases: ReplayPhases,
+}
+
+/// Where one projection's replay spent its time: `balcao replay` logs it, so an operator sees
+/// what a slow replay waited on, and the benchmarks print it (issue 37).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ReplayPhases {
+    /// The whole fill, shared by every projection replayed together: from the first page read
+    /// to the last page applied by the slowest of them.
+    pub fill: Duration,
+    /// This projection's share of the fill spent applying pages (the rest it waited for them).
+    pub applying: Duration,
+    /// After the fill: the changes noted during it ([`Projection::finish_fill`]).
+    pub noting: Duration,
+    /// The keys and indexes left out during the fill, built beside the derived tables
+    /// ([`Projection::derive_after_fill`]), and the rows a key refused parked.
+    pub indexing: Duration,
+    /// `vacuum (analyze)` of the rebuilt tables.
+    pub vacuuming: Duration,
+    /// The switch, under the projection's write lock (the catch-up included).
+    pub switching: Duration,
 }
 
 /// Rebuilds the named projections (`"all"` or no name: every one) and swaps them in.
@@ -156,6 +178,7 @@ struct Build {
     target: TableSet,
     tables: Vec<RebuildTable>,
     parked: usize,
+    phases: ReplayPhases,
 }
 
 async fn replay_locked(
@@ -193,6 +216,7 @@ async fn replay_locked(
             target,
             tables,
             parked: 0,
+            phases: ReplayPhases::default(),
         });
     }
     let outcome = fill_and_switch(pool, &mut builds, options, started, started_at).await;
@@ -259,13 +283,16 @@ async fn fill_and_switch(
         let (pool, upcasters) = (pool.clone(), Arc::clone(&options.upcasters));
         appliers.push(tokio::spawn(async move {
             while let Some(page) = pages.recv().await {
+                let applying = Instant::now();
                 if let Err(error) = apply_page(&pool, &mut build, &upcasters, &page).await {
                     return (build, Err(error));
                 }
+                build.phases.applying += applying.elapsed();
             }
             (build, Ok(()))
         }));
     }
+    let filling = Instant::now();
     let mut position = FeedPosition::default();
     let mut events: u64 = 0;
     'pages: while let Some(page) = pages_rx.recv().await {
@@ -305,6 +332,10 @@ async fn fill_and_switch(
         .await
         .map_err(|_| Error::Interrupted("the replay's feed reader panicked"))??;
     bar.finish();
+    let fill = filling.elapsed();
+    for build in builds.iter_mut() {
+        build.phases.fill = fill;
+    }
     // One projection after the other: each one's `finish` holds a connection while its index
     // builds take others, so all at once they held every connection of `balcao replay`'s pool
     // (four) and waited for a fifth until the pool timed out (`replay --all`).
@@ -313,8 +344,10 @@ async fn fill_and_switch(
     }
 
     let mut reports = Vec::with_capacity(builds.len());
-    for build in builds.iter() {
+    for build in builds.iter_mut() {
+        let switching = Instant::now();
         let switched = switch::switch(pool, build, position, options).await?;
+        build.phases.switching = switching.elapsed();
         sqlx::query(
             "insert into projection_rebuilds
                  (projection, generation, events, tx_id, global_position, started_at)
@@ -333,6 +366,12 @@ async fn fill_and_switch(
             generation = build.generation,
             events,
             caught_up = switched.caught_up,
+            fill_ms = millis(build.phases.fill),
+            applying_ms = millis(build.phases.applying),
+            noting_ms = millis(build.phases.noting),
+            indexing_ms = millis(build.phases.indexing),
+            vacuuming_ms = millis(build.phases.vacuuming),
+            switching_ms = millis(build.phases.switching),
             "replayed tables are live"
         );
         reports.push(ReplayReport {
@@ -343,6 +382,7 @@ async fn fill_and_switch(
             parked: build.parked + switched.parked,
             position: switched.position,
             elapsed: started.elapsed(),
+            phases: build.phases,
         });
     }
     Ok(reports)
@@ -417,11 +457,14 @@ async fn apply_page(
 /// projection derives its other tables ([`Projection::derive_after_fill`]); removes and parks
 /// the rows a key refuses and builds that key again; then gathers the planner's statistics.
 async fn finish(pool: &PgPool, build: &mut Build) -> Result<(), Error> {
+    let noting = Instant::now();
     let mut conn = pool.acquire().await?;
     build
         .projection
         .finish_fill(&mut conn, &build.target.filling())
         .await?;
+    build.phases.noting = noting.elapsed();
+    let indexing = Instant::now();
     // Every key and index of every table at once, each on its own connection, beside the
     // derived tables: index builds and that pass only read the tables, so they run side by
     // side, and one after the other they were a third of `replay --all`.
@@ -491,10 +534,18 @@ async fn finish(pool: &PgPool, build: &mut Build) -> Result<(), Error> {
             execute_trusted(pool, constraint.clone()).await?;
         }
     }
+    build.phases.indexing = indexing.elapsed();
+    let vacuuming = Instant::now();
     for table in &build.tables {
         table.analyze(pool).await?;
     }
+    build.phases.vacuuming = vacuuming.elapsed();
     Ok(())
+}
+
+/// Whole milliseconds, for the log.
+fn millis(elapsed: Duration) -> u64 {
+    u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX)
 }
 
 /// Builds one index (or a key's unique index) in a transaction of its own, without parallel

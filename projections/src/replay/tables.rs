@@ -70,6 +70,10 @@ struct IndexRow {
     key_constraint: Option<(String, String)>,
 }
 
+/// The indexes of `table`, those that are not b-trees first: replay builds its deferred
+/// indexes in this order, a few at a time, and a GIN or GiST build is the longest by far (the
+/// trigram index of `payments` alone is about half of that table's index work, BENCHMARKS.md),
+/// so started last it would run alone while the other connections wait.
 async fn indexes(conn: &mut PgConnection, table: &str) -> Result<Vec<IndexRow>, sqlx::Error> {
     sqlx::query_as(
         "select c.relname::text as name,
@@ -90,7 +94,7 @@ async fn indexes(conn: &mut PgConnection, table: &str) -> Result<Vec<IndexRow>, 
            join pg_class c on c.oid = i.indexrelid
            join pg_am am on am.oid = c.relam
           where i.indrelid = to_regclass($1)
-          order by c.relname",
+          order by am.amname = 'btree', c.relname",
     )
     .bind(quote(table))
     .fetch_all(conn)
