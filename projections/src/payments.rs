@@ -341,7 +341,7 @@ impl Projection for Payments {
     /// status, so the received ones' sums per day and code are the same as from `payments`, read
     /// from a table a few times smaller: at 1M payments the second pass over `payments` was a
     /// third of this step). Live keeps no row whose payments cancelled out, so the two agree.
-    /// The sums get [`DERIVE_WORK_MEM`]: with the server's default (4 MB) their hash tables
+    /// The sums get a `work_mem` of 256 MB: with the server's default (4 MB) their hash tables
     /// spill to disk at a few hundred thousand payments. Their rows go in in the order of the
     /// tables' unique keys (kept during the fill), so each insert lands at the right end of the
     /// key's b-tree: in a hash aggregate's order, 9.6M rows of `payment_day_totals` (10M payments

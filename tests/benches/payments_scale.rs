@@ -211,7 +211,7 @@ fn main() {
                 .expect("a hash"),
             seed: 1_000,
         };
-        let mut others = 0;
+        let others;
         if with_projector {
             payment_fill::fill(&db, &fill(SAMPLE, 1, day(2024, 1, 31)))
                 .await
@@ -328,7 +328,10 @@ fn main() {
             .write_all(table.as_bytes())
             .expect("stdout");
         if env("BALCAO_BENCH_KEEP_DB", 0) == 1 {
-            println!("\nkept: {}", app.settings.database_url);
+            std::io::stdout()
+                .lock()
+                .write_all(format!("\nkept: {}\n", app.settings.database_url).as_bytes())
+                .expect("stdout");
             // No clean-up: the database stays for measuring by hand (drop it when done).
             std::mem::forget(app);
             return;
