@@ -344,9 +344,9 @@ impl Projection for Payments {
     /// The sums get a `work_mem` of 256 MB: with the server's default (4 MB) their hash tables
     /// spill to disk at a few hundred thousand payments. Their rows go in in the order of the
     /// tables' unique keys (kept during the fill), so each insert lands at the right end of the
-    /// key's b-tree: in a hash aggregate's order, 9.6M rows of `payment_day_totals` (10M payments
-    /// across 10,000 accounts) took 155 s and `daily_totals` 142 s, which was all of replay's
-    /// index phase at that size (BENCHMARKS.md).
+    /// key's b-tree: at 10M payments across 10,000 accounts (8.6M rows) `daily_totals`' insert
+    /// went from 142 s in a hash aggregate's order to 95 s; `payment_day_totals`' stayed at
+    /// 155–163 s, its sort sharing two cores with the index builds (BENCHMARKS.md).
     async fn derive_after_fill(
         &self,
         conn: &mut PgConnection,

@@ -582,15 +582,6 @@ fn main() {
             .lock()
             .write_all((head + &table + &csv + &served).as_bytes())
             .expect("stdout");
-        if env("BALCAO_BENCH_KEEP_DB", 0) == 1 {
-            std::io::stdout()
-                .lock()
-                .write_all(format!("\nkept: {}\n", app.settings.database_url).as_bytes())
-                .expect("stdout");
-            // No clean-up: the database stays for `EXPLAIN` by hand (drop it when done).
-            std::mem::forget(app);
-            return;
-        }
-        app.stop().await;
+        app.stop_or_keep().await;
     });
 }

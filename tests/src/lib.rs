@@ -343,6 +343,25 @@ impl TestApp {
     ///
     /// A test that panics before it gets here is cleaned up all the same, by `Drop`.
     ///
+    /// Stops the app, or, with `BALCAO_BENCH_KEEP_DB=1`, leaves it and its database behind (the
+    /// database's URL printed on stdout) for measuring or `EXPLAIN` by hand: a benchmark's end.
+    ///
+    /// # Panics
+    ///
+    /// When a role failed while the bench ran, or stdout is closed.
+    pub async fn stop_or_keep(self) {
+        use std::io::Write;
+        if std::env::var("BALCAO_BENCH_KEEP_DB").as_deref() != Ok("1") {
+            return self.stop().await;
+        }
+        std::io::stdout()
+            .lock()
+            .write_all(format!("\nkept: {}\n", self.settings.database_url).as_bytes())
+            .expect("stdout");
+        // No clean-up: the database stays until someone drops it.
+        std::mem::forget(self);
+    }
+
     /// # Panics
     ///
     /// When a role failed while the test ran.

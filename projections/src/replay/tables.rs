@@ -73,7 +73,8 @@ struct IndexRow {
 /// The indexes of `table`, those that are not b-trees first: replay builds its deferred
 /// indexes in this order, a few at a time, and a GIN or GiST build is the longest by far (the
 /// trigram index of `payments` alone is about half of that table's index work, BENCHMARKS.md),
-/// so started last it would run alone while the other connections wait.
+/// and one started after the others would run alone while the other connections wait. (By name
+/// it came third of seven; the order's effect alone was not measured.)
 async fn indexes(conn: &mut PgConnection, table: &str) -> Result<Vec<IndexRow>, sqlx::Error> {
     sqlx::query_as(
         "select c.relname::text as name,
