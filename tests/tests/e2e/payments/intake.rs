@@ -60,6 +60,24 @@ async fn post_to(base: &str, url: &str, body: Vec<u8>) -> (StatusCode, Value) {
     (status, serde_json::from_str(&text).unwrap_or(Value::Null))
 }
 
+/// [`post_to`] as a bank's webhook sender does it: a 503 is tried again after the 5 s its
+/// `Retry-After` asks (the API Pix's senders retry), a few times at most; answers the last try.
+///
+/// Deliveries to one account take their turns on its lock buckets, and the turn of the last of
+/// three waits for the other two: on a loaded machine (the whole suite beside it) that wait
+/// outlasts the statement timeout, and the receiver answers 503 having written nothing.
+async fn deliver_as_a_bank(base: &str, url: &str, body: Vec<u8>) -> (StatusCode, Value) {
+    let mut tries = 1;
+    loop {
+        let (status, answer) = post_to(base, url, body.clone()).await;
+        if status != StatusCode::SERVICE_UNAVAILABLE || tries == 5 {
+            return (status, answer);
+        }
+        tries += 1;
+        tokio::time::sleep(Duration::from_secs(5)).await;
+    }
+}
+
 /// The code each `PaymentRecorded` in the log names, by end-to-end id.
 async fn codes_in_the_log(db: &PgPool) -> Vec<(String, Option<String>)> {
     sqlx::query_as(
@@ -231,11 +249,17 @@ async fn three_simultaneous_deliveries_of_a_mebibyte_each_are_all_recorded_holdi
     );
     let sampler = LockSampler::start(&app).await;
     let base = app.url("");
-    let answers = join_all(bodies.into_iter().map(|body| post_to(&base, &url, body))).await;
+    let answers = join_all(
+        bodies
+            .into_iter()
+            .map(|body| deliver_as_a_bank(&base, &url, body)),
+    )
+    .await;
     let most_locks = sampler.finish().await;
     for (status, answer) in &answers {
         assert_eq!(*status, StatusCode::OK, "{answer}");
         assert_eq!(answer["recebidos"], per_delivery);
+        // A try answered 503 wrote nothing: the one that went in found every entry new.
         assert_eq!(answer["novos"], per_delivery);
     }
     assert_eq!(
