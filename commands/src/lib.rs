@@ -40,6 +40,7 @@
 
 pub mod account_deletion;
 pub mod action_codes;
+pub mod api_keys;
 pub mod api_pix_receivers;
 pub mod bank_credentials;
 pub mod bank_refunds;

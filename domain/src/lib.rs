@@ -4,6 +4,7 @@
 //! | module | holds |
 //! |---|---|
 //! | [`account`] | the Account aggregate (sign-in, profile, team) and the [`account::password_policy`] |
+//! | [`api_key`] | developer API keys: their scopes and what a new key must say |
 //! | [`bank`] | the owner's bank: API Pix profiles (hosts, token call, quirks) and the client certificate it issued |
 //! | [`bank_connection`] | the bank-connection aggregate: a key's bank reached through its API Pix (connected, tested, webhook registered, disconnected) |
 //! | [`brcode`] | the Pix BR Code engine (make, parse, validate, CLI) |
@@ -24,6 +25,7 @@
 //! | [`text`] | text from outside checked for what the log and the read models can hold (no U+0000; no control characters in a name) |
 
 pub mod account;
+pub mod api_key;
 pub mod bank;
 pub mod bank_connection;
 pub mod brcode;

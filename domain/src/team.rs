@@ -101,11 +101,13 @@ pub enum Right {
     ManageSettings,
     /// Create, list and revoke the account's payment links (`/pagar`).
     ManagePaymentLinks,
+    /// Create, list and revoke the account's developer API keys.
+    ManageApiKeys,
 }
 
 impl Right {
     /// Every right, in declaration order.
-    pub const ALL: [Right; 9] = [
+    pub const ALL: [Right; 10] = [
         Right::ManageKeys,
         Right::CreateQrCodes,
         Right::ViewAllQrCodes,
@@ -115,6 +117,7 @@ impl Right {
         Right::ManageMembers,
         Right::ManageSettings,
         Right::ManagePaymentLinks,
+        Right::ManageApiKeys,
     ];
 }
 
@@ -136,6 +139,7 @@ mod tests {
             (ManageMembers, true, false, false),
             (ManageSettings, true, false, false),
             (ManagePaymentLinks, true, true, false),
+            (ManageApiKeys, true, true, false),
         ];
         assert_eq!(table.len(), Right::ALL.len(), "every right is in the table");
         for (right, owner, manager, operator) in table {

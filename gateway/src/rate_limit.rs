@@ -32,6 +32,15 @@ impl Throttled {
     }
 }
 
+/// What a key has left after an action ([`RateLimiter::take`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Quota {
+    /// Whole actions that may go at once now.
+    pub remaining: u64,
+    /// How long until the allowance is whole again.
+    pub full_in: Duration,
+}
+
 /// Allows `per_minute` actions per key per minute, with bursts up to the same number. The key is
 /// a client address unless said otherwise.
 #[derive(Debug)]
@@ -57,6 +66,17 @@ impl<K: Eq + Hash> RateLimiter<K> {
 
     /// Takes one token for `key` at time `now`. `Err` carries how long to wait.
     pub fn check(&self, key: K, now: Instant) -> Result<(), Duration> {
+        self.take(key, now).map(|_| ())
+    }
+
+    /// Actions allowed per minute (and the largest burst).
+    pub fn limit(&self) -> u64 {
+        self.per_minute
+    }
+
+    /// [`RateLimiter::check`], telling what is left when the action may go: the `RateLimit-*`
+    /// headers of an API that shows its callers their allowance.
+    pub fn take(&self, key: K, now: Instant) -> Result<Quota, Duration> {
         let capacity = self.per_minute * MILLI;
         // milli-tokens regained per millisecond = per_minute / 60 (kept as a ratio).
         let mut buckets = self
@@ -77,7 +97,11 @@ impl<K: Eq + Hash> RateLimiter<K> {
         bucket.updated = now;
         if bucket.milli_tokens >= MILLI {
             bucket.milli_tokens -= MILLI;
-            Ok(())
+            let missing = capacity - bucket.milli_tokens;
+            Ok(Quota {
+                remaining: bucket.milli_tokens / MILLI,
+                full_in: Duration::from_millis((missing * 60).div_ceil(self.per_minute)),
+            })
         } else {
             let missing = MILLI - bucket.milli_tokens;
             let wait_ms = (missing * 60).div_ceil(self.per_minute);
@@ -103,6 +127,21 @@ mod tests {
         }
         let wait = limiter.check(address(1), now).unwrap_err();
         assert_eq!(wait, Duration::from_secs(20));
+    }
+
+    #[test]
+    fn taking_tells_what_is_left_and_when_the_allowance_is_whole_again() {
+        let limiter: RateLimiter<u8> = RateLimiter::per_minute(60);
+        let now = Instant::now();
+        let quota = limiter.take(1, now).unwrap();
+        assert_eq!(quota.remaining, 59);
+        assert_eq!(quota.full_in, Duration::from_secs(1));
+        let quota = limiter.take(1, now).unwrap();
+        assert_eq!(
+            (quota.remaining, quota.full_in),
+            (58, Duration::from_secs(2))
+        );
+        assert_eq!(limiter.limit(), 60);
     }
 
     #[test]

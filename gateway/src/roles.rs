@@ -471,6 +471,7 @@ pub async fn app_state(
         pool,
         nats,
         create_limiter: RateLimiter::per_minute(settings.create_per_minute),
+        key_limiter: RateLimiter::per_minute(settings.api_key_per_minute),
         trusted_proxies: settings.client_proxies(),
         progress,
         payments: crate::state::Payments::new(&settings.payments, &pool_for_payments)?,

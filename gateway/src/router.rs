@@ -37,7 +37,7 @@ pub fn build_router(state: AppState) -> Router {
     Router::new()
         .merge(public_pages())
         .merge(dashboard())
-        .nest("/api", api::layers(api_routes()))
+        .nest("/api", api::layers(api_routes(&state)))
         // Else `/{slug}` would answer `/api` with the HTML 404 page.
         .route("/api", any(|| async { api::not_found() }))
         // Findability, assets and health.
@@ -177,9 +177,11 @@ fn dashboard() -> Router<AppState> {
 
 /// The JSON API, relative to `/api` (its table of routes and who may call them is in
 /// [`crate::api`]).
-fn api_routes() -> Router<AppState> {
+fn api_routes(state: &AppState) -> Router<AppState> {
     Router::new()
         .route("/faq", get(faq::faq))
+        // Issue 36: the developer API, called with an API key (`api::v1`).
+        .nest("/v1", api::v1::routes(state.clone()))
         // Identity: `/api/auth/…`.
         .route("/auth/password-policy", get(sign_in::password_policy))
         .route("/auth/signup", post(sign_in::sign_up))
@@ -387,6 +389,15 @@ fn api_routes() -> Router<AppState> {
         .route(
             "/accounts/{accountId}/placas/{id}/duplicar",
             post(api::signs::duplicate),
+        )
+        // Issue 36: the account's developer API keys (`api::api_keys`).
+        .route(
+            "/accounts/{accountId}/api-keys",
+            get(api::api_keys::list).post(api::api_keys::create),
+        )
+        .route(
+            "/accounts/{accountId}/api-keys/{keyId}",
+            delete(api::api_keys::revoke),
         )
         // Issue 10: an account's Pix keys (`api::keys`).
         .route(

@@ -39,6 +39,8 @@ pub struct Inner {
     pub nats: Option<async_nats::Client>,
     /// Limits public QR-code creation per client address.
     pub create_limiter: RateLimiter,
+    /// Limits the developer API's calls per key (`crate::api::v1`).
+    pub key_limiter: RateLimiter<uuid::Uuid>,
     /// Proxies of ours in front of the gateway (`BALCAO_TRUSTED_PROXIES`): which
     /// `X-Forwarded-For` entry is the client ([`crate::client_address`]).
     pub trusted_proxies: u8,

@@ -181,6 +181,7 @@ impl TestApp {
             dpo_contact: None,
             log_format: LogFormat::Pretty,
             create_per_minute: 1_000,
+            api_key_per_minute: 600,
             trust_forwarded_for: false,
             trusted_proxies: 0,
             read_your_writes_ms: 5_000,

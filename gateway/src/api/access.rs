@@ -15,6 +15,12 @@
 //! 4. the caller's role lacks the right → 403 `forbidden`, with a pt-BR message naming what the
 //!    role cannot do ([`Role::can`] is the table; see `domain::team`).
 //!
+//! Under `/api/v1` the caller is a developer API key instead ([`crate::api::v1`], whose layer
+//! found it): a key is admitted to its own account only (any other is 404, as for a stranger),
+//! and [`Workspace::require`] asks for the scope a right maps to
+//! ([`domain::api_key::Scope::for_right`]) instead of a role; what it does is recorded as done by
+//! `api-key:{keyId}` ([`Workspace::caller_id`]).
+//!
 //! The role is read from the `accounts` read model (the rule of
 //! [`projections::accounts::role_in`], read with the session in one statement): the owner of an
 //! open account, or an active member. When the read model has no role for the caller, the
@@ -26,10 +32,12 @@
 use axum::extract::{FromRequestParts, RawPathParams};
 use axum::http::StatusCode;
 use axum::http::request::Parts;
+use domain::api_key::Scope;
 use domain::team::{Right, Role};
 use uuid::Uuid;
 
 use crate::api::caller::Authenticated;
+use crate::api::v1::KeyCaller;
 use crate::error::ApiError;
 use crate::state::AppState;
 use projections::accounts::Access;
@@ -37,13 +45,21 @@ use projections::accounts::Access;
 /// The path segment naming the account (`/api/accounts/{accountId}/…`).
 pub const ACCOUNT_ID_SEGMENT: &str = "accountId";
 
-/// The caller, the account they are acting in, and their role there.
+/// The caller, the account they are acting in, and what they may do there.
 #[derive(Debug, Clone)]
 pub struct Workspace {
     account_id: String,
     account: Uuid,
-    caller: Authenticated,
-    role: Role,
+    caller_id: String,
+    acting: Acting,
+}
+
+/// Who acts in a workspace: a signed-in person with their role, or a developer API key with its
+/// scopes (`/api/v1`, [`crate::api::v1`]).
+#[derive(Debug, Clone)]
+enum Acting {
+    Person(Role),
+    Key(Vec<Scope>),
 }
 
 impl Workspace {
@@ -60,8 +76,22 @@ impl Workspace {
         Ok(Workspace {
             account_id: account.hyphenated().to_string(),
             account,
-            caller,
-            role: access.role,
+            caller_id: caller.account_id,
+            acting: Acting::Person(access.role),
+        })
+    }
+
+    /// The workspace of `account` for the API key `key`: 404 when the key is another account's
+    /// (the same answer as for a person who is no member of it).
+    fn for_key(account: Uuid, key: &KeyCaller) -> Result<Workspace, ApiError> {
+        if key.account_id != account {
+            return Err(ApiError::not_found());
+        }
+        Ok(Workspace {
+            account_id: account.hyphenated().to_string(),
+            account,
+            caller_id: key.actor(),
+            acting: Acting::Key(key.scopes.clone()),
         })
     }
 
@@ -75,37 +105,35 @@ impl Workspace {
         self.account
     }
 
-    /// The signed-in caller.
-    pub fn caller(&self) -> &Authenticated {
-        &self.caller
-    }
-
-    /// The caller's account id.
+    /// Who acts, as what they make and the events' metadata record it: the signed-in person's
+    /// account id, or `api-key:{keyId}` for a developer API key (a key acts for the account,
+    /// never for a person, and its events name it).
     pub fn caller_id(&self) -> &str {
-        &self.caller.account_id
+        &self.caller_id
     }
 
-    /// The caller's role in the account.
-    pub fn role(&self) -> Role {
-        self.role
-    }
-
-    /// Whether the caller's role allows `right`.
+    /// Whether the caller may do what `right` allows: their role's rights, or, for an API key,
+    /// the scope the right maps to ([`Scope::for_right`]).
     pub fn can(&self, right: Right) -> bool {
-        self.role.can(right)
+        match &self.acting {
+            Acting::Person(role) => role.can(right),
+            Acting::Key(scopes) => Scope::for_right(right).is_some_and(|s| s.granted_by(scopes)),
+        }
     }
 
-    /// Goes on only when the caller's role allows `right`.
+    /// Goes on only when the caller may do what `right` allows.
     ///
     /// # Errors
     ///
-    /// 403 `forbidden`, saying in pt-BR what the role cannot do.
+    /// 403 `forbidden`, saying in pt-BR what the role (or the key) cannot do.
     pub fn require(&self, right: Right) -> Result<(), ApiError> {
         if self.can(right) {
-            Ok(())
-        } else {
-            Err(forbidden(self.role, right))
+            return Ok(());
         }
+        Err(match &self.acting {
+            Acting::Person(role) => forbidden(*role, right),
+            Acting::Key(_) => key_forbidden(right),
+        })
     }
 }
 
@@ -127,7 +155,12 @@ impl FromRequestParts<AppState> for Workspace {
             });
         // Account ids are UUIDs; a path naming anything else is 404, once the caller is known
         // (authentication first: without a valid token the answer is 401 whatever the path).
-        let Some(account) = account_id.and_then(|id| Uuid::parse_str(&id).ok()) else {
+        let account = account_id.and_then(|id| Uuid::parse_str(&id).ok());
+        // `/api/v1`: the key was checked by its layer ([`crate::api::v1::authenticate`]).
+        if let Some(key) = parts.extensions.get::<KeyCaller>() {
+            return Workspace::for_key(account.ok_or_else(ApiError::not_found)?, key);
+        }
+        let Some(account) = account else {
             Authenticated::from_request_parts(parts, state).await?;
             return Err(ApiError::not_found());
         };
@@ -191,6 +224,19 @@ pub fn forbidden(role: Role, right: Right) -> ApiError {
     )
 }
 
+/// 403 `forbidden` for an API key lacking `right`: the scope it needs, or that no key may.
+pub fn key_forbidden(right: Right) -> ApiError {
+    let message = match Scope::for_right(right) {
+        Some(scope) => format!(
+            "Esta chave de API não tem a permissão {} ({}).",
+            scope.as_str(),
+            scope.label()
+        ),
+        None => format!("Chaves de API não podem {} nesta conta.", what(right)),
+    };
+    ApiError::new(StatusCode::FORBIDDEN, "forbidden", message)
+}
+
 /// What a right allows, as the end of "você não pode …".
 fn what(right: Right) -> &'static str {
     match right {
@@ -203,6 +249,7 @@ fn what(right: Right) -> &'static str {
         Right::ManageMembers => "convidar nem remover pessoas da equipe",
         Right::ManageSettings => "mudar as configurações",
         Right::ManagePaymentLinks => "criar nem cancelar links de pagamento",
+        Right::ManageApiKeys => "criar nem revogar chaves de API",
     }
 }
 

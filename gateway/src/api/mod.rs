@@ -38,6 +38,8 @@
 //! | `/api/accounts/{accountId}/placas…` | [`signs`] (its own table: list, create, show, update, duplicate, delete) | owner, manager, operator (own signs) |
 //! | `GET /api/accounts/{accountId}/summary` | [`payments::summary::summary`] | owner, manager, operator (own codes) |
 //! | `/api/accounts/{accountId}/extratos…` | [`payments::statements`] (its own table: preview, import, list, undo) | owner, manager |
+//! | `GET, POST /api/accounts/{accountId}/api-keys`; `DELETE …/api-keys/{keyId}` | [`api_keys`] | owner, manager |
+//! | `/api/v1/…` | [`v1`] (its own tables): the developer API, called with an API key instead of a session | the key's scopes |
 //! | `GET /api/accounts/{accountId}/events` | [`crate::live_routes::account`] (server-sent events) | owner, manager, operator (own codes) |
 //! | `GET /api/accounts/{accountId}/subscription/charges/{chargeId}/events` | [`crate::live_routes::charge`] (server-sent events: the checkout's charge) | owner |
 //!
@@ -57,10 +59,12 @@
 //! | `qrcode-already-claimed` | 409 | claiming a visitor's sign that an account already has |
 //! | `sign-already-saved` | 409 | saving a sign under an id already used (never from the dashboard, which lets the server choose ids) |
 //! | `payment-link-already-revoked` | 409 | revoking a payment link twice |
+//! | `api-keys-too-many` | 409 | making a 26th unrevoked API key in one account |
 //! | `expiry-in-the-past` | 422 | a payment link's `expiresOn` is not in the future (`field`: `expiresAt`) |
 
 pub mod access;
 pub mod account;
+pub mod api_keys;
 pub mod auth;
 pub mod bank_connections;
 pub mod billing;
@@ -79,6 +83,7 @@ pub mod sign_logo;
 pub mod signs;
 pub(crate) mod support;
 pub mod team;
+pub mod v1;
 
 use axum::Router;
 use axum::extract::{DefaultBodyLimit, Request};

@@ -163,6 +163,14 @@ pub struct Settings {
         global = true
     )]
     pub create_per_minute: u32,
+    /// Developer API calls per key per minute (`/api/v1`), with bursts up to the same number.
+    #[arg(
+        long,
+        env = "BALCAO_API_KEY_PER_MINUTE",
+        default_value_t = 600,
+        global = true
+    )]
+    pub api_key_per_minute: u32,
     /// Deprecated: `true` means one trusted proxy (see [`Settings::client_proxies`]).
     #[arg(
         long,

@@ -9,6 +9,7 @@ mod auth;
 mod bank;
 mod bank_simulator;
 mod billing;
+mod developer_api;
 mod housekeeping;
 mod keys;
 mod lagging_read_models;

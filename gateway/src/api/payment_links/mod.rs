@@ -191,7 +191,7 @@ pub(crate) fn paid_in_brasilia(at: DateTime<Utc>) -> String {
 }
 
 /// The end of `day` in Brasília (00:00 of the next day at UTC−3), RFC 3339.
-fn end_of_day_in_brasilia(day: &str) -> Result<String, ApiError> {
+pub(crate) fn end_of_day_in_brasilia(day: &str) -> Result<String, ApiError> {
     let bad = || {
         ApiError::invalid_argument(
             "expiresOn",
