@@ -49,6 +49,8 @@ pub(crate) const PANEL_SCREENS: &[&str] = &[
     "configuracoes",
     "duvidas",
     "links-de-pagamento",
+    // Issue 36: the developer API's keys.
+    "chaves-de-api",
     "salvar-placa",
     "placas",
     // Issue 32: "Modo balcão", the counter's live view of one code.

@@ -160,6 +160,7 @@ describe("every page fits a phone and a laptop", () => {
       "/painel/configuracoes",
       "/painel/duvidas",
       "/painel/links-de-pagamento",
+      "/painel/chaves-de-api",
       "/painel/placas",
       // Issue 12: plans and billing (the checkout without a charge says it is not found).
       "/painel/premium",

@@ -52,6 +52,8 @@ export function createAppRoutes(): RouteObject[] {
             { path: 'duvidas', lazy: () => import('./routes/panel/faq') },
             // Issue 10: payment links and "Salvar na minha conta" for a visitor's sign.
             { path: 'links-de-pagamento', lazy: () => import('./routes/panel/payment-links') },
+            // Issue 36: keys for the developer API.
+            { path: 'chaves-de-api', lazy: () => import('./routes/panel/api-keys') },
             { path: 'salvar-placa', lazy: () => import('./routes/panel/claim-sign') },
             // Issue 11: the signs the account keeps.
             { path: 'placas', lazy: () => import('./routes/panel/signs') },

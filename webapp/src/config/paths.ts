@@ -62,6 +62,8 @@ export const paths = {
     faq: '/painel/duvidas',
     /** The account's payment links (`/pagar`). */
     paymentLinks: '/painel/links-de-pagamento',
+    /** The account's developer API keys (`/api/v1`). */
+    apiKeys: '/painel/chaves-de-api',
     /** The signs the account keeps; `?qrcode=<id>` starts the creator with that code. */
     signs: '/painel/placas',
     /** "Salvar na minha conta" from `/placa-pix-criada/{id}`, with `?placa=<id>&chave=<token>`. */

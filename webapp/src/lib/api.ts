@@ -31,6 +31,7 @@ export const TAG_TYPES = [
   'Members',
   'QrCodes',
   'PaymentLinks',
+  'ApiKeys',
   'Signs',
   'PixKeys',
   'Payment',

@@ -6,8 +6,9 @@
 use tests::TestApp;
 
 /// Phrases that promise the future about something that exists (CSV export, the logo on signs,
-/// the payment history, the dashboard, automatic confirmation): never on a public page.
-const STALE: [&str; 7] = [
+/// the payment history, the dashboard, automatic confirmation), or deny what exists (API keys,
+/// issue 36): never on a public page.
+const STALE: [&str; 9] = [
     "em construção",
     "quando ficar pronto",
     "quando ficar pronta",
@@ -15,6 +16,8 @@ const STALE: [&str; 7] = [
     "assim que ficarem prontos",
     "está sendo construído",
     "não enxerga pagamentos",
+    "não tem chaves de api",
+    "autenticação por chave de api",
 ];
 
 /// The true uses of "ainda não": a part of the sentence, and why it is true.

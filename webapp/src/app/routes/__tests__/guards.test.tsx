@@ -143,6 +143,7 @@ describe('dashboard routes', () => {
       '/painel/contas-extras',
       '/painel/assinatura',
       '/painel/configuracoes',
+      '/painel/chaves-de-api',
       '/painel/duvidas',
       '/painel/criar-qrcode',
     ]);

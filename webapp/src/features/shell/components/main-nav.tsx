@@ -12,11 +12,12 @@ const SCREENS = [
   { to: paths.panel.extraAccounts, label: 'Contas extras' },
   { to: paths.panel.subscription, label: 'Plano' },
   { to: paths.panel.settings, label: 'Configurações' },
+  { to: paths.panel.apiKeys, label: 'Chaves de API' },
   { to: paths.panel.faq, label: 'Dúvidas' },
 ] as const;
 
 export interface MainNavProps {
-  /** False for a role that never manages the extra accounts or the payment links of the account in use (an operator). */
+  /** False for a role that never manages the extra accounts, the payment links or the API keys of the account in use (an operator). */
   showExtraAccounts?: boolean;
 }
 
@@ -24,7 +25,10 @@ export interface MainNavProps {
 export function MainNav({ showExtraAccounts = true }: MainNavProps) {
   const screens = SCREENS.filter(
     (screen) =>
-      showExtraAccounts || (screen.to !== paths.panel.extraAccounts && screen.to !== paths.panel.paymentLinks),
+      showExtraAccounts ||
+      (screen.to !== paths.panel.extraAccounts &&
+        screen.to !== paths.panel.paymentLinks &&
+        screen.to !== paths.panel.apiKeys),
   );
   return (
     <ul className="main-nav">
