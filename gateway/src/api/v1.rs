@@ -27,6 +27,13 @@
 //!
 //! Every answer to a known key carries `RateLimit-Limit` (calls per minute), `RateLimit-Remaining`
 //! and `RateLimit-Reset` (seconds until the allowance is whole again).
+//!
+//! Refusals are RFC 7807 `application/problem+json`, as the API Pix itself answers ([`problem_json`]
+//! turns the dashboard's error into one): `type` is `https://balcao.app/erros/{code}` with the
+//! dashboard's stable code, `title` and `detail` the pt-BR message, `status`, and `violacoes`
+//! (`propriedade`, `razao`, and `linha` for a batch's line) for each field at fault. An
+//! `Idempotency-Key` sent again with another request is 422 here (as the IETF's draft on the header
+//! says; the dashboard answers it 409).
 
 use std::time::{Duration, Instant};
 
@@ -103,6 +110,83 @@ pub fn routes(state: AppState) -> Router<AppState> {
             post(payment_links::revoke),
         )
         .route_layer(axum::middleware::from_fn_with_state(state, authenticate))
+        // Outside the key's layer, so its own refusals are problems too.
+        .route_layer(axum::middleware::from_fn(problem_json))
+}
+
+/// Largest error body [`problem_json`] reads (an error is a few hundred bytes; a batch's problems
+/// list is bounded by the batch).
+const MAX_ERROR_BYTES: usize = 256 * 1024;
+
+/// Rewrites an `/api/v1` refusal from the dashboard's error shape (`crate::error::ApiError`) into
+/// `application/problem+json`, keeping its status (but 422 for a reused `Idempotency-Key`) and its
+/// headers (`Retry-After`, `WWW-Authenticate`, `RateLimit-*`).
+pub async fn problem_json(request: Request, next: Next) -> Response {
+    let response = next.run(request).await;
+    let is_json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    if response.status().is_success() || !is_json {
+        return response;
+    }
+    let (mut parts, body) = response.into_parts();
+    let error = match axum::body::to_bytes(body, MAX_ERROR_BYTES).await {
+        Ok(bytes) => serde_json::from_slice::<serde_json::Value>(&bytes)
+            .ok()
+            .map(|mut v| v["error"].take())
+            .filter(serde_json::Value::is_object),
+        Err(_) => None,
+    };
+    let Some(error) = error else {
+        parts.status = StatusCode::INTERNAL_SERVER_ERROR;
+        return problem(parts, "internal", "Erro interno.", Vec::new());
+    };
+    let code = error["code"].as_str().unwrap_or("internal");
+    let message = error["message"].as_str().unwrap_or("Erro interno.");
+    if code == "idempotency-key-reused" {
+        parts.status = StatusCode::UNPROCESSABLE_ENTITY;
+    }
+    let mut violations: Vec<serde_json::Value> = error["problems"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|p| {
+            let mut v = json!({"propriedade": p["field"], "razao": p["message"]});
+            if !p["line"].is_null() {
+                v["linha"] = p["line"].clone();
+            }
+            v
+        })
+        .collect();
+    if violations.is_empty() && error["field"].is_string() {
+        violations.push(json!({"propriedade": error["field"], "razao": message}));
+    }
+    problem(parts, code, message, violations)
+}
+
+fn problem(
+    mut parts: axum::http::response::Parts,
+    code: &str,
+    message: &str,
+    violations: Vec<serde_json::Value>,
+) -> Response {
+    let mut body = json!({
+        "type": format!("https://balcao.app/erros/{code}"),
+        "title": message,
+        "status": parts.status.as_u16(),
+        "detail": message,
+    });
+    if !violations.is_empty() {
+        body["violacoes"] = json!(violations);
+    }
+    parts.headers.remove(header::CONTENT_LENGTH);
+    parts.headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/problem+json"),
+    );
+    Response::from_parts(parts, axum::body::Body::from(body.to_string()))
 }
 
 /// `GET /api/v1/key`: the key's own id, account and scopes, so a program learns which account

@@ -81,7 +81,9 @@ describe("chaves de API", () => {
     await card.getByText("Revogada", { exact: true }).first().waitFor();
     const answer = await callWith(secret);
     assert.equal(answer.status, 401);
+    assert.equal(answer.headers.get("content-type"), "application/problem+json");
     const body = await answer.json();
-    assert.match(body.error.message, /revogada/);
+    assert.equal(body.type, "https://balcao.app/erros/unauthenticated");
+    assert.match(body.detail, /revogada/);
   });
 });

@@ -37,6 +37,32 @@ async fn secret_of(person: &mut Person, scopes: &[&str]) -> (String, String) {
     )
 }
 
+/// The stable code of an `/api/v1` refusal: the end of its problem's `type`, once the answer is
+/// checked to be `application/problem+json` with its status and a pt-BR `detail`.
+fn problem_code(answer: &Answer) -> &str {
+    assert_eq!(
+        answer.header("content-type"),
+        Some("application/problem+json"),
+        "{}",
+        answer.text
+    );
+    assert_eq!(
+        answer.json["status"],
+        answer.status.as_u16(),
+        "{}",
+        answer.text
+    );
+    assert!(answer.json["detail"].is_string(), "{}", answer.text);
+    answer.json["type"]
+        .as_str()
+        .and_then(|t| t.strip_prefix("https://balcao.app/erros/"))
+        .expect("a problem type")
+}
+
+fn detail(answer: &Answer) -> &str {
+    answer.json["detail"].as_str().unwrap_or_default()
+}
+
 fn v1(account_id: &str, rest: &str) -> String {
     format!("/api/v1/accounts/{account_id}{rest}")
 }
@@ -86,8 +112,8 @@ async fn a_key_is_shown_once_listed_without_its_secret_and_stops_the_moment_it_i
     assert_eq!(owner.delete(&path).await.status, StatusCode::NO_CONTENT);
     let refused = erp.get("/api/v1/key").await;
     assert_eq!(refused.status, StatusCode::UNAUTHORIZED, "{}", refused.text);
-    assert_eq!(refused.code(), "unauthenticated");
-    assert!(refused.message().contains("revogada"), "{}", refused.text);
+    assert_eq!(problem_code(&refused), "unauthenticated");
+    assert!(detail(&refused).contains("revogada"), "{}", refused.text);
     assert_eq!(owner.delete(&path).await.status, StatusCode::NOT_FOUND);
     let listed = owner.get(&Person::in_account(&account, "/api-keys")).await;
     assert!(listed.json["apiKeys"][0]["revokedAt"].is_string());
@@ -176,8 +202,9 @@ async fn managers_make_keys_operators_cannot_and_no_key_reaches_the_dashboards_r
     // And a session is no key.
     let refused = owner.get("/api/v1/key").await;
     assert_eq!(refused.status, StatusCode::UNAUTHORIZED, "{}", refused.text);
+    assert_eq!(problem_code(&refused), "unauthenticated");
     assert!(
-        refused.message().contains("chave de API"),
+        detail(&refused).contains("chave de API"),
         "{}",
         refused.text
     );
@@ -236,7 +263,7 @@ async fn each_route_answers_only_the_scope_it_needs_and_a_key_reaches_only_its_o
                     answer.text
                 );
                 if path.ends_with("nao-existe") {
-                    assert_eq!(answer.code(), "not-found", "{held} × {path}");
+                    assert_eq!(problem_code(&answer), "not-found", "{held} × {path}");
                 }
             } else {
                 assert_eq!(
@@ -245,7 +272,8 @@ async fn each_route_answers_only_the_scope_it_needs_and_a_key_reaches_only_its_o
                     "{held} × {method} {path}: {}",
                     answer.text
                 );
-                assert!(answer.message().contains(needs), "{}", answer.text);
+                assert_eq!(problem_code(&answer), "forbidden");
+                assert!(detail(&answer).contains(needs), "{}", answer.text);
             }
         }
     }
@@ -259,6 +287,7 @@ async fn each_route_answers_only_the_scope_it_needs_and_a_key_reaches_only_its_o
             "{path}: {}",
             answer.text
         );
+        assert_eq!(problem_code(&answer), "not-found");
     }
     app.stop().await;
 }
@@ -312,10 +341,42 @@ async fn a_code_made_with_a_key_names_the_key_in_the_log_and_its_idempotency_key
     let mut other = qrcode_body("Padaria");
     other["amount"] = json!("13,00");
     let clash = erp.post_json(&v1(&account, "/qrcodes"), &other).await;
-    assert_eq!(clash.status, StatusCode::CONFLICT, "{}", clash.text);
+    assert_eq!(
+        clash.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        clash.text
+    );
+    assert_eq!(problem_code(&clash), "idempotency-key-reused");
     assert_eq!(
         actors_of_code(&db, id).await,
         vec![format!("api-key:{key_id}")]
+    );
+    // A code the Pix rules refuse names every field at fault, as the API Pix's problems do.
+    erp.set_header("idempotency-key", "pedido-1235");
+    let refused = erp
+        .post_json(
+            &v1(&account, "/qrcodes"),
+            &json!({"pixKey": "", "merchantName": "", "merchantCity": "São Paulo", "amount": "abc"}),
+        )
+        .await;
+    assert_eq!(
+        refused.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        refused.text
+    );
+    assert_eq!(problem_code(&refused), "invalid-argument");
+    let fields: Vec<&str> = refused.json["violacoes"]
+        .as_array()
+        .expect("violacoes")
+        .iter()
+        .filter_map(|v| v["propriedade"].as_str())
+        .collect();
+    assert!(
+        fields.contains(&"pixKey") && fields.contains(&"amount"),
+        "{}",
+        refused.text
     );
     // The owner sees it in the dashboard like any other code, and the key reads it back.
     erp.remove_header("idempotency-key");
@@ -347,7 +408,7 @@ async fn a_key_over_its_allowance_is_told_to_wait_and_every_answer_says_what_is_
         "{}",
         refused.text
     );
-    assert_eq!(refused.code(), "too-many-requests");
+    assert_eq!(problem_code(&refused), "too-many-requests");
     let wait: u64 = refused
         .header("retry-after")
         .and_then(|s| s.parse().ok())
