@@ -73,6 +73,7 @@ mod stored_event;
 pub mod team;
 mod upcast;
 pub mod vault;
+pub mod webhooks;
 
 pub use effects::Effects;
 pub use error::{CommandError, storage_error_is_transient};

@@ -37,15 +37,19 @@ pub enum Scope {
     /// Make and revoke payment links.
     #[serde(rename = "payment-links:write")]
     PaymentLinksWrite,
+    /// Register and remove webhook endpoints, read their deliveries, send one again.
+    #[serde(rename = "webhooks:write")]
+    WebhooksWrite,
 }
 
 impl Scope {
     /// Every scope, in the order the screen lists them.
-    pub const ALL: [Scope; 4] = [
+    pub const ALL: [Scope; 5] = [
         Scope::QrCodesRead,
         Scope::QrCodesWrite,
         Scope::PaymentsRead,
         Scope::PaymentLinksWrite,
+        Scope::WebhooksWrite,
     ];
 
     /// The stored spelling (`qrcodes:read`, …).
@@ -55,6 +59,7 @@ impl Scope {
             Scope::QrCodesWrite => "qrcodes:write",
             Scope::PaymentsRead => "payments:read",
             Scope::PaymentLinksWrite => "payment-links:write",
+            Scope::WebhooksWrite => "webhooks:write",
         }
     }
 
@@ -70,6 +75,7 @@ impl Scope {
             Scope::QrCodesWrite => "criar QR codes",
             Scope::PaymentsRead => "ver os pagamentos",
             Scope::PaymentLinksWrite => "criar e cancelar links de pagamento",
+            Scope::WebhooksWrite => "cadastrar endereços de webhook e ver as entregas",
         }
     }
 
@@ -80,6 +86,7 @@ impl Scope {
             Right::ViewAllQrCodes | Right::ViewOwnQrCodes => Some(Scope::QrCodesRead),
             Right::ViewAllTransactions | Right::ViewOwnTransactions => Some(Scope::PaymentsRead),
             Right::ManagePaymentLinks => Some(Scope::PaymentLinksWrite),
+            Right::ManageWebhooks => Some(Scope::WebhooksWrite),
             Right::ManageKeys
             | Right::ManageMembers
             | Right::ManageSettings

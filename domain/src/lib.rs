@@ -22,6 +22,7 @@
 //! | [`subscription`] | plans (Grátis, Premium) as configuration, their limits, and the Subscription aggregate |
 //! | [`sealed`] | [`sealed::Sealed`], the encrypted form of a personal field in events |
 //! | [`team`] | [`team::Role`] and [`team::Right`]: who may do what in an account |
+//! | [`webhook`] | outgoing webhooks: what an endpoint is told, where it may be, how it is signed and retried |
 //! | [`text`] | text from outside checked for what the log and the read models can hold (no U+0000; no control characters in a name) |
 
 pub mod account;
@@ -44,3 +45,4 @@ pub mod statement;
 pub mod subscription;
 pub mod team;
 pub mod text;
+pub mod webhook;

@@ -103,11 +103,13 @@ pub enum Right {
     ManagePaymentLinks,
     /// Create, list and revoke the account's developer API keys.
     ManageApiKeys,
+    /// Register and remove the addresses the account's events are sent to (outgoing webhooks).
+    ManageWebhooks,
 }
 
 impl Right {
     /// Every right, in declaration order.
-    pub const ALL: [Right; 10] = [
+    pub const ALL: [Right; 11] = [
         Right::ManageKeys,
         Right::CreateQrCodes,
         Right::ViewAllQrCodes,
@@ -118,6 +120,7 @@ impl Right {
         Right::ManageSettings,
         Right::ManagePaymentLinks,
         Right::ManageApiKeys,
+        Right::ManageWebhooks,
     ];
 }
 
@@ -140,6 +143,7 @@ mod tests {
             (ManageSettings, true, false, false),
             (ManagePaymentLinks, true, true, false),
             (ManageApiKeys, true, true, false),
+            (ManageWebhooks, true, true, false),
         ];
         assert_eq!(table.len(), Right::ALL.len(), "every right is in the table");
         for (right, owner, manager, operator) in table {

@@ -38,5 +38,6 @@ pub mod spa;
 pub mod state;
 pub mod storage;
 pub mod telemetry;
+pub mod webhook_sender;
 
 pub use router::build_router;

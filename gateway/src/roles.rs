@@ -311,6 +311,7 @@ pub async fn start(settings: &Settings, roles: Roles) -> anyhow::Result<Running>
         tracing::info!(address = %listener.local_addr()?, "gateway listening");
         let catch_up_state = state.clone();
         let refunds_state = state.clone();
+        let webhooks_state = state.clone();
         let router = crate::build_router(state);
         let housekeeping_pool = pool.clone();
         let housekeeping_token = shutdown.clone();
@@ -322,6 +323,13 @@ pub async fn start(settings: &Settings, roles: Roles) -> anyhow::Result<Running>
         let catch_up_token = shutdown.clone();
         tasks.spawn(async move {
             crate::bank_catch_up::run(catch_up_state, catch_up_token).await;
+            Ok(())
+        });
+        // Issue 36: the accounts' events, queued from the log and sent to their webhooks.
+        let webhooks_token = shutdown.clone();
+        tasks.spawn(async move {
+            let settings = webhooks_state.webhooks;
+            crate::webhook_sender::run(webhooks_state, settings, webhooks_token).await;
             Ok(())
         });
         // Refunds asked of those banks, sent and followed until the bank settles them.
@@ -472,6 +480,10 @@ pub async fn app_state(
         nats,
         create_limiter: RateLimiter::per_minute(settings.create_per_minute),
         key_limiter: RateLimiter::per_minute(settings.api_key_per_minute),
+        webhooks: crate::webhook_sender::SenderSettings {
+            allow_private: settings.webhooks_allow_private,
+            first_retry_ms: settings.webhook_first_retry_ms.max(1),
+        },
         trusted_proxies: settings.client_proxies(),
         progress,
         payments: crate::state::Payments::new(&settings.payments, &pool_for_payments)?,

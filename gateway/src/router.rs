@@ -399,6 +399,23 @@ fn api_routes(state: &AppState) -> Router<AppState> {
             "/accounts/{accountId}/api-keys/{keyId}",
             delete(api::api_keys::revoke),
         )
+        // Issue 36: where the account's events are sent (`api::webhooks`).
+        .route(
+            "/accounts/{accountId}/webhooks",
+            get(api::webhooks::list).post(api::webhooks::register),
+        )
+        .route(
+            "/accounts/{accountId}/webhooks/{endpointId}",
+            delete(api::webhooks::remove),
+        )
+        .route(
+            "/accounts/{accountId}/webhooks/{endpointId}/entregas",
+            get(api::webhooks::deliveries),
+        )
+        .route(
+            "/accounts/{accountId}/webhooks/entregas/{deliveryId}/reenviar",
+            post(api::webhooks::redeliver),
+        )
         // Issue 10: an account's Pix keys (`api::keys`).
         .route(
             "/accounts/{accountId}/keys",

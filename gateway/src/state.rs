@@ -41,6 +41,8 @@ pub struct Inner {
     pub create_limiter: RateLimiter,
     /// Limits the developer API's calls per key (`crate::api::v1`).
     pub key_limiter: RateLimiter<uuid::Uuid>,
+    /// Outgoing webhooks: which addresses may be called, how soon a failed delivery is tried again.
+    pub webhooks: crate::webhook_sender::SenderSettings,
     /// Proxies of ours in front of the gateway (`BALCAO_TRUSTED_PROXIES`): which
     /// `X-Forwarded-For` entry is the client ([`crate::client_address`]).
     pub trusted_proxies: u8,

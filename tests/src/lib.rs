@@ -182,6 +182,8 @@ impl TestApp {
             log_format: LogFormat::Pretty,
             create_per_minute: 1_000,
             api_key_per_minute: 600,
+            webhooks_allow_private: true,
+            webhook_first_retry_ms: 200,
             trust_forwarded_for: false,
             trusted_proxies: 0,
             read_your_writes_ms: 5_000,

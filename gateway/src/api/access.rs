@@ -250,6 +250,7 @@ fn what(right: Right) -> &'static str {
         Right::ManageSettings => "mudar as configurações",
         Right::ManagePaymentLinks => "criar nem cancelar links de pagamento",
         Right::ManageApiKeys => "criar nem revogar chaves de API",
+        Right::ManageWebhooks => "cadastrar nem remover endereços de webhook",
     }
 }
 

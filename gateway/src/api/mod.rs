@@ -39,6 +39,7 @@
 //! | `GET /api/accounts/{accountId}/summary` | [`payments::summary::summary`] | owner, manager, operator (own codes) |
 //! | `/api/accounts/{accountId}/extratos…` | [`payments::statements`] (its own table: preview, import, list, undo) | owner, manager |
 //! | `GET, POST /api/accounts/{accountId}/api-keys`; `DELETE …/api-keys/{keyId}` | [`api_keys`] | owner, manager |
+//! | `GET, POST /api/accounts/{accountId}/webhooks`; `DELETE …/webhooks/{endpointId}`; `GET …/{endpointId}/entregas`; `POST …/webhooks/entregas/{deliveryId}/reenviar` | [`webhooks`] | owner, manager |
 //! | `/api/v1/…` | [`v1`] (its own tables): the developer API, called with an API key instead of a session | the key's scopes |
 //! | `GET /api/accounts/{accountId}/events` | [`crate::live_routes::account`] (server-sent events) | owner, manager, operator (own codes) |
 //! | `GET /api/accounts/{accountId}/subscription/charges/{chargeId}/events` | [`crate::live_routes::charge`] (server-sent events: the checkout's charge) | owner |
@@ -60,6 +61,8 @@
 //! | `sign-already-saved` | 409 | saving a sign under an id already used (never from the dashboard, which lets the server choose ids) |
 //! | `payment-link-already-revoked` | 409 | revoking a payment link twice |
 //! | `api-keys-too-many` | 409 | making a 26th unrevoked API key in one account |
+//! | `webhooks-too-many` | 409 | registering an 11th webhook address in one account |
+//! | `webhook-already-delivered` | 409 | sending again a delivery the address already took |
 //! | `expiry-in-the-past` | 422 | a payment link's `expiresOn` is not in the future (`field`: `expiresAt`) |
 
 pub mod access;
@@ -84,6 +87,7 @@ pub mod signs;
 pub(crate) mod support;
 pub mod team;
 pub mod v1;
+pub mod webhooks;
 
 use axum::Router;
 use axum::extract::{DefaultBodyLimit, Request};

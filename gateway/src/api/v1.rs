@@ -16,6 +16,7 @@
 //! | `POST /api/v1/accounts/{accountId}/qrcodes`, `POST …/qrcodes/lote` | `qrcodes:write` |
 //! | `GET /api/v1/accounts/{accountId}/payments`, `…/payments/summary`, `…/payments/csv`, `…/payments/{reference}`, `…/payments/{reference}/history`, `…/daily-totals` | `payments:read` |
 //! | `GET, POST /api/v1/accounts/{accountId}/payment-links`, `POST …/payment-links/{id}/revoke` | `payment-links:write` |
+//! | `GET, POST /api/v1/accounts/{accountId}/webhooks`, `DELETE …/webhooks/{endpointId}`, `GET …/{endpointId}/entregas`, `POST …/webhooks/entregas/{deliveryId}/reenviar` | `webhooks:write` |
 //!
 //! | answer | when |
 //! |---|---|
@@ -50,7 +51,7 @@ use uuid::Uuid;
 use crate::api::access::account_disabled;
 use crate::api::json::Json;
 use crate::api::payments::receiver::token_digest;
-use crate::api::{payment_links, payments, qrcodes};
+use crate::api::{payment_links, payments, qrcodes, webhooks};
 use crate::error::ApiError;
 use crate::state::AppState;
 
@@ -108,6 +109,22 @@ pub fn routes(state: AppState) -> Router<AppState> {
         .route(
             &account("/payment-links/{id}/revoke"),
             post(payment_links::revoke),
+        )
+        .route(
+            &account("/webhooks"),
+            get(webhooks::list).post(webhooks::register),
+        )
+        .route(
+            &account("/webhooks/{endpointId}"),
+            axum::routing::delete(webhooks::remove),
+        )
+        .route(
+            &account("/webhooks/{endpointId}/entregas"),
+            get(webhooks::deliveries),
+        )
+        .route(
+            &account("/webhooks/entregas/{deliveryId}/reenviar"),
+            post(webhooks::redeliver),
         )
         .route_layer(axum::middleware::from_fn_with_state(state, authenticate))
         // Outside the key's layer, so its own refusals are problems too.

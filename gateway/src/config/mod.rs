@@ -171,6 +171,24 @@ pub struct Settings {
         global = true
     )]
     pub api_key_per_minute: u32,
+    /// Whether webhook addresses on this machine or a private network (and plain `http`) are
+    /// taken: for tests and a sandbox on one machine, never in production.
+    #[arg(
+        long,
+        env = "BALCAO_WEBHOOKS_ALLOW_PRIVATE",
+        default_value_t = false,
+        global = true
+    )]
+    pub webhooks_allow_private: bool,
+    /// The first wait after a failed webhook delivery, in milliseconds; each next one doubles,
+    /// up to six hours, for three days.
+    #[arg(
+        long,
+        env = "BALCAO_WEBHOOK_FIRST_RETRY_MS",
+        default_value_t = domain::webhook::FIRST_RETRY_MS,
+        global = true
+    )]
+    pub webhook_first_retry_ms: i64,
     /// Deprecated: `true` means one trusted proxy (see [`Settings::client_proxies`]).
     #[arg(
         long,

@@ -94,7 +94,7 @@ async fn a_key_is_shown_once_listed_without_its_secret_and_stops_the_moment_it_i
     assert_eq!(key["id"], key_id.as_str());
     assert_eq!(key["tokenHint"], &secret[..12]);
     assert_eq!(key["lastUsedAt"], Value::Null);
-    assert_eq!(listed.json["scopes"].as_array().map(Vec::len), Some(4));
+    assert_eq!(listed.json["scopes"].as_array().map(Vec::len), Some(5));
 
     let mut erp = program(&app, &secret);
     let me = erp.get("/api/v1/key").await;
@@ -293,11 +293,12 @@ async fn each_route_answers_only_the_scope_it_needs_and_a_key_reaches_only_its_o
 }
 
 /// Every scope by name, as a program asks for them.
-const SCOPES: [&str; 4] = [
+const SCOPES: [&str; 5] = [
     "qrcodes:read",
     "qrcodes:write",
     "payments:read",
     "payment-links:write",
+    "webhooks:write",
 ];
 
 async fn call(erp: &mut Browser, method: Method, path: &str) -> Answer {

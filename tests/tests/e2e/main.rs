@@ -22,4 +22,5 @@ mod security;
 mod sign_logo;
 mod signs;
 mod test_app;
+mod webhooks;
 mod workspace;

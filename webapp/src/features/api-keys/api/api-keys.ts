@@ -1,7 +1,7 @@
 import { api } from '@/lib/api';
 
 /** What a key may do, as the server spells it. */
-export type ApiKeyScope = 'qrcodes:read' | 'qrcodes:write' | 'payments:read' | 'payment-links:write';
+export type ApiKeyScope = 'qrcodes:read' | 'qrcodes:write' | 'payments:read' | 'payment-links:write' | 'webhooks:write';
 
 /** A developer API key, as `GET /api/accounts/{id}/api-keys` lists it (never its secret). */
 export interface ApiKey {

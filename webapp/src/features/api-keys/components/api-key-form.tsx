@@ -20,6 +20,7 @@ export const SCOPE_LABELS: Record<ApiKeyScope, string> = {
   'qrcodes:write': 'Criar QR codes (e vê-los)',
   'payments:read': 'Ver os pagamentos, os totais e o CSV',
   'payment-links:write': 'Criar e cancelar links de pagamento',
+  'webhooks:write': 'Cadastrar endereços de webhook e ver as entregas',
 };
 
 const SCOPES = Object.keys(SCOPE_LABELS) as ApiKeyScope[];
