@@ -51,6 +51,7 @@ pub(crate) const PANEL_SCREENS: &[&str] = &[
     "links-de-pagamento",
     // Issue 36: the developer API's keys.
     "chaves-de-api",
+    "webhooks",
     "salvar-placa",
     "placas",
     // Issue 32: "Modo balcão", the counter's live view of one code.

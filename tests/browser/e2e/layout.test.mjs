@@ -161,6 +161,7 @@ describe("every page fits a phone and a laptop", () => {
       "/painel/duvidas",
       "/painel/links-de-pagamento",
       "/painel/chaves-de-api",
+      "/painel/webhooks",
       "/painel/placas",
       // Issue 12: plans and billing (the checkout without a charge says it is not found).
       "/painel/premium",

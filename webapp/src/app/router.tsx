@@ -54,6 +54,7 @@ export function createAppRoutes(): RouteObject[] {
             { path: 'links-de-pagamento', lazy: () => import('./routes/panel/payment-links') },
             // Issue 36: keys for the developer API.
             { path: 'chaves-de-api', lazy: () => import('./routes/panel/api-keys') },
+            { path: 'webhooks', lazy: () => import('./routes/panel/webhooks') },
             { path: 'salvar-placa', lazy: () => import('./routes/panel/claim-sign') },
             // Issue 11: the signs the account keeps.
             { path: 'placas', lazy: () => import('./routes/panel/signs') },

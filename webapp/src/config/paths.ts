@@ -64,6 +64,8 @@ export const paths = {
     paymentLinks: '/painel/links-de-pagamento',
     /** The account's developer API keys (`/api/v1`). */
     apiKeys: '/painel/chaves-de-api',
+    /** The addresses the account's payments are sent to. */
+    webhooks: '/painel/webhooks',
     /** The signs the account keeps; `?qrcode=<id>` starts the creator with that code. */
     signs: '/painel/placas',
     /** "Salvar na minha conta" from `/placa-pix-criada/{id}`, with `?placa=<id>&chave=<token>`. */

@@ -32,6 +32,7 @@ export const TAG_TYPES = [
   'QrCodes',
   'PaymentLinks',
   'ApiKeys',
+  'Webhooks',
   'Signs',
   'PixKeys',
   'Payment',

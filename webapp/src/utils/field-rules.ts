@@ -42,3 +42,14 @@ export const optionalText = () =>
     .string()
     .trim()
     .transform((value) => (value === '' ? null : value));
+
+/**
+ * A group of checkboxes sharing one name, each with a value of `options`: what react-hook-form
+ * reads (a list, a lone value when one is checked, `false` when none) becomes the list of checked
+ * values; `empty` is the message when none is checked.
+ */
+export const checkedValues = <T extends string>(options: readonly [T, ...T[]], empty: string) =>
+  z
+    .union([z.array(z.string()), z.string(), z.literal(false)])
+    .transform((value) => (value === false ? [] : typeof value === 'string' ? [value] : value))
+    .pipe(z.array(z.enum(options)).min(1, empty));

@@ -144,6 +144,7 @@ describe('dashboard routes', () => {
       '/painel/assinatura',
       '/painel/configuracoes',
       '/painel/chaves-de-api',
+      '/painel/webhooks',
       '/painel/duvidas',
       '/painel/criar-qrcode',
     ]);

@@ -1,13 +1,13 @@
-import { useState } from 'react';
 import { z } from 'zod';
 
 import { FormAlert } from '@/components/form-alert';
 import { FormOutcome } from '@/components/form-outcome';
+import { SecretOnce } from '@/components/secret-once';
 import { TextField } from '@/components/text-field';
 import { useApiForm } from '@/hooks/use-api-form';
 import type { ApiError } from '@/lib/api-error';
 import { WORKSPACE_NOT_FOUND, errorMessage, isForbidden, isNotFound } from '@/lib/error-messages';
-import { optionalText, requiredText } from '@/utils/field-rules';
+import { checkedValues, optionalText, requiredText } from '@/utils/field-rules';
 
 import { type ApiKeyScope, type NewApiKey, useCreateApiKeyMutation } from '../api/api-keys';
 
@@ -27,11 +27,7 @@ const SCOPES = Object.keys(SCOPE_LABELS) as ApiKeyScope[];
 
 const keySchema = z.object({
   name: requiredText(),
-  // One checkbox checked reads as its value alone, none as `false`: both become a list.
-  scopes: z
-    .union([z.array(z.string()), z.string(), z.literal(false)])
-    .transform((value) => (value === false ? [] : typeof value === 'string' ? [value] : value))
-    .pipe(z.array(z.enum(SCOPES as [ApiKeyScope, ...ApiKeyScope[]])).min(1, NO_SCOPE)),
+  scopes: checkedValues(SCOPES as [ApiKeyScope, ...ApiKeyScope[]], NO_SCOPE),
   expiresOn: optionalText(),
 }) satisfies z.ZodType<NewApiKey>;
 
@@ -44,14 +40,10 @@ function failureMessage(error: ApiError): string {
 /** Makes a key; its secret is shown here once, with the account id a program puts in its paths. */
 export function ApiKeyForm({ accountId }: { accountId: string }) {
   const [create, { isLoading }] = useCreateApiKeyMutation();
-  const [copied, setCopied] = useState(false);
   const form = useApiForm({
     schema: keySchema,
     defaultValues: { name: '', scopes: [] as string[], expiresOn: '' },
-    send: (key) => {
-      setCopied(false);
-      return create({ accountId, key }).unwrap();
-    },
+    send: (key) => create({ accountId, key }).unwrap(),
     clearOnSuccess: ['name', 'scopes', 'expiresOn'],
   });
   const scopes = form.field('scopes');
@@ -67,20 +59,7 @@ export function ApiKeyForm({ accountId }: { accountId: string }) {
             Chave <strong>{created.name}</strong> criada. Copie-a agora e guarde-a como uma senha: ela não será mostrada
             de novo.
           </p>
-          <p className="secret">
-            <code>{created.secret}</code>
-          </p>
-          <p className="actions">
-            <button
-              type="button"
-              className="button secondary"
-              onClick={() => {
-                void navigator.clipboard.writeText(created.secret).then(() => setCopied(true));
-              }}
-            >
-              {copied ? 'Chave copiada' : 'Copiar chave'}
-            </button>
-          </p>
+          <SecretOnce secret={created.secret} copyLabel="Copiar chave" copiedLabel="Chave copiada" />
           <p className="hint">
             Envie-a no cabeçalho <code>Authorization: Bearer …</code> das chamadas a <code>/api/v1</code>. O código
             desta conta nos endereços é <code>{created.accountId}</code>.

@@ -13,11 +13,12 @@ const SCREENS = [
   { to: paths.panel.subscription, label: 'Plano' },
   { to: paths.panel.settings, label: 'Configurações' },
   { to: paths.panel.apiKeys, label: 'Chaves de API' },
+  { to: paths.panel.webhooks, label: 'Webhooks' },
   { to: paths.panel.faq, label: 'Dúvidas' },
 ] as const;
 
 export interface MainNavProps {
-  /** False for a role that never manages the extra accounts, the payment links or the API keys of the account in use (an operator). */
+  /** False for a role that never manages the extra accounts, the payment links, the API keys or the webhooks of the account in use (an operator). */
   showExtraAccounts?: boolean;
 }
 
@@ -28,7 +29,8 @@ export function MainNav({ showExtraAccounts = true }: MainNavProps) {
       showExtraAccounts ||
       (screen.to !== paths.panel.extraAccounts &&
         screen.to !== paths.panel.paymentLinks &&
-        screen.to !== paths.panel.apiKeys),
+        screen.to !== paths.panel.apiKeys &&
+        screen.to !== paths.panel.webhooks),
   );
   return (
     <ul className="main-nav">
