@@ -16,12 +16,17 @@ create table webhook_endpoints (
 create index webhook_endpoints_account_idx on webhook_endpoints (account_id) where deleted_at is null;
 
 -- How far the outbox has read the feed: one row. Deliveries are made from the log, in the same
--- transaction that moves this position, so a crash neither loses nor repeats one.
+-- transaction that moves this position, so a crash neither loses nor repeats one. It starts at
+-- the log's end as this migration sees it (the feed's index, one row read): no endpoint exists
+-- before this version, so nothing before is for anyone, and the outbox never reads the old log.
 create table webhook_outbox_position (
     singleton       boolean primary key default true check (singleton),
     tx_id           bigint  not null,
     global_position bigint  not null
 );
+insert into webhook_outbox_position (tx_id, global_position)
+select coalesce((select tx_id::text::bigint from events order by tx_id desc, global_position desc limit 1), 0),
+       coalesce((select global_position from events order by tx_id desc, global_position desc limit 1), 0);
 
 -- One row per event and endpoint. `stream_id` and the feed position order the deliveries of one
 -- payment: the next is not sent while an earlier one is still being tried.

@@ -312,9 +312,9 @@ fn outgoing(event: &StoredEvent) -> Option<(EventKind, Uuid, Value)> {
     }
 }
 
-/// The position the outbox starts from when it has none: the feed's end as it is now, since no
-/// endpoint existed before this version and an endpoint only hears of what happens after it is
-/// registered.
+/// The outbox's position, locked until the transaction ends. Migration 0040 writes it (the log's
+/// end then); if the row is gone, the outbox starts over from the feed's end as it is now: no
+/// endpoint hears of anything before it was registered anyway.
 async fn position(conn: &mut PgConnection) -> Result<FeedPosition, sqlx::Error> {
     let stored: Option<(i64, i64)> =
         sqlx::query_as("select tx_id, global_position from webhook_outbox_position for update")

@@ -326,12 +326,14 @@ pub async fn start(settings: &Settings, roles: Roles) -> anyhow::Result<Running>
             Ok(())
         });
         // Issue 36: the accounts' events, queued from the log and sent to their webhooks.
-        let webhooks_token = shutdown.clone();
-        tasks.spawn(async move {
-            let settings = webhooks_state.webhooks;
-            crate::webhook_sender::run(webhooks_state, settings, webhooks_token).await;
-            Ok(())
-        });
+        if settings.webhooks_send {
+            let webhooks_token = shutdown.clone();
+            tasks.spawn(async move {
+                let settings = webhooks_state.webhooks;
+                crate::webhook_sender::run(webhooks_state, settings, webhooks_token).await;
+                Ok(())
+            });
+        }
         // Refunds asked of those banks, sent and followed until the bank settles them.
         let refunds_token = shutdown.clone();
         tasks.spawn(async move {

@@ -183,6 +183,7 @@ impl TestApp {
             create_per_minute: 1_000,
             api_key_per_minute: 600,
             webhooks_allow_private: true,
+            webhooks_send: true,
             webhook_first_retry_ms: 200,
             trust_forwarded_for: false,
             trusted_proxies: 0,

@@ -180,6 +180,16 @@ pub struct Settings {
         global = true
     )]
     pub webhooks_allow_private: bool,
+    /// Whether this gateway queues and sends webhook deliveries (every gateway may; a cluster can
+    /// leave it to some).
+    #[arg(
+        long,
+        env = "BALCAO_WEBHOOKS_SEND",
+        default_value_t = true,
+        action = clap::ArgAction::Set,
+        global = true
+    )]
+    pub webhooks_send: bool,
     /// The first wait after a failed webhook delivery, in milliseconds; each next one doubles,
     /// up to six hours, for three days.
     #[arg(

@@ -12,6 +12,7 @@ use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::routing::post;
 use serde_json::{Value, json};
+use tests::process::RoleProcess;
 use tests::{TestApp, eventually_within};
 use tokio::net::TcpListener;
 
@@ -24,6 +25,8 @@ struct Received {
     requests: Mutex<Vec<(HeaderMap, Bytes)>>,
     /// Requests still to refuse with 503 before taking any.
     refuse_first: AtomicUsize,
+    /// How long each answer takes, in milliseconds (a slow receiver keeps deliveries in flight).
+    answer_after_ms: u64,
 }
 
 async fn receive(
@@ -31,6 +34,7 @@ async fn receive(
     headers: HeaderMap,
     body: Bytes,
 ) -> StatusCode {
+    tokio::time::sleep(Duration::from_millis(received.answer_after_ms)).await;
     let refused = received
         .refuse_first
         .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
@@ -49,8 +53,17 @@ async fn receive(
 
 /// A receiver on a free port; answers its URL and what it gets.
 async fn receiver(refuse_first: usize) -> (String, Arc<Received>) {
+    receiver_answering_after(refuse_first, 0).await
+}
+
+/// [`receiver`], each answer taking `answer_after_ms`.
+async fn receiver_answering_after(
+    refuse_first: usize,
+    answer_after_ms: u64,
+) -> (String, Arc<Received>) {
     let received = Arc::new(Received {
         refuse_first: AtomicUsize::new(refuse_first),
+        answer_after_ms,
         ..Received::default()
     });
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("a free port");
@@ -321,5 +334,98 @@ async fn an_address_inside_the_network_or_an_unknown_event_is_refused_by_field_w
         "https://loja.com.br/avisos"
     );
     assert!(!listed.text.contains("whsec_"), "the secret is shown once");
+    app.stop().await;
+}
+
+/// The distinct event ids a receiver got, and how many requests repeated one.
+fn ids_and_repeats(received: &Received) -> (std::collections::BTreeSet<String>, usize) {
+    let requests = received.requests.lock().expect("not poisoned");
+    let ids: Vec<String> = requests
+        .iter()
+        .filter_map(|(_, body)| serde_json::from_slice::<Value>(body).ok())
+        .filter_map(|body| body["id"].as_str().map(str::to_owned))
+        .collect();
+    let distinct: std::collections::BTreeSet<String> = ids.iter().cloned().collect();
+    let repeats = ids.len() - distinct.len();
+    (distinct, repeats)
+}
+
+/// Payments the kill -9 test's bank reports in one delivery.
+const KILLED_MID_WAY: usize = 300;
+
+#[tokio::test]
+async fn a_sender_killed_with_sigkill_mid_way_loses_no_delivery_and_repeats_only_what_was_in_flight()
+ {
+    // The test's own gateway sends nothing: the `balcao serve` processes below do.
+    let app = TestApp::spawn_with(|settings| settings.webhooks_send = false).await;
+    let db = app.db().await;
+    let mut owner = sign_up(&app, "dona@padaria.test", "Dona da Padaria").await;
+    let key_id = register_key(&mut owner).await;
+    let bank = turn_on(&mut owner, key_id).await;
+    let (url, received) = receiver_answering_after(0, 100).await;
+    register(&mut owner, &url, &["pagamento.recebido"]).await;
+    let entries: Vec<Value> = (1..=KILLED_MID_WAY).map(entry).collect();
+    let (status, answer) = post_delivery(&app, &bank, delivery(entries), None).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+
+    let env = [
+        ("BALCAO_WEBHOOKS_ALLOW_PRIVATE", "true".to_owned()),
+        ("BALCAO_WEBHOOK_FIRST_RETRY_MS", "200".to_owned()),
+    ];
+    let first = RoleProcess::start(&app, "serve", &env);
+    let at_kill = eventually_within(
+        Duration::from_secs(600),
+        "the first sender at work",
+        async || {
+            let got = received.requests.lock().expect("not poisoned").len();
+            (got >= 30).then_some(got)
+        },
+    )
+    .await;
+    let log = first.output();
+    first.kill_9().await;
+    assert!(
+        at_kill < KILLED_MID_WAY,
+        "the kill came after every delivery: {log}"
+    );
+
+    // A new process sends the rest, and what the dead one held once its leases end.
+    let second = RoleProcess::start(&app, "serve", &env);
+    let (ids, repeats) =
+        eventually_within(Duration::from_secs(600), "every delivery", async || {
+            let (ids, repeats) = ids_and_repeats(&received);
+            (ids.len() == KILLED_MID_WAY).then_some((ids, repeats))
+        })
+        .await;
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let (_, repeats_then) = ids_and_repeats(&received);
+    assert_eq!(
+        repeats, repeats_then,
+        "nothing more is sent once all are taken"
+    );
+    // At most the deliveries the dead sender had in flight (it posts eight at a time).
+    assert!(
+        repeats <= 8,
+        "{repeats} repeats; second process: {}",
+        second.output()
+    );
+    let events: Vec<String> = sqlx::query_scalar(
+        "select event_id::text from events where event_type = 'PaymentRecorded' order by 1",
+    )
+    .fetch_all(&db)
+    .await
+    .expect("the log reads");
+    assert_eq!(
+        ids.into_iter().collect::<Vec<_>>(),
+        events,
+        "one delivery per payment"
+    );
+    let undelivered: i64 =
+        sqlx::query_scalar("select count(*) from webhook_deliveries where delivered_at is null")
+            .fetch_one(&db)
+            .await
+            .expect("the deliveries read");
+    assert_eq!(undelivered, 0);
+    second.kill_9().await;
     app.stop().await;
 }
