@@ -1,17 +1,20 @@
 -- Outgoing webhooks (issue 36): side state beside the log, written by `commands::webhooks`.
 --
 -- `webhook_endpoints`: where an account's events are sent, which kinds, and the HMAC secret that
--- signs each delivery, sealed with the account's key (crypto-shredded with it). Removing one sets
+-- signs each delivery, sealed with the account's key (crypto-shredded with it). While a secret is
+-- replaced, the previous one signs too until `previous_valid_until`. Removing one sets
 -- `deleted_at`; its deliveries stay for the log screen until the account goes.
 create table webhook_endpoints (
-    endpoint_id uuid        primary key,
-    account_id  uuid        not null,
-    url         text        not null,
-    events      text[]      not null,
-    secret      text        not null,
-    created_by  text        not null,
-    created_at  timestamptz not null default now(),
-    deleted_at  timestamptz
+    endpoint_id          uuid        primary key,
+    account_id           uuid        not null,
+    url                  text        not null,
+    events               text[]      not null,
+    secret               text        not null,
+    previous_secret      text,
+    previous_valid_until timestamptz,
+    created_by           text        not null,
+    created_at           timestamptz not null default now(),
+    deleted_at           timestamptz
 );
 create index webhook_endpoints_account_idx on webhook_endpoints (account_id) where deleted_at is null;
 

@@ -179,6 +179,36 @@ pub async fn remove(
     Ok(())
 }
 
+/// Gives the account's endpoint a new signing secret; the current one keeps signing beside it for
+/// `grace_secs` (deliveries carry both signatures meanwhile), so the receiver can switch without
+/// refusing a delivery. A previous secret still in its grace is dropped.
+///
+/// # Errors
+///
+/// [`WebhookError::NotFound`], or a storage failure.
+pub async fn replace_secret(
+    pool: &PgPool,
+    account_id: Uuid,
+    endpoint_id: Uuid,
+    secret: &Sealed,
+    grace_secs: i64,
+) -> Result<DateTime<Utc>, CommandError<WebhookError>> {
+    let until: Option<DateTime<Utc>> = sqlx::query_scalar(
+        "update webhook_endpoints
+            set previous_secret = secret, secret = $3,
+                previous_valid_until = now() + $4 * interval '1 second'
+          where endpoint_id = $1 and account_id = $2 and deleted_at is null
+          returning previous_valid_until",
+    )
+    .bind(endpoint_id)
+    .bind(account_id)
+    .bind(secret.as_str())
+    .bind(grace_secs)
+    .fetch_optional(pool)
+    .await?;
+    until.ok_or(CommandError::Rejected(WebhookError::NotFound))
+}
+
 /// One delivery, as the endpoint's log shows it.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct DeliveryView {
@@ -443,6 +473,8 @@ pub struct Due {
     pub body: String,
     /// The endpoint's secret, sealed.
     pub secret: String,
+    /// The secret it replaced, sealed, while that one still signs too.
+    pub previous_secret: Option<String>,
 }
 
 /// Takes up to `limit` due deliveries for `lease_ms` milliseconds (no other sender takes them
@@ -473,7 +505,9 @@ pub async fn claim_due(pool: &PgPool, limit: i64, lease_ms: i64) -> Result<Vec<D
             set leased_until = now() + $2 * interval '1 millisecond'
            from due, webhook_endpoints e
           where d.delivery_id = due.delivery_id and e.endpoint_id = d.endpoint_id
-         returning d.delivery_id, d.account_id, e.url, d.kind, d.body, e.secret",
+         returning d.delivery_id, d.account_id, e.url, d.kind, d.body, e.secret,
+                   case when e.previous_valid_until > now() then e.previous_secret end
+                       as previous_secret",
     )
     .bind(limit)
     .bind(lease_ms)

@@ -413,6 +413,10 @@ fn api_routes(state: &AppState) -> Router<AppState> {
             get(api::webhooks::deliveries),
         )
         .route(
+            "/accounts/{accountId}/webhooks/{endpointId}/segredo",
+            post(api::webhooks::replace_secret),
+        )
+        .route(
             "/accounts/{accountId}/webhooks/entregas/{deliveryId}/reenviar",
             post(api::webhooks::redeliver),
         )

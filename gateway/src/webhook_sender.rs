@@ -135,23 +135,26 @@ async fn send(state: &AppState, client: &reqwest::Client, settings: SenderSettin
 }
 
 async fn attempt(state: &AppState, client: &reqwest::Client, due: &Due) -> Outcome {
-    let secret = match commands::vault::load_key(
-        &state.pool,
-        &due.account_id.hyphenated().to_string(),
-    )
-    .await
+    let key = match commands::vault::load_key(&state.pool, &due.account_id.hyphenated().to_string())
+        .await
     {
-        Ok(Some(key)) => match key.open(&Sealed::from_text(due.secret.clone())) {
-            Ok(secret) => secret,
-            Err(_) => {
-                return Outcome::Failed("o segredo do endereço não pôde ser aberto".to_owned());
-            }
-        },
+        Ok(Some(key)) => key,
         Ok(None) => return Outcome::Failed("a conta foi excluída".to_owned()),
         Err(error) => return Outcome::Failed(format!("cofre: {error}")),
     };
+    // The current secret first, then the one it replaced while that one still signs.
+    let mut secrets = Vec::new();
+    for sealed in std::iter::once(&due.secret).chain(due.previous_secret.as_ref()) {
+        match key.open(&Sealed::from_text(sealed.clone())) {
+            Ok(secret) => secrets.push(secret),
+            Err(_) => {
+                return Outcome::Failed("o segredo do endereço não pôde ser aberto".to_owned());
+            }
+        }
+    }
     let t = chrono::Utc::now().timestamp();
-    let signature = domain::webhook::signature_header(t, due.body.as_bytes(), &[secret.as_bytes()]);
+    let secrets: Vec<&[u8]> = secrets.iter().map(String::as_bytes).collect();
+    let signature = domain::webhook::signature_header(t, due.body.as_bytes(), &secrets);
     let sent = client
         .post(&due.url)
         .header(reqwest::header::CONTENT_TYPE, "application/json")

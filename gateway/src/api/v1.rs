@@ -16,7 +16,7 @@
 //! | `POST /api/v1/accounts/{accountId}/qrcodes`, `POST …/qrcodes/lote` | `qrcodes:write` |
 //! | `GET /api/v1/accounts/{accountId}/payments`, `…/payments/summary`, `…/payments/csv`, `…/payments/{reference}`, `…/payments/{reference}/history`, `…/daily-totals` | `payments:read` |
 //! | `GET, POST /api/v1/accounts/{accountId}/payment-links`, `POST …/payment-links/{id}/revoke` | `payment-links:write` |
-//! | `GET, POST /api/v1/accounts/{accountId}/webhooks`, `DELETE …/webhooks/{endpointId}`, `GET …/{endpointId}/entregas`, `POST …/webhooks/entregas/{deliveryId}/reenviar` | `webhooks:write` |
+//! | `GET, POST /api/v1/accounts/{accountId}/webhooks`, `DELETE …/webhooks/{endpointId}`, `GET …/{endpointId}/entregas`, `POST …/{endpointId}/segredo`, `POST …/webhooks/entregas/{deliveryId}/reenviar` | `webhooks:write` |
 //!
 //! | answer | when |
 //! |---|---|
@@ -121,6 +121,10 @@ pub fn routes(state: AppState) -> Router<AppState> {
         .route(
             &account("/webhooks/{endpointId}/entregas"),
             get(webhooks::deliveries),
+        )
+        .route(
+            &account("/webhooks/{endpointId}/segredo"),
+            post(webhooks::replace_secret),
         )
         .route(
             &account("/webhooks/entregas/{deliveryId}/reenviar"),

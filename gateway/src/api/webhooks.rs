@@ -6,6 +6,7 @@
 //! | `GET /api/accounts/{accountId}/webhooks` | owner, manager ([`Right::ManageWebhooks`]); a key with `webhooks:write` under `/api/v1` | 200 `{webhooks: [{id, url, events, createdAt, pending, givenUp}], events: [{event, label}]}` |
 //! | `POST …/webhooks` `{url, events}` | the same | 201 `{id, url, events, secret}`: the signing secret, shown this once; 422 `invalid-argument` naming `url` or `events`; 409 `webhooks-too-many` at [`commands::webhooks::MAX_ENDPOINTS`] |
 //! | `DELETE …/webhooks/{endpointId}` | the same | 204: nothing more is sent to it |
+//! | `POST …/webhooks/{endpointId}/segredo` | the same | 200 `{secret, previousValidUntil}`: a new signing secret, shown this once; the one it replaces keeps signing beside it for [`SECRET_GRACE_SECS`] |
 //! | `GET …/webhooks/{endpointId}/entregas` | the same | 200 `{deliveries: [...]}`: the latest 50, newest first, with attempts and the last answer |
 //! | `POST …/webhooks/entregas/{deliveryId}/reenviar` | the same | 202: tried again now (a given-up one gets three more days); 409 `webhook-already-delivered` |
 //!
@@ -35,6 +36,16 @@ use crate::state::AppState;
 
 /// How every signing secret begins.
 pub const SECRET_PREFIX: &str = "whsec_";
+
+/// How long a replaced secret keeps signing beside the new one: a day to update the receiver.
+pub const SECRET_GRACE_SECS: i64 = 24 * 3600;
+
+fn new_secret() -> String {
+    format!(
+        "{SECRET_PREFIX}{}",
+        URL_SAFE_NO_PAD.encode(crate::auth::token::random_bytes::<32>())
+    )
+}
 
 /// A new endpoint as the screen or a program sends it.
 #[derive(Debug, Deserialize)]
@@ -163,10 +174,7 @@ pub async fn register(
         .await
         .map_err(ApiError::internal)?
         .ok_or_else(ApiError::not_found)?;
-    let secret = format!(
-        "{SECRET_PREFIX}{}",
-        URL_SAFE_NO_PAD.encode(crate::auth::token::random_bytes::<32>())
-    );
+    let secret = new_secret();
     let endpoint_id = webhooks::register(
         &state.pool,
         webhooks::Register {
@@ -204,6 +212,36 @@ pub async fn remove(
     workspace.require(Right::ManageWebhooks)?;
     webhooks::remove(&state.pool, workspace.account_uuid(), id(&endpoint_id)?).await?;
     Ok(StatusCode::NO_CONTENT)
+}
+
+/// `POST /api/accounts/{accountId}/webhooks/{endpointId}/segredo`.
+///
+/// # Errors
+///
+/// As the module table says.
+pub async fn replace_secret(
+    State(state): State<AppState>,
+    workspace: Workspace,
+    Path((_, endpoint_id)): Path<(String, String)>,
+) -> Result<Json<Value>, ApiError> {
+    workspace.require(Right::ManageWebhooks)?;
+    let endpoint_id = id(&endpoint_id)?;
+    let key = commands::vault::load_key(&state.pool, workspace.account_id())
+        .await
+        .map_err(ApiError::internal)?
+        .ok_or_else(ApiError::not_found)?;
+    let secret = new_secret();
+    let until = webhooks::replace_secret(
+        &state.pool,
+        workspace.account_uuid(),
+        endpoint_id,
+        &key.seal(&secret),
+        SECRET_GRACE_SECS,
+    )
+    .await?;
+    Ok(Json(
+        json!({"secret": secret, "previousValidUntil": rfc3339(until)}),
+    ))
 }
 
 /// `GET /api/accounts/{accountId}/webhooks/{endpointId}/entregas`.

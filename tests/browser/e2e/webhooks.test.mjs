@@ -115,4 +115,18 @@ describe("webhooks", () => {
       await p.getByRole("listitem", { name: receiverUrl }).waitFor();
     });
   });
+
+  step("a new secret is shown once, and the old one is said to sign for a while yet", async () => {
+    await owner.setViewportSize({ width: 390, height: 844 });
+    await owner.goto("/painel/webhooks");
+    const card = owner.getByRole("listitem", { name: receiverUrl });
+    await card.getByRole("button", { name: "Trocar segredo" }).click();
+    const news = card.getByRole("status").filter({ hasText: "Novo segredo" });
+    await news.waitFor();
+    const replaced = (await news.locator(".secret code").textContent()).trim();
+    assert.match(replaced, /^whsec_[A-Za-z0-9_-]{43}$/);
+    assert.notEqual(replaced, secret);
+    await news.getByText(/assinatura com o segredo anterior/).waitFor();
+    await screenshotsAtBothSizes(owner, "webhooks-segredo-novo");
+  });
 });

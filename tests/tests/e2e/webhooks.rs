@@ -429,3 +429,54 @@ async fn a_sender_killed_with_sigkill_mid_way_loses_no_delivery_and_repeats_only
     second.kill_9().await;
     app.stop().await;
 }
+
+#[tokio::test]
+async fn a_replaced_secret_signs_beside_the_new_one_so_the_receiver_can_switch_without_refusing() {
+    let app = TestApp::spawn().await;
+    let mut owner = sign_up(&app, "dona@padaria.test", "Dona da Padaria").await;
+    let key_id = register_key(&mut owner).await;
+    let bank = turn_on(&mut owner, key_id).await;
+    let (url, received) = receiver(0).await;
+    let (endpoint_id, old) = register(&mut owner, &url, &["pagamento.recebido"]).await;
+    let account = owner.account_id.clone();
+    let replaced = owner
+        .post(
+            &Person::in_account(&account, &format!("/webhooks/{endpoint_id}/segredo")),
+            &json!({}),
+        )
+        .await;
+    assert_eq!(replaced.status, StatusCode::OK, "{}", replaced.text);
+    let new = replaced.json["secret"].as_str().expect("secret").to_owned();
+    assert!(new.starts_with("whsec_") && new != old);
+    assert!(replaced.json["previousValidUntil"].is_string());
+    let (status, _) = post_delivery(&app, &bank, delivery(vec![entry(1)]), None).await;
+    assert_eq!(status, StatusCode::OK);
+    eventually_within(Duration::from_secs(20), "the delivery", async || {
+        (!taken(&received, 0).is_empty()).then_some(())
+    })
+    .await;
+    let (headers, raw) = received
+        .requests
+        .lock()
+        .expect("not poisoned")
+        .first()
+        .cloned()
+        .expect("a request");
+    let header = headers
+        .get("balcao-assinatura")
+        .and_then(|v| v.to_str().ok())
+        .expect("signed");
+    assert_eq!(header.matches("v1=").count(), 2, "{header}");
+    assert!(signed_with(&new, header, &raw), "the new secret checks");
+    assert!(signed_with(&old, header, &raw), "the old one still checks");
+    // Another account cannot replace it.
+    let mut stranger = sign_up(&app, "vizinho@outra.test", "Vizinho").await;
+    let refused = stranger
+        .post(
+            &Person::in_account(&account, &format!("/webhooks/{endpoint_id}/segredo")),
+            &json!({}),
+        )
+        .await;
+    assert_eq!(refused.status, StatusCode::NOT_FOUND);
+    app.stop().await;
+}

@@ -73,6 +73,18 @@ export const webhooksApi = api.injectEndpoints({
       extraOptions: { authenticated: true },
       invalidatesTags: (_result, _error, { accountId }) => [{ type: 'Webhooks', id: accountId }],
     }),
+    /** `POST /api/accounts/{accountId}/webhooks/{endpointId}/segredo`: a new secret; the old one signs beside it for a day. */
+    replaceSecret: build.mutation<
+      { secret: string; previousValidUntil: string },
+      { accountId: string; webhookId: string }
+    >({
+      query: ({ accountId, webhookId }) => ({
+        url: `${hooksUrl(accountId)}/${encodeURIComponent(webhookId)}/segredo`,
+        method: 'POST',
+        body: {},
+      }),
+      extraOptions: { authenticated: true },
+    }),
     /** `GET /api/accounts/{accountId}/webhooks/{endpointId}/entregas`: the latest 50. */
     listDeliveries: build.query<WebhookDelivery[], { accountId: string; webhookId: string }>({
       query: ({ accountId, webhookId }) => `${hooksUrl(accountId)}/${encodeURIComponent(webhookId)}/entregas`,
@@ -99,4 +111,5 @@ export const {
   useRemoveWebhookMutation,
   useListDeliveriesQuery,
   useRedeliverMutation,
+  useReplaceSecretMutation,
 } = webhooksApi;

@@ -4,6 +4,7 @@ import { BreakableText } from '@/components/breakable-text';
 import { ConfirmBox } from '@/components/confirm-box';
 import { FormAlert } from '@/components/form-alert';
 import { PageStatus } from '@/components/page-status';
+import { SecretOnce } from '@/components/secret-once';
 import { asApiError } from '@/lib/api-error';
 import { WORKSPACE_NOT_FOUND, errorMessage, isForbidden, isNotFound } from '@/lib/error-messages';
 import { formatDateTime } from '@/utils/dates';
@@ -15,6 +16,7 @@ import {
   useListWebhooksQuery,
   useRedeliverMutation,
   useRemoveWebhookMutation,
+  useReplaceSecretMutation,
 } from '../api/webhooks';
 import { EVENT_LABELS } from './webhook-form';
 
@@ -92,6 +94,8 @@ function WebhookItem({ accountId, webhook }: { accountId: string; webhook: Webho
   const [asking, setAsking] = useState(false);
   const [showing, setShowing] = useState(false);
   const [remove, { isLoading, error }] = useRemoveWebhookMutation();
+  const [replace, replacing] = useReplaceSecretMutation();
+  const replaced = replacing.data;
   return (
     <li className="card webhook" aria-label={webhook.url}>
       <h3 className="link-url">
@@ -114,6 +118,32 @@ function WebhookItem({ accountId, webhook }: { accountId: string; webhook: Webho
         </button>
       </p>
       {showing ? <Deliveries accountId={accountId} webhookId={webhook.id} /> : null}
+      {replaced ? (
+        <div role="status">
+          <p>
+            Novo segredo. Guarde-o no seu sistema: ele não será mostrado de novo. Até{' '}
+            {formatDateTime(replaced.previousValidUntil)} cada aviso leva também a assinatura com o segredo anterior.
+          </p>
+          <SecretOnce
+            key={replaced.secret}
+            secret={replaced.secret}
+            copyLabel="Copiar segredo"
+            copiedLabel="Segredo copiado"
+          />
+        </div>
+      ) : (
+        <p className="actions">
+          <button
+            type="button"
+            className="button secondary"
+            disabled={replacing.isLoading}
+            onClick={() => void replace({ accountId, webhookId: webhook.id })}
+          >
+            {replacing.isLoading ? 'Trocando…' : 'Trocar segredo'}
+          </button>
+        </p>
+      )}
+      {replacing.error ? <FormAlert>{errorMessage(asApiError(replacing.error))}</FormAlert> : null}
       {error ? <FormAlert>{errorMessage(asApiError(error))}</FormAlert> : null}
       {asking ? (
         <ConfirmBox
