@@ -416,6 +416,7 @@ pub async fn enqueue(
         .bind(&accounts)
         .fetch_all(&mut *tx)
         .await?;
+        let mut rows = Deliveries::default();
         for (event, kind, account, data) in &outgoing {
             for (endpoint_id, _, _, _) in endpoints.iter().filter(|(_, a, kinds, created)| {
                 a == account
@@ -429,24 +430,38 @@ pub async fn enqueue(
                     "accountId": account,
                     "data": data,
                 });
-                sqlx::query(
-                    "insert into webhook_deliveries (delivery_id, endpoint_id, account_id, event_id,
-                                                     stream_id, tx_id, global_position, kind, body)
-                     values ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-                     on conflict (endpoint_id, event_id) do nothing",
-                )
-                .bind(Uuid::now_v7())
-                .bind(endpoint_id)
-                .bind(account)
-                .bind(event.event_id)
-                .bind(&event.stream_id)
-                .bind(i64::try_from(event.position.tx_id).unwrap_or(i64::MAX))
-                .bind(event.position.global_position)
-                .bind(kind.as_str())
-                .bind(body.to_string())
-                .execute(&mut *tx)
-                .await?;
+                rows.delivery_ids.push(Uuid::now_v7());
+                rows.endpoint_ids.push(*endpoint_id);
+                rows.account_ids.push(*account);
+                rows.event_ids.push(event.event_id);
+                rows.stream_ids.push(event.stream_id.clone());
+                rows.tx_ids
+                    .push(i64::try_from(event.position.tx_id).unwrap_or(i64::MAX));
+                rows.positions.push(event.position.global_position);
+                rows.kinds.push(kind.as_str());
+                rows.bodies.push(body.to_string());
             }
+        }
+        // The whole batch's deliveries in one statement.
+        if !rows.delivery_ids.is_empty() {
+            sqlx::query(
+                "insert into webhook_deliveries (delivery_id, endpoint_id, account_id, event_id,
+                                                 stream_id, tx_id, global_position, kind, body)
+                 select * from unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[],
+                                      $6::bigint[], $7::bigint[], $8::text[], $9::text[])
+                 on conflict (endpoint_id, event_id) do nothing",
+            )
+            .bind(&rows.delivery_ids)
+            .bind(&rows.endpoint_ids)
+            .bind(&rows.account_ids)
+            .bind(&rows.event_ids)
+            .bind(&rows.stream_ids)
+            .bind(&rows.tx_ids)
+            .bind(&rows.positions)
+            .bind(&rows.kinds)
+            .bind(&rows.bodies)
+            .execute(&mut *tx)
+            .await?;
         }
     }
     sqlx::query("update webhook_outbox_position set tx_id = $1, global_position = $2")
@@ -456,6 +471,20 @@ pub async fn enqueue(
         .await?;
     tx.commit().await?;
     Ok(events.len())
+}
+
+/// One batch's new deliveries, column by column (one `unnest` insert).
+#[derive(Default)]
+struct Deliveries {
+    delivery_ids: Vec<Uuid>,
+    endpoint_ids: Vec<Uuid>,
+    account_ids: Vec<Uuid>,
+    event_ids: Vec<Uuid>,
+    stream_ids: Vec<String>,
+    tx_ids: Vec<i64>,
+    positions: Vec<i64>,
+    kinds: Vec<&'static str>,
+    bodies: Vec<String>,
 }
 
 /// A delivery a sender took, with what it needs to send it.

@@ -16,7 +16,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use chrono::{DateTime, SecondsFormat, Utc};
+use chrono::{DateTime, Utc};
 use domain::api_key::{NewApiKey, Scope};
 use domain::team::Right;
 use serde::Deserialize;
@@ -29,6 +29,7 @@ use crate::api::access::Workspace;
 use crate::api::json::Json;
 use crate::api::payment_links::end_of_day_in_brasilia;
 use crate::api::payments::receiver::token_digest;
+use crate::api::qrcodes::json::rfc3339;
 use crate::api::v1::KEY_PREFIX;
 use crate::error::ApiError;
 use crate::state::AppState;
@@ -46,10 +47,6 @@ pub struct NewKeyBody {
     scopes: Vec<String>,
     #[serde(default)]
     expires_on: Option<String>,
-}
-
-fn rfc3339(at: DateTime<Utc>) -> String {
-    at.to_rfc3339_opts(SecondsFormat::Secs, true)
 }
 
 fn view(key: &ApiKeyView) -> Value {

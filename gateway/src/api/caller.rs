@@ -52,7 +52,13 @@ impl Authenticated {
 }
 
 fn bearer(parts: &Parts) -> Option<Result<&str, ApiError>> {
-    let value = parts.headers.get(header::AUTHORIZATION)?;
+    bearer_of(&parts.headers)
+}
+
+/// The token of an `Authorization: Bearer …` header: `None` without the header, 401
+/// `unauthenticated` for one that is not a bearer token.
+pub(crate) fn bearer_of(headers: &axum::http::HeaderMap) -> Option<Result<&str, ApiError>> {
+    let value = headers.get(header::AUTHORIZATION)?;
     let token = value
         .to_str()
         .ok()

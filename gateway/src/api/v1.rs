@@ -226,13 +226,8 @@ fn unauthenticated(message: &'static str) -> ApiError {
 
 /// The key a request presents, when it is usable.
 async fn presented(state: &AppState, headers: &HeaderMap) -> Result<KeyCaller, ApiError> {
-    let secret = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| {
-            let (scheme, token) = v.trim().split_once(' ')?;
-            scheme.eq_ignore_ascii_case("bearer").then_some(token.trim())
-        })
+    let secret = crate::api::caller::bearer_of(headers)
+        .and_then(Result::ok)
         .filter(|token| token.starts_with(KEY_PREFIX))
         .ok_or_else(|| {
             unauthenticated(

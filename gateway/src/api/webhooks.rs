@@ -19,7 +19,6 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use chrono::{DateTime, SecondsFormat, Utc};
 use domain::refusal::FieldProblem;
 use domain::team::Right;
 use domain::webhook::{EndpointUrl, EventKind};
@@ -31,6 +30,7 @@ use commands::webhooks::{self, DeliveryView, EndpointView};
 
 use crate::api::access::Workspace;
 use crate::api::json::Json;
+use crate::api::qrcodes::json::rfc3339;
 use crate::error::ApiError;
 use crate::state::AppState;
 
@@ -54,10 +54,6 @@ pub struct NewEndpointBody {
     url: String,
     #[serde(default)]
     events: Vec<String>,
-}
-
-fn rfc3339(at: DateTime<Utc>) -> String {
-    at.to_rfc3339_opts(SecondsFormat::Secs, true)
 }
 
 fn label(kind: EventKind) -> &'static str {
